@@ -1,0 +1,42 @@
+# railkit: two commands a user needs.
+#   make run   installs dependencies, builds, runs `railkit doctor` on the example
+#              node in examples/ and then on this machine.
+#   make test  installs dependencies, builds, runs every test through CTest, then
+#              the same suite again built with ASan+UBSan (clang), fuzz targets included.
+JOBS ?= $(shell nproc)
+BUILD ?= build
+ASAN_BUILD ?= build-asan
+EXAMPLE ?= examples/dgx-h100-8gpu
+
+.PHONY: all deps build run test test-fast test-sanitize clean
+
+all: build
+
+deps:
+	./scripts/install-deps.sh
+
+build: deps
+	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release >/dev/null
+	cmake --build $(BUILD) -j $(JOBS)
+
+run: build
+	@echo "== railkit doctor --root $(EXAMPLE) (an 8-GPU, 8-NIC node with a few problems)"
+	-./$(BUILD)/railkit doctor --root $(EXAMPLE)
+	@echo
+	@echo "== railkit doctor (this machine)"
+	-./$(BUILD)/railkit doctor
+
+test-fast: build
+	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
+
+test-sanitize: deps
+	CXX=clang++ cmake -S . -B $(ASAN_BUILD) -DCMAKE_BUILD_TYPE=Debug -DRAILKIT_SANITIZE=ON -DRAILKIT_FUZZ=ON >/dev/null
+	cmake --build $(ASAN_BUILD) -j $(JOBS)
+	cd $(ASAN_BUILD) && ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
+	  UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 RAILKIT_SANITIZER_BUILD=1 \
+	  ctest --output-on-failure -j $(JOBS)
+
+test: test-fast test-sanitize
+
+clean:
+	rm -rf $(BUILD) $(ASAN_BUILD)

@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# Installs the Debian packages railkit needs to build and test. Idempotent:
+# when every package is already present it does nothing (and needs no network).
+set -euo pipefail
+
+packages=(
+  # toolchain
+  cmake g++ make pkg-config clang libclang-rt-14-dev
+  # libraries (headers) from Debian
+  libcli11-dev nlohmann-json3-dev libfmt-dev libexpected-dev
+  libgtest-dev libgmock-dev libpugixml-dev libarchive-dev libfyaml-dev
+  libucx-dev ucx-utils libopenmpi-dev openmpi-bin
+  # tests: network namespaces, process tools
+  iproute2 procps
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+    missing+=("$p")
+  fi
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+if [ "$(id -u)" -ne 0 ]; then
+  echo "install-deps: missing packages (${missing[*]}); run as root or install them" >&2
+  exit 1
+fi
+echo "install-deps: installing ${missing[*]}"
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq
+apt-get install -y -qq "${missing[@]}"

@@ -1,0 +1,46 @@
+#pragma once
+// The CLI is thin: each subcommand lives in its own file, declares its flags
+// on the CLI11 app, calls the library and prints. main.cc lists every
+// subcommand in one table. A command's action returns the process exit
+// status (0 ok, 1 problems found, 2 usage/unreadable input, 3 incomplete run).
+
+#include <functional>
+#include <string>
+
+#include <CLI/CLI.hpp>
+#include <nlohmann/json_fwd.hpp>
+
+#include "core/environment.h"
+#include "core/result.h"
+
+namespace railkit::cli {
+
+struct CommandContext {
+  Environment env;                 // the process environment, read once in main
+  std::function<int()> action;     // set by the subcommand that was chosen
+};
+
+using CommandRegistrar = void (*)(CLI::App& app, CommandContext& context);
+
+// Exit statuses.
+inline constexpr int kExitOk = 0;
+inline constexpr int kExitFindings = 1;
+inline constexpr int kExitUsage = 2;
+inline constexpr int kExitIncomplete = 3;
+
+// The one place an Error becomes a line on stderr and an exit status.
+int reportError(const Error& error);
+
+// --json / --json-out, shared by every command that has a JSON document.
+struct OutputOptions {
+  bool json = false;
+  std::string json_out;
+};
+void addOutputFlags(CLI::App& command, OutputOptions& options);
+
+// Prints `document` on stdout when --json, writes it to --json-out when given,
+// and otherwise calls `human` to print the human view.
+Status emitOutput(const OutputOptions& options, const nlohmann::json& document,
+                  const std::function<void()>& human);
+
+}  // namespace railkit::cli

@@ -1,0 +1,43 @@
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+
+#include <nlohmann/json.hpp>
+
+#include "cli/command.h"
+
+namespace railkit::cli {
+
+int reportError(const Error& error) {
+  std::fprintf(stderr, "railkit: %s\n", error.message.c_str());
+  switch (error.code) {
+    case ErrorCode::kTimeout:
+    case ErrorCode::kPeerLost: return kExitIncomplete;
+    default: return kExitUsage;
+  }
+}
+
+void addOutputFlags(CLI::App& command, OutputOptions& options) {
+  command.add_flag("--json", options.json, "Print one JSON document on stdout instead of the human view");
+  command.add_option("--json-out", options.json_out, "Also write the JSON document to FILE")
+      ->type_name("FILE");
+}
+
+Status emitOutput(const OutputOptions& options, const nlohmann::json& document,
+                  const std::function<void()>& human) {
+  if (!options.json_out.empty()) {
+    std::ofstream out(options.json_out);
+    if (!out) return makeError(ErrorCode::kIo, "--json-out " + options.json_out + ": cannot write");
+    out << document.dump(2) << '\n';
+    if (!out) return makeError(ErrorCode::kIo, "--json-out " + options.json_out + ": write failed");
+  }
+  if (options.json) {
+    std::cout << document.dump(2) << '\n';
+  } else {
+    human();
+  }
+  std::cout.flush();
+  return okStatus();
+}
+
+}  // namespace railkit::cli

@@ -1,0 +1,151 @@
+#pragma once
+// The inventory: plain structs describing what one node or pod can see for
+// RDMA. `inspect` prints it, `doctor` runs rules over it, `snapshot` captures
+// what it was built from. Everything optional is optional because a partial
+// snapshot or an unprivileged container may not show it: absent is reported
+// as absent, never guessed.
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/environment.h"
+
+namespace railkit::model {
+
+struct Gid {
+  int index = 0;
+  std::string gid;     // "fe80:0000:0000:0000:0a00:27ff:fe00:0001"
+  std::string type;    // gid_attrs/types: "IB/RoCE v1", "RoCE v2", "" when unreadable
+  std::string netdev;  // gid_attrs/ndevs: "eth2", "" when none
+};
+
+struct RdmaPort {
+  int port = 0;
+  std::string state;       // "ACTIVE", "DOWN", "INIT", "ARMED", "ACTIVE_DEFER", "" when absent
+  std::string phys_state;  // "LinkUp", "Disabled", "Polling", ... "" when absent
+  std::optional<double> rate_gbps;
+  std::string rate_text;   // as sysfs prints it: "400 Gb/sec (4X NDR)"
+  std::string link_layer;  // "InfiniBand" or "Ethernet"
+  std::optional<uint32_t> lid;
+  std::optional<uint32_t> sm_lid;
+  std::vector<Gid> gids;   // non-zero entries only
+  std::string netdev;      // what ibdev2netdev prints for this port, "" when none
+};
+
+struct PcieLink {
+  std::optional<int> current_width;
+  std::optional<int> max_width;
+  std::optional<double> current_speed_gts;  // GT/s
+  std::optional<double> max_speed_gts;
+};
+
+// One PCI function (a NIC, GPU or VF).
+struct PciFunction {
+  std::string address;     // "0000:3b:00.0"
+  std::string sysfs_path;  // resolved, "/sys/devices/pci0000:3a/0000:3a:00.0/0000:3b:00.0"
+  std::string vendor;      // "0x15b3"
+  std::string device;      // "0x1021"
+  std::string class_code;  // "0x020700"
+  std::optional<int> numa_node;  // nullopt when absent or -1
+  PcieLink link;
+  std::string driver;      // "mlx5_core"
+  // Bridges from the root port down to the function's parent (addresses).
+  std::vector<std::string> upstream_bridges;
+};
+
+struct Sriov {
+  std::optional<int> num_vfs;
+  std::optional<int> total_vfs;
+  std::vector<std::string> vfs;  // PCI addresses of virtfn*
+  std::string physfn;            // set when this function is itself a VF
+};
+
+struct RdmaDevice {
+  std::string name;  // "mlx5_0", "rdmap16s27" (EFA), "irdma0", ...
+  std::string node_type;
+  std::string fw_ver;
+  std::string node_guid;
+  std::optional<PciFunction> pci;
+  Sriov sriov;
+  std::vector<RdmaPort> ports;
+};
+
+struct Gpu {
+  std::string name;  // "gpu0" in PCI order
+  std::string vendor_name;  // "nvidia", "amd"
+  std::string model;        // from /proc/driver/nvidia/gpus/*/information when present
+  PciFunction pci;
+};
+
+// ACS (Access Control Services) of a PCI bridge, from its config space.
+struct PciBridge {
+  std::string address;
+  std::string sysfs_path;
+  size_t config_size = 0;        // bytes readable: 64/256 unprivileged, 4096 with root
+  bool acs_known = false;        // config space was long enough to walk
+  bool acs_capable = false;      // ACS extended capability present
+  uint16_t acs_control = 0;
+  bool request_redirect = false; // control bit 2
+  bool source_validation = false;// control bit 0
+};
+
+struct NetInterface {
+  std::string name;
+  std::string type;       // "ether", "infiniband", "loopback", or the ARPHRD number
+  std::string operstate;  // "up", "down", "unknown", ...
+  std::optional<int> mtu;
+  std::string pci;        // PCI address of the backing device, "" for virtual ones
+  std::vector<std::string> addresses;  // live only: "10.0.0.1/24"
+  bool addresses_known = false;
+};
+
+struct KernelModule {
+  std::string name;
+  bool loaded = false;
+};
+
+struct MemoryLimit {
+  bool known = false;
+  bool unlimited = false;
+  uint64_t bytes = 0;  // soft limit when finite
+};
+
+struct ProcessFacts {
+  std::optional<uint64_t> cap_eff;  // CapEff bitmask
+  MemoryLimit memlock;              // "Max locked memory" soft limit
+  std::optional<uint64_t> shm_bytes;
+  std::string shm_source;           // "mountinfo" or "statvfs"
+  Environment env;                  // NCCL_*, UCX_*, OMPI_*, PMIX_* only
+};
+
+enum class PcieDistance { kPix, kPxb, kPhb, kNode, kSys };
+const char* distanceName(PcieDistance distance);
+
+struct GpuNicDistance {
+  std::string gpu;  // GPU name or PCI address
+  std::string nic;  // RDMA device name
+  PcieDistance distance = PcieDistance::kSys;
+};
+
+struct Topology {
+  std::string source;  // "sysfs" or "hwloc:<file>"
+  std::vector<GpuNicDistance> gpu_nic;
+};
+
+struct Inventory {
+  std::string root;  // "/" or the --root given
+  std::vector<RdmaDevice> rdma_devices;
+  std::vector<Gpu> gpus;
+  std::vector<NetInterface> interfaces;
+  std::vector<KernelModule> modules;
+  std::optional<bool> rdma_netns_shared;  // ib_core netns_mode: Y = shared
+  bool dev_infiniband_present = false;
+  std::vector<std::string> dev_infiniband;  // entries of /dev/infiniband
+  ProcessFacts process;
+  std::vector<PciBridge> bridges;  // bridges above any GPU or RDMA NIC
+  Topology topology;
+};
+
+}  // namespace railkit::model
