@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# Fails when a lower layer includes a higher one. Layers, lowest first:
+#   core -> sys -> model -> {doctor, logs, bench, k8s} -> cli
+# A domain may include core, sys, model and itself, never another domain.
+set -euo pipefail
+src=${1:?usage: check_layers.sh SRC_DIR}
+allowed() {
+  case $1 in
+    core) echo "core" ;;
+    sys) echo "core sys" ;;
+    model) echo "core sys model" ;;
+    doctor|logs|bench|k8s) echo "core sys model $1" ;;
+    cli) echo "core sys model doctor logs bench k8s cli" ;;
+  esac
+}
+bad=0
+for layer in core sys model doctor logs bench k8s cli; do
+  [ -d "$src/$layer" ] || continue
+  ok=$(allowed "$layer")
+  while IFS=: read -r file _ line; do
+    inc=$(sed -E 's/^#include "([a-z_]+)\/.*/\1/' <<<"$line")
+    if ! grep -qw -- "$inc" <<<"$ok"; then
+      echo "layering: ${file#$src/} ($layer) includes \"$inc/...\": $layer may include only: $ok"
+      bad=1
+    fi
+  done < <(grep -rnE '^#include "(core|sys|model|doctor|logs|bench|k8s|cli)/' "$src/$layer" || true)
+done
+# No /sys, /proc or /dev literal outside sys/paths.h (root injection).
+while IFS= read -r hit; do
+  echo "layering: machine path literal outside src/sys/paths.h: $hit"
+  bad=1
+done < <(grep -rnE '"/(sys|proc|dev)(/|")' "$src" --include=*.cc --include=*.h \
+           | grep -v '^'"$src"'/sys/paths.h:' \
+           | awk -F: '{ code = $0; sub(/^[^:]*:[^:]*:/, "", code); sub(/\/\/.*/, "", code);
+                        if (code ~ /"\/(sys|proc|dev)(\/|")/) print }' || true)
+[ $bad -eq 0 ] && echo "layering: ok"
+exit $bad
