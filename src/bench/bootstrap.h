@@ -1,0 +1,63 @@
+#pragma once
+// The bootstrap is how the ranks of a job find each other before the data
+// plane exists: it knows this rank's number and the world size, and gives an
+// allgather of small blobs (each rank publishes its data-plane address, host
+// and interface; every rank receives all of them in rank order) and a
+// barrier. It runs over the control plane only; the data plane never uses it
+// for bulk bytes. Implementations:
+//   env   RANK/WORLD_SIZE/MASTER_ADDR/MASTER_PORT (torchrun, Kubernetes
+//         Indexed Job). Rank 0 serves a rendezvous on MASTER_PORT on the
+//         control interface; every message carries a protocol version and
+//         the job id; a foreign or malformed connection is dropped and the
+//         run goes on; nobody waits longer than the bootstrap timeout.
+//   local --local N: the CLI forks N ranks on lo; same protocol as env.
+//   mpi   under mpirun (OMPI_COMM_WORLD_*, PMI_*): rank/size from the launcher,
+//         allgather through MPI (bootstrap_mpi.cc, RAILKIT_HAVE_MPI).
+// Every call returns kTimeout / kPeerLost naming the missing rank(s).
+
+#include <chrono>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/environment.h"
+#include "core/result.h"
+
+namespace railkit::bench {
+
+class Bootstrap {
+ public:
+  virtual ~Bootstrap() = default;
+  virtual const char* kind() const = 0;  // "env", "local", "mpi"
+  virtual int rank() const = 0;
+  virtual int size() const = 0;
+  // Every rank contributes `mine` (at most kMaxBlobBytes); returns all blobs
+  // indexed by rank.
+  virtual Result<std::vector<std::string>> allgather(const std::string& mine) = 0;
+  virtual Status barrier() = 0;
+  static constexpr std::size_t kMaxBlobBytes = 64 * 1024;
+};
+
+struct BootstrapOptions {
+  std::string job_id;                        // --job-id / RAILKIT_JOB_ID / derived
+  std::string control_address;               // IPv4 of the control interface (bind)
+  std::string master_addr;                   // MASTER_ADDR
+  int master_port = 29500;                   // MASTER_PORT
+  int rank = 0;
+  int size = 1;
+  std::chrono::milliseconds timeout{300000}; // --bootstrap-timeout
+};
+
+// The env/local rendezvous (TCP on the control plane, see rendezvous.h for the wire format).
+Result<std::unique_ptr<Bootstrap>> makeTcpBootstrap(const BootstrapOptions& options);
+
+// Under mpirun; kUnavailable when built without MPI. Implemented in bootstrap_mpi.cc.
+Result<std::unique_ptr<Bootstrap>> makeMpiBootstrap(const BootstrapOptions& options);
+
+// Whether the environment was set up by an MPI launcher (OMPI_COMM_WORLD_SIZE, PMI_SIZE).
+bool launchedByMpi(const Environment& env);
+
+// Job id default: derived from MASTER_ADDR, MASTER_PORT and WORLD_SIZE.
+std::string defaultJobId(const std::string& master_addr, int master_port, int world_size);
+
+}  // namespace railkit::bench

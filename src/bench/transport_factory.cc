@@ -1,0 +1,77 @@
+// Maps --backend to a constructor: one line per backend. Backends built
+// behind a feature macro add their line inside its #ifdef.
+#include <functional>
+
+#include "bench/tcp_transport.h"
+#include "bench/transport.h"
+
+#ifdef RAILKIT_HAVE_UCX
+#include "bench/ucx/ucx_transport.h"
+#endif
+#ifdef RAILKIT_HAVE_NCCL
+#include "bench/nccl/nccl_transport.h"
+#endif
+
+namespace railkit::bench {
+namespace {
+
+using Factory = Result<std::unique_ptr<Transport>> (*)(Bootstrap&, const TransportOptions&);
+
+struct BackendEntry {
+  const char* name;
+  Factory make;
+};
+
+const BackendEntry kBackends[] = {
+    {"tcp", &makeTcpTransport},
+#ifdef RAILKIT_HAVE_UCX
+    {"ucx", &makeUcxTransport},
+#endif
+#ifdef RAILKIT_HAVE_NCCL
+    {"nccl", &makeNcclTransport},
+#endif
+};
+
+}  // namespace
+
+Result<std::unique_ptr<Transport>> makeTransport(const std::string& backend, Bootstrap& bootstrap,
+                                                 const TransportOptions& options) {
+  for (const auto& entry : kBackends) {
+    if (backend == entry.name) return entry.make(bootstrap, options);
+  }
+  if (backend == "ucx" || backend == "nccl") {
+    return makeError(ErrorCode::kUnavailable, "backend '" + backend + "' was not built into this railkit");
+  }
+  return makeError(ErrorCode::kUsage, "unknown --backend '" + backend + "' (expected tcp, ucx or nccl)");
+}
+
+std::vector<std::string> transportNames() {
+  std::vector<std::string> names;
+  for (const auto& entry : kBackends) names.emplace_back(entry.name);
+  return names;
+}
+
+Status Transport::waitAll(const std::vector<RequestId>& ids) {
+  for (RequestId id : ids) {
+    if (auto status = wait(id); !status) return status;
+  }
+  return okStatus();
+}
+
+Status sendRecv(Transport& t, int to, const void* send, std::size_t send_bytes, int from, void* recv,
+                std::size_t recv_bytes) {
+  std::vector<RequestId> ids;
+  if (recv_bytes > 0) {
+    auto r = t.postRecv(from, recv, recv_bytes);
+    if (!r) return tl::unexpected(r.error());
+    ids.push_back(*r);
+  }
+  if (send_bytes > 0) {
+    auto s = t.postSend(to, send, send_bytes);
+    if (!s) return tl::unexpected(s.error());
+    ids.push_back(*s);
+  }
+  return t.waitAll(ids);
+}
+
+}  // namespace railkit::bench
