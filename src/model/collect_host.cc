@@ -1,0 +1,124 @@
+// Host and process facts: interfaces, modules, /proc/self, live-only facts.
+#include <algorithm>
+
+#include <nlohmann/json.hpp>
+
+#include "core/strings.h"
+#include "model/collect_parts.h"
+#include "sys/live.h"
+#include "sys/parsers.h"
+#include "sys/paths.h"
+
+namespace railkit::model {
+
+namespace {
+
+// The modules an RDMA + GPU stack needs; their presence is what rules check.
+constexpr const char* kModulesOfInterest[] = {
+    "ib_core", "ib_uverbs", "rdma_ucm", "rdma_cm", "ib_umad", "mlx5_core", "mlx5_ib", "ib_ipoib",
+    "efa", "irdma", "bnxt_re", "nvidia", "nvidia_uvm", "nvidia_peermem", "nv_peer_mem", "gdrdrv",
+    "amdgpu"};
+
+std::string typeName(const std::string& arphrd) {
+  if (arphrd == "1") return "ether";
+  if (arphrd == "32") return "infiniband";
+  if (arphrd == "772") return "loopback";
+  return arphrd;
+}
+
+bool keepEnv(const std::string& key) {
+  for (const char* prefix : {"NCCL_", "UCX_", "OMPI_", "PMIX_", "OMPI_MCA_"})
+    if (startsWith(key, prefix)) return true;
+  return false;
+}
+
+}  // namespace
+
+std::vector<NetInterface> readInterfaces(const FileRoot& root) {
+  std::vector<NetInterface> out;
+  auto names = root.listDir(sys::paths::kClassNet);
+  if (!names) return out;
+  for (const auto& name : *names) {
+    std::string dir = std::string(sys::paths::kClassNet) + "/" + name;
+    if (!root.isDirectory(dir)) continue;  // bonding_masters is a file
+    NetInterface n;
+    n.name = name;
+    n.type = typeName(root.readLine(dir + "/type").value_or(""));
+    n.operstate = root.readLine(dir + "/operstate").value_or("");
+    if (auto mtu = root.readLine(dir + "/mtu")) {
+      auto v = parseUint(trim(*mtu));
+      if (v && *v < 1000000) n.mtu = static_cast<int>(*v);
+    }
+    if (root.exists(dir + "/device")) {
+      auto dev = root.resolve(dir + "/device");
+      if (dev && startsWith(*dev, sys::paths::kDevicesPrefix)) n.pci = dev->substr(dev->rfind('/') + 1);
+    }
+    out.push_back(std::move(n));
+  }
+  return out;
+}
+
+std::vector<KernelModule> readModules(const FileRoot& root) {
+  std::vector<KernelModule> out;
+  for (const char* m : kModulesOfInterest)
+    out.push_back({m, root.isDirectory(std::string(sys::paths::kModules) + "/" + m)});
+  return out;
+}
+
+ProcessFacts readProcessFacts(const FileRoot& root) {
+  ProcessFacts p;
+  if (auto status = root.readText(sys::paths::kSelfStatus)) p.cap_eff = sys::parseStatusCapEff(*status);
+  if (auto limits = root.readText(sys::paths::kSelfLimits)) {
+    if (auto m = sys::parseLimitsMemlock(*limits)) p.memlock = {true, m->unlimited, m->bytes};
+  }
+  if (auto mounts = root.readText(sys::paths::kSelfMountinfo)) {
+    if (auto bytes = sys::parseMountinfoShmBytes(*mounts)) {
+      p.shm_bytes = bytes;
+      p.shm_source = "mountinfo";
+    }
+  }
+  if (auto environ = root.readText(sys::paths::kSelfEnviron)) {
+    for (auto& [k, v] : parseEnviron(*environ))
+      if (keepEnv(k)) p.env[k] = v;
+  }
+  return p;
+}
+
+void addLiveFacts(const FileRoot& root, Inventory& inventory) {
+  std::map<std::string, std::vector<std::string>> addresses;
+  bool known = false;
+  if (root.isLive()) {
+    addresses = sys::liveInterfaceAddresses();
+    known = true;
+    if (!inventory.process.shm_bytes) {
+      if (auto bytes = sys::liveFsBytes(sys::paths::kDevShm)) {
+        inventory.process.shm_bytes = bytes;
+        inventory.process.shm_source = "statvfs";
+      }
+    }
+  } else if (auto text = root.readText(kLiveFactsPath)) {
+    try {
+      auto j = nlohmann::json::parse(*text);
+      if (j.contains("addresses") && j["addresses"].is_object()) {
+        known = true;
+        for (auto& [name, list] : j["addresses"].items())
+          for (auto& a : list)
+            if (a.is_string()) addresses[name].push_back(a.get<std::string>());
+      }
+      if (!inventory.process.shm_bytes && j.contains("shm_bytes") && j["shm_bytes"].is_number_unsigned()) {
+        inventory.process.shm_bytes = j["shm_bytes"].get<uint64_t>();
+        inventory.process.shm_source = j.value("shm_source", std::string("statvfs"));
+      }
+    } catch (const nlohmann::json::exception&) {
+      // A damaged live.json only costs the live facts; the tree is still read.
+    }
+  }
+  if (!known) return;
+  for (auto& n : inventory.interfaces) {
+    n.addresses_known = true;
+    auto it = addresses.find(n.name);
+    if (it != addresses.end()) n.addresses = it->second;
+  }
+}
+
+}  // namespace railkit::model

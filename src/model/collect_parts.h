@@ -1,0 +1,35 @@
+#pragma once
+// The pieces collectInventory is made of, one per kernel surface, exposed so
+// tests can run them alone. All read through the FileRoot; none fails: a
+// missing surface leaves its part empty.
+
+#include <string>
+#include <vector>
+
+#include "core/file_root.h"
+#include "model/inventory.h"
+
+namespace railkit::model {
+
+// The PCI function at a resolved sysfs path ("/sys/devices/pci0000:17/.../0000:1a:00.0").
+PciFunction readPciFunction(const FileRoot& root, const std::string& sysfs_path);
+Sriov readSriov(const FileRoot& root, const std::string& sysfs_path);
+
+std::vector<RdmaDevice> readRdmaDevices(const FileRoot& root);
+std::vector<Gpu> readGpus(const FileRoot& root);
+// Bridges above the given functions, with their ACS state.
+std::vector<PciBridge> readBridges(const FileRoot& root, const std::vector<const PciFunction*>& below);
+std::vector<NetInterface> readInterfaces(const FileRoot& root);
+std::vector<KernelModule> readModules(const FileRoot& root);
+ProcessFacts readProcessFacts(const FileRoot& root);
+// Addresses and /dev/shm size: getifaddrs/statvfs live, railkit/live.json with a --root.
+void addLiveFacts(const FileRoot& root, Inventory& inventory);
+
+// GPU<->NIC distances from the PCI paths (nvidia-smi vocabulary).
+PcieDistance pciDistance(const PciFunction& a, const PciFunction& b);
+std::vector<GpuNicDistance> computeGpuNicDistances(const Inventory& inventory);
+
+// The path of the live facts file inside a snapshot.
+inline constexpr const char* kLiveFactsPath = "/railkit/live.json";
+
+}  // namespace railkit::model

@@ -1,0 +1,97 @@
+// inventoryToJson: the documented JSON of `inspect` (docs/inspect.md).
+#include <cstdio>
+
+#include <nlohmann/json.hpp>
+
+#include "model/collect.h"
+
+namespace railkit::model {
+
+namespace {
+using nlohmann::json;
+
+template <typename T>
+json opt(const std::optional<T>& v) {
+  return v ? json(*v) : json(nullptr);
+}
+
+std::string hex16(uint64_t v) {
+  char buf[24];
+  std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(v));
+  return buf;
+}
+
+json pciJson(const PciFunction& f) {
+  return {{"address", f.address},
+          {"sysfs_path", f.sysfs_path},
+          {"vendor", f.vendor},
+          {"device", f.device},
+          {"class", f.class_code},
+          {"numa_node", opt(f.numa_node)},
+          {"driver", f.driver},
+          {"link",
+           {{"current_width", opt(f.link.current_width)},
+            {"max_width", opt(f.link.max_width)},
+            {"current_speed_gts", opt(f.link.current_speed_gts)},
+            {"max_speed_gts", opt(f.link.max_speed_gts)}}},
+          {"upstream_bridges", f.upstream_bridges}};
+}
+}  // namespace
+
+json inventoryToJson(const Inventory& inv) {
+  json j;
+  j["root"] = inv.root;
+  j["rdma_devices"] = json::array();
+  for (const auto& d : inv.rdma_devices) {
+    json dev = {{"name", d.name}, {"node_type", d.node_type}, {"fw_ver", d.fw_ver},
+                {"node_guid", d.node_guid}, {"pci", d.pci ? pciJson(*d.pci) : json(nullptr)}};
+    dev["sriov"] = {{"num_vfs", opt(d.sriov.num_vfs)}, {"total_vfs", opt(d.sriov.total_vfs)},
+                    {"vfs", d.sriov.vfs}, {"physfn", d.sriov.physfn}};
+    dev["ports"] = json::array();
+    for (const auto& p : d.ports) {
+      json port = {{"port", p.port}, {"state", p.state}, {"phys_state", p.phys_state},
+                   {"rate_gbps", opt(p.rate_gbps)}, {"rate", p.rate_text},
+                   {"link_layer", p.link_layer}, {"lid", opt(p.lid)}, {"sm_lid", opt(p.sm_lid)},
+                   {"netdev", p.netdev}};
+      port["gids"] = json::array();
+      for (const auto& g : p.gids)
+        port["gids"].push_back({{"index", g.index}, {"gid", g.gid}, {"type", g.type}, {"netdev", g.netdev}});
+      dev["ports"].push_back(std::move(port));
+    }
+    j["rdma_devices"].push_back(std::move(dev));
+  }
+  j["gpus"] = json::array();
+  for (const auto& g : inv.gpus)
+    j["gpus"].push_back({{"name", g.name}, {"vendor", g.vendor_name}, {"model", g.model},
+                         {"pci", g.pci.address}, {"pci_function", pciJson(g.pci)}});
+  j["interfaces"] = json::array();
+  for (const auto& n : inv.interfaces)
+    j["interfaces"].push_back({{"name", n.name}, {"type", n.type}, {"operstate", n.operstate},
+                               {"mtu", opt(n.mtu)}, {"pci", n.pci},
+                               {"addresses", n.addresses_known ? json(n.addresses) : json(nullptr)}});
+  j["modules"] = json::object();
+  for (const auto& m : inv.modules) j["modules"][m.name] = m.loaded;
+  j["rdma_netns_shared"] = opt(inv.rdma_netns_shared);
+  j["dev_infiniband"] = inv.dev_infiniband_present ? json(inv.dev_infiniband) : json(nullptr);
+  const auto& p = inv.process;
+  j["process"] = {
+      {"cap_eff", p.cap_eff ? json(hex16(*p.cap_eff)) : json(nullptr)},
+      {"cap_ipc_lock", p.cap_eff ? json(((*p.cap_eff >> 14) & 1) != 0) : json(nullptr)},
+      {"memlock", p.memlock.known ? json{{"unlimited", p.memlock.unlimited}, {"bytes", p.memlock.unlimited ? json(nullptr) : json(p.memlock.bytes)}} : json(nullptr)},
+      {"shm_bytes", opt(p.shm_bytes)},
+      {"shm_source", p.shm_source},
+      {"env", p.env}};
+  j["pcie_bridges"] = json::array();
+  for (const auto& b : inv.bridges)
+    j["pcie_bridges"].push_back({{"address", b.address}, {"sysfs_path", b.sysfs_path},
+                                 {"config_size", b.config_size}, {"acs_known", b.acs_known},
+                                 {"acs_capable", b.acs_capable}, {"acs_control", b.acs_control},
+                                 {"request_redirect", b.request_redirect},
+                                 {"source_validation", b.source_validation}});
+  j["topology"] = {{"source", inv.topology.source}, {"gpu_nic", json::array()}};
+  for (const auto& d : inv.topology.gpu_nic)
+    j["topology"]["gpu_nic"].push_back({{"gpu", d.gpu}, {"nic", d.nic}, {"distance", distanceName(d.distance)}});
+  return j;
+}
+
+}  // namespace railkit::model

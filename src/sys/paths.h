@@ -1,0 +1,24 @@
+#pragma once
+// Every machine path railkit reads, in one place. They are absolute paths
+// INSIDE a FileRoot (the live "/" or a --root tree); nothing opens them
+// directly. Keeping them here is what lets the layering test prove that no
+// other file names /sys, /proc or /dev.
+
+namespace railkit::sys::paths {
+
+inline constexpr const char* kClassInfiniband = "/sys/class/infiniband";
+inline constexpr const char* kClassNet = "/sys/class/net";
+inline constexpr const char* kBusPciDevices = "/sys/bus/pci/devices";
+inline constexpr const char* kModules = "/sys/module";
+inline constexpr const char* kIbCoreNetnsMode = "/sys/module/ib_core/parameters/netns_mode";
+inline constexpr const char* kDevInfiniband = "/dev/infiniband";
+inline constexpr const char* kDevShm = "/dev/shm";
+inline constexpr const char* kSelfStatus = "/proc/self/status";
+inline constexpr const char* kSelfLimits = "/proc/self/limits";
+inline constexpr const char* kSelfMountinfo = "/proc/self/mountinfo";
+inline constexpr const char* kSelfEnviron = "/proc/self/environ";
+inline constexpr const char* kNvidiaGpus = "/proc/driver/nvidia/gpus";
+// Prefix of resolved PCI device paths.
+inline constexpr const char* kDevicesPrefix = "/sys/devices/";
+
+}  // namespace railkit::sys::paths
