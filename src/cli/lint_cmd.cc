@@ -1,14 +1,85 @@
-// PLACEHOLDER: replaced by the lint implementation.
+// railkit lint FILE... [--schemas DIR] [--json]: checks manifests for the
+// recurring RDMA/NCCL/MPI mistakes and against OpenAPI/CRD schemas.
+#include <fstream>
+#include <iostream>
+#include <memory>
+#include <sstream>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
 #include "cli/commands.h"
+#include "core/finding.h"
+#include "k8s/lint/lint.h"
+#include "k8s/schema.h"
 
 namespace railkit::cli {
+namespace {
+
+struct LintOptions {
+  std::vector<std::string> files;
+  std::string schemas;
+  OutputOptions output;
+};
+
+Result<std::string> readFile(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return makeError(ErrorCode::kNotFound, path + ": cannot open file");
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+void printHuman(const std::vector<Finding>& findings) {
+  size_t errors = 0, warnings = 0;
+  for (const Finding& finding : findings) {
+    if (finding.severity == Severity::kError) ++errors;
+    if (finding.severity == Severity::kWarning) ++warnings;
+    std::string where = finding.file.empty() ? "-" : finding.file;
+    if (finding.line) where += ":" + std::to_string(*finding.line);
+    std::cout << fmt::format("{}: {} [{}] {}", where, severityName(finding.severity), finding.id, finding.message);
+    if (!finding.object.empty()) std::cout << fmt::format(" ({}", finding.object);
+    if (!finding.object.empty() && !finding.path.empty()) std::cout << " " << finding.path;
+    if (!finding.object.empty()) std::cout << ")";
+    std::cout << "\n";
+    if (!finding.fix.empty() && finding.severity != Severity::kInfo) std::cout << "    fix: " << finding.fix << "\n";
+  }
+  std::cout << fmt::format("{} error(s), {} warning(s)\n", errors, warnings);
+}
+
+int runLint(const LintOptions& options) {
+  k8s::LintInput input;
+  for (const std::string& file : options.files) {
+    auto text = readFile(file);
+    if (!text) return reportError(text.error());
+    auto manifest = k8s::loadManifest(*text, file);
+    if (!manifest) return reportError(manifest.error());
+    input.manifests.push_back(std::move(*manifest));
+  }
+  std::optional<k8s::SchemaSet> schemas;
+  if (!options.schemas.empty()) {
+    auto loaded = k8s::SchemaSet::load(options.schemas);
+    if (!loaded) return reportError(loaded.error());
+    schemas = std::move(*loaded);
+    input.schemas = &*schemas;
+  }
+  k8s::prepareLintInput(input);
+  auto findings = k8s::runLint(input);
+  auto status = emitOutput(options.output, nlohmann::json{{"findings", findingsToJson(findings)}}, [&] { printHuman(findings); });
+  if (!status) return reportError(status.error());
+  return hasErrors(findings) ? kExitFindings : kExitOk;
+}
+
+}  // namespace
 
 void registerLint(CLI::App& app, CommandContext& context) {
-  auto* command = app.add_subcommand("lint", "(not yet available)");
-  command->group("");  // hidden until it works
-  command->callback([&context] {
-    context.action = [] { return reportError(Error{ErrorCode::kUnavailable, "lint is not available yet"}); };
-  });
+  auto* command = app.add_subcommand("lint", "Check Kubernetes manifests for RDMA/NCCL/MPI mistakes and schemas");
+  auto options = std::make_shared<LintOptions>();
+  command->add_option("files", options->files, "YAML or JSON manifest files")->required();
+  command->add_option("--schemas", options->schemas,
+                      "directory of Kubernetes OpenAPI v3 JSON documents and CRD YAML files");
+  addOutputFlags(*command, options->output);
+  command->callback([&context, options] { context.action = [options] { return runLint(*options); }; });
 }
 
 }  // namespace railkit::cli

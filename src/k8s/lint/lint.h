@@ -1,0 +1,49 @@
+#pragma once
+// Lint: rules that find the recurring mistakes of RDMA/NCCL/MPI manifests.
+// Each rule is one file in rules/ and one row in all_rules.cc; a rule sees
+// every manifest of the run at once (a SriovNetworkNodePolicy in one file
+// declares the RDMA resource a Pod in another file requests) and appends
+// findings carrying file, line, object (kind/name) and field path.
+
+#include <memory>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "core/finding.h"
+#include "k8s/manifest.h"
+
+namespace railkit::k8s {
+
+class SchemaSet;
+
+struct LintInput {
+  std::vector<std::unique_ptr<Manifest>> manifests;
+  // Resource names that carry RDMA: the documented list plus what policies
+  // in the input declare. Filled by prepareLintInput.
+  std::set<std::string> rdma_resources;
+  const SchemaSet* schemas = nullptr;  // nullptr: schema rule skipped with a note
+};
+
+struct Rule {
+  const char* id;
+  const char* summary;
+  void (*check)(const LintInput& input, std::vector<Finding>& out);
+};
+
+const std::vector<Rule>& allRules();
+
+// Resource names known to expose RDMA devices without any policy in sight.
+const std::vector<std::string>& knownRdmaResourcePrefixes();
+
+// Collects rdma_resources from the input.
+void prepareLintInput(LintInput& input);
+
+// Runs every rule; findings are sorted by file, line, id.
+std::vector<Finding> runLint(const LintInput& input);
+
+// Builds a finding located at `node` of `object`.
+Finding lintFinding(const char* id, Severity severity, const Object& object, long line, std::string path,
+                    std::string message, std::string fix);
+
+}  // namespace railkit::k8s

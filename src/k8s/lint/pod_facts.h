@@ -1,0 +1,57 @@
+#pragma once
+// What the rules need to know about a container, derived once from the
+// manifest: resources, capabilities, environment, command text, networks.
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "k8s/lint/lint.h"
+
+namespace railkit::k8s {
+
+struct ContainerFacts {
+  const YamlNode* node = nullptr;
+  std::string name;
+  std::string path;  // field path of the container
+  std::map<std::string, std::string> requests, limits;
+  std::vector<std::string> cap_add;
+  bool ipc_lock = false;     // IPC_LOCK (or CAP_IPC_LOCK, see cap-prefix) added
+  bool privileged = false;
+  std::map<std::string, std::string> env;  // literal env values
+  std::string command;       // command + args joined
+  std::vector<std::string> mount_paths;
+  bool init = false;
+};
+
+struct PodFacts {
+  PodSpecView view;
+  std::vector<ContainerFacts> containers;
+  bool host_network = false;
+  bool shm_memory = false;          // /dev/shm backed by memory (emptyDir Memory or host /dev/shm)
+  std::vector<std::string> network_names;   // multus / GKE networks
+  std::vector<std::string> interfaces;      // interface names the pod will have (besides lo)
+  bool interfaces_known = true;             // false when an annotation could not be read
+  bool dra_claims = false;                  // pod-level resourceClaims
+};
+
+PodFacts podFacts(const PodSpecView& view);
+
+// Every pod spec of every object in the input.
+std::vector<PodFacts> allPods(const LintInput& input);
+
+// GPU count requested by a container (nvidia.com/gpu, amd.com/gpu...).
+long gpuCount(const ContainerFacts& container);
+// Whether the container requests a resource in input.rdma_resources.
+bool requestsRdma(const LintInput& input, const ContainerFacts& container);
+// RDMA by any route: resource, RDMA network or DRA NIC claim, or GPUs + NCCL IB vars.
+bool usesRdma(const LintInput& input, const PodFacts& pod, const ContainerFacts& container);
+// GPUs with RDMA, NCCL_ variables, or an nccl-tests/torchrun command.
+bool isNcclWorkload(const LintInput& input, const PodFacts& pod, const ContainerFacts& container);
+// An MPIJob launcher that only starts ranks (no GPU, no RDMA device).
+bool isPureLauncher(const LintInput& input, const PodFacts& pod, const ContainerFacts& container);
+
+long parseQuantityCount(const std::string& text);
+
+}  // namespace railkit::k8s

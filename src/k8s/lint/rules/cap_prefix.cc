@@ -1,0 +1,20 @@
+// cap-prefix: Kubernetes capability names have no CAP_ prefix; the runtime
+// adds it, so "CAP_IPC_LOCK" becomes an unknown capability.
+#include "k8s/lint/pod_facts.h"
+#include "k8s/lint/rules/rules.h"
+
+namespace railkit::k8s::rules {
+
+void checkCapPrefix(const LintInput& input, std::vector<Finding>& out) {
+  for (const PodFacts& pod : allPods(input))
+    for (const ContainerFacts& container : pod.containers)
+      for (size_t i = 0; i < container.cap_add.size(); ++i)
+        if (container.cap_add[i].rfind("CAP_", 0) == 0)
+          out.push_back(lintFinding("cap-prefix", Severity::kError, *pod.view.object,
+                                    container.node->at({"securityContext", "capabilities", "add"})->items[i].line,
+                                    container.path + ".securityContext.capabilities.add[" + std::to_string(i) + "]",
+                                    "capability '" + container.cap_add[i] + "' carries the CAP_ prefix",
+                                    "write '" + container.cap_add[i].substr(4) + "'"));
+}
+
+}  // namespace railkit::k8s::rules

@@ -1,0 +1,29 @@
+// extended-resource-mismatch: extended resources cannot be overcommitted; the
+// API server rejects a container whose request differs from its limit.
+#include "k8s/lint/pod_facts.h"
+#include "k8s/lint/rules/rules.h"
+
+namespace railkit::k8s::rules {
+namespace {
+bool isExtended(const std::string& name) {
+  return name.find('/') != std::string::npos && name.rfind("kubernetes.io/", 0) != 0;
+}
+}  // namespace
+
+void checkExtendedResourceMismatch(const LintInput& input, std::vector<Finding>& out) {
+  for (const PodFacts& pod : allPods(input))
+    for (const ContainerFacts& container : pod.containers)
+      for (const auto& [name, request] : container.requests) {
+        auto limit = container.limits.find(name);
+        if (!isExtended(name) || limit == container.limits.end() || limit->second == request) continue;
+        if (parseQuantityCount(limit->second) == parseQuantityCount(request) && parseQuantityCount(request) > 0)
+          continue;  // "1" and 1
+        out.push_back(lintFinding("extended-resource-mismatch", Severity::kError, *pod.view.object,
+                                  container.node->line, container.path + ".resources.requests." + name,
+                                  "extended resource " + name + " requests " + request + " but limits " +
+                                      limit->second,
+                                  "set requests equal to limits (or give only limits)"));
+      }
+}
+
+}  // namespace railkit::k8s::rules

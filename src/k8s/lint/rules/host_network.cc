@@ -1,0 +1,19 @@
+// host-network: the pod shares the node's network namespace: every host
+// interface and port, no isolation, and NCCL/MPI interface names follow the
+// host's naming instead of the pod's.
+#include "k8s/lint/pod_facts.h"
+#include "k8s/lint/rules/rules.h"
+
+namespace railkit::k8s::rules {
+
+void checkHostNetwork(const LintInput& input, std::vector<Finding>& out) {
+  for (const PodFacts& pod : allPods(input))
+    if (pod.host_network)
+      out.push_back(lintFinding("host-network", Severity::kWarning, *pod.view.object,
+                                pod.view.spec->get("hostNetwork")->line, pod.view.path + ".hostNetwork",
+                                "pod uses hostNetwork: it sees every host interface and port",
+                                "expose RDMA with a device plugin, SR-IOV or DRA instead; keep hostNetwork only "
+                                "where the platform requires it"));
+}
+
+}  // namespace railkit::k8s::rules

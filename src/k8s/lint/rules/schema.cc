@@ -1,0 +1,39 @@
+// schema: the object against its OpenAPI/CRD schema, strictly (unknown
+// fields are errors, as with kubectl's default --validate=strict). Without
+// schemas the rule notes that it was skipped; a kind without a schema is
+// reported as info, not as an error.
+#include "k8s/lint/rules/rules.h"
+#include "k8s/schema.h"
+
+namespace railkit::k8s::rules {
+
+void checkSchema(const LintInput& input, std::vector<Finding>& out) {
+  if (input.schemas == nullptr) {
+    Finding note;
+    note.id = "schema";
+    note.severity = Severity::kInfo;
+    note.subject = "schema";
+    note.message = "schema validation skipped: no --schemas DIR given";
+    note.fix = "pass --schemas DIR with Kubernetes OpenAPI v3 documents and CRDs";
+    out.push_back(note);
+    return;
+  }
+  // Validation loads documents on demand; the set is logically const here.
+  auto& schemas = const_cast<SchemaSet&>(*input.schemas);
+  for (const auto& manifest : input.manifests)
+    for (const Object& object : manifest->objects) {
+      auto errors = schemas.validate(object);
+      if (!errors) {
+        out.push_back(lintFinding("schema", Severity::kInfo, object, object.line, "",
+                                  "no schema for " + object.api_version + " " + object.kind + "; not validated",
+                                  "add its CRD or OpenAPI document to --schemas DIR"));
+        continue;
+      }
+      for (const SchemaError& error : *errors)
+        out.push_back(lintFinding("schema", Severity::kError, object, error.line, error.path, error.message,
+                                  "correct the field as the schema for " + object.api_version + " " + object.kind +
+                                      " defines it"));
+    }
+}
+
+}  // namespace railkit::k8s::rules

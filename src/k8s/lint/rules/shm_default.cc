@@ -1,0 +1,24 @@
+// shm-default: NCCL uses /dev/shm for intra-node transport; Kubernetes gives
+// containers a 64 MiB tmpfs unless a memory-backed volume is mounted there.
+#include "k8s/lint/pod_facts.h"
+#include "k8s/lint/rules/rules.h"
+
+namespace railkit::k8s::rules {
+
+void checkShmDefault(const LintInput& input, std::vector<Finding>& out) {
+  for (const PodFacts& pod : allPods(input)) {
+    if (pod.shm_memory) continue;
+    for (const ContainerFacts& container : pod.containers) {
+      if (isPureLauncher(input, pod, container) || !isNcclWorkload(input, pod, container)) continue;
+      auto disabled = container.env.find("NCCL_SHM_DISABLE");
+      if (disabled != container.env.end() && disabled->second == "1") continue;
+      out.push_back(lintFinding("shm-default", Severity::kWarning, *pod.view.object, container.node->line,
+                                container.path + ".volumeMounts",
+                                "NCCL container '" + container.name + "' has the default 64 MiB /dev/shm",
+                                "mount an emptyDir {medium: Memory, sizeLimit: ...} at /dev/shm"));
+      break;
+    }
+  }
+}
+
+}  // namespace railkit::k8s::rules

@@ -1,0 +1,26 @@
+// slots-gpu-mismatch: the MPI operator writes slotsPerWorker into the
+// hostfile; more slots than GPUs oversubscribes GPUs, fewer leaves GPUs idle.
+#include "k8s/lint/pod_facts.h"
+#include "k8s/lint/rules/rules.h"
+
+namespace railkit::k8s::rules {
+
+void checkSlotsGpuMismatch(const LintInput& input, std::vector<Finding>& out) {
+  for (const PodFacts& pod : allPods(input)) {
+    const Object& object = *pod.view.object;
+    if (object.kind != "MPIJob" || pod.view.role != "Worker") continue;
+    const YamlNode* slots_node = object.root->at({"spec", "slotsPerWorker"});
+    long slots = slots_node ? parseQuantityCount(slots_node->text()) : 1;
+    long gpus = 0;
+    for (const ContainerFacts& container : pod.containers)
+      if (!container.init) gpus += gpuCount(container);
+    if (gpus == 0 || gpus == slots) continue;
+    out.push_back(lintFinding("slots-gpu-mismatch", Severity::kError, object,
+                              slots_node ? slots_node->line : object.line, "spec.slotsPerWorker",
+                              "slotsPerWorker is " + std::to_string(slots) + " but each worker requests " +
+                                  std::to_string(gpus) + " GPUs",
+                              "set slotsPerWorker: " + std::to_string(gpus)));
+  }
+}
+
+}  // namespace railkit::k8s::rules

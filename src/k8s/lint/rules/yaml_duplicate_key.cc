@@ -1,0 +1,27 @@
+// yaml-duplicate-key: a mapping key given twice. Node-based parsers keep one
+// value silently (053 loses a cpu request this way); the API server's strict
+// decoding rejects the object.
+#include "k8s/lint/rules/rules.h"
+
+namespace railkit::k8s::rules {
+
+void checkYamlDuplicateKey(const LintInput& input, std::vector<Finding>& out) {
+  for (const auto& manifest : input.manifests) {
+    for (const DuplicateKey& dup : manifest->stream.duplicates) {
+      // Attribute to the object whose document holds the line.
+      Object where;
+      where.file = manifest->file;
+      where.kind = "?";
+      for (const Object& object : manifest->objects)
+        if (object.line <= dup.line) where = object;
+      std::string path = dup.path.empty() ? dup.key : dup.path + "." + dup.key;
+      out.push_back(lintFinding("yaml-duplicate-key", Severity::kError, where, dup.line, path,
+                                "key '" + dup.key + "' appears twice (lines " + std::to_string(dup.first_line) +
+                                    " and " + std::to_string(dup.line) +
+                                    "); one value is silently dropped or the object is rejected",
+                                "merge the two '" + dup.key + "' blocks into one"));
+    }
+  }
+}
+
+}  // namespace railkit::k8s::rules

@@ -1,0 +1,76 @@
+#include "k8s/manifest.h"
+
+namespace railkit::k8s {
+namespace {
+
+Object makeObject(const YamlNode& node, const std::string& file) {
+  Object object;
+  object.file = file;
+  object.line = node.line;
+  object.root = &node;
+  object.api_version = node.get("apiVersion") ? node.get("apiVersion")->text() : "";
+  object.kind = node.get("kind") ? node.get("kind")->text() : "";
+  if (const YamlNode* name = node.at({"metadata", "name"})) object.name = name->text();
+  if (object.name.empty())
+    if (const YamlNode* name = node.at({"metadata", "generateName"})) object.name = name->text();
+  if (const YamlNode* ns = node.at({"metadata", "namespace"})) object.ns = ns->text();
+  return object;
+}
+
+void walk(const YamlNode& node, const std::string& path, const YamlNode* parent, const std::string& role,
+          const Object& object, const std::function<void(const PodSpecView&)>& visit, int depth) {
+  if (depth > 64) return;
+  if (node.isMap()) {
+    if (const YamlNode* containers = node.get("containers"); containers != nullptr && containers->isSeq()) {
+      PodSpecView view;
+      view.object = &object;
+      view.spec = &node;
+      view.metadata = parent != nullptr ? parent->get("metadata") : nullptr;
+      view.path = path;
+      view.role = role;
+      visit(view);
+      return;
+    }
+    for (const auto& [key, value] : node.entries) {
+      std::string child = path.empty() ? key : path + "." + key;
+      std::string next_role = role;
+      if (path.size() >= 15 && path.compare(path.size() - 15, 15, "mpiReplicaSpecs") == 0) next_role = key;
+      walk(value, child, &node, next_role, object, visit, depth + 1);
+    }
+  } else if (node.isSeq()) {
+    for (size_t i = 0; i < node.items.size(); ++i)
+      walk(node.items[i], path + "[" + std::to_string(i) + "]", nullptr, role, object, visit, depth + 1);
+  }
+}
+
+}  // namespace
+
+Result<std::unique_ptr<Manifest>> loadManifest(std::string_view text, std::string_view file) {
+  auto stream = parseYaml(text, file);
+  if (!stream) return tl::unexpected(stream.error());
+  auto manifest = std::make_unique<Manifest>();
+  manifest->file = std::string(file);
+  manifest->stream = std::move(*stream);
+  for (const YamlDocument& doc : manifest->stream.documents) {
+    const YamlNode& root = doc.root;
+    // A document that is one plain scalar is prose, not a manifest.
+    if (root.isScalar())
+      return makeError(ErrorCode::kInvalidInput, manifest->file + ":" + std::to_string(root.line) +
+                                                     ": expected Kubernetes objects (YAML mappings), found plain text");
+    if (!root.isMap() || root.get("kind") == nullptr) continue;
+    if (root.get("kind")->text() == "List" && root.get("items") != nullptr && root.get("items")->isSeq()) {
+      for (const YamlNode& item : root.get("items")->items)
+        if (item.isMap()) manifest->objects.push_back(makeObject(item, manifest->file));
+      continue;
+    }
+    manifest->objects.push_back(makeObject(root, manifest->file));
+  }
+  return manifest;
+}
+
+void forEachPodSpec(const Object& object, const std::function<void(const PodSpecView&)>& visit) {
+  if (object.root == nullptr) return;
+  if (const YamlNode* spec = object.root->get("spec")) walk(*spec, "spec", object.root, "", object, visit, 0);
+}
+
+}  // namespace railkit::k8s

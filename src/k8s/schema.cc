@@ -1,0 +1,178 @@
+#include "k8s/schema.h"
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "k8s/schema_validator.h"
+
+namespace railkit::k8s {
+namespace fs = std::filesystem;
+
+namespace {
+
+Result<std::string> readText(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return makeError(ErrorCode::kNotFound, "cannot open " + path.string());
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+// "api__v1_openapi.json" -> "v1"; "apis__apps__v1_openapi.json" -> "apps/v1".
+std::optional<std::string> groupVersionOfFile(const std::string& name) {
+  const std::string suffix = "_openapi.json";
+  if (name.size() <= suffix.size() || name.compare(name.size() - suffix.size(), suffix.size(), suffix) != 0)
+    return std::nullopt;
+  std::string stem = name.substr(0, name.size() - suffix.size());
+  if (auto pos = stem.find("api__v1"); pos != std::string::npos && pos + 7 == stem.size()) return "v1";
+  auto pos = stem.find("apis__");
+  if (pos == std::string::npos) return std::nullopt;
+  std::string rest = stem.substr(pos + 6);
+  auto sep = rest.rfind("__");
+  if (sep == std::string::npos) return std::nullopt;
+  return rest.substr(0, sep) + "/" + rest.substr(sep + 2);
+}
+
+}  // namespace
+
+nlohmann::json yamlToJson(const YamlNode& node, int depth) {
+  if (depth > 200) return nullptr;
+  switch (node.type) {
+    case YamlNode::Type::kNull:
+      return nullptr;
+    case YamlNode::Type::kMap: {
+      nlohmann::json out = nlohmann::json::object();
+      for (const auto& [key, value] : node.entries) out[key] = yamlToJson(value, depth + 1);
+      return out;
+    }
+    case YamlNode::Type::kSeq: {
+      nlohmann::json out = nlohmann::json::array();
+      for (const YamlNode& item : node.items) out.push_back(yamlToJson(item, depth + 1));
+      return out;
+    }
+    case YamlNode::Type::kScalar:
+      break;
+  }
+  if (node.quoted) return node.value;
+  const std::string& v = node.value;
+  if (v == "true" || v == "True" || v == "TRUE") return true;
+  if (v == "false" || v == "False" || v == "FALSE") return false;
+  if (!v.empty() && v.find_first_not_of("-+0123456789") == std::string::npos && v.size() < 19) {
+    try {
+      return std::stoll(v);
+    } catch (const std::exception&) {
+    }
+  }
+  if (!v.empty() && v.find_first_not_of("-+0123456789.eE") == std::string::npos &&
+      v.find_first_of("0123456789") != std::string::npos) {
+    try {
+      size_t used = 0;
+      double d = std::stod(v, &used);
+      if (used == v.size()) return d;
+    } catch (const std::exception&) {
+    }
+  }
+  return v;
+}
+
+Status SchemaSet::addCrd(const YamlNode& crd) {
+  const YamlNode* spec = crd.get("spec");
+  if (spec == nullptr || crd.get("kind") == nullptr || crd.get("kind")->text() != "CustomResourceDefinition")
+    return okStatus();
+  std::string group = spec->get("group") ? spec->get("group")->text() : "";
+  std::string kind = spec->at({"names", "kind"}) ? spec->at({"names", "kind"})->text() : "";
+  const YamlNode* versions = spec->get("versions");
+  if (versions == nullptr || !versions->isSeq()) return okStatus();
+  for (const YamlNode& version : versions->items) {
+    const YamlNode* schema = version.at({"schema", "openAPIV3Schema"});
+    const YamlNode* name = version.get("name");
+    if (schema == nullptr || name == nullptr) continue;
+    std::string key = group + "/" + name->text() + "/" + kind;
+    if (crds_.count(key) == 0) crds_[key] = std::make_shared<nlohmann::json>(yamlToJson(*schema));
+  }
+  return okStatus();
+}
+
+Result<SchemaSet> SchemaSet::load(const std::string& dir) {
+  std::error_code ec;
+  if (!fs::is_directory(dir, ec)) return makeError(ErrorCode::kNotFound, "schema directory " + dir + " not found");
+  SchemaSet set;
+  std::vector<fs::path> files;
+  for (auto it = fs::recursive_directory_iterator(dir, ec); !ec && it != fs::recursive_directory_iterator();
+       it.increment(ec))
+    if (it->is_regular_file(ec)) files.push_back(it->path());
+  std::sort(files.begin(), files.end());
+  for (const fs::path& path : files) {
+    std::string name = path.filename().string();
+    if (auto gv = groupVersionOfFile(name)) {
+      set.openapi_[*gv] = Document{path.string(), nullptr};
+      continue;
+    }
+    std::string ext = path.extension().string();
+    if (ext != ".yaml" && ext != ".yml") continue;
+    auto text = readText(path);
+    if (!text) return tl::unexpected(text.error());
+    auto stream = parseYaml(*text, path.string());
+    if (!stream) return tl::unexpected(stream.error());
+    for (const YamlDocument& doc : stream->documents) (void)set.addCrd(doc.root);
+  }
+  return set;
+}
+
+Result<SchemaSet> SchemaSet::fromTexts(const std::map<std::string, std::string>& openapi_by_gv,
+                                       const std::vector<std::string>& crd_texts) {
+  SchemaSet set;
+  for (const auto& [gv, text] : openapi_by_gv) {
+    auto json = nlohmann::json::parse(text, nullptr, false);
+    if (json.is_discarded()) return makeError(ErrorCode::kInvalidInput, "OpenAPI document for " + gv + " is not JSON");
+    set.openapi_[gv] = Document{"", std::make_shared<nlohmann::json>(std::move(json))};
+  }
+  for (const std::string& text : crd_texts) {
+    auto stream = parseYaml(text, "<crd>");
+    if (!stream) return tl::unexpected(stream.error());
+    for (const YamlDocument& doc : stream->documents) (void)set.addCrd(doc.root);
+  }
+  return set;
+}
+
+const nlohmann::json* SchemaSet::openapiDocument(const std::string& group_version) {
+  auto it = openapi_.find(group_version);
+  if (it == openapi_.end()) return nullptr;
+  if (!it->second.json) {
+    auto text = readText(it->second.file);
+    auto json = text ? nlohmann::json::parse(*text, nullptr, false) : nlohmann::json();
+    if (json.is_discarded() || !json.is_object()) json = nlohmann::json::object();
+    it->second.json = std::make_shared<nlohmann::json>(std::move(json));
+  }
+  return it->second.json.get();
+}
+
+std::optional<std::vector<SchemaError>> SchemaSet::validate(const Object& object) {
+  if (object.api_version.empty() || object.kind.empty()) return std::nullopt;
+  std::string gv = object.api_version;
+  auto crd = crds_.find((gv.find('/') == std::string::npos ? "/" + gv : gv) + "/" + object.kind);
+  if (crd != crds_.end()) {
+    SchemaValidator validator(*crd->second);
+    return validator.validateObject(*object.root, /*skip_metadata=*/true);
+  }
+  const nlohmann::json* doc = openapiDocument(gv);
+  if (doc == nullptr) return std::nullopt;
+  const auto schemas = doc->find("components");
+  if (schemas == doc->end() || !schemas->is_object() || !schemas->contains("schemas")) return std::nullopt;
+  std::string group = gv.find('/') == std::string::npos ? "" : gv.substr(0, gv.find('/'));
+  std::string version = gv.substr(gv.find('/') == std::string::npos ? 0 : gv.find('/') + 1);
+  for (const auto& [name, schema] : (*schemas)["schemas"].items()) {
+    auto gvks = schema.find("x-kubernetes-group-version-kind");
+    if (gvks == schema.end() || !gvks->is_array()) continue;
+    for (const auto& gvk : *gvks)
+      if (gvk.value("group", "") == group && gvk.value("version", "") == version &&
+          gvk.value("kind", "") == object.kind) {
+        SchemaValidator validator(schema, doc);
+        return validator.validateObject(*object.root, /*skip_metadata=*/false);
+      }
+  }
+  return std::nullopt;
+}
+
+}  // namespace railkit::k8s

@@ -1,0 +1,144 @@
+#include "k8s/schema_validator.h"
+
+#include <set>
+
+namespace railkit::k8s {
+namespace {
+
+const nlohmann::json kEmptySchema = nlohmann::json::object();
+constexpr int kMaxDepth = 120;
+constexpr size_t kMaxErrors = 50;
+
+std::string typeName(const YamlNode& node) {
+  switch (node.type) {
+    case YamlNode::Type::kMap: return "object";
+    case YamlNode::Type::kSeq: return "array";
+    case YamlNode::Type::kNull: return "null";
+    case YamlNode::Type::kScalar: break;
+  }
+  auto json = yamlToJson(node);
+  if (json.is_boolean()) return "boolean";
+  if (json.is_number_integer()) return "integer";
+  if (json.is_number()) return "number";
+  return "string";
+}
+
+}  // namespace
+
+std::vector<SchemaError> SchemaValidator::validateObject(const YamlNode& object, bool skip_metadata) {
+  skip_metadata_ = skip_metadata;
+  errors_.clear();
+  check(object, root_, "", 0);
+  return errors_;
+}
+
+const nlohmann::json& SchemaValidator::resolve(const nlohmann::json& schema, int depth) const {
+  if (!schema.is_object() || depth > 32) return schema.is_object() ? schema : kEmptySchema;
+  auto ref = schema.find("$ref");
+  if (ref != schema.end() && ref->is_string()) {
+    const std::string& target = ref->get_ref<const std::string&>();
+    const std::string prefix = "#/components/schemas/";
+    if (document_ != nullptr && target.rfind(prefix, 0) == 0) {
+      auto components = document_->find("components");
+      if (components != document_->end()) {
+        auto schemas = components->find("schemas");
+        if (schemas != components->end()) {
+          auto found = schemas->find(target.substr(prefix.size()));
+          if (found != schemas->end()) return resolve(*found, depth + 1);
+        }
+      }
+    }
+    return kEmptySchema;
+  }
+  // Kubernetes wraps a $ref with siblings (default, description) in allOf.
+  auto all_of = schema.find("allOf");
+  if (all_of != schema.end() && all_of->is_array() && all_of->size() == 1 && !schema.contains("properties") &&
+      !schema.contains("type"))
+    return resolve((*all_of)[0], depth + 1);
+  return schema;
+}
+
+bool SchemaValidator::typeMatches(const YamlNode& node, const std::string& type) const {
+  std::string actual = typeName(node);
+  if (type == actual) return true;
+  if (type == "number" && actual == "integer") return true;
+  return false;
+}
+
+void SchemaValidator::error(const YamlNode& node, const std::string& path, std::string message) {
+  if (errors_.size() < kMaxErrors) errors_.push_back(SchemaError{path, node.line, std::move(message)});
+}
+
+void SchemaValidator::check(const YamlNode& node, const nlohmann::json& raw, const std::string& path, int depth) {
+  if (depth > kMaxDepth) return;
+  const nlohmann::json& schema = resolve(raw, 0);
+  if (!schema.is_object() || schema.empty()) return;
+  if (node.type == YamlNode::Type::kNull) return;  // null means "unset" to the API server
+  if (schema.value("x-kubernetes-int-or-string", false)) {
+    std::string actual = typeName(node);
+    if (actual != "integer" && actual != "string")
+      error(node, path, "expected an integer or a string, found " + actual);
+    return;
+  }
+  for (const char* combinator : {"oneOf", "anyOf"}) {
+    auto options = schema.find(combinator);
+    if (options == schema.end() || !options->is_array() || schema.contains("properties")) continue;
+    // Accept when any branch's type fits (Quantity: string or number).
+    bool any = false;
+    for (const auto& option : *options) {
+      const auto& resolved = resolve(option, 0);
+      auto type = resolved.find("type");
+      if (type == resolved.end() || !type->is_string() || typeMatches(node, type->get<std::string>())) any = true;
+    }
+    if (!any) error(node, path, "value of type " + typeName(node) + " matches none of the allowed types");
+    return;
+  }
+  auto type = schema.find("type");
+  if (type != schema.end() && type->is_string()) {
+    std::string expected = type->get<std::string>();
+    if (!typeMatches(node, expected)) {
+      std::string shown = node.isScalar() ? " '" + node.value + "'" : "";
+      error(node, path, "expected " + expected + ", found " + typeName(node) + shown);
+      return;
+    }
+  }
+  auto enums = schema.find("enum");
+  if (enums != schema.end() && enums->is_array() && node.isScalar()) {
+    auto value = yamlToJson(node);
+    bool found = false;
+    for (const auto& allowed : *enums) found = found || allowed == value;
+    if (!found) error(node, path, "value '" + node.value + "' is not one of " + enums->dump());
+  }
+  if (node.isMap()) {
+    auto properties = schema.find("properties");
+    auto additional = schema.find("additionalProperties");
+    bool preserve = schema.value("x-kubernetes-preserve-unknown-fields", false);
+    if (auto required = schema.find("required"); required != schema.end() && required->is_array())
+      for (const auto& name : *required)
+        if (name.is_string() && node.get(name.get<std::string>()) == nullptr)
+          error(node, path, "missing required field '" + name.get<std::string>() + "'");
+    for (size_t i = 0; i < node.entries.size(); ++i) {
+      const auto& [key, value] = node.entries[i];
+      std::string child = path.empty() ? key : path + "." + key;
+      if (depth == 0 && key == "metadata" && skip_metadata_) continue;
+      if (properties != schema.end() && properties->is_object() && properties->contains(key)) {
+        check(value, (*properties)[key], child, depth + 1);
+      } else if (additional != schema.end() && additional->is_object()) {
+        check(value, *additional, child, depth + 1);
+      } else if (additional != schema.end() && additional->is_boolean() && additional->get<bool>()) {
+        continue;
+      } else if (!preserve && (properties != schema.end() || type == schema.end() || *type == "object")) {
+        if (properties == schema.end() && additional == schema.end()) continue;  // free-form object
+        SchemaError err{child, node.key_lines[i], "unknown field '" + key + "'"};
+        if (errors_.size() < kMaxErrors) errors_.push_back(std::move(err));
+      }
+    }
+  } else if (node.isSeq()) {
+    auto items = schema.find("items");
+    if (items != schema.end())
+      for (size_t i = 0; i < node.items.size(); ++i)
+        check(node.items[i], *items, path + "[" + std::to_string(i) + "]", depth + 1);
+  }
+}
+
+}  // namespace railkit::k8s

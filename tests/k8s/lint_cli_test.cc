@@ -1,0 +1,70 @@
+// End to end: exit codes and the JSON document of `railkit lint`.
+#include <array>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include "support/test_support.h"
+
+namespace {
+
+struct CliRun {
+  int status = -1;
+  std::string out;
+};
+
+CliRun run(const std::string& args) {
+  CliRun result;
+  std::string command = railkit::testing::railkitBinary() + " " + args + " 2>&1";
+  FILE* pipe = popen(command.c_str(), "r");
+  if (pipe == nullptr) return result;
+  std::array<char, 4096> buffer{};
+  size_t n;
+  while ((n = fread(buffer.data(), 1, buffer.size(), pipe)) > 0) result.out.append(buffer.data(), n);
+  int status = pclose(pipe);
+  result.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return result;
+}
+
+std::string writeTemp(const std::string& name, const std::string& text) {
+  auto path = std::filesystem::temp_directory_path() / ("railkit_k8s_" + name);
+  std::ofstream(path) << text;
+  return path.string();
+}
+
+TEST(K8sLintCli, ExitCodes) {
+  std::string clean = writeTemp("clean.yaml", "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\n");
+  EXPECT_EQ(run("lint " + clean).status, 0);
+  std::string broken = writeTemp("broken.yaml", "a: b\nc: [d\n");
+  CliRun bad = run("lint " + broken);
+  EXPECT_EQ(bad.status, 2);
+  EXPECT_NE(bad.out.find(broken + ":"), std::string::npos) << bad.out;
+  EXPECT_EQ(std::count(bad.out.begin(), bad.out.end(), '\n'), 1) << bad.out;
+  std::string dup = writeTemp("dup.yaml", "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\ndata: {}\ndata: {}\n");
+  CliRun found = run("lint --json " + dup);
+  EXPECT_EQ(found.status, 1);
+  auto doc = nlohmann::json::parse(found.out);
+  bool seen = false;
+  for (const auto& finding : doc["findings"])
+    if (finding["id"] == "yaml-duplicate-key") {
+      seen = true;
+      EXPECT_EQ(finding["line"], 5);
+      EXPECT_EQ(finding["object"], "ConfigMap/c");
+      EXPECT_EQ(finding["path"], "data");
+    }
+  EXPECT_TRUE(seen);
+}
+
+TEST(K8sLintCli, RealMistakeWithSchemas) {
+  RAILKIT_REQUIRE_SHARED();
+  auto shared = railkit::testing::sharedDir();
+  CliRun result = run("lint --schemas " + (shared / "schemas").string() + " " +
+                   (shared / "data/manifests/025-sriovop-doc-rdma-policy.yaml").string());
+  EXPECT_EQ(result.status, 1);
+  EXPECT_NE(result.out.find("unknown field 'pfName'"), std::string::npos) << result.out;
+}
+
+}  // namespace

@@ -1,0 +1,186 @@
+#include <gtest/gtest.h>
+
+#include "lint_helpers.h"
+
+namespace railkit::k8s {
+namespace {
+
+using testing::lintText;
+using testing::problemIds;
+
+const char* kRdmaPod = R"(apiVersion: v1
+kind: Pod
+metadata:
+  name: p
+  namespace: ml
+  annotations:
+    k8s.v1.cni.cncf.io/networks: rdma-net
+spec:
+  containers:
+  - name: c
+    image: img
+    env:
+    - {name: NCCL_SOCKET_IFNAME, value: "IFVAL"}
+    resources:
+      requests: {nvidia.com/gpu: 8, rdma/shared: 1}
+      limits: {nvidia.com/gpu: 8, rdma/shared: LIMIT}
+    securityContext:
+      capabilities: {add: [CAPS]}
+)";
+
+std::string pod(const std::string& ifname, const std::string& limit, const std::string& caps) {
+  std::string text = kRdmaPod;
+  text.replace(text.find("IFVAL"), 5, ifname);
+  text.replace(text.find("LIMIT"), 5, limit);
+  text.replace(text.find("CAPS"), 4, caps);
+  return text;
+}
+
+TEST(K8sLintRules, CleanRdmaPodOnlyLacksShm) {
+  auto ids = problemIds(lintText(pod("eth0", "1", "IPC_LOCK")));
+  EXPECT_EQ(ids, (std::multiset<std::string>{"shm-default"}));
+}
+
+TEST(K8sLintRules, IpcLockMissingAndCapPrefix) {
+  auto missing = problemIds(lintText(pod("eth0", "1", "NET_ADMIN")));
+  EXPECT_EQ(missing.count("ipc-lock-missing"), 1u);
+  auto prefixed = problemIds(lintText(pod("eth0", "1", "CAP_IPC_LOCK")));
+  EXPECT_EQ(prefixed.count("cap-prefix"), 1u);
+  EXPECT_EQ(prefixed.count("ipc-lock-missing"), 0u);
+}
+
+TEST(K8sLintRules, ExtendedResourceMismatch) {
+  auto findings = lintText(pod("eth0", "2", "IPC_LOCK"));
+  auto ids = problemIds(findings);
+  EXPECT_EQ(ids.count("extended-resource-mismatch"), 1u);
+  for (const Finding& finding : findings)
+    if (finding.id == "extended-resource-mismatch") {
+      EXPECT_EQ(finding.object, "Pod/p");
+      EXPECT_EQ(finding.path, "spec.containers[0].resources.requests.rdma/shared");
+      EXPECT_EQ(finding.line, 10);
+    }
+}
+
+TEST(K8sLintRules, SocketIfnameMustNameAPodInterface) {
+  EXPECT_EQ(problemIds(lintText(pod("net1", "1", "IPC_LOCK"))).count("nccl-socket-ifname-mismatch"), 0u);
+  EXPECT_EQ(problemIds(lintText(pod("ib0", "1", "IPC_LOCK"))).count("nccl-socket-ifname-mismatch"), 1u);
+  EXPECT_EQ(problemIds(lintText(pod("^lo,docker", "1", "IPC_LOCK"))).count("nccl-socket-ifname-mismatch"), 0u);
+}
+
+TEST(K8sLintRules, PssBaselineRejectsIpcLock) {
+  std::string ns = "apiVersion: v1\nkind: Namespace\nmetadata:\n  name: ml\n  labels:\n"
+                   "    pod-security.kubernetes.io/enforce: LEVEL\n---\n";
+  std::string baseline = ns;
+  baseline.replace(baseline.find("LEVEL"), 5, "baseline");
+  std::string privileged = ns;
+  privileged.replace(privileged.find("LEVEL"), 5, "privileged");
+  EXPECT_EQ(problemIds(lintText(baseline + pod("eth0", "1", "IPC_LOCK"))).count("pss-forbids-ipc-lock"), 1u);
+  EXPECT_EQ(problemIds(lintText(privileged + pod("eth0", "1", "IPC_LOCK"))).count("pss-forbids-ipc-lock"), 0u);
+}
+
+const char* kMpiJob = R"(apiVersion: kubeflow.org/v2beta1
+kind: MPIJob
+metadata: {name: j}
+spec:
+  slotsPerWorker: SLOTS
+  mpiReplicaSpecs:
+    Launcher:
+      replicas: 1
+      template:
+        spec:
+          containers:
+          - name: l
+            image: img
+            env: [{name: NCCL_DEBUG, value: INFO}, {name: UCX_TLS, value: rc}]
+            command: [mpirun, -x, NCCL_DEBUG, -x, coll_hcoll_enable=0, --mca, pml, ob1, --mca, pml, ucx, all_reduce_perf]
+    Worker:
+      replicas: 2
+      template:
+        metadata:
+          annotations: {k8s.v1.cni.cncf.io/networks: rdma-net}
+        spec:
+          containers:
+          - name: w
+            image: img
+            securityContext: {capabilities: {add: [IPC_LOCK]}}
+            resources:
+              limits: {nvidia.com/gpu: 8, rdma/ib: 1}
+)";
+
+TEST(K8sLintRules, MpiJobRules) {
+  std::string text = kMpiJob;
+  text.replace(text.find("SLOTS"), 5, "4");
+  auto ids = problemIds(lintText(text));
+  EXPECT_EQ(ids.count("slots-gpu-mismatch"), 1u);
+  EXPECT_EQ(ids.count("nccl-env-not-forwarded"), 1u);  // UCX_TLS only; NCCL_DEBUG has -x
+  EXPECT_EQ(ids.count("ompi-btl-if-unset"), 1u);
+  EXPECT_EQ(ids.count("ompi-coll-conflict"), 2u);      // -x MCA name, pml twice
+  EXPECT_EQ(ids.count("ipc-lock-missing"), 0u);        // the launcher only starts ranks
+  std::string fixed = kMpiJob;
+  fixed.replace(fixed.find("SLOTS"), 5, "8");
+  EXPECT_EQ(problemIds(lintText(fixed)).count("slots-gpu-mismatch"), 0u);
+}
+
+TEST(K8sLintRules, PlaceholdersOutsideScriptsOnly) {
+  auto ids = problemIds(lintText(R"(apiVersion: batch/v1
+kind: Job
+metadata: {name: __NAME__}
+spec:
+  parallelism: ${N}
+  template:
+    spec:
+      containers:
+      - name: c
+        image: img
+        command: [sh, -c, 'echo ${HOME}']
+)"));
+  EXPECT_EQ(ids.count("unexpanded-placeholder"), 2u);
+}
+
+TEST(K8sLintRules, CniJsonAndPrivilegedAndHostNetwork) {
+  auto ids = problemIds(lintText(R"(apiVersion: sriovnetwork.openshift.io/v1
+kind: SriovNetwork
+metadata: {name: n}
+spec:
+  resourceName: x
+  ipam: '{"type": "whereabouts",}'
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: p}
+spec:
+  hostNetwork: true
+  containers: [{name: c, image: i, securityContext: {privileged: true}}]
+)"));
+  EXPECT_EQ(ids.count("cni-config-invalid-json"), 1u);
+  EXPECT_EQ(ids.count("host-network"), 1u);
+  EXPECT_EQ(ids.count("privileged-container"), 1u);
+}
+
+TEST(K8sLintRules, DeclaredRdmaResourcesCount) {
+  auto ids = problemIds(lintText(R"(apiVersion: sriovnetwork.openshift.io/v1
+kind: SriovNetworkNodePolicy
+metadata: {name: pol}
+spec: {resourceName: myvfs, isRdma: true}
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: p}
+spec:
+  containers:
+  - name: c
+    image: i
+    resources: {limits: {openshift.io/myvfs: 1}}
+)"));
+  EXPECT_EQ(ids.count("ipc-lock-missing"), 1u);
+}
+
+TEST(K8sLintRules, NoSchemasGivesNote) {
+  auto findings = lintText("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\n");
+  ASSERT_EQ(findings.size(), 1u);
+  EXPECT_EQ(findings[0].id, "schema");
+  EXPECT_EQ(findings[0].severity, Severity::kInfo);
+}
+
+}  // namespace
+}  // namespace railkit::k8s

@@ -1,0 +1,105 @@
+#include <gtest/gtest.h>
+
+#include "k8s/schema.h"
+#include "lint_helpers.h"
+#include "support/test_support.h"
+
+namespace railkit::k8s {
+namespace {
+
+const char* kCrd = R"(apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: {name: widgets.example.com}
+spec:
+  group: example.com
+  names: {kind: Widget}
+  versions:
+  - name: v1
+    schema:
+      openAPIV3Schema:
+        type: object
+        properties:
+          apiVersion: {type: string}
+          kind: {type: string}
+          metadata: {type: object}
+          spec:
+            type: object
+            required: [size]
+            properties:
+              size: {type: integer}
+              mode: {type: string, enum: [a, b]}
+              port: {x-kubernetes-int-or-string: true}
+              free: {type: object, x-kubernetes-preserve-unknown-fields: true}
+)";
+
+std::vector<SchemaError> validateText(SchemaSet& set, const std::string& text) {
+  auto manifest = loadManifest(text, "w.yaml");
+  EXPECT_TRUE(manifest);
+  auto errors = set.validate((*manifest)->objects.at(0));
+  EXPECT_TRUE(errors.has_value());
+  return errors ? *errors : std::vector<SchemaError>{};
+}
+
+TEST(K8sSchema, CrdStrictChecks) {
+  auto set = SchemaSet::fromTexts({}, {kCrd});
+  ASSERT_TRUE(set) << set.error().message;
+  std::string head = "apiVersion: example.com/v1\nkind: Widget\nmetadata: {name: w}\n";
+  EXPECT_TRUE(validateText(*set, head + "spec: {size: 3, mode: a, port: http, free: {x: 1}}\n").empty());
+  auto errors = validateText(*set, head + "spec:\n  size: '3'\n  mode: c\n  extra: 1\n");
+  ASSERT_EQ(errors.size(), 3u);
+  EXPECT_EQ(errors[0].path, "spec.size");
+  EXPECT_EQ(errors[0].line, 5);
+  EXPECT_EQ(errors[2].path, "spec.extra");
+  EXPECT_NE(errors[2].message.find("unknown field"), std::string::npos);
+  auto missing = validateText(*set, head + "spec: {mode: a}\n");
+  ASSERT_EQ(missing.size(), 1u);
+  EXPECT_NE(missing[0].message.find("size"), std::string::npos);
+}
+
+TEST(K8sSchema, OpenApiRefsResolve) {
+  const char* doc = R"({"components":{"schemas":{
+    "T": {"type":"object","x-kubernetes-group-version-kind":[{"group":"","version":"v1","kind":"Thing"}],
+          "properties":{"apiVersion":{"type":"string"},"kind":{"type":"string"},
+                        "spec":{"allOf":[{"$ref":"#/components/schemas/S"}],"default":{}}}},
+    "S": {"type":"object","properties":{"n":{"type":"integer"}}}}}})";
+  auto set = SchemaSet::fromTexts({{"v1", doc}}, {});
+  ASSERT_TRUE(set);
+  auto errors = validateText(*set, "apiVersion: v1\nkind: Thing\nspec: {n: 1, m: 2}\n");
+  ASSERT_EQ(errors.size(), 1u);
+  EXPECT_EQ(errors[0].path, "spec.m");
+}
+
+TEST(K8sSchema, SharedSchemasValidateCoreAndCrdKinds) {
+  RAILKIT_REQUIRE_SHARED();
+  auto set = SchemaSet::load((railkit::testing::sharedDir() / "schemas").string());
+  ASSERT_TRUE(set) << set.error().message;
+  EXPECT_GE(set->crdCount(), 20u);
+  auto good = validateText(*set, R"(apiVersion: v1
+kind: Pod
+metadata: {name: p, labels: {a: b}}
+spec:
+  containers:
+  - name: c
+    image: i
+    resources: {limits: {nvidia.com/gpu: 1, memory: 1Gi}}
+    securityContext: {capabilities: {add: [IPC_LOCK]}}
+)");
+  EXPECT_TRUE(good.empty()) << good[0].path << ": " << good[0].message;
+  auto bad = validateText(*set, "apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec:\n  containers:\n"
+                                "  - name: c\n    image: i\n    securityContex: {}\n");
+  ASSERT_EQ(bad.size(), 1u);
+  EXPECT_EQ(bad[0].path, "spec.containers[0].securityContex");
+  EXPECT_EQ(bad[0].line, 8);
+}
+
+TEST(K8sSchema, UnknownKindIsInfo) {
+  auto set = SchemaSet::fromTexts({}, {kCrd});
+  ASSERT_TRUE(set);
+  auto findings = testing::lintText("apiVersion: other.io/v1\nkind: Gadget\nmetadata: {name: g}\n", &*set);
+  ASSERT_EQ(findings.size(), 1u);
+  EXPECT_EQ(findings[0].id, "schema");
+  EXPECT_EQ(findings[0].severity, Severity::kInfo);
+}
+
+}  // namespace
+}  // namespace railkit::k8s
