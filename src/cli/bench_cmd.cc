@@ -1,13 +1,246 @@
-// PLACEHOLDER: replaced by the bench implementation.
+// `railkit bench OP`: flags and environment -> BenchConfig, the launcher
+// choice (--local forks ranks; mpirun; env), and outcome -> exit status.
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <iostream>
+#include <memory>
+
+#include <nlohmann/json.hpp>
+
+#include "bench/interfaces.h"
+#include "bench/run.h"
+#include "bench/socket_util.h"
+#include "bench/sweep.h"
 #include "cli/commands.h"
+#include "core/strings.h"
 
 namespace railkit::cli {
+namespace {
+
+struct BenchFlags {
+  std::string op;
+  std::string min_bytes = "32M", max_bytes = "32M", factor = "2", step = "0";
+  int iters = 20, warmup = 5, check = 1, average = 1, root = 0;
+  std::string redop = "sum", type = "float";
+  std::string backend = "tcp";
+  std::string data_if, ctrl_if;
+  int local = 0;
+  std::string job_id;
+  double bootstrap_timeout = 300, stall_timeout = 30;
+  std::optional<double> expect_busbw;
+  std::string expect_line_rate;
+  bool expect_line_rate_set = false;
+  std::optional<double> nic_gbps;
+  std::string nccl_lib;
+  int connections = 4;
+  OutputOptions output;
+};
+
+std::optional<int> envInt(const Environment& env, const char* name) {
+  auto v = lookup(env, name);
+  if (!v) return std::nullopt;
+  auto n = parseUint(*v);
+  if (!n) return std::nullopt;
+  return static_cast<int>(*n);
+}
+
+Result<bench::BenchConfig> makeConfig(const BenchFlags& f, const Environment& env) {
+  bench::BenchConfig c;
+  c.op = f.op;
+  auto minb = bench::parseSize(f.min_bytes);
+  auto maxb = bench::parseSize(f.max_bytes);
+  auto factor = parseUint(f.factor);
+  auto step = bench::parseSize(f.step);
+  if (!minb) return tl::unexpected(minb.error().withContext("-b"));
+  if (!maxb) return tl::unexpected(maxb.error().withContext("-e"));
+  if (!step) return tl::unexpected(step.error().withContext("-i"));
+  if (!factor) return makeError(ErrorCode::kUsage, "-f: expected an integer factor, found '" + f.factor + "'");
+  if (*minb > *maxb) return makeError(ErrorCode::kUsage, "-b is larger than -e");
+  c.min_bytes = *minb;
+  c.max_bytes = *maxb;
+  c.factor = *factor;
+  c.step = *step;
+  c.sweep.sizes = bench::sweepSizes(*minb, *maxb, *factor, *step);
+  c.sweep.iters = f.iters;
+  c.sweep.warmup = f.warmup;
+  c.sweep.check = f.check != 0;
+  c.sweep.average = f.average;
+  c.sweep.root = f.root;
+  auto type = bench::dataTypeFromName(f.type);
+  if (!type) return makeError(ErrorCode::kUsage, "-d: unknown type '" + f.type + "' (int8 uint8 int32 uint32 int64 uint64 float double)");
+  auto redop = bench::reduceOpFromName(f.redop);
+  if (!redop) return makeError(ErrorCode::kUsage, "-o: unknown op '" + f.redop + "' (sum prod min max)");
+  c.sweep.type = *type;
+  c.sweep.op = *redop;
+  c.backend = f.backend;
+  c.expect_busbw = f.expect_busbw;
+  if (f.expect_line_rate_set) {
+    auto fr = f.expect_line_rate.empty() ? std::optional<double>(0.8) : parseDouble(f.expect_line_rate);
+    if (!fr || *fr <= 0 || *fr > 1) return makeError(ErrorCode::kUsage, "--expect-line-rate: expected a fraction in (0,1]");
+    c.expect_line_rate = fr;
+  }
+  c.nic_gbps = f.nic_gbps;
+
+  auto& b = c.bootstrap_options;
+  b.timeout = std::chrono::milliseconds(static_cast<long>(f.bootstrap_timeout * 1000));
+  auto& t = c.transport_options;
+  t.stall_timeout = std::chrono::milliseconds(static_cast<long>(f.stall_timeout * 1000));
+  t.connections_per_peer = f.connections;
+  char host[256] = {};
+  gethostname(host, sizeof host - 1);
+  t.hostname = host;
+  for (const char* key : {"UCX_TLS", "UCX_NET_DEVICES", "NCCL_SOCKET_IFNAME", "NCCL_IB_HCA", "NCCL_DEBUG"}) {
+    if (auto v = lookup(env, key)) {
+      t.env.push_back(std::string(key) + "=" + *v);
+      c.environment.push_back(std::string(key) + "=" + *v);
+    }
+  }
+  if (!f.nccl_lib.empty()) t.env.push_back("RAILKIT_NCCL_LIB=" + f.nccl_lib);
+
+  auto all = bench::listInterfaces();
+  if (f.local > 0) {
+    c.bootstrap = "local";
+    b.master_addr = "127.0.0.1";
+    b.control_address = "127.0.0.1";
+    b.size = f.local;
+    c.control_interface = "lo";
+    t.data_interface = "lo";
+    t.data_address = "127.0.0.1";
+  } else {
+    if (bench::launchedByMpi(env)) {
+      c.bootstrap = "mpi";
+      b.rank = envInt(env, "OMPI_COMM_WORLD_RANK").value_or(envInt(env, "PMI_RANK").value_or(0));
+      b.size = envInt(env, "OMPI_COMM_WORLD_SIZE").value_or(envInt(env, "PMI_SIZE").value_or(1));
+    } else {
+      auto rank = envInt(env, "RANK");
+      auto size = envInt(env, "WORLD_SIZE");
+      if (!rank || !size || !lookup(env, "MASTER_ADDR")) {
+        return makeError(ErrorCode::kUsage,
+                         "no launcher found: set RANK, WORLD_SIZE, MASTER_ADDR, MASTER_PORT, run under mpirun, or use --local N");
+      }
+      b.rank = *rank;
+      b.size = *size;
+    }
+    b.master_addr = lookup(env, "MASTER_ADDR").value_or("");
+    b.master_port = envInt(env, "MASTER_PORT").value_or(29500);
+    Result<bench::NetInterface> ctrl = f.ctrl_if.empty()
+                                           ? (b.master_addr.empty() ? bench::selectInterface(all, "^lo", "control")
+                                                                    : bench::interfaceRouting(all, b.master_addr))
+                                           : bench::selectInterface(all, f.ctrl_if, "control");
+    if (!ctrl) return tl::unexpected(ctrl.error());
+    c.control_interface = ctrl->name;
+    // Rank 0 serves the rendezvous on the control address; others bind their end there.
+    b.control_address = ctrl->address;
+    std::string data_spec = f.data_if;
+    if (data_spec.empty()) data_spec = lookup(env, "NCCL_SOCKET_IFNAME").value_or("");
+    Result<bench::NetInterface> data = ctrl;
+    if (data_spec.empty()) {
+      std::fprintf(stderr, "railkit: warning: no --data-if or NCCL_SOCKET_IFNAME; the data plane shares the control interface %s\n",
+                   ctrl->name.c_str());
+    } else {
+      data = bench::selectInterface(all, data_spec, "data");
+      if (!data) return tl::unexpected(data.error());
+    }
+    t.data_interface = data->name;
+    t.data_address = data->address;
+  }
+  b.job_id = f.job_id;
+  if (b.job_id.empty()) b.job_id = lookup(env, "RAILKIT_JOB_ID").value_or("");
+  if (b.job_id.empty()) b.job_id = bench::defaultJobId(b.master_addr, b.master_port, b.size);
+  return c;
+}
+
+// Runs one rank and turns its outcome into an exit status.
+int runRank(const bench::BenchConfig& config, const OutputOptions& output) {
+  bench::BenchConfig c = config;
+  c.print_text = !output.json;
+  auto outcome = bench::runBench(c, std::cout);
+  std::cout.flush();
+  if (!outcome) {
+    return reportError(outcome.error().withContext("rank " + std::to_string(c.bootstrap_options.rank)));
+  }
+  if (outcome->is_root) {
+    if (auto s = emitOutput(output, outcome->document, [] {}); !s) return reportError(s.error());
+    for (const auto& line : outcome->failures) std::fprintf(stderr, "railkit: %s\n", line.c_str());
+  }
+  return outcome->failures.empty() ? kExitOk : kExitFindings;
+}
+
+int runLocal(bench::BenchConfig c, const OutputOptions& output) {
+  int port = 0;
+  auto probe = bench::listenOn("127.0.0.1", 0, &port);
+  if (!probe) return reportError(probe.error());
+  bench::closeFd(*probe);
+  c.bootstrap_options.master_port = port;
+  if (c.bootstrap_options.job_id.rfind("rk-", 0) == 0) {
+    c.bootstrap_options.job_id = bench::defaultJobId("127.0.0.1", port, c.bootstrap_options.size);
+  }
+  std::vector<pid_t> children;
+  for (int r = 0; r < c.bootstrap_options.size; ++r) {
+    std::fflush(nullptr);
+    pid_t pid = fork();
+    if (pid < 0) return reportError(Error{ErrorCode::kIo, "fork failed"});
+    if (pid == 0) {
+      c.bootstrap_options.rank = r;
+      int code = runRank(c, output);
+      std::fflush(nullptr);
+      _exit(code);
+    }
+    children.push_back(pid);
+  }
+  int worst = kExitOk;
+  for (pid_t pid : children) {
+    int status = 0;
+    waitpid(pid, &status, 0);
+    int code = WIFEXITED(status) ? WEXITSTATUS(status) : kExitIncomplete;
+    worst = std::max(worst, code);
+  }
+  return worst;
+}
+
+}  // namespace
 
 void registerBench(CLI::App& app, CommandContext& context) {
-  auto* command = app.add_subcommand("bench", "(not yet available)");
-  command->group("");  // hidden until it works
-  command->callback([&context] {
-    context.action = [] { return reportError(Error{ErrorCode::kUnavailable, "bench is not available yet"}); };
+  auto* cmd = app.add_subcommand("bench", "Data-plane test: nccl-tests style collectives over tcp/ucx/nccl");
+  auto f = std::make_shared<BenchFlags>();
+  cmd->add_option("op", f->op, "all_reduce all_gather reduce_scatter broadcast reduce alltoall sendrecv, or all")
+      ->required();
+  cmd->add_option("-b,--minbytes", f->min_bytes, "smallest size (K/M/G suffixes)")->capture_default_str();
+  cmd->add_option("-e,--maxbytes", f->max_bytes, "largest size")->capture_default_str();
+  cmd->add_option("-f,--stepfactor", f->factor, "multiply the size by this each step")->capture_default_str();
+  cmd->add_option("-i,--stepbytes", f->step, "add this many bytes each step (instead of -f)");
+  cmd->add_option("-n,--iters", f->iters, "timed iterations")->capture_default_str();
+  cmd->add_option("-w,--warmup_iters", f->warmup, "warm-up iterations")->capture_default_str();
+  cmd->add_option("-c,--check", f->check, "check results (0/1)")->capture_default_str();
+  cmd->add_option("-o,--op", f->redop, "reduction: sum prod min max")->capture_default_str();
+  cmd->add_option("-d,--datatype", f->type, "int8 uint8 int32 uint32 int64 uint64 float double")->capture_default_str();
+  cmd->add_option("-r,--root", f->root, "root rank of broadcast/reduce")->capture_default_str();
+  cmd->add_option("-a,--average", f->average, "time across ranks: 0 rank 0, 1 mean, 2 min, 3 max")->capture_default_str();
+  cmd->add_option("--backend", f->backend, "tcp, ucx or nccl")->capture_default_str();
+  cmd->add_option("--data-if", f->data_if, "data interface (NCCL_SOCKET_IFNAME syntax)");
+  cmd->add_option("--ctrl-if", f->ctrl_if, "control interface (NCCL_SOCKET_IFNAME syntax)");
+  cmd->add_option("--local", f->local, "fork N ranks on this host over lo")->check(CLI::Range(1, 64));
+  cmd->add_option("--job-id", f->job_id, "job id checked at the rendezvous (default RAILKIT_JOB_ID or derived)");
+  cmd->add_option("--bootstrap-timeout", f->bootstrap_timeout, "seconds to wait for every rank")->capture_default_str();
+  cmd->add_option("--stall-timeout", f->stall_timeout, "seconds without progress before a peer is declared lost")
+      ->capture_default_str();
+  cmd->add_option("--connections", f->connections, "tcp streams per peer")->capture_default_str();
+  cmd->add_option("--expect-busbw", f->expect_busbw, "exit 1 when busbw at the largest size is below this (GB/s)");
+  cmd->add_option("--expect-line-rate", f->expect_line_rate, "exit 1 below F x the NIC-bound busbw (default F 0.8)")
+      ->expected(0, 1);
+  cmd->add_option("--nic-gbps", f->nic_gbps, "per-node data NIC rate in Gb/s for --expect-line-rate");
+  cmd->add_option("--nccl-lib", f->nccl_lib, "directory holding libnccl.so.2 / libcudart (nccl backend)");
+  addOutputFlags(*cmd, f->output);
+  cmd->callback([&context, f, cmd] {
+    f->expect_line_rate_set = cmd->count("--expect-line-rate") > 0;
+    context.action = [f, &context] {
+      auto config = makeConfig(*f, context.env);
+      if (!config) return reportError(config.error());
+      if (f->local > 0) return runLocal(*config, f->output);
+      return runRank(*config, f->output);
+    };
   });
 }
 

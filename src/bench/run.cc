@@ -1,0 +1,121 @@
+#include "bench/run.h"
+
+#include <fmt/format.h>
+#include <set>
+#include <unistd.h>
+
+#include "core/strings.h"
+
+namespace railkit::bench {
+namespace {
+
+Result<std::unique_ptr<Bootstrap>> makeBootstrap(const BenchConfig& c) {
+  if (c.bootstrap == "mpi") return makeMpiBootstrap(c.bootstrap_options);
+  return makeTcpBootstrap(c.bootstrap_options);
+}
+
+nlohmann::json rowToJson(const std::string& op, const Row& row) {
+  auto m = [](const Measurement& x) {
+    nlohmann::json j{{"time_us", x.time_us}, {"algbw_gbps", x.algbw}, {"busbw_gbps", x.busbw}};
+    j["wrong"] = x.wrong ? nlohmann::json(*x.wrong) : nlohmann::json(nullptr);
+    return j;
+  };
+  return {{"op", op},         {"size", row.size},  {"count", row.count},
+          {"type", row.type}, {"redop", row.redop}, {"root", row.root},
+          {"out_of_place", m(row.out_of_place)},     {"in_place", m(row.in_place)}};
+}
+
+}  // namespace
+
+Result<BenchOutcome> runBench(const BenchConfig& c, std::ostream& text) {
+  std::vector<const Collective*> ops;
+  if (c.op == "all") {
+    for (const auto& coll : collectives()) ops.push_back(&coll);
+  } else if (const Collective* coll = findCollective(c.op)) {
+    ops.push_back(coll);
+  } else {
+    return makeError(ErrorCode::kUsage, "unknown op '" + c.op + "'");
+  }
+  auto bootstrap = makeBootstrap(c);
+  if (!bootstrap) return tl::unexpected(bootstrap.error());
+  Bootstrap& boot = **bootstrap;
+  auto transport = makeTransport(c.backend, boot, c.transport_options);
+  if (!transport) return tl::unexpected(transport.error());
+  Transport& t = **transport;
+
+  BenchOutcome outcome;
+  outcome.is_root = t.rank() == 0;
+  bool speak = outcome.is_root && c.print_text;
+  std::vector<RankLine> lines;
+  std::set<std::string> hosts;
+  nlohmann::json ranks = nlohmann::json::array();
+  // Pids travel with the bootstrap so rank 0 can print every rank's line.
+  auto pids = boot.allgather(std::to_string(getpid()));
+  if (!pids) return tl::unexpected(pids.error());
+  for (int r = 0; r < t.size(); ++r) {
+    const PeerInfo& p = t.peer(r);
+    hosts.insert(p.host);
+    long pid = static_cast<long>(parseUint((*pids)[static_cast<std::size_t>(r)]).value_or(0));
+    lines.push_back(RankLine{r, pid, p.host, fmt::format("{} {} {}", t.name(), p.interface, p.address)});
+    ranks.push_back({{"rank", r}, {"pid", pid}, {"host", p.host}, {"interface", p.interface}, {"address", p.address}});
+  }
+  int nodes = c.nodes > 0 ? c.nodes : static_cast<int>(hosts.size());
+  HeaderInfo header{c.min_bytes, c.max_bytes, c.factor, c.step, c.sweep.warmup, c.sweep.iters, c.sweep.check ? 1 : 0};
+  if (speak) text << formatHeader(header, lines) << std::flush;
+
+  nlohmann::json results = nlohmann::json::array();
+  for (const Collective* coll : ops) {
+    if (speak) {
+      if (ops.size() > 1) text << "# Collective test starting: " << coll->name << "\n";
+      text << formatColumnHeader() << std::flush;
+    }
+    auto sweep = runSweep(*coll, t, boot, c.sweep, [&](const Row& row) {
+      if (speak) text << formatRow(row) << std::flush;
+    });
+    if (!sweep) return tl::unexpected(sweep.error().withContext(std::string(coll->name)));
+    outcome.wrong += sweep->wrong;
+    if (speak) text << formatFooter(sweep->wrong, sweep->avg_busbw) << std::flush;
+    nlohmann::json rows = nlohmann::json::array();
+    for (const auto& row : sweep->rows) rows.push_back(rowToJson(coll->name, row));
+    double last_busbw = sweep->rows.empty() ? 0 : sweep->rows.back().in_place.busbw;
+    nlohmann::json entry{{"op", coll->name}, {"rows", rows}, {"wrong", sweep->wrong}, {"avg_busbw_gbps", sweep->avg_busbw}};
+    std::optional<double> expected = c.expect_busbw;
+    if (c.expect_line_rate) {
+      if (!c.nic_gbps) {
+        outcome.failures.push_back("--expect-line-rate needs the data NIC's rate (--nic-gbps or a speed in sysfs)");
+      } else {
+        expected = expectedBusbwFromLineRate(coll->op, t.size(), nodes, *c.nic_gbps, *c.expect_line_rate);
+      }
+    }
+    if (expected) {
+      entry["expected_busbw_gbps"] = *expected;
+      if (last_busbw < *expected) {
+        outcome.failures.push_back(fmt::format("{}: busbw {:.2f} GB/s at {} bytes is below the expected {:.2f} GB/s",
+                                               coll->name, last_busbw, sweep->rows.back().size, *expected));
+      }
+    }
+    results.push_back(entry);
+  }
+  if (outcome.wrong > 0) {
+    outcome.failures.push_back(fmt::format("{} wrong element(s): the data plane corrupted or misrouted data", outcome.wrong));
+  }
+  outcome.document = {{"backend", t.name()},
+                      {"bootstrap", boot.kind()},
+                      {"ranks", t.size()},
+                      {"nodes", nodes},
+                      {"control_interface", c.control_interface},
+                      {"data_interface", c.transport_options.data_interface},
+                      {"devices", ranks},
+                      {"type", dataTypeName(c.sweep.type)},
+                      {"redop", reduceOpName(c.sweep.op)},
+                      {"iters", c.sweep.iters},
+                      {"warmup", c.sweep.warmup},
+                      {"results", results},
+                      {"wrong", outcome.wrong},
+                      {"failures", outcome.failures},
+                      {"environment", c.environment}};
+  if (auto s = boot.barrier(); !s) return tl::unexpected(s.error());
+  return outcome;
+}
+
+}  // namespace railkit::bench

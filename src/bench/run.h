@@ -1,0 +1,48 @@
+#pragma once
+// One rank's whole bench run: bootstrap, transport, the sweep of one op (or
+// every collective for "all"), the text stream on rank 0, and the verdict
+// (wrong elements, missed bandwidth expectation). The CLI builds a
+// BenchConfig from flags and environment and maps the outcome to an exit
+// status; --local forks ranks and calls this in each child.
+
+#include <cstdint>
+#include <optional>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "bench/bootstrap.h"
+#include "bench/harness.h"
+#include "bench/transport.h"
+
+namespace railkit::bench {
+
+struct BenchConfig {
+  std::string op = "all_reduce";  // a collective name, or "all" for every collective
+  std::string backend = "tcp";
+  std::string bootstrap = "env";   // env, local, mpi
+  BootstrapOptions bootstrap_options;
+  TransportOptions transport_options;
+  std::string control_interface;   // for messages and JSON
+  SweepOptions sweep;
+  std::uint64_t min_bytes = 0, max_bytes = 0, factor = 2, step = 0;
+  std::optional<double> expect_busbw;       // GB/s
+  std::optional<double> expect_line_rate;   // fraction F
+  std::optional<double> nic_gbps;          // per-node NIC rate (Gb/s)
+  int nodes = 0;                            // distinct hosts; 0 = count from the bootstrap
+  bool print_text = true;                   // rank 0 streams the nccl-tests text
+  std::vector<std::string> environment;     // KEY=VALUE recorded in JSON
+};
+
+struct BenchOutcome {
+  std::uint64_t wrong = 0;
+  std::vector<std::string> failures;  // missed expectations, one line each
+  nlohmann::json document;            // filled on rank 0
+  bool is_root = false;
+};
+
+Result<BenchOutcome> runBench(const BenchConfig& config, std::ostream& text);
+
+}  // namespace railkit::bench

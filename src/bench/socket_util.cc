@@ -1,0 +1,158 @@
+#include "bench/socket_util.h"
+
+#include <arpa/inet.h>
+#include <cerrno>
+#include <cstring>
+#include <netdb.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <poll.h>
+#include <sys/socket.h>
+#include <thread>
+#include <unistd.h>
+
+namespace railkit::bench {
+namespace {
+
+int msLeft(Clock::time_point deadline) {
+  auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count();
+  return left < 0 ? 0 : static_cast<int>(left > 1000 ? 1000 : left);
+}
+
+Result<sockaddr_in> resolve(const std::string& host, int port) {
+  sockaddr_in sa{};
+  sa.sin_family = AF_INET;
+  sa.sin_port = htons(static_cast<uint16_t>(port));
+  if (host.empty()) {
+    sa.sin_addr.s_addr = htonl(INADDR_ANY);
+    return sa;
+  }
+  if (inet_pton(AF_INET, host.c_str(), &sa.sin_addr) == 1) return sa;
+  addrinfo hints{};
+  hints.ai_family = AF_INET;
+  addrinfo* res = nullptr;
+  if (getaddrinfo(host.c_str(), nullptr, &hints, &res) != 0 || res == nullptr) {
+    return makeError(ErrorCode::kNotFound, "cannot resolve host '" + host + "'");
+  }
+  sa.sin_addr = reinterpret_cast<sockaddr_in*>(res->ai_addr)->sin_addr;
+  freeaddrinfo(res);
+  return sa;
+}
+
+Status waitFd(int fd, short events, Clock::time_point deadline, const char* what) {
+  while (true) {
+    pollfd p{fd, events, 0};
+    int rc = poll(&p, 1, msLeft(deadline));
+    if (rc > 0) return okStatus();
+    if (rc < 0 && errno != EINTR) return makeError(ErrorCode::kIo, std::string("poll: ") + strerror(errno));
+    if (Clock::now() >= deadline) return makeError(ErrorCode::kTimeout, std::string("timed out ") + what);
+  }
+}
+
+}  // namespace
+
+void closeFd(int fd) {
+  if (fd >= 0) ::close(fd);
+}
+
+Result<int> listenOn(const std::string& addr, int port, int* bound_port) {
+  auto sa = resolve(addr, port);
+  if (!sa) return tl::unexpected(sa.error());
+  int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  int one = 1;
+  setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
+  if (bind(fd, reinterpret_cast<sockaddr*>(&*sa), sizeof *sa) != 0 || listen(fd, 128) != 0) {
+    std::string msg = "cannot listen on " + addr + ":" + std::to_string(port) + ": " + strerror(errno);
+    closeFd(fd);
+    return makeError(ErrorCode::kIo, msg);
+  }
+  sockaddr_in got{};
+  socklen_t len = sizeof got;
+  getsockname(fd, reinterpret_cast<sockaddr*>(&got), &len);
+  if (bound_port) *bound_port = ntohs(got.sin_port);
+  return fd;
+}
+
+Result<int> connectTo(const std::string& host, int port, const std::string& bind_addr, Clock::time_point deadline) {
+  auto sa = resolve(host, port);
+  if (!sa) return tl::unexpected(sa.error());
+  std::string last = "no attempt";
+  while (Clock::now() < deadline) {
+    int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    if (!bind_addr.empty()) {
+      auto local = resolve(bind_addr, 0);
+      if (!local || bind(fd, reinterpret_cast<sockaddr*>(&*local), sizeof *local) != 0) {
+        closeFd(fd);
+        return makeError(ErrorCode::kIo, "cannot bind to " + bind_addr + ": " + strerror(errno));
+      }
+    }
+    if (connect(fd, reinterpret_cast<sockaddr*>(&*sa), sizeof *sa) == 0) return fd;
+    last = strerror(errno);
+    closeFd(fd);
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+  return makeError(ErrorCode::kTimeout, "cannot connect to " + host + ":" + std::to_string(port) + " (" + last + ")");
+}
+
+Result<int> acceptUntil(int listen_fd, Clock::time_point deadline) {
+  if (auto s = waitFd(listen_fd, POLLIN, deadline, "waiting for a connection"); !s) return tl::unexpected(s.error());
+  int fd = accept4(listen_fd, nullptr, nullptr, SOCK_CLOEXEC);
+  if (fd < 0) return makeError(ErrorCode::kIo, std::string("accept: ") + strerror(errno));
+  return fd;
+}
+
+void tuneDataSocket(int fd, int user_timeout_ms) {
+  int one = 1;
+  int buf = 8 << 20;
+  setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+  setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &buf, sizeof buf);
+  setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &buf, sizeof buf);
+  setsockopt(fd, IPPROTO_TCP, TCP_USER_TIMEOUT, &user_timeout_ms, sizeof user_timeout_ms);
+}
+
+Status sendAll(int fd, const void* data, std::size_t bytes, Clock::time_point deadline) {
+  auto* p = static_cast<const char*>(data);
+  while (bytes > 0) {
+    ssize_t n = ::send(fd, p, bytes, MSG_NOSIGNAL | MSG_DONTWAIT);
+    if (n > 0) {
+      p += n;
+      bytes -= static_cast<std::size_t>(n);
+    } else if (n < 0 && (errno == EAGAIN || errno == EINTR)) {
+      if (auto s = waitFd(fd, POLLOUT, deadline, "sending"); !s) return s;
+    } else {
+      return makeError(ErrorCode::kPeerLost, std::string("send failed: ") + strerror(errno));
+    }
+  }
+  return okStatus();
+}
+
+Status recvAll(int fd, void* data, std::size_t bytes, Clock::time_point deadline) {
+  auto* p = static_cast<char*>(data);
+  while (bytes > 0) {
+    ssize_t n = ::recv(fd, p, bytes, MSG_DONTWAIT);
+    if (n > 0) {
+      p += n;
+      bytes -= static_cast<std::size_t>(n);
+    } else if (n == 0) {
+      return makeError(ErrorCode::kPeerLost, "connection closed by peer");
+    } else if (errno == EAGAIN || errno == EINTR) {
+      if (auto s = waitFd(fd, POLLIN, deadline, "receiving"); !s) return s;
+    } else {
+      return makeError(ErrorCode::kPeerLost, std::string("recv failed: ") + strerror(errno));
+    }
+  }
+  return okStatus();
+}
+
+Result<std::string> recvLine(int fd, std::size_t max_bytes, Clock::time_point deadline) {
+  std::string line;
+  char c = 0;
+  while (line.size() < max_bytes) {
+    if (auto s = recvAll(fd, &c, 1, deadline); !s) return tl::unexpected(s.error());
+    if (c == '\n') return line;
+    line.push_back(c);
+  }
+  return makeError(ErrorCode::kInvalidInput, "line longer than " + std::to_string(max_bytes) + " bytes");
+}
+
+}  // namespace railkit::bench
