@@ -80,9 +80,12 @@ void reduceInto(DataType type, ReduceOp op, void* dst, const void* src, std::siz
 // Values stay tiny so sums over up to 15 ranks fit int8 and products of
 // 1s and 2s over up to 6 ranks fit too: every type then holds them exactly.
 double seededValue(ReduceOp op, int rank, std::size_t index, std::uint32_t seed) {
+  // splitmix64 finaliser over (index, rank, seed): every input bit moves the value.
   std::uint64_t h = (index + 1) * 0x9E3779B97F4A7C15ull ^ (static_cast<std::uint64_t>(rank) + 1) * 0xC2B2AE3D27D4EB4Full ^
-                    seed;
-  h ^= h >> 29;
+                    (static_cast<std::uint64_t>(seed) + 1) * 0xD6E8FEB86659FD93ull;
+  h = (h ^ (h >> 30)) * 0xBF58476D1CE4E5B9ull;
+  h = (h ^ (h >> 27)) * 0x94D049BB133111EBull;
+  h ^= h >> 31;
   if (op == ReduceOp::kProd) return 1.0 + static_cast<double>((h >> 7) % 4 == 0);
   return static_cast<double>((h >> 11) % 8);
 }

@@ -1,0 +1,165 @@
+// End-to-end: the real binary, forked ranks on lo, every collective in one
+// launch per rank count; the env bootstrap with a stranger on the
+// rendezvous port; a peer that never arrives.
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <array>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <sys/wait.h>
+#include <string>
+#include <thread>
+
+#include <gtest/gtest.h>
+
+#include "support/test_support.h"
+
+namespace {
+
+struct CmdRun {
+  int rc = -1;
+  std::string out;
+};
+
+CmdRun runCommand(const std::string& cmd) {
+  CmdRun r;
+  FILE* p = popen((cmd + " 2>&1").c_str(), "r");
+  if (!p) return r;
+  std::array<char, 4096> buf{};
+  while (fgets(buf.data(), buf.size(), p)) r.out += buf.data();
+  int status = pclose(p);
+  r.rc = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return r;
+}
+
+bool sanitizer() { return std::getenv("RAILKIT_SANITIZER_BUILD") != nullptr; }
+
+// Every data row: last and 5th-from-last fields are #wrong; all must be 0.
+int countRows(const std::string& out, int* nonzero) {
+  int rows = 0;
+  *nonzero = 0;
+  std::size_t pos = 0;
+  while (pos < out.size()) {
+    std::size_t end = out.find('\n', pos);
+    std::string line = out.substr(pos, end - pos);
+    pos = end == std::string::npos ? out.size() : end + 1;
+    if (line.empty() || line[0] == '#') continue;
+    char type[16], redop[16];
+    unsigned long long size, count;
+    int root;
+    double t1, a1, b1, t2, a2, b2;
+    int w1, w2;
+    if (sscanf(line.c_str(), "%llu %llu %15s %15s %d %lf %lf %lf %d %lf %lf %lf %d", &size, &count, type, redop,
+               &root, &t1, &a1, &b1, &w1, &t2, &a2, &b2, &w2) == 13) {
+      ++rows;
+      if (w1 != 0 || w2 != 0) ++*nonzero;
+    }
+  }
+  return rows;
+}
+
+class BenchLocal : public ::testing::TestWithParam<int> {};
+
+TEST_P(BenchLocal, EveryOpEveryTypeCorrect) {
+  int n = GetParam();
+  std::string max = sanitizer() ? "40000" : "3000000";
+  for (const char* spec : {"-d float -o sum", "-d int8 -o max", "-d uint64 -o prod", "-d double -o min -r 1",
+                           "-d int32 -o sum -r 2", "-d uint8 -o min", "-d uint32 -o max", "-d int64 -o sum"}) {
+    std::string root_spec = spec;
+    if (n < 3 && root_spec.find("-r 2") != std::string::npos) root_spec.replace(root_spec.find("-r 2"), 4, "-r 1");
+    CmdRun r = runCommand(::railkit::testing::railkitBinary() + " bench all --local " + std::to_string(n) + " -b 7 -e " +
+                       max + " -f 13 -n 2 -w 1 " + root_spec);
+    ASSERT_EQ(r.rc, 0) << spec << "\n" << r.out;
+    int nonzero = 0;
+    int rows = countRows(r.out, &nonzero);
+    EXPECT_EQ(rows, 7 * (sanitizer() ? 5 : 6)) << r.out;  // 7 ops x sizes 7, 91, ... (odd: not divisible by n)
+    EXPECT_EQ(nonzero, 0) << r.out;
+    EXPECT_NE(r.out.find("# Out of bounds values : 0 OK"), std::string::npos);
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Ranks, BenchLocal, ::testing::Values(2, 3));
+
+TEST(BenchLocal, JsonHasEveryRow) {
+  CmdRun r = runCommand(::railkit::testing::railkitBinary() + " bench all_gather --local 2 -b 1K -e 4K --json");
+  ASSERT_EQ(r.rc, 0) << r.out;
+  EXPECT_NE(r.out.find("\"busbw_gbps\""), std::string::npos);
+  EXPECT_NE(r.out.find("\"data_interface\": \"lo\""), std::string::npos);
+  EXPECT_EQ(r.out.find("# Avg bus"), std::string::npos);  // --json replaces the text
+}
+
+TEST(BenchLocal, MissedExpectationExitsOne) {
+  CmdRun r = runCommand(::railkit::testing::railkitBinary() + " bench all_reduce --local 2 -b 1K -e 1K --expect-busbw 100000");
+  EXPECT_EQ(r.rc, 1) << r.out;
+  EXPECT_NE(r.out.find("below the expected"), std::string::npos) << r.out;
+}
+
+TEST(BenchEnv, UsageWithoutLauncher) {
+  CmdRun r = runCommand("env -u RANK -u WORLD_SIZE -u OMPI_COMM_WORLD_SIZE -u PMI_SIZE " +
+                     ::railkit::testing::railkitBinary() + " bench all_reduce");
+  EXPECT_EQ(r.rc, 2) << r.out;
+}
+
+int freePort() {
+  int fd = socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in sa{};
+  sa.sin_family = AF_INET;
+  sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  bind(fd, reinterpret_cast<sockaddr*>(&sa), sizeof sa);
+  socklen_t len = sizeof sa;
+  getsockname(fd, reinterpret_cast<sockaddr*>(&sa), &len);
+  close(fd);
+  return ntohs(sa.sin_port);
+}
+
+std::string envRank(int rank, int size, int port) {
+  return "RANK=" + std::to_string(rank) + " WORLD_SIZE=" + std::to_string(size) +
+         " MASTER_ADDR=127.0.0.1 MASTER_PORT=" + std::to_string(port) + " " + ::railkit::testing::railkitBinary() +
+         " bench all_reduce --ctrl-if lo --data-if lo -b 1K -e 64K --bootstrap-timeout 20 --stall-timeout 10";
+}
+
+TEST(BenchEnv, ForeignClientOnRendezvousIsIgnored) {
+  int port = freePort();
+  CmdRun rank1, rank0;
+  std::thread t0([&] { rank0 = runCommand(envRank(0, 2, port)); });
+  // A stranger connects first and sends garbage, a second one sends a wrong job id.
+  std::this_thread::sleep_for(std::chrono::milliseconds(500));
+  for (const char* junk : {"GET / HTTP/1.0\r\n\r\n", "RAILKIT-RDV 1 other-job 1 2 -\n"}) {
+    int fd = socket(AF_INET, SOCK_STREAM, 0);
+    sockaddr_in sa{};
+    sa.sin_family = AF_INET;
+    sa.sin_port = htons(static_cast<uint16_t>(port));
+    sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    if (connect(fd, reinterpret_cast<sockaddr*>(&sa), sizeof sa) == 0) {
+      ssize_t ignored = write(fd, junk, strlen(junk));
+      (void)ignored;
+    }
+    close(fd);
+  }
+  std::thread t1([&] { rank1 = runCommand(envRank(1, 2, port)); });
+  t0.join();
+  t1.join();
+  EXPECT_EQ(rank0.rc, 0) << rank0.out;
+  EXPECT_EQ(rank1.rc, 0) << rank1.out;
+  int nonzero = 0;
+  EXPECT_GT(countRows(rank0.out, &nonzero), 0) << rank0.out;
+  EXPECT_EQ(nonzero, 0);
+}
+
+TEST(BenchEnv, PeerThatNeverArrivesExitsThree) {
+  int port = freePort();
+  auto start = std::chrono::steady_clock::now();
+  CmdRun r = runCommand("RANK=0 WORLD_SIZE=2 MASTER_ADDR=127.0.0.1 MASTER_PORT=" + std::to_string(port) + " " +
+                     ::railkit::testing::railkitBinary() + " bench all_reduce --ctrl-if lo --data-if lo --bootstrap-timeout 2");
+  double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  EXPECT_EQ(r.rc, 3) << r.out;
+  EXPECT_LT(secs, 15);
+  EXPECT_NE(r.out.find("rank(s) 1"), std::string::npos) << r.out;
+}
+
+}  // namespace
