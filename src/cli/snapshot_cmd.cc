@@ -1,14 +1,52 @@
-// PLACEHOLDER: replaced by the snapshot implementation.
+// railkit snapshot -o FILE.tar.gz|DIR [--root DIR]: copies every file inspect
+// reads, plus live-only facts, so inspect/doctor can run on the copy.
+#include <memory>
+
+#include <fmt/core.h>
+
 #include "cli/commands.h"
+#include "model/collect.h"
+#include "model/root_source.h"
+#include "model/snapshot.h"
 
 namespace railkit::cli {
 
+namespace {
+
+struct SnapshotOptions {
+  std::string out;
+  std::string root;
+};
+
+int runSnapshot(const SnapshotOptions& opts) {
+  std::optional<model::RootSource> source;
+  FileRoot root("/");
+  if (!opts.root.empty()) {
+    auto opened = model::RootSource::open(opts.root);
+    if (!opened) return reportError(opened.error());
+    source.emplace(std::move(*opened));
+    root = source->fileRoot();
+  }
+  model::SnapshotRecorder recorder;
+  root.setObserver(&recorder);
+  auto inv = model::collectInventory(root, {});
+  if (!inv) return reportError(inv.error());
+  root.setObserver(nullptr);
+  auto stats = model::writeSnapshot(root, recorder, *inv, opts.out);
+  if (!stats) return reportError(stats.error());
+  fmt::print("snapshot: wrote {} ({} files, {} symlinks, {} directories listed, {} RDMA devices, {} GPUs)\n",
+             opts.out, stats->files, stats->links, stats->dirs, inv->rdma_devices.size(), inv->gpus.size());
+  return kExitOk;
+}
+
+}  // namespace
+
 void registerSnapshot(CLI::App& app, CommandContext& context) {
-  auto* command = app.add_subcommand("snapshot", "(not yet available)");
-  command->group("");  // hidden until it works
-  command->callback([&context] {
-    context.action = [] { return reportError(Error{ErrorCode::kUnavailable, "snapshot is not available yet"}); };
-  });
+  auto* command = app.add_subcommand("snapshot", "Copy what inspect reads (+ live facts) into a directory or .tar.gz");
+  auto opts = std::make_shared<SnapshotOptions>();
+  command->add_option("-o,--output", opts->out, "Output: a new directory, or FILE.tar.gz")->required();
+  command->add_option("--root", opts->root, "Snapshot a tree (directory or .tar.gz) instead of this machine");
+  command->callback([&context, opts] { context.action = [opts] { return runSnapshot(*opts); }; });
 }
 
 }  // namespace railkit::cli

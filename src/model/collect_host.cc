@@ -59,9 +59,13 @@ std::vector<NetInterface> readInterfaces(const FileRoot& root) {
 }
 
 std::vector<KernelModule> readModules(const FileRoot& root) {
+  // Listed rather than probed one by one, so a snapshot records the listing.
   std::vector<KernelModule> out;
-  for (const char* m : kModulesOfInterest)
-    out.push_back({m, root.isDirectory(std::string(sys::paths::kModules) + "/" + m)});
+  auto loaded = root.listDir(sys::paths::kModules);
+  for (const char* m : kModulesOfInterest) {
+    bool present = loaded && std::find(loaded->begin(), loaded->end(), m) != loaded->end();
+    out.push_back({m, present});
+  }
   return out;
 }
 
