@@ -1,0 +1,2 @@
+railkit_add_fuzzer(bench_rendezvous_fuzz SOURCE bench_rendezvous_fuzz.cc LIBS railkit_bench)
+railkit_add_fuzzer(bench_size_fuzz SOURCE bench_size_fuzz.cc LIBS railkit_bench)
