@@ -1,0 +1,42 @@
+#pragma once
+// Internal to render: what an exposure mode adds to the worker pods, and the
+// builders modes and launchers share.
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "k8s/render/render.h"
+
+namespace railkit::k8s::render {
+
+using nlohmann::json;
+
+struct PodDecoration {
+  json annotations = json::object();
+  json limits = json::object();       // extended resources (requests = limits)
+  json pod_claims = json::array();    // spec.resourceClaims
+  json container_claims = json::array();
+  bool host_network = false;
+  json env = json::array();           // NCCL/UCX for the mode
+  json extra_containers = json::array();
+  json extra_volumes = json::array();
+  json extra_mounts = json::array();  // for the main container
+  std::vector<std::string> capabilities = {"IPC_LOCK"};
+  std::string pod_comment;
+};
+
+// Objects the mode needs next to the job, and what it adds to workers.
+Result<std::vector<RenderedObject>> renderMode(const Profile& profile, PodDecoration& decoration);
+// The job objects.
+Result<std::vector<RenderedObject>> renderLauncher(const Profile& profile, const PodDecoration& decoration);
+
+json envVar(const std::string& name, const std::string& value);
+json metadata(const std::string& name, const std::string& ns);
+// A worker pod spec (with `command`) decorated for the mode.
+json workerPodSpec(const Profile& profile, const PodDecoration& decoration, const json& command,
+                   const json& extra_env);
+// The NCCL/UCX variables workers get (mode env plus debug).
+json ncclEnv(const Profile& profile, const PodDecoration& decoration);
+
+}  // namespace railkit::k8s::render

@@ -1,0 +1,46 @@
+#pragma once
+// A render profile: the few facts about a cluster and a test from which
+// `railkit render` writes manifests. Written as YAML (docs/render.md);
+// flags may override fields after parsing.
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/result.h"
+
+namespace railkit::k8s::render {
+
+struct TestSpec {
+  std::string tool = "nccl-tests";  // nccl-tests | railkit | perftest
+  std::string op = "all_reduce";    // collective, or ib_write_bw for perftest
+  std::string min_bytes = "8";
+  std::string max_bytes = "8G";
+};
+
+struct Profile {
+  std::string name;
+  std::string ns = "rdma-test";
+  std::string image;                  // required: holds the NCCL stack and railkit
+  int nodes = 2;
+  int gpus_per_node = 8;
+  std::string fabric = "infiniband";  // infiniband | roce | tcpxo
+  std::string mode = "rdma-shared";   // rdma-shared | sriov | host-device | dra | gke-tcpxo | host-network
+  std::string launcher = "mpijob";    // mpijob | indexed-job | jobset | trainjob
+  std::string resource_name;          // default per mode
+  std::string control_interface = "eth0";
+  std::vector<std::string> data_interfaces;  // host NICs (PF / master names)
+  std::vector<std::string> hcas;             // NCCL_IB_HCA entries (optional)
+  std::string shm_size = "64Gi";
+  bool dra_gpus = false;  // GPUs also through DRA: one claim aligned by pcieRoot
+  TestSpec test;
+};
+
+inline constexpr const char* kModes[] = {"rdma-shared", "sriov", "host-device", "dra", "gke-tcpxo", "host-network"};
+inline constexpr const char* kLaunchers[] = {"mpijob", "indexed-job", "jobset", "trainjob"};
+
+Result<Profile> parseProfile(std::string_view text, std::string_view file);
+// Checks values and fills defaults that depend on the mode.
+Status finishProfile(Profile& profile);
+
+}  // namespace railkit::k8s::render

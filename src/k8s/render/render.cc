@@ -1,0 +1,111 @@
+// GCC 12 reports a false -Wrestrict inside std::string concatenation (GCC bug 105329).
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic ignored "-Wrestrict"
+#endif
+#include "k8s/render/render.h"
+
+#include "k8s/render/emit.h"
+#include "k8s/render/parts.h"
+
+namespace railkit::k8s::render {
+namespace {
+
+RenderedObject namespaceObject(const Profile& profile) {
+  return {"namespace.yaml",
+          "Pod Security: only the 'privileged' level admits the IPC_LOCK capability RDMA memory registration "
+          "needs, so enforce is privileged; warn and audit stay at baseline so anything beyond IPC_LOCK is "
+          "still reported.",
+          {{"apiVersion", "v1"},
+           {"kind", "Namespace"},
+           {"metadata", {{"name", profile.ns},
+                         {"labels", {{"pod-security.kubernetes.io/enforce", "privileged"},
+                                     {"pod-security.kubernetes.io/warn", "baseline"},
+                                     {"pod-security.kubernetes.io/audit", "baseline"}}}}}}};
+}
+
+std::string commentLines(const std::string& text) {
+  std::string out;
+  std::string line = "#";
+  for (size_t start = 0; start < text.size();) {
+    size_t end = text.find(' ', start);
+    std::string word = text.substr(start, end == std::string::npos ? std::string::npos : end - start);
+    if (line.size() + word.size() + 1 > 100) {
+      out.append(line).append(1, '\n');
+      line.assign(1, '#');
+    }
+    line.append(1, ' ').append(word);
+    if (end == std::string::npos) break;
+    start = end + 1;
+  }
+  out.append(line).append(1, '\n');
+  return out;
+}
+
+}  // namespace
+
+Result<std::vector<RenderedObject>> renderProfile(const Profile& input) {
+  Profile profile = input;
+  if (auto status = finishProfile(profile); !status) return tl::unexpected(status.error());
+  std::vector<RenderedObject> objects = {namespaceObject(profile)};
+  PodDecoration decoration;
+  auto mode = renderMode(profile, decoration);
+  if (!mode) return tl::unexpected(mode.error());
+  auto launcher = renderLauncher(profile, decoration);
+  if (!launcher) return tl::unexpected(launcher.error());
+  objects.insert(objects.end(), mode->begin(), mode->end());
+  for (RenderedObject& object : *launcher) {
+    if (!decoration.pod_comment.empty()) object.comment += " " + decoration.pod_comment;
+    objects.push_back(std::move(object));
+  }
+  for (size_t i = 0; i < objects.size(); ++i) {
+    std::string prefix = (i < 10 ? "0" : "") + std::to_string(i) + "-";
+    objects[i].file_name = prefix + objects[i].file_name;
+  }
+  return objects;
+}
+
+std::string toYaml(const RenderedObject& object) {
+  std::string out = commentLines(object.comment);
+  out.append(emitYaml(object.object));
+  return out;
+}
+
+std::string toYaml(const std::vector<RenderedObject>& objects) {
+  std::string out;
+  for (const RenderedObject& object : objects) out += "---\n" + toYaml(object);
+  return out;
+}
+
+std::vector<std::pair<std::string, std::string>> renderNodePrep(const Profile& profile) {
+  std::vector<std::pair<std::string, std::string>> files;
+  files.emplace_back("containerd-base-runtime-spec.json",
+                     nlohmann::json{{"ociVersion", "1.1.0"},
+                                    {"process", {{"rlimits", {{{"type", "RLIMIT_MEMLOCK"},
+                                                               {"hard", 18446744073709551615ULL},
+                                                               {"soft", 18446744073709551615ULL}}}}}}}
+                             .dump(2) + "\n");
+  files.emplace_back("containerd-config.toml",
+                     "# Reference the memlock spec from the runc runtime (containerd 1.7 / 2.x config v2/v3).\n"
+                     "# Save containerd-base-runtime-spec.json as /etc/containerd/memlock-spec.json; RDMA memory\n"
+                     "# registration pins pages and fails at the 64 KiB default RLIMIT_MEMLOCK.\n"
+                     "[plugins.\"io.containerd.grpc.v1.cri\".containerd.runtimes.runc]\n"
+                     "  base_runtime_spec = \"/etc/containerd/memlock-spec.json\"\n");
+  files.emplace_back("containerd-memlock.conf",
+                     "# /etc/systemd/system/containerd.service.d/memlock.conf\n"
+                     "# Containers inherit limits from containerd; raise them at the source too.\n"
+                     "[Service]\nLimitMEMLOCK=infinity\n");
+  files.emplace_back("nicclusterpolicy-tolerations-patch.yaml",
+                     "# kubectl patch nicclusterpolicy nic-cluster-policy --type merge --patch-file THIS\n"
+                     "# Without tolerations the driver and device-plugin pods never land on tainted GPU nodes,\n"
+                     "# and the RDMA resources are never advertised.\n"
+                     "spec:\n  tolerations:\n  - key: nvidia.com/gpu\n    operator: Exists\n    effect: NoSchedule\n");
+  std::string netns = "# RDMA network namespace mode. SR-IOV VFs should be visible only inside the pod\n"
+                      "# that owns them: exclusive mode (persist with: options ib_core netns_mode=0).\n"
+                      "rdma system set netns exclusive\n";
+  if (profile.mode == "sriov")
+    netns += "# With the SR-IOV operator: SriovNetworkPoolConfig spec.rdmaMode: exclusive.\n";
+  files.emplace_back("rdma-netns-mode.sh", netns);
+  return files;
+}
+
+}  // namespace railkit::k8s::render
