@@ -4,6 +4,7 @@
 #include <set>
 #include <unistd.h>
 
+#include "bench/p2p.h"
 #include "core/strings.h"
 
 namespace railkit::bench {
@@ -29,7 +30,9 @@ nlohmann::json rowToJson(const std::string& op, const Row& row) {
 
 Result<BenchOutcome> runBench(const BenchConfig& c, std::ostream& text) {
   std::vector<const Collective*> ops;
-  if (c.op == "all") {
+  if (c.op == "p2p") {
+    // handled below, once the transport exists
+  } else if (c.op == "all") {
     for (const auto& coll : collectives()) ops.push_back(&coll);
   } else if (const Collective* coll = findCollective(c.op)) {
     ops.push_back(coll);
@@ -46,6 +49,17 @@ Result<BenchOutcome> runBench(const BenchConfig& c, std::ostream& text) {
   BenchOutcome outcome;
   outcome.is_root = t.rank() == 0;
   bool speak = outcome.is_root && c.print_text;
+  if (c.op == "p2p") {
+    P2pOptions p2p;
+    p2p.max_bytes = std::max<std::uint64_t>(2, c.max_bytes);
+    p2p.iters = std::max(5, c.sweep.iters * 50);
+    p2p.lat_iters = std::max(10, c.sweep.iters * 50);
+    auto doc = runP2p(t, p2p, speak ? &text : nullptr);
+    if (!doc) return tl::unexpected(doc.error().withContext("p2p"));
+    outcome.document = {{"backend", t.name()}, {"op", "p2p"}, {"data_interface", c.transport_options.data_interface},
+                        {"control_interface", c.control_interface}, {"p2p", *doc}, {"environment", c.environment}};
+    return outcome;
+  }
   std::vector<RankLine> lines;
   std::set<std::string> hosts;
   nlohmann::json ranks = nlohmann::json::array();

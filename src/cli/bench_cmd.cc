@@ -57,7 +57,7 @@ Result<bench::BenchConfig> makeConfig(const BenchFlags& f, const Environment& en
   if (!maxb) return tl::unexpected(maxb.error().withContext("-e"));
   if (!step) return tl::unexpected(step.error().withContext("-i"));
   if (!factor) return makeError(ErrorCode::kUsage, "-f: expected an integer factor, found '" + f.factor + "'");
-  if (*minb > *maxb) return makeError(ErrorCode::kUsage, "-b is larger than -e");
+  if (*minb > *maxb && f.op != "p2p") return makeError(ErrorCode::kUsage, "-b is larger than -e");
   c.min_bytes = *minb;
   c.max_bytes = *maxb;
   c.factor = *factor;
