@@ -163,3 +163,15 @@ TEST(BenchEnv, PeerThatNeverArrivesExitsThree) {
 }
 
 }  // namespace
+
+namespace {
+
+TEST(BenchLocal, P2pPrintsPerftestTables) {
+  CmdRun r = runCommand(::railkit::testing::railkitBinary() + " bench p2p --local 2 -e 64K -n 1");
+  ASSERT_EQ(r.rc, 0) << r.out;
+  EXPECT_NE(r.out.find(" #bytes     #iterations    BW peak[Gb/sec]"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("\n 65536 "), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("t_typical[usec]"), std::string::npos) << r.out;
+}
+
+}  // namespace
