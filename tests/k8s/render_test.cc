@@ -44,10 +44,10 @@ TEST_P(K8sRenderMatrix, LintsCleanAgainstSchemas) {
   }
   EXPECT_EQ(host_network_seen, std::string(mode) == "host-network");
   // Minimal privilege and the worker essentials.
-  EXPECT_EQ(yaml.find("privileged\": true"), std::string::npos);
-  EXPECT_NE(yaml.find("\"IPC_LOCK\""), std::string::npos);
-  EXPECT_NE(yaml.find("\"medium\": \"Memory\""), std::string::npos);
-  EXPECT_NE(yaml.find("\"pod-security.kubernetes.io/enforce\": \"privileged\""), std::string::npos);
+  EXPECT_EQ(yaml.find("privileged: true"), std::string::npos);
+  EXPECT_NE(yaml.find("- \"IPC_LOCK\""), std::string::npos);
+  EXPECT_NE(yaml.find("medium: \"Memory\""), std::string::npos);
+  EXPECT_NE(yaml.find("pod-security.kubernetes.io/enforce: \"privileged\""), std::string::npos);
 }
 
 INSTANTIATE_TEST_SUITE_P(AllModesAndLaunchers, K8sRenderMatrix,
@@ -69,7 +69,7 @@ TEST(K8sRender, MpiLauncherSeparatesControlPlane) {
   ASSERT_TRUE(objects);
   std::string yaml = toYaml(*objects);
   for (const char* needle : {"btl self,tcp", "btl_tcp_if_include eth0", "pml ob1", "routed direct", "--bind-to none",
-                             "-x NCCL_SOCKET_IFNAME", "getent hosts", "\"slotsPerWorker\": 8"})
+                             "-x NCCL_SOCKET_IFNAME", "getent hosts", "slotsPerWorker: 8"})
     EXPECT_NE(yaml.find(needle), std::string::npos) << needle;
 }
 

@@ -4,6 +4,8 @@
 #endif
 #include "k8s/render/emit.h"
 
+#include <cctype>
+
 namespace railkit::k8s::render {
 namespace {
 
@@ -18,6 +20,16 @@ std::string scalar(const nlohmann::json& value) {
 }
 
 void emit(const nlohmann::json& value, int indent, std::string& out);
+
+// Keys made of name characters starting with a letter are written plain;
+// anything else keeps JSON quotes so no reader re-types it.
+std::string key(const std::string& name) {
+  bool plain = !name.empty() && std::isalpha(static_cast<unsigned char>(name[0])) != 0 && name != "true" &&
+               name != "false" && name != "null" && name != "yes" && name != "no" && name != "on" && name != "off";
+  for (char c : name)
+    plain = plain && (std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_' || c == '-' || c == '.' || c == '/');
+  return plain ? name : nlohmann::json(name).dump();
+}
 
 // Text after "key:" or "- ".
 void emitValue(const nlohmann::json& value, int indent, std::string& out) {
@@ -51,8 +63,8 @@ void emitValue(const nlohmann::json& value, int indent, std::string& out) {
 void emit(const nlohmann::json& value, int indent, std::string& out) {
   std::string pad(indent, ' ');
   if (value.is_object()) {
-    for (const auto& [key, child] : value.items()) {
-      out += pad + nlohmann::json(key).dump() + ":";
+    for (const auto& [name, child] : value.items()) {
+      out.append(pad).append(key(name)).append(1, ':');
       emitValue(child, indent, out);
     }
   } else if (value.is_array()) {
