@@ -46,6 +46,7 @@ struct BootstrapOptions {
   int rank = 0;
   int size = 1;
   std::chrono::milliseconds timeout{300000}; // --bootstrap-timeout
+  std::string kind = "env";                  // reported by kind(): "env" or "local"
 };
 
 // The env/local rendezvous (TCP on the control plane, see rendezvous.h for the wire format).

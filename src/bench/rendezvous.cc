@@ -75,7 +75,7 @@ class TcpBootstrap final : public Bootstrap {
     for (int fd : peers_) closeFd(fd);
     closeFd(master_fd_);
   }
-  const char* kind() const override { return "env"; }
+  const char* kind() const override { return options_.kind.c_str(); }
   int rank() const override { return options_.rank; }
   int size() const override { return options_.size; }
 

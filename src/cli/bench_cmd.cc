@@ -102,6 +102,7 @@ Result<bench::BenchConfig> makeConfig(const BenchFlags& f, const Environment& en
   auto all = bench::listInterfaces();
   if (f.local > 0) {
     c.bootstrap = "local";
+    b.kind = "local";
     b.master_addr = "127.0.0.1";
     b.control_address = "127.0.0.1";
     b.size = f.local;
