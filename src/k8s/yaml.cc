@@ -136,7 +136,7 @@ class Builder {
         return;
       }
     }
-    top.node.entries.emplace_back(top.key, std::move(node));
+    top.node.entries.push_back(YamlEntry{top.key, std::move(node)});
     top.node.key_lines.push_back(top.key_line);
   }
 

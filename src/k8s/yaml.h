@@ -16,13 +16,15 @@
 
 namespace railkit::k8s {
 
+struct YamlEntry;
+
 struct YamlNode {
   enum class Type { kNull, kScalar, kMap, kSeq };
   Type type = Type::kNull;
   long line = 0;             // 1-based line of the node's first token
   std::string value;         // scalar text
   bool quoted = false;       // scalar written with quotes (always a string)
-  std::vector<std::pair<std::string, YamlNode>> entries;  // kMap, key order kept
+  std::vector<YamlEntry> entries;  // kMap, key order kept
   std::vector<long> key_lines;                            // kMap, line of each key
   std::vector<YamlNode> items;                            // kSeq
 
@@ -35,6 +37,13 @@ struct YamlNode {
   const YamlNode* at(std::initializer_list<std::string_view> keys) const;
   // Scalar text, or "" for anything else.
   const std::string& text() const;
+};
+
+// A mapping entry (first: key, second: value), declared after YamlNode so
+// the vector above holds a complete type once the header is read.
+struct YamlEntry {
+  std::string first;
+  YamlNode second;
 };
 
 struct DuplicateKey {
