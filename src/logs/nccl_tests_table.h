@@ -1,0 +1,42 @@
+#pragma once
+// An nccl-tests results table: the rows an `all_reduce_perf`-style binary
+// prints after its `# nThread ... minBytes ...` header, and the summary lines
+// under it. Both layouts are read: the newer one with `redop` and `root`
+// columns and `#wrong`, and the older one without them and with an `error`
+// column (whose wrong count is therefore unknown). Parsing is a pure function
+// of text so it can be unit-tested and fuzzed.
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace railkit::logs {
+
+struct NcclTestsRow {
+  double size_bytes = 0;
+  double count = 0;
+  std::string type;
+  std::string redop;  // empty in the old layout
+  std::optional<long> root;
+  double oop_time_us = 0, oop_algbw_gbs = 0, oop_busbw_gbs = 0;
+  double ip_time_us = 0, ip_algbw_gbs = 0, ip_busbw_gbs = 0;
+  std::optional<long> oop_wrong, ip_wrong;  // "N/A" reads as 0; absent in old layout
+  int line = 0;  // 1-based line in the input
+};
+
+struct NcclTestsTable {
+  std::vector<NcclTestsRow> rows;
+  std::optional<double> peak_busbw_gbs;      // over both halves of every row
+  std::optional<double> largest_busbw_gbs;   // busbw at the largest size
+  std::optional<double> avg_busbw_gbs;       // "# Avg bus bandwidth" as printed
+  std::optional<long> wrong_total;           // null for the old layout
+  std::optional<std::string> out_of_bounds;  // "# Out of bounds values" line
+  bool old_layout = false;
+};
+
+// Reads every table row and summary line in `text`; lines that are not part of
+// a table are ignored, so an NCCL log with a table inside it parses too.
+NcclTestsTable parseNcclTestsTable(std::string_view text);
+
+}  // namespace railkit::logs
