@@ -1,0 +1,99 @@
+#!/usr/bin/env bash
+# Multi-node fixture for railkit bench tests: N network namespaces act as
+# "nodes", each with eth0 on a control bridge and net1 on a data bridge.
+# The bridges live in their own namespace, so the host's interfaces, routes
+# and DNS are never touched. Subnets come from the 198.18.0.0/15 benchmark
+# range and are checked against the host's routes before use.
+# Usage: source this file, call rk_netns_setup N, use rk_node I (name of
+# node I, 1-based), rk_ctrl_ip I / rk_data_ip I; cleanup runs from a trap.
+
+RK_SKIP=77
+RK_PREFIX="rk$$"
+RK_NODES=0
+RK_CTRL_NET="198.18.10"
+RK_DATA_NET="198.18.20"
+RK_WORK=""
+
+rk_skip() { echo "SKIP: $*" >&2; exit "$RK_SKIP"; }
+
+rk_node() { echo "${RK_PREFIX}n$1"; }
+rk_ctrl_ip() { echo "${RK_CTRL_NET}.$(( $1 + 10 ))"; }
+rk_data_ip() { echo "${RK_DATA_NET}.$(( $1 + 10 ))"; }
+rk_exec() { local i=$1; shift; ip netns exec "$(rk_node "$i")" "$@"; }
+
+rk_cleanup() {
+  local i
+  for ((i = 1; i <= RK_NODES; i++)); do
+    ip netns del "$(rk_node "$i")" 2>/dev/null || true
+  done
+  ip netns del "${RK_PREFIX}br" 2>/dev/null || true
+  [[ -n "$RK_WORK" ]] && rm -rf "$RK_WORK"
+  return 0
+}
+
+rk_check_prereqs() {
+  [[ $(id -u) -eq 0 ]] || rk_skip "netns tests need root (running as uid $(id -u))"
+  command -v ip >/dev/null || rk_skip "iproute2 'ip' not found"
+  ip netns add "${RK_PREFIX}probe" 2>/dev/null || rk_skip "cannot create network namespaces here"
+  ip netns del "${RK_PREFIX}probe"
+  # The chosen subnets must not overlap anything the host routes.
+  if ip route show | grep -Eq '^(198\.1[89]\.|default.*198\.1[89]\.)'; then
+    rk_skip "host already routes 198.18.0.0/15; refusing to shadow it"
+  fi
+}
+
+# rk_netns_setup N: create bridge namespace + N nodes; install the trap.
+rk_netns_setup() {
+  local n=$1 i node br="${RK_PREFIX}br"
+  rk_check_prereqs
+  trap rk_cleanup EXIT
+  trap 'exit 130' INT TERM
+  RK_WORK=$(mktemp -d "/tmp/${RK_PREFIX}.XXXXXX")
+  ip netns add "$br"
+  ip -n "$br" link set lo up
+  ip -n "$br" link add ctrlbr type bridge
+  ip -n "$br" link add databr type bridge
+  ip -n "$br" link set ctrlbr up
+  ip -n "$br" link set databr up
+  : >"$RK_WORK/hosts"
+  for ((i = 1; i <= n; i++)); do
+    node=$(rk_node "$i")
+    ip netns add "$node"
+    RK_NODES=$i
+    ip -n "$node" link set lo up
+    ip link add "${RK_PREFIX}c$i" netns "$node" type veth peer name "c$i" netns "$br"
+    ip link add "${RK_PREFIX}d$i" netns "$node" type veth peer name "d$i" netns "$br"
+    ip -n "$node" link set "${RK_PREFIX}c$i" name eth0
+    ip -n "$node" link set "${RK_PREFIX}d$i" name net1
+    ip -n "$br" link set "c$i" master ctrlbr up
+    ip -n "$br" link set "d$i" master databr up
+    ip -n "$node" addr add "$(rk_ctrl_ip "$i")/24" dev eth0
+    ip -n "$node" addr add "$(rk_data_ip "$i")/24" dev net1
+    ip -n "$node" link set eth0 up
+    ip -n "$node" link set net1 up
+    echo "$(rk_ctrl_ip "$i") node$i" >>"$RK_WORK/hosts"
+  done
+}
+
+# rk_iface_bytes I IFACE: rx+tx bytes of IFACE inside node I.
+rk_iface_bytes() {
+  local s="/sys/class/net/$2/statistics"
+  rk_exec "$1" sh -c "echo \$(( \$(cat $s/rx_bytes) + \$(cat $s/tx_bytes) ))"
+}
+
+# rk_tcp_probe I J ctrl|data: node I connects to node J's address on that
+# plane; fails when unreachable within 3 s.
+rk_tcp_probe() {
+  local ip
+  if [[ $3 == ctrl ]]; then ip=$(rk_ctrl_ip "$2"); else ip=$(rk_data_ip "$2"); fi
+  rk_exec "$2" python3 -c "
+import socket; s=socket.socket(); s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1); s.bind(('$ip', 7777)); s.listen(1); s.settimeout(5)
+c,_=s.accept(); c.close()" &
+  local srv=$! ok=1 t
+  for t in 1 2 3 4 5 6; do
+    if rk_exec "$1" timeout 1 bash -c "exec 3<>/dev/tcp/$ip/7777" 2>/dev/null; then ok=0; break; fi
+    sleep 0.5
+  done
+  wait "$srv" || ok=1
+  [[ $ok -eq 0 ]] || { echo "FAIL: node$1 cannot reach node$2 on $3 ($ip)" >&2; return 1; }
+}
