@@ -36,6 +36,18 @@ std::optional<long> wrongCount(std::string_view s) {
   return v;
 }
 
+// Drops what launchers put in front of each line: mpirun's `[1,0]<stdout>:`.
+std::string_view stripLauncherPrefix(std::string_view line) {
+  if (!line.empty() && line[0] == '[') {
+    auto close = line.find("]<std");
+    if (close != std::string_view::npos && close < 24) {
+      auto colon = line.find(':', close);
+      if (colon != std::string_view::npos) return line.substr(colon + 1);
+    }
+  }
+  return line;
+}
+
 bool isType(std::string_view s) {
   return !s.empty() && !number(s) && s.size() < 16;
 }
@@ -102,6 +114,7 @@ NcclTestsTable parseNcclTestsTable(std::string_view text) {
     pos = nl + 1;
     ++lineNo;
     if (line.size() > 4096) { if (nl == text.size()) break; continue; }
+    line = stripLauncherPrefix(line);
     auto hash = line.find('#');
     if (hash != std::string_view::npos) {
       std::string_view rest = line.substr(hash);
