@@ -11,6 +11,7 @@
 #include "cli/commands.h"
 #include "model/collect.h"
 #include "model/root_source.h"
+#include "sys/paths.h"
 
 namespace railkit::cli {
 
@@ -79,14 +80,14 @@ void printHuman(const model::Inventory& inv) {
   fmt::print("\nRDMA netns mode: {}\n", inv.rdma_netns_shared ? (*inv.rdma_netns_shared ? "shared" : "exclusive") : "unknown");
   std::string dev;
   for (const auto& e : inv.dev_infiniband) dev += " " + e;
-  fmt::print("/dev/infiniband:{}\n", inv.dev_infiniband_present ? (dev.empty() ? " (empty)" : dev) : " absent");
+  fmt::print("{}:{}\n", sys::paths::kDevInfiniband, inv.dev_infiniband_present ? (dev.empty() ? " (empty)" : dev) : " absent");
   const auto& p = inv.process;
   fmt::print("CapEff: {}  CAP_IPC_LOCK: {}\n", p.cap_eff ? fmt::format("{:016x}", *p.cap_eff) : "unknown",
              p.cap_eff ? (((*p.cap_eff >> 14) & 1) ? "yes" : "no") : "unknown");
   fmt::print("Max locked memory: {}\n", !p.memlock.known ? "unknown"
                                          : p.memlock.unlimited ? "unlimited"
                                                                : fmt::format("{} bytes", p.memlock.bytes));
-  fmt::print("/dev/shm: {}\n", p.shm_bytes ? fmt::format("{} bytes ({})", *p.shm_bytes, p.shm_source) : "unknown");
+  fmt::print("{}: {}\n", sys::paths::kDevShm, p.shm_bytes ? fmt::format("{} bytes ({})", *p.shm_bytes, p.shm_source) : "unknown");
   fmt::print("Environment:");
   if (p.env.empty()) fmt::print(" (no NCCL_/UCX_/OMPI_/PMIX_ variables)");
   fmt::print("\n");
