@@ -1,14 +1,91 @@
-// PLACEHOLDER: replaced by the doctor implementation.
+// railkit doctor [--root DIR|FILE.tar.gz] [--json] [--list-rules]: runs the
+// rule catalog over the inventory and prints findings with their fixes.
+#include <memory>
+#include <optional>
+
+#include <fmt/core.h>
+#include <nlohmann/json.hpp>
+
 #include "cli/commands.h"
+#include "doctor/rule.h"
+#include "model/collect.h"
+#include "model/root_source.h"
 
 namespace railkit::cli {
+namespace {
+
+struct DoctorOptions {
+  std::string root;
+  bool list_rules = false;
+  OutputOptions output;
+};
+
+int listRules(const OutputOptions& output) {
+  nlohmann::json doc = nlohmann::json::array();
+  for (const auto& r : doctor::allRules())
+    doc.push_back({{"id", r.id}, {"severity", severityName(r.severity)}, {"title", r.title}});
+  auto st = emitOutput(output, nlohmann::json{{"rules", doc}}, [] {
+    for (const auto& r : doctor::allRules()) fmt::print("{:<28} {:<8} {}\n", r.id, severityName(r.severity), r.title);
+  });
+  if (!st) return reportError(st.error());
+  return kExitOk;
+}
+
+void printHuman(const std::string& root, const std::vector<Finding>& findings, int errors, int warnings, int infos) {
+  fmt::print("railkit doctor: {}\n\n", root);
+  Severity last = Severity::kInfo;
+  bool first = true;
+  for (const auto& f : findings) {
+    if (first || f.severity != last) {
+      fmt::print("{}{}:\n", first ? "" : "\n", f.severity == Severity::kError     ? "ERRORS"
+                                               : f.severity == Severity::kWarning ? "WARNINGS"
+                                                                                  : "INFO");
+      last = f.severity;
+      first = false;
+    }
+    fmt::print("  [{}] {}: {}\n", f.id, f.subject, f.message);
+    for (const auto& e : f.evidence)
+      fmt::print("      evidence: {}{}: {}\n", e.source, e.line ? fmt::format(":{}", *e.line) : "", e.text);
+    if (!f.fix.empty()) fmt::print("      fix: {}\n", f.fix);
+  }
+  if (findings.empty()) fmt::print("no problems found\n");
+  fmt::print("\n{} error(s), {} warning(s), {} info; `railkit explain <id>` for details\n", errors, warnings, infos);
+}
+
+int runDoctor(const DoctorOptions& opts) {
+  if (opts.list_rules) return listRules(opts.output);
+  std::optional<model::RootSource> source;
+  FileRoot root("/");
+  if (!opts.root.empty()) {
+    auto opened = model::RootSource::open(opts.root);
+    if (!opened) return reportError(opened.error());
+    source.emplace(std::move(*opened));
+    root = source->fileRoot();
+  }
+  auto inv = model::collectInventory(root, model::CollectOptions{});
+  if (!inv) return reportError(inv.error());
+  if (!opts.root.empty()) inv->root = opts.root;
+  auto findings = doctor::runRules(doctor::DoctorInput{*inv});
+  int errors = 0, warnings = 0, infos = 0;
+  for (const auto& f : findings)
+    (f.severity == Severity::kError ? errors : f.severity == Severity::kWarning ? warnings : infos)++;
+  nlohmann::json doc = {{"root", inv->root},
+                        {"findings", findingsToJson(findings)},
+                        {"summary", {{"errors", errors}, {"warnings", warnings}, {"info", infos}}}};
+  auto st = emitOutput(opts.output, doc, [&] { printHuman(inv->root, findings, errors, warnings, infos); });
+  if (!st) return reportError(st.error());
+  return errors > 0 ? kExitFindings : kExitOk;
+}
+
+}  // namespace
 
 void registerDoctor(CLI::App& app, CommandContext& context) {
-  auto* command = app.add_subcommand("doctor", "(not yet available)");
-  command->group("");  // hidden until it works
-  command->callback([&context] {
-    context.action = [] { return reportError(Error{ErrorCode::kUnavailable, "doctor is not available yet"}); };
-  });
+  auto* command = app.add_subcommand("doctor", "Check whether this node or pod is ready for RDMA with NCCL/MPI");
+  auto opts = std::make_shared<DoctorOptions>();
+  command->add_option("--root", opts->root, "Read a snapshot (directory or .tar.gz) instead of this machine");
+  command->add_flag("--list-rules", opts->list_rules, "List every rule (id, severity, title)");
+  addOutputFlags(*command, opts->output);
+  command->callback([&context, opts] { context.action = [opts] { return runDoctor(*opts); }; });
 }
 
 }  // namespace railkit::cli
