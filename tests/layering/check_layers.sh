@@ -18,18 +18,22 @@ for layer in core sys model doctor logs bench k8s cli; do
   [ -d "$src/$layer" ] || continue
   ok=$(allowed "$layer")
   while IFS=: read -r file _ line; do
-    inc=$(sed -E 's/^#include "([a-z_]+)\/.*/\1/' <<<"$line")
+    inc=$(sed -E 's/^#include "([a-z0-9_]+)\/.*/\1/' <<<"$line")
     if ! grep -qw -- "$inc" <<<"$ok"; then
       echo "layering: ${file#$src/} ($layer) includes \"$inc/...\": $layer may include only: $ok"
       bad=1
     fi
   done < <(grep -rnE '^#include "(core|sys|model|doctor|logs|bench|k8s|cli)/' "$src/$layer" || true)
 done
-# No /sys, /proc or /dev literal outside sys/paths.h (root injection).
+# No /sys, /proc or /dev literal outside sys/paths.h (root injection) in the layers that read
+# the machine. doctor only sees the Inventory and k8s writes paths for pods on other machines,
+# so their literals are message text or manifest content, never a file this process opens.
+readers=()
+for layer in core sys model logs bench cli; do [ -d "$src/$layer" ] && readers+=("$src/$layer"); done
 while IFS= read -r hit; do
   echo "layering: machine path literal outside src/sys/paths.h: $hit"
   bad=1
-done < <(grep -rnE '"/(sys|proc|dev)(/|")' "$src" --include=*.cc --include=*.h \
+done < <(grep -rnE '"/(sys|proc|dev)(/|")' "${readers[@]}" --include=*.cc --include=*.h \
            | grep -v '^'"$src"'/sys/paths.h:' \
            | awk -F: '{ code = $0; sub(/^[^:]*:[^:]*:/, "", code); sub(/\/\/.*/, "", code);
                         if (code ~ /"\/(sys|proc|dev)(\/|")/) print }' || true)
