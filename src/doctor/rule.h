@@ -13,8 +13,23 @@
 
 namespace railkit::doctor {
 
+// One host of an MPI hostfile and what name resolution said about it.
+struct HostfileHost {
+  std::string name;
+  int line = 0;           // 1-based line in the hostfile
+  bool resolved = false;
+  std::string detail;     // the address it resolved to, or why it did not
+};
+
+// A hostfile given with --hostfile, already resolved by the caller.
+struct HostfileCheck {
+  std::string path;
+  std::vector<HostfileHost> hosts;
+};
+
 struct DoctorInput {
   const model::Inventory& inventory;
+  const HostfileCheck* hostfile = nullptr;  // null without --hostfile
 };
 
 struct Rule {
