@@ -34,8 +34,8 @@ std::map<std::string, std::string> listTree(const fs::path& dir) {
     if (it->is_symlink()) {
       out[rel] = "l " + fs::read_symlink(it->path()).string();
     } else if (it->is_directory()) {
-      // git keeps no empty directories, so the checked-in copy cannot have them either.
-      if (!fs::is_empty(it->path())) out[rel] = "d";
+      // git tracks files, not directories: compare only what a checkout can hold.
+      continue;
     } else {
       std::ifstream in(it->path(), std::ios::binary);
       out[rel] = "f " + std::string(std::istreambuf_iterator<char>(in), {});
