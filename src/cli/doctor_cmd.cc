@@ -1,4 +1,4 @@
-// railkit doctor [--root DIR|FILE.tar.gz] [--json] [--list-rules]: runs the
+// railkit doctor [--root DIR|FILE.tar.gz] [--json] [--list-rules] [--hostfile F]: runs the
 // rule catalog over the inventory and prints findings with their fixes.
 #include <memory>
 #include <optional>
@@ -8,6 +8,7 @@
 
 #include "cli/commands.h"
 #include "doctor/rule.h"
+#include "doctor/wait_dns.h"
 #include "model/collect.h"
 #include "model/root_source.h"
 
@@ -17,6 +18,8 @@ namespace {
 struct DoctorOptions {
   std::string root;
   bool list_rules = false;
+  std::string hostfile;    // --hostfile: resolve every host of an MPI hostfile
+  std::string hosts_file;  // --hosts-file: resolve from this hosts(5) file only
   OutputOptions output;
 };
 
@@ -52,8 +55,21 @@ void printHuman(const std::string& root, const std::vector<Finding>& findings, i
   fmt::print("\n{} error(s), {} warning(s), {} info; `railkit explain <id>` for details\n", errors, warnings, infos);
 }
 
-int runDoctor(const DoctorOptions& opts) {
+// --hostfile: parse and resolve now (an unreadable hostfile is exit 2).
+Result<std::optional<doctor::HostfileCheck>> checkHostfile(const DoctorOptions& opts, const Environment& env) {
+  if (opts.hostfile.empty()) return std::optional<doctor::HostfileCheck>{};
+  auto hostfile = doctor::loadHostfile(opts.hostfile);
+  if (!hostfile) return tl::unexpected(hostfile.error());
+  std::string hosts_file = opts.hosts_file.empty() ? lookup(env, "RAILKIT_HOSTS_FILE").value_or("") : opts.hosts_file;
+  auto resolver = doctor::makeResolver(hosts_file);
+  if (!resolver) return tl::unexpected(resolver.error());
+  return doctor::resolveHostfile(*hostfile, opts.hostfile, **resolver);
+}
+
+int runDoctor(const DoctorOptions& opts, const Environment& env) {
   if (opts.list_rules) return listRules(opts.output);
+  auto hostfile = checkHostfile(opts, env);
+  if (!hostfile) return reportError(hostfile.error());
   std::optional<model::RootSource> source;
   FileRoot root("/");
   if (!opts.root.empty()) {
@@ -65,7 +81,7 @@ int runDoctor(const DoctorOptions& opts) {
   auto inv = model::collectInventory(root, model::CollectOptions{});
   if (!inv) return reportError(inv.error());
   if (!opts.root.empty()) inv->root = opts.root;
-  auto findings = doctor::runRules(doctor::DoctorInput{*inv});
+  auto findings = doctor::runRules(doctor::DoctorInput{*inv, *hostfile ? &**hostfile : nullptr});
   int errors = 0, warnings = 0, infos = 0;
   for (const auto& f : findings)
     (f.severity == Severity::kError ? errors : f.severity == Severity::kWarning ? warnings : infos)++;
@@ -84,8 +100,15 @@ void registerDoctor(CLI::App& app, CommandContext& context) {
   auto opts = std::make_shared<DoctorOptions>();
   command->add_option("--root", opts->root, "Read a snapshot (directory or .tar.gz) instead of this machine");
   command->add_flag("--list-rules", opts->list_rules, "List every rule (id, severity, title)");
+  command->add_option("--hostfile", opts->hostfile, "Also check that every host of this MPI hostfile resolves")
+      ->type_name("FILE");
+  command->add_option("--hosts-file", opts->hosts_file,
+                      "Resolve --hostfile names from this hosts(5) file only, never DNS (also RAILKIT_HOSTS_FILE)")
+      ->type_name("FILE");
   addOutputFlags(*command, opts->output);
-  command->callback([&context, opts] { context.action = [opts] { return runDoctor(*opts); }; });
+  command->callback([&context, opts] {
+    context.action = [opts, &context] { return runDoctor(*opts, context.env); };
+  });
 }
 
 }  // namespace railkit::cli

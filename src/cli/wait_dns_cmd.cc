@@ -1,13 +1,187 @@
-// PLACEHOLDER: replaced by the wait_dns implementation.
+// railkit wait-dns --hostfile F --timeout S [--interval S] [--rewrite-fqdn
+// --namespace NS [--service SVC] --out F2]: waits until every host of an MPI
+// hostfile resolves, so an MPIJob launcher starts mpirun only when it can
+// reach its workers. Exit 0 all resolve, 1 timeout (names the hosts left),
+// 2 bad arguments or an unreadable hostfile.
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <memory>
+
+#include <fmt/core.h>
+#include <nlohmann/json.hpp>
+
 #include "cli/commands.h"
+#include "doctor/hostfile.h"
+#include "doctor/resolver.h"
+#include "doctor/wait_dns.h"
 
 namespace railkit::cli {
+namespace {
+
+struct WaitDnsOptions {
+  std::string hostfile;
+  double timeout_s = 0;
+  double interval_s = 2;
+  bool rewrite_fqdn = false;
+  doctor::FqdnOptions fqdn;
+  std::string out;
+  std::string hosts_file;
+  OutputOptions output;
+};
+
+std::string seconds(doctor::Clock::Duration d) { return fmt::format("{:.1f}s", d.count() / 1000.0); }
+
+Status writeFile(const std::string& path, const std::string& text) {
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  if (!out) return makeError(ErrorCode::kIo, "--out " + path + ": cannot write");
+  out << text;
+  out.flush();
+  if (!out) return makeError(ErrorCode::kIo, "--out " + path + ": write failed");
+  return okStatus();
+}
+
+nlohmann::json toJson(const WaitDnsOptions& opts, const doctor::WaitResult& result) {
+  nlohmann::json hosts = nlohmann::json::array();
+  nlohmann::json unresolved = nlohmann::json::array();
+  for (const auto& h : result.hosts) {
+    nlohmann::json j = {{"name", h.name}, {"line", h.line}, {"resolved", h.resolved}, {"polls", h.polls}};
+    if (h.resolved) {
+      j["address"] = h.detail;
+      j["resolved_after_s"] = h.resolved_after.count() / 1000.0;
+    } else {
+      j["error"] = h.detail;
+      unresolved.push_back(h.name);
+    }
+    hosts.push_back(std::move(j));
+  }
+  return {{"hostfile", opts.hostfile},
+          {"out", opts.out.empty() ? nlohmann::json(nullptr) : nlohmann::json(opts.out)},
+          {"all_resolved", result.all_resolved},
+          {"polls", result.polls},
+          {"elapsed_s", result.elapsed.count() / 1000.0},
+          {"timeout_s", opts.timeout_s},
+          {"hosts", hosts},
+          {"unresolved", unresolved}};
+}
+
+// Prints what changed since the last poll: every host still waiting after the
+// first poll, then each host as it comes up.
+class ProgressPrinter {
+ public:
+  void operator()(const doctor::WaitResult& state) {
+    if (printed_.empty()) printed_.assign(state.hosts.size(), false);
+    for (size_t i = 0; i < state.hosts.size(); ++i) {
+      const auto& h = state.hosts[i];
+      if (h.resolved && !printed_[i]) {
+        fmt::print("DNS OK    {} -> {} ({})\n", h.name, h.detail, seconds(h.resolved_after));
+        printed_[i] = true;
+      } else if (!h.resolved && state.polls == 1) {
+        fmt::print("DNS WAIT  {}: {}\n", h.name, h.detail);
+      }
+    }
+    std::fflush(stdout);
+  }
+
+ private:
+  std::vector<bool> printed_;
+};
+
+int runWaitDns(const WaitDnsOptions& opts, const Environment& env) {
+  if (!std::isfinite(opts.timeout_s) || opts.timeout_s < 0 || opts.timeout_s > 86400)
+    return reportError(Error{ErrorCode::kUsage, "--timeout must be between 0 and 86400 seconds"});
+  if (!std::isfinite(opts.interval_s) || opts.interval_s < 0.01 || opts.interval_s > 3600)
+    return reportError(Error{ErrorCode::kUsage, "--interval must be between 0.01 and 3600 seconds"});
+  if (opts.rewrite_fqdn != !opts.out.empty())
+    return reportError(Error{ErrorCode::kUsage, "--rewrite-fqdn and --out FILE go together"});
+
+  auto text = doctor::readHostfileText(opts.hostfile);
+  if (!text) return reportError(text.error());
+  auto hostfile = doctor::parseHostfile(*text, opts.hostfile);
+  if (!hostfile) return reportError(hostfile.error());
+  if (hostfile->entries.empty())
+    return reportError(Error{ErrorCode::kInvalidInput, "hostfile " + opts.hostfile + " lists no hosts"});
+
+  if (opts.rewrite_fqdn) {
+    // Rewrite first: a name that cannot be completed or an unwritable --out is
+    // an argument error now, not after the wait. Then wait for the new names,
+    // the ones mpirun will use.
+    auto rewritten = doctor::rewriteHostfileFqdn(*text, *hostfile, opts.fqdn, opts.hostfile);
+    if (!rewritten) return reportError(rewritten.error());
+    if (auto st = writeFile(opts.out, *rewritten); !st) return reportError(st.error());
+    auto reparsed = doctor::parseHostfile(*rewritten, opts.out);
+    if (!reparsed) return reportError(reparsed.error());
+    hostfile = std::move(reparsed);
+  }
+
+  std::string hosts_file = opts.hosts_file;
+  if (hosts_file.empty()) hosts_file = lookup(env, "RAILKIT_HOSTS_FILE").value_or("");
+  auto resolver = doctor::makeResolver(hosts_file);
+  if (!resolver) return reportError(resolver.error());
+
+  doctor::SteadyClock clock;
+  doctor::WaitOptions wait;
+  wait.timeout = doctor::Clock::Duration(std::llround(opts.timeout_s * 1000));
+  wait.interval = doctor::Clock::Duration(std::llround(opts.interval_s * 1000));
+  const bool human = !opts.output.json;
+  const auto hosts = hostfile->distinctHosts();
+  if (human) {
+    fmt::print("waiting up to {} for {} host(s) of {}{}\n", seconds(wait.timeout), hosts.size(),
+               opts.rewrite_fqdn ? opts.out : opts.hostfile,
+               hosts_file.empty() ? "" : " (names from hosts file " + hosts_file + ")");
+    std::fflush(stdout);
+  }
+  ProgressPrinter printer;
+  doctor::WaitProgress progress;
+  if (human) progress = [&printer](const doctor::WaitResult& state) { printer(state); };
+  auto result = doctor::waitForHosts(*hostfile, **resolver, clock, wait, progress);
+
+  auto st = emitOutput(opts.output, toJson(opts, result), [&] {
+    if (result.all_resolved) {
+      fmt::print("all {} host(s) resolve after {} ({} poll(s))\n", result.hosts.size(), seconds(result.elapsed),
+                 result.polls);
+      if (!opts.out.empty()) fmt::print("wrote {}\n", opts.out);
+      return;
+    }
+    std::string names;
+    size_t left = 0;
+    for (const auto& h : result.hosts)
+      if (!h.resolved) names += (left++ ? ", " : "") + h.name;
+    fmt::print("timeout after {}: {} of {} host(s) still do not resolve: {}\n", seconds(result.elapsed), left,
+               result.hosts.size(), names);
+  });
+  if (!st) return reportError(st.error());
+  return result.all_resolved ? kExitOk : kExitFindings;
+}
+
+}  // namespace
 
 void registerWaitDns(CLI::App& app, CommandContext& context) {
-  auto* command = app.add_subcommand("wait-dns", "(not yet available)");
-  command->group("");  // hidden until it works
-  command->callback([&context] {
-    context.action = [] { return reportError(Error{ErrorCode::kUnavailable, "wait-dns is not available yet"}); };
+  auto* command = app.add_subcommand("wait-dns", "Wait until every host of an MPI hostfile resolves (run before mpirun)");
+  auto opts = std::make_shared<WaitDnsOptions>();
+  command->add_option("--hostfile", opts->hostfile, "MPI hostfile (host, host slots=N, host:N)")
+      ->required()
+      ->type_name("FILE");
+  command->add_option("--timeout", opts->timeout_s, "Give up after this many seconds (exit 1)")
+      ->required()
+      ->type_name("SECONDS");
+  command->add_option("--interval", opts->interval_s, "Seconds between polls (default 2)")->type_name("SECONDS");
+  command->add_flag("--rewrite-fqdn", opts->rewrite_fqdn,
+                    "Write the hostfile with <pod>.<service>.<namespace>.svc.<cluster-domain> names to --out, "
+                    "then wait for those names");
+  command->add_option("--namespace", opts->fqdn.ns, "Namespace for names without one (<pod> or <pod>.<service>)")
+      ->type_name("NS");
+  command->add_option("--service", opts->fqdn.service, "Headless Service for bare pod names")->type_name("SVC");
+  command->add_option("--cluster-domain", opts->fqdn.cluster_domain, "Cluster DNS domain (default cluster.local)")
+      ->type_name("DOMAIN");
+  command->add_option("--out", opts->out, "Where --rewrite-fqdn writes the rewritten hostfile")->type_name("FILE");
+  command->add_option("--hosts-file", opts->hosts_file,
+                      "Resolve names from this hosts(5) file only, never DNS (tests, air-gapped dry runs; "
+                      "also RAILKIT_HOSTS_FILE)")
+      ->type_name("FILE");
+  addOutputFlags(*command, opts->output);
+  command->callback([&context, opts] {
+    context.action = [opts, &context] { return runWaitDns(*opts, context.env); };
   });
 }
 

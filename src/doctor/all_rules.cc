@@ -12,6 +12,7 @@ extern const Rule kGpudirectModuleMissing;
 extern const Rule kIbNoSubnetManager;
 extern const Rule kIpcLockMissing;
 extern const Rule kMemlockLimit;
+extern const Rule kMpiHostfileUnresolvable;
 extern const Rule kOmpiCollConflict;
 extern const Rule kRdmaNoDevices;
 extern const Rule kRdmaPortDown;
@@ -22,7 +23,9 @@ extern const Rule kUverbsMissing;
 const std::vector<Rule>& allRules() {
   static const std::vector<Rule> kRules = {
       kGpuNicFar,        kGpudirectModuleMissing, kIbNoSubnetManager, kIpcLockMissing,
-      kMemlockLimit,     kOmpiCollConflict,       kRdmaNoDevices,     kRdmaPortDown,
+      kMemlockLimit,
+      kMpiHostfileUnresolvable,
+      kOmpiCollConflict,       kRdmaNoDevices,     kRdmaPortDown,
       kRoceMtuSmall,     kShmTooSmall,            kUverbsMissing,
   };
   return kRules;

@@ -1,0 +1,52 @@
+// mpi-hostfile-unresolvable: mpirun reaches every host of its hostfile by
+// name (ssh or the operator's kubectl exec agent, then orted's TCP wire-up);
+// a name that does not resolve is a launch that fails or hangs.
+#include "doctor/rules/helpers.h"
+
+namespace railkit::doctor {
+namespace {
+
+std::vector<Finding> check(const DoctorInput& in) {
+  if (!in.hostfile) return {};
+  std::vector<Finding> out;
+  for (const auto& host : in.hostfile->hosts) {
+    if (host.resolved) continue;
+    out.push_back(makeFinding(
+        "mpi-hostfile-unresolvable", Severity::kError, host.name,
+        "hostfile host " + host.name + " does not resolve" + (host.detail.empty() ? "" : " (" + host.detail + ")"),
+        {{in.hostfile->path, host.line, host.name + ": " + (host.detail.empty() ? "unresolvable" : host.detail)}},
+        "start mpirun only after `railkit wait-dns --hostfile " + in.hostfile->path +
+            " --timeout 300` succeeds; give the workers a headless Service (clusterIP: None) matching "
+            "their pods' subdomain; if short names fail, use <pod>.<service>.<namespace>.svc.cluster.local "
+            "(wait-dns --rewrite-fqdn)"));
+  }
+  return out;
+}
+
+}  // namespace
+
+extern const Rule kMpiHostfileUnresolvable = {
+    "mpi-hostfile-unresolvable", Severity::kError, "a host of the MPI hostfile (--hostfile) does not resolve",
+    "mpirun starts one daemon per hostfile line by name (ssh, or the MPI operator's kubectl-exec agent) and\n"
+    "the daemons then connect back over TCP. A name that does not resolve fails the launch with\n"
+    "'ssh: Could not resolve hostname' or 'ORTE was unable to reliably start one or more daemons'.\n"
+    "In Kubernetes the worker names (e.g. job-worker-0.job.ns.svc) exist in cluster DNS only when:\n"
+    "  - a headless Service selects the workers and each pod's spec.subdomain equals its name\n"
+    "    (the MPI operator creates both; a hand-made StatefulSet needs serviceName: <service>);\n"
+    "  - the worker pods are running and ready (publishNotReadyAddresses: true on the Service\n"
+    "    publishes them before readiness);\n"
+    "  - the lookup goes through the pod network: cluster DNS is not reachable over the RDMA\n"
+    "    secondary network (net1), so keep MPI's control traffic on eth0\n"
+    "    (OMPI_MCA_btl_tcp_if_include=eth0, OMPI_MCA_oob_tcp_if_include=eth0).\n"
+    "Fix:\n"
+    "  railkit wait-dns --hostfile /etc/mpi/hostfile --timeout 300 && mpirun --hostfile /etc/mpi/hostfile ...\n"
+    "  # clusters whose search path does not complete short names:\n"
+    "  railkit wait-dns --hostfile /etc/mpi/hostfile --timeout 300 --rewrite-fqdn --namespace NS \\\n"
+    "      --out /tmp/hostfile && mpirun --hostfile /tmp/hostfile ...\n"
+    "  # the FQDN form: <pod>.<service>.<namespace>.svc.cluster.local\n"
+    "  apiVersion: v1\n  kind: Service\n  metadata: {name: job-worker}\n"
+    "  spec: {clusterIP: None, publishNotReadyAddresses: true, selector: {job: job, role: worker}}\n"
+    "Check by hand with `getent hosts <name>` from the launcher pod.",
+    check};
+
+}  // namespace railkit::doctor
