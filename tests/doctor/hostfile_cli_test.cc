@@ -1,0 +1,235 @@
+// End to end through the built binary: `doctor --hostfile` and `wait-dns`.
+// Every run passes --hosts-file (or RAILKIT_HOSTS_FILE) so names come only
+// from files written here, never from the machine's DNS.
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <array>
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <thread>
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include "support/node_builder.h"
+#include "support/test_support.h"
+
+namespace {
+
+namespace fs = std::filesystem;
+
+struct CliRun {
+  int status = -1;
+  std::string out;
+  std::string err;
+};
+
+class DoctorHostfileCli : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    std::string tmpl = (fs::temp_directory_path() / "railkit_hostfile_cli_XXXXXX").string();
+    dir_ = mkdtemp(tmpl.data());
+  }
+  void TearDown() override {
+    std::error_code ec;
+    fs::remove_all(dir_, ec);
+  }
+
+  std::string write(const std::string& name, const std::string& text) {
+    std::ofstream(dir_ / name, std::ios::binary | std::ios::trunc) << text;
+    return (dir_ / name).string();
+  }
+
+  std::string read(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    return ss.str();
+  }
+
+  // `prefix` goes before the binary (environment assignments).
+  CliRun run(const std::string& args, const std::string& prefix = "") {
+    CliRun result;
+    const std::string err = (dir_ / "stderr").string();
+    std::string command = prefix + " " + railkit::testing::railkitBinary() + " " + args + " 2>" + err;
+    FILE* pipe = popen(command.c_str(), "r");
+    if (pipe == nullptr) return result;
+    std::array<char, 4096> buffer{};
+    size_t n;
+    while ((n = fread(buffer.data(), 1, buffer.size(), pipe)) > 0) result.out.append(buffer.data(), n);
+    int status = pclose(pipe);
+    result.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    result.err = read(err);
+    return result;
+  }
+
+  fs::path dir_;
+};
+
+const char* kHostfile =
+    "# written by the MPI operator\n"
+    "job-worker-0.job.team.svc slots=8\n"
+    "job-worker-1.job.team.svc slots=8\n";
+
+int countFindings(const nlohmann::json& doc, const std::string& id) {
+  int n = 0;
+  for (const auto& f : doc["findings"])
+    if (f["id"] == id) ++n;
+  return n;
+}
+
+TEST_F(DoctorHostfileCli, DoctorFiresForTheHostThatDoesNotResolve) {
+  railkit::testing::buildHealthyDgxH100(dir_ / "node");
+  auto hostfile = write("hostfile", kHostfile);
+  auto hosts = write("hosts", "10.1.0.10 job-worker-0.job.team.svc\n");
+  auto r = run("doctor --root " + (dir_ / "node").string() + " --hostfile " + hostfile + " --hosts-file " + hosts +
+               " --json");
+  EXPECT_EQ(r.status, 1) << r.err;
+  auto doc = nlohmann::json::parse(r.out);
+  ASSERT_EQ(countFindings(doc, "mpi-hostfile-unresolvable"), 1) << r.out;
+  for (const auto& f : doc["findings"]) {
+    if (f["id"] != "mpi-hostfile-unresolvable") continue;
+    EXPECT_EQ(f["severity"], "error");
+    EXPECT_EQ(f["subject"], "job-worker-1.job.team.svc");
+    EXPECT_EQ(f["evidence"][0]["source"], hostfile);
+    EXPECT_EQ(f["evidence"][0]["line"], 3);
+  }
+  // The same through RAILKIT_HOSTS_FILE, human view.
+  auto human = run("doctor --root " + (dir_ / "node").string() + " --hostfile " + hostfile,
+                   "RAILKIT_HOSTS_FILE=" + hosts);
+  EXPECT_EQ(human.status, 1) << human.err;
+  EXPECT_NE(human.out.find("[mpi-hostfile-unresolvable] job-worker-1.job.team.svc"), std::string::npos) << human.out;
+  EXPECT_NE(human.out.find(hostfile + ":3"), std::string::npos) << human.out;
+}
+
+TEST_F(DoctorHostfileCli, DoctorSilentWhenEveryHostResolves) {
+  railkit::testing::buildHealthyDgxH100(dir_ / "node");
+  auto hostfile = write("hostfile", kHostfile);
+  auto hosts = write("hosts", "10.1.0.10 job-worker-0.job.team.svc\n10.1.0.11 job-worker-1.job.team.svc\n");
+  auto r = run("doctor --root " + (dir_ / "node").string() + " --hostfile " + hostfile + " --hosts-file " + hosts +
+               " --json");
+  EXPECT_EQ(r.status, 0) << r.out << r.err;
+  auto doc = nlohmann::json::parse(r.out);
+  EXPECT_EQ(countFindings(doc, "mpi-hostfile-unresolvable"), 0);
+  EXPECT_EQ(doc["summary"]["errors"], 0);
+}
+
+TEST_F(DoctorHostfileCli, DoctorBadHostfileIsExit2WithOneLine) {
+  auto hosts = write("hosts", "10.1.0.10 a\n");
+  auto missing = run("doctor --hostfile " + (dir_ / "nope").string() + " --hosts-file " + hosts);
+  EXPECT_EQ(missing.status, 2);
+  EXPECT_NE(missing.err.find("does not exist"), std::string::npos) << missing.err;
+  auto bad = write("bad", "a slots=2\nb slots=two\n");
+  auto r = run("doctor --hostfile " + bad + " --hosts-file " + hosts);
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.err.find(bad + ":2: bad slot count"), std::string::npos) << r.err;
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+  EXPECT_TRUE(r.out.empty()) << r.out;
+}
+
+TEST_F(DoctorHostfileCli, WaitDnsExit0WhenAllResolve) {
+  auto hostfile = write("hostfile", kHostfile);
+  auto hosts = write("hosts", "10.1.0.10 job-worker-0.job.team.svc\n10.1.0.11 job-worker-1.job.team.svc\n");
+  auto r = run("wait-dns --hostfile " + hostfile + " --timeout 5 --hosts-file " + hosts);
+  EXPECT_EQ(r.status, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("DNS OK    job-worker-1.job.team.svc -> 10.1.0.11"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("all 2 host(s) resolve"), std::string::npos) << r.out;
+}
+
+TEST_F(DoctorHostfileCli, WaitDnsExit1AtTimeoutNamingTheHost) {
+  auto hostfile = write("hostfile", kHostfile);
+  auto hosts = write("hosts", "10.1.0.10 job-worker-0.job.team.svc\n");
+  auto start = std::chrono::steady_clock::now();
+  auto r = run("wait-dns --hostfile " + hostfile + " --timeout 0.6 --interval 0.2 --hosts-file " + hosts + " --json");
+  auto took = std::chrono::steady_clock::now() - start;
+  EXPECT_EQ(r.status, 1) << r.out << r.err;
+  EXPECT_GE(took, std::chrono::milliseconds(600));
+  EXPECT_LT(took, std::chrono::seconds(10));
+  auto doc = nlohmann::json::parse(r.out);
+  EXPECT_EQ(doc["all_resolved"], false);
+  EXPECT_EQ(doc["unresolved"], nlohmann::json::array({"job-worker-1.job.team.svc"}));
+  EXPECT_GE(doc["polls"].get<int>(), 3);
+  auto human = run("wait-dns --hostfile " + hostfile + " --timeout 0 --hosts-file " + hosts);
+  EXPECT_EQ(human.status, 1);
+  EXPECT_NE(human.out.find("1 of 2 host(s) still do not resolve: job-worker-1.job.team.svc"), std::string::npos)
+      << human.out;
+}
+
+TEST_F(DoctorHostfileCli, WaitDnsSeesAHostAppear) {
+  auto hostfile = write("hostfile", kHostfile);
+  auto hosts = write("hosts", "10.1.0.10 job-worker-0.job.team.svc\n");
+  std::thread later([&] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(500));
+    write("hosts", "10.1.0.10 job-worker-0.job.team.svc\n10.1.0.11 job-worker-1.job.team.svc\n");
+  });
+  auto r = run("wait-dns --hostfile " + hostfile + " --timeout 20 --interval 0.1 --hosts-file " + hosts + " --json");
+  later.join();
+  EXPECT_EQ(r.status, 0) << r.out << r.err;
+  auto doc = nlohmann::json::parse(r.out);
+  EXPECT_EQ(doc["all_resolved"], true);
+  EXPECT_GE(doc["hosts"][1]["polls"].get<int>(), 2);
+  EXPECT_GT(doc["hosts"][1]["resolved_after_s"].get<double>(), 0.0);
+  EXPECT_LT(doc["elapsed_s"].get<double>(), 15.0);
+}
+
+TEST_F(DoctorHostfileCli, WaitDnsBadArgumentsAreExit2) {
+  auto hostfile = write("hostfile", kHostfile);
+  auto hosts = write("hosts", "10.1.0.10 x\n");
+  const std::string hf = " --hostfile " + hostfile + " --hosts-file " + hosts;
+  struct Case {
+    std::string args;
+    std::string says;
+  } cases[] = {
+      {"wait-dns --hosts-file " + hosts + " --timeout 1", "--hostfile"},
+      {"wait-dns" + hf, "--timeout"},
+      {"wait-dns" + hf + " --timeout -1", "--timeout"},
+      {"wait-dns" + hf + " --timeout 1 --interval 0", "--interval"},
+      {"wait-dns --hostfile " + (dir_ / "missing").string() + " --hosts-file " + hosts + " --timeout 1",
+       "does not exist"},
+      {"wait-dns --hostfile " + write("bad", "w0 slots=8\nw1 slots=x\n") + " --hosts-file " + hosts + " --timeout 1",
+       ":2: bad slot count"},
+      {"wait-dns --hostfile " + write("empty", "# none\n") + " --hosts-file " + hosts + " --timeout 1", "no hosts"},
+      {"wait-dns --hostfile " + hostfile + " --hosts-file " + (dir_ / "nohosts").string() + " --timeout 1",
+       "does not exist"},
+      {"wait-dns" + hf + " --timeout 1 --rewrite-fqdn", "--out"},
+      {"wait-dns --hostfile " + write("short", "w0 slots=8\n") + " --hosts-file " + hosts +
+           " --timeout 1 --rewrite-fqdn --out " + (dir_ / "o").string(),
+       ":1: host w0 is a bare pod name"},
+      {"wait-dns" + hf + " --timeout 1 --rewrite-fqdn --out " + (dir_ / "no/such/dir/o").string(), "cannot write"},
+  };
+  for (const auto& c : cases) {
+    auto r = run(c.args);
+    EXPECT_EQ(r.status, 2) << c.args << "\n" << r.out << r.err;
+    EXPECT_NE((r.err + r.out).find(c.says), std::string::npos) << c.args << "\n" << r.err << r.out;
+  }
+}
+
+TEST_F(DoctorHostfileCli, WaitDnsRewriteFqdnWritesTheClusterForm) {
+  auto hostfile = write("hostfile",
+                        "# workers\r\n"
+                        "job-worker-0.job-worker slots=8\r\n"
+                        "job-worker-1 slots=8 max_slots=8\r\n"
+                        "job-worker-2.job-worker.team.svc:8\r\n");
+  auto hosts = write("hosts",
+                     "10.1.0.10 job-worker-0.job-worker.team.svc.cluster.local\n"
+                     "10.1.0.11 job-worker-1.job-worker.team.svc.cluster.local\n"
+                     "10.1.0.12 job-worker-2.job-worker.team.svc.cluster.local\n");
+  auto out = (dir_ / "hostfile.fqdn").string();
+  auto r = run("wait-dns --hostfile " + hostfile + " --timeout 2 --hosts-file " + hosts +
+               " --rewrite-fqdn --namespace team --service job-worker --out " + out);
+  EXPECT_EQ(r.status, 0) << r.out << r.err;
+  EXPECT_EQ(read(out),
+            "# workers\n"
+            "job-worker-0.job-worker.team.svc.cluster.local slots=8\n"
+            "job-worker-1.job-worker.team.svc.cluster.local slots=8 max_slots=8\n"
+            "job-worker-2.job-worker.team.svc.cluster.local:8\n");
+  EXPECT_NE(r.out.find("wrote " + out), std::string::npos) << r.out;
+  // The short names are not in the hosts file: without the rewrite the wait fails.
+  EXPECT_EQ(run("wait-dns --hostfile " + hostfile + " --timeout 0 --hosts-file " + hosts).status, 1);
+}
+
+}  // namespace
