@@ -13,20 +13,49 @@ extern const Rule kIbNoSubnetManager;
 extern const Rule kIpcLockMissing;
 extern const Rule kMemlockLimit;
 extern const Rule kMpiHostfileUnresolvable;
+extern const Rule kNcclGidIndexInvalid;
+extern const Rule kNcclIbDisabled;
+extern const Rule kNcclIbHcaInvalid;
+extern const Rule kNcclSocketIfnameInvalid;
+extern const Rule kOmpiBtlIfUnset;
 extern const Rule kOmpiCollConflict;
+extern const Rule kPcieAcsEnabled;
+extern const Rule kPcieAcsUnknown;
+extern const Rule kPcieLinkDegraded;
+extern const Rule kRdmaCmMissing;
+extern const Rule kRdmaNetnsShared;
 extern const Rule kRdmaNoDevices;
 extern const Rule kRdmaPortDown;
+extern const Rule kRoceGidNetns;
 extern const Rule kRoceMtuSmall;
 extern const Rule kShmTooSmall;
 extern const Rule kUverbsMissing;
 
 const std::vector<Rule>& allRules() {
   static const std::vector<Rule> kRules = {
-      kGpuNicFar,        kGpudirectModuleMissing, kIbNoSubnetManager, kIpcLockMissing,
+      kGpuNicFar,
+      kGpudirectModuleMissing,
+      kIbNoSubnetManager,
+      kIpcLockMissing,
       kMemlockLimit,
       kMpiHostfileUnresolvable,
-      kOmpiCollConflict,       kRdmaNoDevices,     kRdmaPortDown,
-      kRoceMtuSmall,     kShmTooSmall,            kUverbsMissing,
+      kNcclGidIndexInvalid,
+      kNcclIbDisabled,
+      kNcclIbHcaInvalid,
+      kNcclSocketIfnameInvalid,
+      kOmpiBtlIfUnset,
+      kOmpiCollConflict,
+      kPcieAcsEnabled,
+      kPcieAcsUnknown,
+      kPcieLinkDegraded,
+      kRdmaCmMissing,
+      kRdmaNetnsShared,
+      kRdmaNoDevices,
+      kRdmaPortDown,
+      kRoceGidNetns,
+      kRoceMtuSmall,
+      kShmTooSmall,
+      kUverbsMissing,
   };
   return kRules;
 }

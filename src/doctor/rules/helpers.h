@@ -1,7 +1,8 @@
 #pragma once
 // Small helpers shared by rule files: building findings and evidence, and the
-// facts several rules look at (module loaded, RDMA present).
+// facts several rules look at (module loaded, RDMA present, usable ports).
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -30,6 +31,39 @@ inline bool moduleLoaded(const model::Inventory& inv, const std::string& name) {
 
 inline std::string portPath(const std::string& dev, int port, const std::string& file) {
   return std::string(sys::paths::kClassInfiniband) + "/" + dev + "/ports/" + std::to_string(port) + "/" + file;
+}
+
+inline std::string netPath(const std::string& netdev, const std::string& file) {
+  return std::string(sys::paths::kClassNet) + "/" + netdev + "/" + file;
+}
+
+// A port that carries traffic: physically linked and logically active.
+inline bool portUsable(const model::RdmaPort& p) { return p.phys_state == "LinkUp" && p.state == "ACTIVE"; }
+
+inline const model::NetInterface* findInterface(const model::Inventory& inv, const std::string& name) {
+  for (const auto& n : inv.interfaces)
+    if (n.name == name) return &n;
+  return nullptr;
+}
+
+// Evidence for one environment variable (or its absence).
+inline Evidence envEvidence(const Environment& env, const std::string& key) {
+  auto value = lookup(env, key);
+  return {sys::paths::kSelfEnviron, std::nullopt, value ? key + "=" + *value : key + " unset"};
+}
+
+inline bool ompiInUse(const Environment& env) {
+  for (const auto& [k, v] : env)
+    if (k.rfind("OMPI_", 0) == 0) return true;
+  return false;
+}
+
+// "a, b, c" (at most `limit` items, then "and N more").
+inline std::string joinNames(const std::vector<std::string>& names, size_t limit = 8) {
+  std::string out;
+  for (size_t i = 0; i < names.size() && i < limit; ++i) out += (i ? ", " : "") + names[i];
+  if (names.size() > limit) out += " and " + std::to_string(names.size() - limit) + " more";
+  return out;
 }
 
 }  // namespace railkit::doctor

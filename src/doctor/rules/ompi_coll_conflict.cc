@@ -4,11 +4,6 @@
 
 namespace railkit::doctor {
 namespace {
-bool ompiInUse(const Environment& env) {
-  for (const auto& [k, v] : env)
-    if (k.rfind("OMPI_", 0) == 0) return true;
-  return false;
-}
 
 std::vector<Finding> check(const DoctorInput& in) {
   const auto& env = in.inventory.process.env;

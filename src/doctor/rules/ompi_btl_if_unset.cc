@@ -1,0 +1,51 @@
+// ompi-btl-if-unset: with several interfaces OpenMPI's TCP BTL (and its
+// out-of-band wire-up) may pick the RDMA secondary network, which has no
+// route to the other pods' control addresses and no cluster DNS.
+#include "doctor/rules/helpers.h"
+
+namespace railkit::doctor {
+namespace {
+
+std::vector<Finding> check(const DoctorInput& in) {
+  const auto& inv = in.inventory;
+  const auto& env = inv.process.env;
+  if (!ompiInUse(env)) return {};
+  if (lookup(env, "OMPI_MCA_btl_tcp_if_include") || lookup(env, "OMPI_MCA_btl_tcp_if_exclude")) return {};
+  std::vector<std::string> names;
+  for (const auto& n : inv.interfaces)
+    if (n.name != "lo" && n.type != "loopback") names.push_back(n.name);
+  if (names.size() < 2) return {};
+  std::string first_ompi;
+  for (const auto& [k, v] : env)
+    if (k.rfind("OMPI_", 0) == 0) {
+      first_ompi = k + "=" + v;
+      break;
+    }
+  return {makeFinding("ompi-btl-if-unset", Severity::kWarning, "OMPI_MCA_btl_tcp_if_include",
+                      "OpenMPI is in use and " + std::to_string(names.size()) + " interfaces exist (" +
+                          joinNames(names) + ") but neither OMPI_MCA_btl_tcp_if_include nor _exclude is set",
+                      {{sys::paths::kSelfEnviron, std::nullopt, first_ompi},
+                       envEvidence(env, "OMPI_MCA_btl_tcp_if_include"),
+                       envEvidence(env, "OMPI_MCA_btl_tcp_if_exclude"),
+                       {sys::paths::kClassNet, std::nullopt, joinNames(names, 16)}},
+                      "export OMPI_MCA_btl_tcp_if_include=eth0 (and OMPI_MCA_oob_tcp_if_include=eth0) on the "
+                      "launcher and every worker")};
+}
+
+}  // namespace
+
+extern const Rule kOmpiBtlIfUnset = {
+    "ompi-btl-if-unset", Severity::kWarning, "OpenMPI may route control traffic over the wrong interface",
+    "OpenMPI's TCP BTL and its out-of-band channel use every interface they find unless told otherwise. In a\n"
+    "pod with the pod network (eth0) and an RDMA secondary network (net1, an SR-IOV VF or macvlan), MPI may\n"
+    "try to reach the other pods over net1, which carries no cluster routes or DNS: mpirun fails with 'No\n"
+    "route to host', hangs in MPI_Init, or barriers time out. Keep MPI's control plane on eth0 and leave\n"
+    "net1 to NCCL.\n"
+    "Fix: on the launcher and forwarded to the workers\n"
+    "  env:\n  - name: OMPI_MCA_btl_tcp_if_include\n    value: eth0\n"
+    "  - name: OMPI_MCA_oob_tcp_if_include\n    value: eth0\n"
+    "or `mpirun --mca btl_tcp_if_include eth0 --mca oob_tcp_if_include eth0 -x NCCL_SOCKET_IFNAME ...`\n"
+    "(btl_tcp_if_exclude=lo,net1 works too; include and exclude must not both be set).",
+    check};
+
+}  // namespace railkit::doctor

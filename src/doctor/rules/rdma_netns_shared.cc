@@ -1,0 +1,52 @@
+// rdma-netns-shared: SR-IOV VFs are meant to be handed to one pod each, but
+// while ib_core's netns_mode is shared every RDMA device stays visible in
+// every network namespace and the RDMA CNI cannot move a VF's device into a pod.
+#include "doctor/rules/helpers.h"
+
+namespace railkit::doctor {
+namespace {
+
+std::string pciDevicePath(const model::RdmaDevice& d, const std::string& file) {
+  return std::string(sys::paths::kBusPciDevices) + "/" + (d.pci ? d.pci->address : d.name) + "/" + file;
+}
+
+std::vector<Finding> check(const DoctorInput& in) {
+  const auto& inv = in.inventory;
+  if (!inv.rdma_netns_shared.value_or(false)) return {};
+  std::vector<Finding> out;
+  for (const auto& d : inv.rdma_devices) {
+    int vfs = d.sriov.num_vfs.value_or(0);
+    if (vfs <= 0) continue;
+    out.push_back(makeFinding(
+        "rdma-netns-shared", Severity::kWarning, d.name,
+        d.name + " has " + std::to_string(vfs) +
+            " SR-IOV VF(s) configured while the RDMA subsystem is in shared netns mode: VF RDMA devices are not "
+            "isolated per pod",
+        {{sys::paths::kIbCoreNetnsMode, std::nullopt, "Y"},
+         {pciDevicePath(d, "sriov_numvfs"), std::nullopt, std::to_string(vfs)}},
+        "rdma system set netns exclusive (persist: echo 'options ib_core netns_mode=0' > "
+        "/etc/modprobe.d/ib_core.conf, then update-initramfs -u and reboot)"));
+  }
+  return out;
+}
+
+}  // namespace
+
+extern const Rule kRdmaNetnsShared = {
+    "rdma-netns-shared", Severity::kWarning, "SR-IOV VFs configured while RDMA netns mode is shared",
+    "The kernel's RDMA subsystem runs in one of two network-namespace modes. In shared mode (the default,\n"
+    "`netns_mode=Y`) every RDMA device is visible from every network namespace: fine for the shared device\n"
+    "plugin with macvlan/ipvlan, wrong for SR-IOV, where each pod should own one VF. The RDMA CNI can then not\n"
+    "move the VF's RDMA device into the pod's namespace, pods see each other's devices, and NCCL may pick a\n"
+    "VF that belongs to another pod.\n"
+    "Fix (on each SR-IOV node):\n"
+    "  rdma system                           # prints 'netns shared ...'\n"
+    "  rdma system set netns exclusive       # takes effect for namespaces created afterwards\n"
+    "  echo 'options ib_core netns_mode=0' > /etc/modprobe.d/ib_core.conf\n"
+    "  update-initramfs -u && reboot         # ib_core loads early; the initramfs must carry the option\n"
+    "and add the RDMA CNI to the SR-IOV network so the VF's RDMA device follows its netdev:\n"
+    "  apiVersion: sriovnetwork.openshift.io/v1\n  kind: SriovNetwork\n"
+    "  spec: {resourceName: mlnx_vf, metaPlugins: '{\"type\": \"rdma\"}'}",
+    check};
+
+}  // namespace railkit::doctor
