@@ -15,7 +15,7 @@ Status chainBroadcast(const CollectiveArgs& a) {
   int prev = (t.rank() - 1 + n) % n, next = (t.rank() + 1) % n;
   std::size_t bytes = a.recv_count * dataTypeSize(a.type);
   char* buf = static_cast<char*>(a.recv);
-  if (pos == 0 && a.send != a.recv) std::memcpy(buf, a.send, bytes);
+  if (pos == 0 && a.send != a.recv) copyBytes(buf, a.send, bytes);
   if (n == 1) return okStatus();
   std::vector<RequestId> sends;
   for (std::size_t off = 0; off < bytes; off += a.chunk_bytes) {
@@ -48,7 +48,7 @@ Status chainReduce(const CollectiveArgs& a) {
     own.resize(bytes);
     acc = own.data();
   }
-  if (acc != a.send) std::memcpy(acc, a.send, bytes);
+  if (acc != a.send) copyBytes(acc, a.send, bytes);
   if (n == 1) return okStatus();
   std::size_t chunk = std::max<std::size_t>(esize, a.chunk_bytes / esize * esize);
   std::vector<char> tmp(std::min(bytes, chunk));

@@ -7,6 +7,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <span>
 #include <string_view>
 
@@ -15,6 +16,12 @@
 #include "core/collective_factors.h"
 
 namespace railkit::bench {
+
+// memcpy that accepts empty ranges: a zero-count buffer may be a null pointer, which
+// memcpy forbids even for zero bytes.
+inline void copyBytes(void* dst, const void* src, std::size_t bytes) {
+  if (bytes != 0) std::memcpy(dst, src, bytes);
+}
 
 struct CollectiveArgs {
   Transport* transport = nullptr;

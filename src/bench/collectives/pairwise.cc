@@ -19,7 +19,7 @@ Status pairwiseAllToAll(const CollectiveArgs& a) {
     copy.assign(in, in + block * n);
     in = copy.data();
   }
-  std::memcpy(out + r * block, in + r * block, block);
+  copyBytes(out + r * block, in + r * block, block);
   for (int s = 1; s < n; ++s) {
     int to = (r + s) % n, from = (r - s + n) % n;
     if (auto st = sendRecv(t, to, in + to * block, block, from, out + from * block, block); !st) return st;

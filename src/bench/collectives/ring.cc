@@ -55,7 +55,7 @@ Status ringAllReduce(const CollectiveArgs& a) {
   Transport& t = *a.transport;
   std::size_t esize = dataTypeSize(a.type);
   char* buf = static_cast<char*>(a.recv);
-  if (a.send != a.recv) std::memcpy(buf, a.send, a.recv_count * esize);
+  if (a.send != a.recv) copyBytes(buf, a.send, a.recv_count * esize);
   Ring ring(t);
   if (ring.n == 1) return okStatus();
   std::size_t count = a.recv_count;
@@ -85,7 +85,7 @@ Status ringAllGather(const CollectiveArgs& a) {
   Ring ring(t);
   std::size_t bytes = a.send_count * dataTypeSize(a.type);
   char* out = static_cast<char*>(a.recv);
-  if (out + ring.rank * bytes != a.send) std::memcpy(out + ring.rank * bytes, a.send, bytes);
+  if (out + ring.rank * bytes != a.send) copyBytes(out + ring.rank * bytes, a.send, bytes);
   for (int s = 0; s < ring.n - 1; ++s) {
     if (auto st = sendRecv(t, ring.next, out + ring.block(ring.rank - s) * bytes, bytes, ring.prev,
                            out + ring.block(ring.rank - s - 1) * bytes, bytes);
@@ -102,7 +102,7 @@ Status ringReduceScatter(const CollectiveArgs& a) {
   std::size_t bytes = count * esize;
   const char* in = static_cast<const char*>(a.send);
   if (ring.n == 1) {
-    if (a.recv != a.send) std::memcpy(a.recv, a.send, bytes);
+    if (a.recv != a.send) copyBytes(a.recv, a.send, bytes);
     return okStatus();
   }
   // Double buffer: `acc` holds the partial sum sent next step, `tmp` receives.
@@ -112,7 +112,7 @@ Status ringReduceScatter(const CollectiveArgs& a) {
     int b = ring.block(ring.rank - 2 - s);
     char* dst = (s == ring.n - 2) ? static_cast<char*>(a.recv) : next.data();
     // dst may alias the input block b only in place, where b == rank and the input is no longer needed.
-    if (dst != in + b * bytes) std::memcpy(dst, in + b * bytes, bytes);
+    if (dst != in + b * bytes) copyBytes(dst, in + b * bytes, bytes);
     if (auto st = stepReduce(a, ring, acc.data(), bytes, tmp.data(), dst, count); !st) return st;
     if (s != ring.n - 2) acc.swap(next);
   }
