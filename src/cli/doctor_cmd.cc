@@ -88,6 +88,8 @@ int runDoctor(const DoctorOptions& opts, const Environment& env) {
   nlohmann::json doc = {{"root", inv->root},
                         {"findings", findingsToJson(findings)},
                         {"summary", {{"errors", errors}, {"warnings", warnings}, {"info", infos}}}};
+  // Values read from a snapshot may be any bytes; JSON output must stay valid UTF-8.
+  doc = nlohmann::json::parse(doc.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
   auto st = emitOutput(opts.output, doc, [&] { printHuman(inv->root, findings, errors, warnings, infos); });
   if (!st) return reportError(st.error());
   return errors > 0 ? kExitFindings : kExitOk;
