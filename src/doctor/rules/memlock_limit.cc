@@ -14,18 +14,30 @@ std::vector<Finding> check(const DoctorInput& in) {
   return {makeFinding("memlock-limit", sev, "process",
                       "RLIMIT_MEMLOCK is " + std::to_string(m.bytes) + " bytes; RDMA memory registration needs it unlimited",
                       {{sys::paths::kSelfLimits, std::nullopt, "Max locked memory " + std::to_string(m.bytes)}},
-                      "set LimitMEMLOCK=infinity for containerd/kubelet (or ulimit -l unlimited) and restart the pod")};
+                      "set RLIMIT_MEMLOCK unlimited in the container runtime's base OCI spec (containerd base_runtime_spec) and "
+                      "LimitMEMLOCK=infinity for containerd, then recreate the pod (railkit explain memlock-limit)")};
 }
 }  // namespace
 
 extern const Rule kMemlockLimit = {
     "memlock-limit", Severity::kError, "Locked-memory limit is finite",
     "RDMA registers (pins) every buffer it sends from; with RLIMIT_MEMLOCK at the common 64 KiB default, ibv_reg_mr\n"
-    "of 1 MiB or more fails and NCCL/UCX abort or fall back. Error below 1 GiB, warning for any other finite value.\n"
-    "Fix: containers inherit the runtime's limit. On each node:\n"
+    "of 1 MiB or more fails ('Couldn't allocate MR', perftest works for small messages only) and NCCL/UCX abort or\n"
+    "fall back. Error below 1 GiB, warning for any other finite value.\n"
+    "A pod cannot raise it itself (`ulimit -l unlimited` in the container fails), Kubernetes has no pod-level\n"
+    "ulimit, and /etc/security/limits.conf on the node does not apply to containers. The limit comes from the\n"
+    "OCI spec the container runtime generates, so set it there, on every node:\n"
+    "  # containerd: a base runtime spec with RLIMIT_MEMLOCK unlimited\n"
+    "  ctr oci spec > /etc/containerd/rdma-spec.json\n"
+    "  #   add to process.rlimits: {\"type\": \"RLIMIT_MEMLOCK\", \"hard\": 18446744073709551615,\n"
+    "  #                            \"soft\": 18446744073709551615}\n"
+    "  # /etc/containerd/config.toml, runtime runc:\n"
+    "  #   base_runtime_spec = \"/etc/containerd/rdma-spec.json\"\n"
+    "  # and for the daemon itself:\n"
     "  mkdir -p /etc/systemd/system/containerd.service.d\n"
     "  printf '[Service]\\nLimitMEMLOCK=infinity\\n' > /etc/systemd/system/containerd.service.d/memlock.conf\n"
     "  systemctl daemon-reload && systemctl restart containerd\n"
-    "then recreate the pod; check with `ulimit -l` (should print unlimited).",
+    "(dockerd: \"default-ulimits\": {\"memlock\": {\"Name\": \"memlock\", \"Hard\": -1, \"Soft\": -1}} in daemon.json.)\n"
+    "Then recreate the pod; `ulimit -l` inside it should print unlimited.",
     check};
 }  // namespace railkit::doctor

@@ -66,7 +66,7 @@ std::vector<Finding> check(const DoctorInput& in) {
     whats.push_back(p.entry + ": " + p.what);
     evidence.push_back(std::move(p.evidence));
   }
-  std::string message = "NCCL_IB_HCA=" + *value + (whats.empty() ? "" : " names " + joinNames(whats, 4)) +
+  std::string message = "NCCL_IB_HCA \"" + *value + "\"" + (whats.empty() ? "" : " names " + joinNames(whats, 4)) +
                         (usable_selected == 0 ? "; no usable RDMA port is selected, NCCL falls back to sockets" : "");
   return {makeFinding("nccl-ib-hca-invalid", usable_selected == 0 ? Severity::kError : Severity::kWarning,
                       "NCCL_IB_HCA", std::move(message), std::move(evidence),

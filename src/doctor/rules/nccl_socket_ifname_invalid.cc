@@ -30,7 +30,7 @@ std::vector<Finding> check(const DoctorInput& in) {
       evidence.push_back({netPath(n.name, "operstate"), std::nullopt, n.operstate});
   }
   evidence.push_back({sys::paths::kClassNet, std::nullopt, joinNames(all, 16)});
-  std::string message = "NCCL_SOCKET_IFNAME=" + *value +
+  std::string message = "NCCL_SOCKET_IFNAME \"" + *value + "\"" +
                         (selected_down.empty() ? " matches no interface"
                                                : " matches only interfaces that are down: " + joinNames(selected_down));
   return {makeFinding("nccl-socket-ifname-invalid", Severity::kError, "NCCL_SOCKET_IFNAME", std::move(message),
