@@ -3,6 +3,7 @@
 // namespace cannot route: NCCL or rdma_cm picking it fail to connect.
 #include <algorithm>
 
+#include "core/strings.h"
 #include "doctor/rules/helpers.h"
 
 namespace railkit::doctor {
@@ -12,6 +13,9 @@ std::vector<Finding> check(const DoctorInput& in) {
   const auto& inv = in.inventory;
   // Without any interface listing (partial snapshot) presence cannot be judged.
   if (inv.interfaces.empty()) return {};
+  // The GID NCCL is told to use, when it is pinned.
+  std::optional<uint64_t> pinned;
+  if (auto v = lookup(inv.process.env, "NCCL_IB_GID_INDEX")) pinned = parseUint(trim(*v));
   std::vector<Finding> out;
   for (const auto& d : inv.rdma_devices) {
     for (const auto& p : d.ports) {
@@ -19,6 +23,7 @@ std::vector<Finding> check(const DoctorInput& in) {
       std::vector<Evidence> evidence;
       std::vector<std::string> missing;
       int present = 0;
+      bool pinned_missing = false;
       for (const auto& g : p.gids) {
         if (g.netdev.empty()) continue;
         if (findInterface(inv, g.netdev)) {
@@ -27,16 +32,23 @@ std::vector<Finding> check(const DoctorInput& in) {
         }
         evidence.push_back({portPath(d.name, p.port, "gid_attrs/ndevs/" + std::to_string(g.index)), std::nullopt,
                             g.netdev + " (GID " + std::to_string(g.index) + " " + g.gid + ")"});
+        pinned_missing = pinned_missing || (pinned && *pinned == static_cast<uint64_t>(g.index));
         if (std::find(missing.begin(), missing.end(), g.netdev) == missing.end()) missing.push_back(g.netdev);
       }
       if (missing.empty()) continue;
       std::string subject = d.name + ":" + std::to_string(p.port);
       evidence.push_back({sys::paths::kClassNet, std::nullopt, "no " + joinNames(missing)});
+      // Other namespaces' GIDs are expected in shared mode (macvlan); they
+      // matter when nothing else is left or NCCL is pinned to one of them.
+      bool broken = present == 0 || pinned_missing;
+      if (broken) evidence.push_back(envEvidence(inv.process.env, "NCCL_IB_GID_INDEX"));
       out.push_back(makeFinding(
-          "roce-gid-netns", present == 0 ? Severity::kError : Severity::kWarning, subject,
-          "RoCE port " + subject + " has " + std::to_string(evidence.size() - 1) + " GID(s) on netdev " +
-              joinNames(missing) + ", which is not in this network namespace" +
-              (present == 0 ? "; no GID of the port is usable here" : ""),
+          "roce-gid-netns", broken ? Severity::kError : Severity::kInfo, subject,
+          "RoCE port " + subject + " has GID(s) on netdev " + joinNames(missing) +
+              ", which is not in this network namespace" +
+              (present == 0     ? "; no GID of the port is usable here"
+               : pinned_missing ? "; NCCL_IB_GID_INDEX selects one of them"
+                                : ""),
           std::move(evidence),
           "attach the RoCE interface to the pod (SR-IOV VF or macvlan/ipvlan on " + joinNames(missing) +
               ") and point NCCL_IB_GID_INDEX at a GID of a netdev the pod has"));
@@ -59,7 +71,10 @@ extern const Rule kRoceGidNetns = {
     "  # inside the pod: which GIDs belong to which interface\n"
     "  show_gids        # or: cat /sys/class/infiniband/<dev>/ports/1/gid_attrs/ndevs/*\n"
     "  export NCCL_IB_GID_INDEX=<index of the RoCE v2 GID on net1>\n"
-    "With SR-IOV, set the RDMA subsystem to exclusive netns mode so the VF's GIDs move with its netdev.",
+    "With SR-IOV, set the RDMA subsystem to exclusive netns mode so the VF's GIDs move with its netdev.\n"
+    "Severity: error when no GID of the port belongs to a netdev of this namespace, or NCCL_IB_GID_INDEX\n"
+    "selects one that does not; info otherwise (in shared mode a pod also sees the host's and other pods'\n"
+    "GIDs, which is expected).",
     check};
 
 }  // namespace railkit::doctor
