@@ -3,6 +3,7 @@
 // hostfile resolves, so an MPIJob launcher starts mpirun only when it can
 // reach its workers. Exit 0 all resolve, 1 timeout (names the hosts left),
 // 2 bad arguments or an unreadable hostfile.
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <fstream>
@@ -66,11 +67,21 @@ nlohmann::json toJson(const WaitDnsOptions& opts, const doctor::WaitResult& resu
 }
 
 // Prints what changed since the last poll: every host still waiting after the
-// first poll, then each host as it comes up.
+// first poll, then each host as it comes up, and every 10 s who is still
+// missing (so a launcher's log shows the wait is alive and on whom).
 class ProgressPrinter {
  public:
   void operator()(const doctor::WaitResult& state) {
     if (printed_.empty()) printed_.assign(state.hosts.size(), false);
+    if (!state.all_resolved && state.elapsed - last_status_ >= std::chrono::seconds(10)) {
+      last_status_ = state.elapsed;
+      std::string names;
+      size_t left = 0;
+      for (const auto& h : state.hosts)
+        if (!h.resolved && left++ < 3) names += (left > 1 ? ", " : "") + h.name;
+      fmt::print("still waiting after {} for {} host(s): {}{}\n", seconds(state.elapsed), left, names,
+                 left > 3 ? ", ..." : "");
+    }
     for (size_t i = 0; i < state.hosts.size(); ++i) {
       const auto& h = state.hosts[i];
       if (h.resolved && !printed_[i]) {
@@ -85,6 +96,7 @@ class ProgressPrinter {
 
  private:
   std::vector<bool> printed_;
+  doctor::Clock::Duration last_status_{0};
 };
 
 int runWaitDns(const WaitDnsOptions& opts, const Environment& env) {
