@@ -14,6 +14,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include "k8s/lint/lint.h"
 #include "support/node_builder.h"
 #include "support/test_support.h"
 
@@ -171,6 +172,17 @@ TEST(DoctorCli, ExplainEveryListedRule) {
   auto human = run("doctor --list-rules");
   EXPECT_EQ(human.status, 0);
   EXPECT_NE(human.out.find("pcie-acs-enabled"), std::string::npos);
+}
+
+// An id names a problem, not a detector: explain covers lint's ids too.
+TEST(DoctorCli, ExplainCoversLintIds) {
+  ASSERT_FALSE(railkit::k8s::allRules().empty());
+  for (const auto& rule : railkit::k8s::allRules()) {
+    auto r = run(std::string("explain ") + rule.id);
+    EXPECT_EQ(r.status, 0) << rule.id << ": " << r.err;
+    EXPECT_NE(r.out.find("railkit lint"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find(rule.summary), std::string::npos) << r.out;
+  }
 }
 
 TEST(DoctorCli, ExplainUnknownIsUsageError) {

@@ -5,5 +5,5 @@ railkit_add_gtest(doctor_rules_tests
   LIBS railkit_doctor railkit_node_builder)
 railkit_add_gtest(doctor_cli_tests
   SOURCES ${CMAKE_CURRENT_LIST_DIR}/cli_test.cc
-  LIBS railkit_node_builder railkit_core)
+  LIBS railkit_node_builder railkit_k8s railkit_core)
 add_dependencies(doctor_cli_tests railkit)
