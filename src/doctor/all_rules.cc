@@ -29,6 +29,7 @@ extern const Rule kRdmaPortDown;
 extern const Rule kRoceGidNetns;
 extern const Rule kRoceMtuSmall;
 extern const Rule kShmTooSmall;
+extern const Rule kUcxNetDevicesInvalid;
 extern const Rule kUverbsMissing;
 
 const std::vector<Rule>& allRules() {
@@ -55,6 +56,7 @@ const std::vector<Rule>& allRules() {
       kRoceGidNetns,
       kRoceMtuSmall,
       kShmTooSmall,
+      kUcxNetDevicesInvalid,
       kUverbsMissing,
   };
   return kRules;

@@ -175,6 +175,15 @@ const std::vector<Case>& cases() {
        "NCCL_IB_DISABLE", "NCCL_IB_DISABLE=1"},
       {"NetSocket", "nccl-ib-disabled", [] { return roce().setEnv("NCCL_NET", "Socket"); }, Severity::kWarning,
        "NCCL_NET", "NCCL_NET=Socket"},
+      {"UcxDeviceAbsent", "ucx-net-devices-invalid", [] { return dgx().setEnv("UCX_NET_DEVICES", "mlx5_12:1"); },
+       Severity::kError, "UCX_NET_DEVICES", "mlx5_12/ports/1/state"},
+      {"UcxOneOfTwoDown", "ucx-net-devices-invalid",
+       [] {
+         return dgx().setEnv("UCX_NET_DEVICES", "mlx5_0:1,mlx5_1:1").setPortState("mlx5_1", 1, "1: DOWN", "3: Disabled");
+       },
+       Severity::kWarning, "UCX_NET_DEVICES", "not ACTIVE"},
+      {"UcxTcpNetdevAbsent", "ucx-net-devices-invalid", [] { return roce().setEnv("UCX_NET_DEVICES", "net1"); },
+       Severity::kError, "UCX_NET_DEVICES", "/sys/class/net/net1/operstate"},
       {"NoRdmaCm", "rdma-cm-missing", dgx, Severity::kWarning, "/dev/infiniband/rdma_cm", "uverbs0",
        [](const fs::path& dir) { fs::remove(dir / "dev/infiniband/rdma_cm"); }},
   };
@@ -291,6 +300,9 @@ INSTANTIATE_TEST_SUITE_P(
                 n.setEnv("OMPI_MCA_pml", "ob1");
                 return n;
               }},
+        Quiet{"UcxAll", "ucx-net-devices-invalid", [] { return dgx().setEnv("UCX_NET_DEVICES", "all"); }},
+        Quiet{"UcxRdmaAndTcp", "ucx-net-devices-invalid",
+              [] { return roce().setEnv("UCX_NET_DEVICES", "mlx5_3:1,eth0"); }},
         Quiet{"IbDisableZero", "nccl-ib-disabled", [] { return dgx().setEnv("NCCL_IB_DISABLE", "0"); }},
         Quiet{"IbDisabledWithoutRdma", "nccl-ib-disabled",
               [] { return NodeBuilder::emptyPod().setEnv("NCCL_IB_DISABLE", "1"); }},
