@@ -1,8 +1,14 @@
 #include "logs/nccl_tests_table.h"
 
+#include <cctype>
+#include <cstring>
+
 #include <algorithm>
 #include <charconv>
 #include <cstdlib>
+
+#include "core/strings.h"
+#include "logs/line_prefix.h"
 
 namespace railkit::logs {
 namespace {
@@ -34,18 +40,6 @@ std::optional<long> wrongCount(std::string_view s) {
   auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
   if (ec != std::errc() || p != s.data() + s.size()) return std::nullopt;
   return v;
-}
-
-// Drops what launchers put in front of each line: mpirun's `[1,0]<stdout>:`.
-std::string_view stripLauncherPrefix(std::string_view line) {
-  if (!line.empty() && line[0] == '[') {
-    auto close = line.find("]<std");
-    if (close != std::string_view::npos && close < 24) {
-      auto colon = line.find(':', close);
-      if (colon != std::string_view::npos) return line.substr(colon + 1);
-    }
-  }
-  return line;
 }
 
 bool isType(std::string_view s) {
@@ -100,52 +94,110 @@ std::optional<NcclTestsRow> parseRow(const std::vector<std::string_view>& f, boo
   return row;
 }
 
+std::optional<long> longAfter(const std::vector<std::string_view>& f, std::string_view key) {
+  for (size_t i = 0; i + 1 < f.size(); ++i)
+    if (f[i] == key) {
+      auto v = parseInt(f[i + 1]);
+      if (v) return static_cast<long>(*v);
+    }
+  return std::nullopt;
+}
+
+// "mpirun ... /opt/nccl-tests/build/all_reduce_perf -b 8" -> "all_reduce".
+std::string opFromCommand(std::string_view line) {
+  auto at = line.find("_perf");
+  if (at == std::string_view::npos) return "";
+  size_t begin = at;
+  while (begin > 0 && (std::islower(static_cast<unsigned char>(line[begin - 1])) || line[begin - 1] == '_')) --begin;
+  std::string name(line.substr(begin, at - begin));
+  static constexpr std::string_view kOps[] = {"all_reduce", "all_gather", "reduce_scatter", "broadcast",
+                                              "reduce",     "alltoall",   "sendrecv",       "hypercube",
+                                              "gather",     "scatter"};
+  for (auto op : kOps)
+    if (name == op) return name;
+  return "";
+}
+
 }  // namespace
 
-NcclTestsTable parseNcclTestsTable(std::string_view text) {
-  NcclTestsTable table;
-  long wrong = 0;
-  int lineNo = 0;
-  size_t pos = 0;
-  while (pos <= text.size()) {
-    size_t nl = text.find('\n', pos);
-    if (nl == std::string_view::npos) nl = text.size();
-    std::string_view line = text.substr(pos, nl - pos);
-    pos = nl + 1;
-    ++lineNo;
-    if (line.size() > 4096) { if (nl == text.size()) break; continue; }
-    line = stripLauncherPrefix(line);
-    auto hash = line.find('#');
-    if (hash != std::string_view::npos) {
-      std::string_view rest = line.substr(hash);
-      constexpr std::string_view kAvg = "# Avg bus bandwidth";
-      constexpr std::string_view kOob = "# Out of bounds values";
-      if (rest.rfind(kAvg, 0) == 0) {
-        auto colon = rest.find(':');
-        if (colon != std::string_view::npos) {
-          auto f = fields(rest.substr(colon + 1));
-          if (!f.empty()) table.avg_busbw_gbs = number(f[0]);
-        }
-      } else if (rest.rfind(kOob, 0) == 0) {
-        auto f = fields(rest);
-        std::string joined;
-        for (auto s : f) { if (!joined.empty()) joined += ' '; joined += s; }
-        table.out_of_bounds = joined;
-      }
-      if (nl == text.size()) break;
-      continue;
+void NcclTestsTableParser::parseComment(std::string_view rest, uint64_t line_number) {
+  constexpr std::string_view kAvg = "# Avg bus bandwidth";
+  constexpr std::string_view kOob = "# Out of bounds values";
+  if (rest.rfind(kAvg, 0) == 0) {
+    auto colon = rest.find(':');
+    if (colon != std::string_view::npos) {
+      auto f = fields(rest.substr(colon + 1));
+      if (!f.empty()) table_.avg_busbw_gbs = number(f[0]);
     }
-    auto f = fields(line);
-    bool old = false;
-    if (auto row = parseRow(f, old)) {
-      row->line = lineNo;
-      table.old_layout = table.old_layout || old;
-      if (row->oop_wrong) wrong += *row->oop_wrong;
-      if (row->ip_wrong) wrong += *row->ip_wrong;
-      table.rows.push_back(std::move(*row));
-    }
-    if (nl == text.size()) break;
+    return;
   }
+  if (rest.rfind(kOob, 0) == 0) {
+    auto f = fields(rest);
+    std::string joined;
+    for (auto s : f) { if (!joined.empty()) joined += ' '; joined += s; }
+    table_.out_of_bounds = joined;
+    return;
+  }
+  auto f = fields(rest.substr(1));
+  if (f.empty()) return;
+  if (f[0] == "nThread") {
+    table_.header_seen = true;
+    table_.nthread = longAfter(f, "nThread");
+    table_.ngpus = longAfter(f, "nGpus");
+    table_.iters = longAfter(f, "iters:");
+    if (auto v = longAfter(f, "minBytes")) table_.min_bytes = static_cast<double>(*v);
+    if (auto v = longAfter(f, "maxBytes")) table_.max_bytes = static_cast<double>(*v);
+  } else if (f[0] == "Rank" && f.size() >= 4 && table_.ranks.size() < 1000000) {
+    auto rank = parseInt(f[1]);
+    if (!rank) return;
+    table_.ranks.push_back(static_cast<long>(*rank));
+    for (size_t i = 2; i + 1 < f.size(); ++i) {
+      if (f[i] != "on") continue;
+      std::string host(f[i + 1]);
+      if (std::find(table_.hosts.begin(), table_.hosts.end(), host) == table_.hosts.end() &&
+          table_.hosts.size() < 100000)
+        table_.hosts.push_back(std::move(host));
+      break;
+    }
+  } else if (f[0] == "size" && f.size() >= 8 && std::find(f.begin(), f.end(), "busbw") != f.end()) {
+    table_.header_seen = true;
+  }
+  (void)line_number;
+}
+
+void NcclTestsTableParser::feedLine(std::string_view raw, uint64_t line_number) {
+  if (raw.size() > 4096) return;
+  std::string_view line = stripLinePrefix(raw);
+  size_t first = line.find_first_not_of(" \t");
+  if (first == std::string_view::npos) return;
+  char c = line[first];
+  if (c == '#') {
+    parseComment(line.substr(first), line_number);
+    return;
+  }
+  if (c < '0' || c > '9') {
+    // A command line that names the test binary gives the collective.
+    if (table_.op.empty() && (c == '$' || c == '/' || c == '.' || c == 'm' || c == 's' ||
+                              std::memchr(line.data(), '$', line.size()) != nullptr)) {
+      table_.op = opFromCommand(line);
+      if (!table_.op.empty()) table_.op_line = line_number;
+    }
+    return;
+  }
+  if (table_.rows.size() >= 100000) return;
+  auto f = fields(line);
+  bool old = false;
+  if (auto row = parseRow(f, old)) {
+    row->line = line_number;
+    table_.old_layout = table_.old_layout || old;
+    if (row->oop_wrong) wrong_ += *row->oop_wrong;
+    if (row->ip_wrong) wrong_ += *row->ip_wrong;
+    table_.rows.push_back(std::move(*row));
+  }
+}
+
+NcclTestsTable NcclTestsTableParser::result() const {
+  NcclTestsTable table = table_;
   double largest = -1;
   for (const auto& r : table.rows) {
     double peak = std::max(r.oop_busbw_gbs, r.ip_busbw_gbs);
@@ -155,8 +207,21 @@ NcclTestsTable parseNcclTestsTable(std::string_view text) {
       table.largest_busbw_gbs = std::max(r.oop_busbw_gbs, r.ip_busbw_gbs);
     }
   }
-  if (!table.rows.empty() && !table.old_layout) table.wrong_total = wrong;
+  if (!table.rows.empty() && !table.old_layout) table.wrong_total = wrong_;
   return table;
+}
+
+NcclTestsTable parseNcclTestsTable(std::string_view text) {
+  NcclTestsTableParser parser;
+  uint64_t line_number = 0;
+  size_t pos = 0;
+  while (pos <= text.size()) {
+    size_t nl = text.find('\n', pos);
+    if (nl == std::string_view::npos) nl = text.size();
+    parser.feedLine(text.substr(pos, nl - pos), ++line_number);
+    pos = nl + 1;
+  }
+  return parser.result();
 }
 
 }  // namespace railkit::logs

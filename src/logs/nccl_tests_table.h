@@ -4,8 +4,11 @@
 // under it. Both layouts are read: the newer one with `redop` and `root`
 // columns and `#wrong`, and the older one without them and with an `error`
 // column (whose wrong count is therefore unknown). Parsing is a pure function
-// of text so it can be unit-tested and fuzzed.
+// of the lines fed in, one at a time (the streaming reader drives it), so it
+// can be unit-tested and fuzzed; lines that are not part of a table are
+// rejected on their first character.
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -22,7 +25,7 @@ struct NcclTestsRow {
   double oop_time_us = 0, oop_algbw_gbs = 0, oop_busbw_gbs = 0;
   double ip_time_us = 0, ip_algbw_gbs = 0, ip_busbw_gbs = 0;
   std::optional<long> oop_wrong, ip_wrong;  // "N/A" reads as 0; absent in old layout
-  int line = 0;  // 1-based line in the input
+  uint64_t line = 0;  // 1-based line in the input
 };
 
 struct NcclTestsTable {
@@ -33,6 +36,28 @@ struct NcclTestsTable {
   std::optional<long> wrong_total;           // null for the old layout
   std::optional<std::string> out_of_bounds;  // "# Out of bounds values" line
   bool old_layout = false;
+  // Header facts, where the output shows them.
+  bool header_seen = false;        // "# nThread ... minBytes ..." or the column header
+  std::optional<long> nthread, ngpus, iters;
+  std::optional<double> min_bytes, max_bytes;
+  std::vector<long> ranks;          // "#  Rank  N Group G Pid P on HOST device D" lines
+  std::vector<std::string> hosts;   // distinct hosts of those lines, first-seen order
+  std::string op;                   // "all_reduce" when a `*_perf` command line shows it
+  uint64_t op_line = 0;
+};
+
+class NcclTestsTableParser {
+ public:
+  void feedLine(std::string_view line, uint64_t line_number);
+  // The table so far, with the summary values (peak, largest, wrong total) computed.
+  NcclTestsTable result() const;
+  // True when a header or at least one row was seen.
+  bool recognised() const { return table_.header_seen || !table_.rows.empty(); }
+
+ private:
+  void parseComment(std::string_view rest, uint64_t line_number);
+  NcclTestsTable table_;
+  long wrong_ = 0;
 };
 
 // Reads every table row and summary line in `text`; lines that are not part of

@@ -27,7 +27,7 @@ TEST(LogsNcclTestsTable, NewLayoutWithNaWrongCounts) {
       "# Avg bus bandwidth    : 9.0 \n";
   auto t = parseNcclTestsTable(text);
   ASSERT_EQ(t.rows.size(), 2u);
-  EXPECT_EQ(t.rows[1].line, 3);
+  EXPECT_EQ(t.rows[1].line, 3u);
   EXPECT_EQ(t.rows[1].redop, "sum");
   ASSERT_TRUE(t.rows[1].root.has_value());
   EXPECT_EQ(*t.rows[1].root, -1);

@@ -1,0 +1,63 @@
+#pragma once
+// The streaming line reader under `railkit logs`. A job with thousands of
+// ranks writes gigabytes of INFO lines, so input is never held whole: it is
+// read in large blocks (1 MiB by default) into one reused buffer, lines are
+// cut with memchr, and a line that crosses a block boundary is carried to the
+// front of the buffer before the next read. Memory is therefore flat in the
+// file size: one block plus the longest kept line.
+//
+// What the sink sees is already cleaned of what terminals and launchers add
+// to every line: a trailing CR (Windows line endings) and ANSI colour escapes.
+// A line longer than `max_line_bytes` is cut to that length (the sink gets the
+// head, flagged) and the rest up to its newline is skipped, so a 10 MB line
+// neither grows the buffer nor stops the reader.
+//
+// The first block also decides whether the input is text at all: binary data
+// (NUL bytes or mostly control bytes) stops the read with `binary` set, and
+// the caller reports the file as not a log.
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "core/result.h"
+
+namespace railkit::logs {
+
+class LineSink {
+ public:
+  virtual ~LineSink() = default;
+  // `line_number` is 1-based. `truncated` is set when the line was longer than
+  // the cap and only its head is passed.
+  virtual void line(std::string_view text, uint64_t line_number, bool truncated) = 0;
+};
+
+struct LineReaderOptions {
+  size_t block_bytes = size_t{1} << 20;
+  size_t max_line_bytes = size_t{64} << 10;
+};
+
+struct ReadStats {
+  uint64_t bytes = 0;
+  uint64_t lines = 0;
+  uint64_t truncated_lines = 0;
+  uint64_t first_truncated_line = 0;  // 0 when none
+  uint64_t longest_line_bytes = 0;    // as in the input, before the cap
+  bool binary = false;                // reading stopped: not text
+  uint64_t binary_offset = 0;         // first NUL/control byte that decided it
+};
+
+// Reads `fd` to its end (or until binary data is seen), calling `sink` once per
+// line. `name` is used in error messages only. kIo on a read error.
+Result<ReadStats> readLines(int fd, std::string_view name, LineSink& sink,
+                            const LineReaderOptions& options = {});
+
+// The same over text already in memory (tests, fuzzing): identical results to
+// reading that text from a file.
+ReadStats readLinesFromText(std::string_view text, LineSink& sink, const LineReaderOptions& options = {});
+
+// Removes ANSI CSI/OSC escape sequences (`ESC [ ... letter`, `ESC ] ... BEL`).
+std::string stripAnsi(std::string_view text);
+
+}  // namespace railkit::logs

@@ -1,0 +1,79 @@
+#pragma once
+// perftest output (ib_write_bw, ib_read_bw, ib_send_bw, ib_*_lat and
+// friends): the header block of `Key : value` settings, the results table and
+// the error lines a failing run prints. Bandwidth is converted to Gb/s (10^9
+// bit/s) whatever unit the run used: `--report_gbits` prints Gb/sec, otherwise
+// perftest prints MB/sec (or MiB/sec in newer releases), both 2^20 bytes/s.
+// Latency tables keep their microsecond columns.
+//
+// The parser is fed one line at a time (it runs inside the streaming reader)
+// and is a pure function of the lines it was given.
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace railkit::logs {
+
+struct PerftestRow {
+  double bytes = 0;
+  std::optional<double> iterations;
+  // Bandwidth tests.
+  std::optional<double> bw_peak_gbps, bw_avg_gbps, msg_rate_mpps;
+  // Latency tests (microseconds).
+  std::optional<double> t_min_us, t_max_us, t_typical_us, t_avg_us, t_stdev_us, p99_us, p999_us;
+  uint64_t line = 0;
+};
+
+// A line that says the run failed, with perftest's work-completion status
+// decoded where it printed one.
+struct PerftestError {
+  std::string text;
+  uint64_t line = 0;
+  std::optional<int> wc_status;
+};
+
+struct PerftestResult {
+  std::string test;  // title as printed: "RDMA_Write BW Test"
+  std::string tool;  // "ib_write_bw" when the command line or banner shows it
+  bool latency = false;
+  std::string bw_unit;  // the unit as printed: "Gb/sec", "MB/sec", "MiB/sec"
+  // Header facts (empty / nullopt when not shown).
+  std::string device, link_type, transport_type, connection_type, rdma_cm_qps, data_exchange;
+  std::optional<int> qps, mtu_bytes, gid_index, tx_depth;
+  std::vector<std::pair<std::string, std::string>> settings;  // every `Key : value`, in order
+  std::vector<PerftestRow> rows;
+  std::vector<PerftestError> errors;
+  bool peak_not_measured = false;  // `WARNING: BW peak won't be measured`
+  uint64_t title_line = 0;
+};
+
+class PerftestParser {
+ public:
+  void feedLine(std::string_view line, uint64_t line_number);
+  // True once a title, a banner or a results-table header was seen.
+  bool recognised() const { return recognised_; }
+  const PerftestResult& result() const { return result_; }
+
+ private:
+  void parseSettings(std::string_view line);
+  void parseTableHeader(std::string_view line);
+  void parseRow(std::string_view line, uint64_t line_number);
+
+  enum class Column { kBytes, kIterations, kBwPeak, kBwAvg, kMsgRate, kTMin, kTMax, kTTypical, kTAvg, kTStdev, kP99, kP999, kOther };
+  PerftestResult result_;
+  std::vector<Column> columns_;
+  double bw_factor_ = 1.0;  // to Gb/s
+  bool recognised_ = false;
+};
+
+// Convenience for tests and fuzzing: every line of `text`.
+PerftestResult parsePerftest(std::string_view text);
+
+// "remote access error" for IBV_WC_REM_ACCESS_ERR (10), and so on.
+const char* wcStatusName(int status);
+
+}  // namespace railkit::logs

@@ -1,0 +1,147 @@
+#include "logs/line_reader.h"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <random>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+namespace railkit::logs {
+namespace {
+
+struct Collected : LineSink {
+  std::vector<std::string> lines;
+  std::vector<uint64_t> numbers;
+  std::vector<bool> truncated;
+  void line(std::string_view text, uint64_t n, bool cut) override {
+    lines.emplace_back(text);
+    numbers.push_back(n);
+    truncated.push_back(cut);
+  }
+};
+
+std::string sampleText() {
+  std::mt19937 rng(7);
+  std::string text;
+  for (int i = 0; i < 2000; ++i) {
+    int len = static_cast<int>(rng() % 300);
+    text += "host" + std::to_string(i % 17) + ":1:" + std::to_string(i) + " [0] NCCL INFO ";
+    for (int k = 0; k < len; ++k) text.push_back(static_cast<char>('a' + rng() % 26));
+    if (i % 7 == 0) text += " \x1b[31mred\x1b[0m";
+    if (i % 5 == 0) text += "\r";
+    text += "\n";
+  }
+  text += "last line without newline";
+  return text;
+}
+
+TEST(LogsLineReader, BlockSizeDoesNotChangeTheLines) {
+  std::string text = sampleText();
+  Collected reference;
+  auto stats = readLinesFromText(text, reference, {size_t{1} << 20, size_t{64} << 10});
+  ASSERT_EQ(reference.lines.size(), 2001u);
+  EXPECT_EQ(stats.lines, 2001u);
+  EXPECT_EQ(stats.bytes, text.size());
+  EXPECT_EQ(reference.lines.back(), "last line without newline");
+  for (const auto& l : reference.lines) {
+    EXPECT_EQ(l.find('\r'), std::string::npos);
+    EXPECT_EQ(l.find('\x1b'), std::string::npos);
+  }
+  EXPECT_NE(reference.lines[7].find(" red"), std::string::npos);
+  for (size_t block : {size_t{1}, size_t{7}, size_t{64}, size_t{4093}}) {
+    Collected other;
+    readLinesFromText(text, other, {block, size_t{64} << 10});
+    EXPECT_EQ(other.lines, reference.lines) << "block " << block;
+    EXPECT_EQ(other.numbers, reference.numbers) << "block " << block;
+  }
+}
+
+TEST(LogsLineReader, HugeLineIsCutAndTheRestSurvives) {
+  std::string text = "first\n" + std::string(10u << 20, 'x') + "\nafter\n";
+  for (size_t block : {size_t{1} << 20, size_t{4096}}) {
+    Collected c;
+    auto stats = readLinesFromText(text, c, {block, size_t{64} << 10});
+    ASSERT_EQ(c.lines.size(), 3u);
+    EXPECT_EQ(c.lines[0], "first");
+    EXPECT_EQ(c.lines[1].size(), size_t{64} << 10);
+    EXPECT_TRUE(c.truncated[1]);
+    EXPECT_EQ(c.lines[2], "after");
+    EXPECT_EQ(c.numbers[2], 3u);
+    EXPECT_EQ(stats.truncated_lines, 1u);
+    EXPECT_EQ(stats.first_truncated_line, 2u);
+    EXPECT_EQ(stats.longest_line_bytes, 10u << 20);
+  }
+}
+
+TEST(LogsLineReader, HugeLastLineWithoutNewline) {
+  std::string text = "a\n" + std::string(3u << 20, 'y');
+  Collected c;
+  auto stats = readLinesFromText(text, c, {size_t{1} << 20, size_t{64} << 10});
+  ASSERT_EQ(c.lines.size(), 2u);
+  EXPECT_TRUE(c.truncated[1]);
+  EXPECT_EQ(stats.longest_line_bytes, 3u << 20);
+}
+
+TEST(LogsLineReader, BinaryIsRefusedAndEmptyHasNoLines) {
+  std::string binary(100000, '\0');
+  std::mt19937 rng(3);
+  for (auto& ch : binary) ch = static_cast<char>(rng());
+  Collected c;
+  auto stats = readLinesFromText(binary, c);
+  EXPECT_TRUE(stats.binary);
+  EXPECT_TRUE(c.lines.empty());
+
+  // UTF-16 text is NUL every other byte.
+  std::string utf16;
+  for (char ch : std::string("NCCL INFO hello\n")) utf16 += std::string{ch, '\0'};
+  EXPECT_TRUE(readLinesFromText(utf16, c).binary);
+
+  Collected empty;
+  auto none = readLinesFromText("", empty);
+  EXPECT_FALSE(none.binary);
+  EXPECT_EQ(none.lines, 0u);
+  EXPECT_TRUE(empty.lines.empty());
+
+  // A stray NUL in a real log is not binary.
+  Collected stray;
+  std::string text = "line one\nline_two\nline three\n";
+  text[13] = '\0';
+  auto s = readLinesFromText(text, stray);
+  EXPECT_FALSE(s.binary);
+  EXPECT_EQ(stray.lines.size(), 3u);
+}
+
+TEST(LogsLineReader, ReadsAPipeInSmallPieces) {
+  int fds[2];
+  ASSERT_EQ(pipe(fds), 0);
+  std::string text = sampleText();
+  std::thread writer([&] {
+    for (size_t pos = 0; pos < text.size(); pos += 333) {
+      size_t n = std::min<size_t>(333, text.size() - pos);
+      ASSERT_EQ(write(fds[1], text.data() + pos, n), static_cast<ssize_t>(n));
+    }
+    close(fds[1]);
+  });
+  Collected piped;
+  auto stats = readLines(fds[0], "pipe", piped);
+  writer.join();
+  close(fds[0]);
+  ASSERT_TRUE(stats.has_value());
+  Collected reference;
+  readLinesFromText(text, reference);
+  EXPECT_EQ(piped.lines, reference.lines);
+}
+
+TEST(LogsLineReader, StripAnsi) {
+  EXPECT_EQ(stripAnsi("\x1b[1;32mOK\x1b[0m done"), "OK done");
+  EXPECT_EQ(stripAnsi("\x1b]0;title\aafter"), "after");
+  EXPECT_EQ(stripAnsi("tail\x1b"), "tail");
+  EXPECT_EQ(stripAnsi("\x1b[12"), "");
+}
+
+}  // namespace
+}  // namespace railkit::logs
