@@ -38,7 +38,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   }
   if (again->entries.size() != parsed->entries.size()) __builtin_trap();
   for (size_t i = 0; i < again->entries.size(); ++i)
-    if (again->entries[i].line != parsed->entries[i].line || again->entries[i].slots != parsed->entries[i].slots)
+    if (again->entries[i].line != parsed->entries[i].line ||
+        again->entries[i].slots != parsed->entries[i].slots)
       __builtin_trap();
   return 0;
 }

@@ -3,13 +3,13 @@
 // hostfile resolves, so an MPIJob launcher starts mpirun only when it can
 // reach its workers. Exit 0 all resolve, 1 timeout (names the hosts left),
 // 2 bad arguments or an unreadable hostfile.
+#include <fmt/core.h>
+
 #include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <fstream>
 #include <memory>
-
-#include <fmt/core.h>
 #include <nlohmann/json.hpp>
 
 #include "cli/commands.h"
@@ -31,7 +31,9 @@ struct WaitDnsOptions {
   OutputOptions output;
 };
 
-std::string seconds(doctor::Clock::Duration d) { return fmt::format("{:.1f}s", d.count() / 1000.0); }
+std::string seconds(doctor::Clock::Duration d) {
+  return fmt::format("{:.1f}s", d.count() / 1000.0);
+}
 
 Status writeFile(const std::string& path, const std::string& text) {
   std::ofstream out(path, std::ios::binary | std::ios::trunc);
@@ -150,8 +152,8 @@ int runWaitDns(const WaitDnsOptions& opts, const Environment& env) {
 
   auto st = emitOutput(opts.output, toJson(opts, result), [&] {
     if (result.all_resolved) {
-      fmt::print("all {} host(s) resolve after {} ({} poll(s))\n", result.hosts.size(), seconds(result.elapsed),
-                 result.polls);
+      fmt::print("all {} host(s) resolve after {} ({} poll(s))\n", result.hosts.size(),
+                 seconds(result.elapsed), result.polls);
       if (!opts.out.empty()) fmt::print("wrote {}\n", opts.out);
       return;
     }
@@ -169,7 +171,8 @@ int runWaitDns(const WaitDnsOptions& opts, const Environment& env) {
 }  // namespace
 
 void registerWaitDns(CLI::App& app, CommandContext& context) {
-  auto* command = app.add_subcommand("wait-dns", "Wait until every host of an MPI hostfile resolves (run before mpirun)");
+  auto* command =
+      app.add_subcommand("wait-dns", "Wait until every host of an MPI hostfile resolves (run before mpirun)");
   auto opts = std::make_shared<WaitDnsOptions>();
   command->add_option("--hostfile", opts->hostfile, "MPI hostfile (host, host slots=N, host:N)")
       ->required()
@@ -177,24 +180,31 @@ void registerWaitDns(CLI::App& app, CommandContext& context) {
   command->add_option("--timeout", opts->timeout_s, "Give up after this many seconds (exit 1)")
       ->required()
       ->type_name("SECONDS");
-  command->add_option("--interval", opts->interval_s, "Seconds between polls (default 2)")->type_name("SECONDS");
-  command->add_flag("--rewrite-fqdn", opts->rewrite_fqdn,
-                    "Write the hostfile with <pod>.<service>.<namespace>.svc.<cluster-domain> names to --out, "
-                    "then wait for those names");
-  command->add_option("--namespace", opts->fqdn.ns, "Namespace for names without one (<pod> or <pod>.<service>)")
+  command->add_option("--interval", opts->interval_s, "Seconds between polls (default 2)")
+      ->type_name("SECONDS");
+  command->add_flag(
+      "--rewrite-fqdn", opts->rewrite_fqdn,
+      "Write the hostfile with <pod>.<service>.<namespace>.svc.<cluster-domain> names to --out, "
+      "then wait for those names");
+  command
+      ->add_option("--namespace", opts->fqdn.ns, "Namespace for names without one (<pod> or <pod>.<service>)")
       ->type_name("NS");
-  command->add_option("--service", opts->fqdn.service, "Headless Service for bare pod names")->type_name("SVC");
-  command->add_option("--cluster-domain", opts->fqdn.cluster_domain, "Cluster DNS domain (default cluster.local)")
+  command->add_option("--service", opts->fqdn.service, "Headless Service for bare pod names")
+      ->type_name("SVC");
+  command
+      ->add_option("--cluster-domain", opts->fqdn.cluster_domain,
+                   "Cluster DNS domain (default cluster.local)")
       ->type_name("DOMAIN");
-  command->add_option("--out", opts->out, "Where --rewrite-fqdn writes the rewritten hostfile")->type_name("FILE");
-  command->add_option("--hosts-file", opts->hosts_file,
-                      "Resolve names from this hosts(5) file only, never DNS (tests, air-gapped dry runs; "
-                      "also RAILKIT_HOSTS_FILE)")
+  command->add_option("--out", opts->out, "Where --rewrite-fqdn writes the rewritten hostfile")
+      ->type_name("FILE");
+  command
+      ->add_option("--hosts-file", opts->hosts_file,
+                   "Resolve names from this hosts(5) file only, never DNS (tests, air-gapped dry runs; "
+                   "also RAILKIT_HOSTS_FILE)")
       ->type_name("FILE");
   addOutputFlags(*command, opts->output);
-  command->callback([&context, opts] {
-    context.action = [opts, &context] { return runWaitDns(*opts, context.env); };
-  });
+  command->callback(
+      [&context, opts] { context.action = [opts, &context] { return runWaitDns(*opts, context.env); }; });
 }
 
 }  // namespace railkit::cli

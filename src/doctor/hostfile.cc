@@ -27,7 +27,9 @@ tl::unexpected<Error> lineError(std::string_view source, int line, const std::st
   return makeError(ErrorCode::kInvalidInput, std::string(source) + ":" + std::to_string(line) + ": " + what);
 }
 
-bool isIpv6Literal(std::string_view host) { return std::count(host.begin(), host.end(), ':') > 1; }
+bool isIpv6Literal(std::string_view host) {
+  return std::count(host.begin(), host.end(), ':') > 1;
+}
 
 bool validHostChar(char c, bool ipv6) {
   if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')) return true;
@@ -35,12 +37,13 @@ bool validHostChar(char c, bool ipv6) {
   return ipv6 && (c == ':' || c == '[' || c == ']' || c == '%');
 }
 
-Result<uint32_t> parseSlots(std::string_view value, std::string_view field, std::string_view source, int line) {
+Result<uint32_t> parseSlots(std::string_view value, std::string_view field, std::string_view source,
+                            int line) {
   auto n = parseUint(value);
   if (!n || *n == 0 || *n > kMaxSlots)
     return lineError(source, line,
-                     "bad slot count " + quoteForMessage(std::string(field)) + ": expected a whole number from 1 to " +
-                         std::to_string(kMaxSlots));
+                     "bad slot count " + quoteForMessage(std::string(field)) +
+                         ": expected a whole number from 1 to " + std::to_string(kMaxSlots));
   return static_cast<uint32_t>(*n);
 }
 
@@ -65,12 +68,14 @@ Status parseLine(std::string_view raw, std::string_view content, int line, std::
   }
   if (host.empty()) return lineError(source, line, "empty host name in " + quoteForMessage(tokens[0]));
   if (host.size() > kMaxHostName)
-    return lineError(source, line, "host name is " + std::to_string(host.size()) + " characters, more than " +
-                                       std::to_string(kMaxHostName));
+    return lineError(source, line,
+                     "host name is " + std::to_string(host.size()) + " characters, more than " +
+                         std::to_string(kMaxHostName));
   for (char c : host)
     if (!validHostChar(c, ipv6))
-      return lineError(source, line, "invalid character in host name " + quoteForMessage(host) +
-                                         " (expected letters, digits, '-', '.', '_')");
+      return lineError(source, line,
+                       "invalid character in host name " + quoteForMessage(host) +
+                           " (expected letters, digits, '-', '.', '_')");
   entry.host = std::string(host);
 
   for (size_t i = 1; i < tokens.size(); ++i) {
@@ -79,8 +84,9 @@ Status parseLine(std::string_view raw, std::string_view content, int line, std::
     std::string key = eq == std::string_view::npos ? std::string(field) : toLower(field.substr(0, eq));
     if (key == "slots" || key == "slot") {
       if (eq == std::string_view::npos || entry.slots)
-        return lineError(source, line,
-                         entry.slots ? "slot count given twice" : "expected slots=N, found " + quoteForMessage(field));
+        return lineError(
+            source, line,
+            entry.slots ? "slot count given twice" : "expected slots=N, found " + quoteForMessage(field));
       auto slots = parseSlots(field.substr(eq + 1), field, source, line);
       if (!slots) return tl::unexpected(slots.error());
       entry.slots = *slots;
@@ -100,8 +106,8 @@ Status parseLine(std::string_view raw, std::string_view content, int line, std::
   }
   if (entry.max_slots && *entry.max_slots < entry.slots.value_or(1))
     return lineError(source, line,
-                     "max_slots=" + std::to_string(*entry.max_slots) + " is below slots=" +
-                         std::to_string(entry.slots.value_or(1)));
+                     "max_slots=" + std::to_string(*entry.max_slots) +
+                         " is below slots=" + std::to_string(entry.slots.value_or(1)));
   return okStatus();
 }
 
@@ -137,8 +143,9 @@ Result<Hostfile> parseHostfile(std::string_view text, std::string_view source) {
   auto st = forEachLine(text, [&](int line, std::string_view raw) -> Status {
     for (char c : raw)
       if ((static_cast<unsigned char>(c) < 0x20 && c != '\t') || c == 0x7f)
-        return lineError(source, line, "binary data (control byte " + std::to_string(static_cast<unsigned char>(c)) +
-                                           "): not a hostfile");
+        return lineError(source, line,
+                         "binary data (control byte " + std::to_string(static_cast<unsigned char>(c)) +
+                             "): not a hostfile");
     std::string_view content = raw.substr(0, raw.find('#'));
     if (trim(content).empty()) return okStatus();
     HostfileEntry entry;
@@ -165,8 +172,8 @@ Result<std::string> readHostfileText(const std::string& path) {
   text.resize(static_cast<size_t>(in.gcount()));
   if (in.bad()) return makeError(ErrorCode::kIo, "error reading hostfile " + path);
   if (text.size() > kMaxHostfileBytes)
-    return makeError(ErrorCode::kInvalidInput,
-                     "hostfile " + path + " is larger than " + std::to_string(kMaxHostfileBytes >> 20) + " MiB");
+    return makeError(ErrorCode::kInvalidInput, "hostfile " + path + " is larger than " +
+                                                   std::to_string(kMaxHostfileBytes >> 20) + " MiB");
   return text;
 }
 
@@ -191,21 +198,22 @@ Result<std::string> fqdnFor(std::string_view host, const FqdnOptions& options) {
       return h + ".svc." + domain;
     case 2:  // pod.service
       if (options.ns.empty())
-        return makeError(ErrorCode::kUsage, "host " + h + " is <pod>.<service> and needs --namespace to become an FQDN");
+        return makeError(ErrorCode::kUsage,
+                         "host " + h + " is <pod>.<service> and needs --namespace to become an FQDN");
       return h + "." + options.ns + ".svc." + domain;
     case 1:  // bare pod name
       if (options.ns.empty() || options.service.empty())
-        return makeError(ErrorCode::kUsage, "host " + h +
-                                                " is a bare pod name and needs --service (the headless Service) and "
-                                                "--namespace to become an FQDN");
+        return makeError(ErrorCode::kUsage,
+                         "host " + h +
+                             " is a bare pod name and needs --service (the headless Service) and "
+                             "--namespace to become an FQDN");
       return h + "." + options.service + "." + options.ns + ".svc." + domain;
-    default:
-      return h;  // some other fully qualified name
+    default: return h;  // some other fully qualified name
   }
 }
 
-Result<std::string> rewriteHostfileFqdn(std::string_view text, const Hostfile& parsed, const FqdnOptions& options,
-                                        std::string_view source) {
+Result<std::string> rewriteHostfileFqdn(std::string_view text, const Hostfile& parsed,
+                                        const FqdnOptions& options, std::string_view source) {
   std::string out;
   out.reserve(text.size() + parsed.entries.size() * 32);
   size_t next = 0;
@@ -213,7 +221,8 @@ Result<std::string> rewriteHostfileFqdn(std::string_view text, const Hostfile& p
     if (next < parsed.entries.size() && parsed.entries[next].line == line) {
       const auto& entry = parsed.entries[next++];
       auto fqdn = fqdnFor(entry.host, options);
-      if (!fqdn) return tl::unexpected(fqdn.error().withContext(std::string(source) + ":" + std::to_string(line)));
+      if (!fqdn)
+        return tl::unexpected(fqdn.error().withContext(std::string(source) + ":" + std::to_string(line)));
       out.append(raw.substr(0, entry.host_offset));
       out.append(*fqdn);
       out.append(raw.substr(entry.host_offset + entry.host.size()));

@@ -58,8 +58,8 @@ Result<Hostfile> loadHostfile(const std::string& path);
 
 // How a short hostfile name becomes a cluster-DNS FQDN.
 struct FqdnOptions {
-  std::string ns;                        // namespace, for `pod` and `pod.svc`
-  std::string service;                   // headless Service, for bare `pod`
+  std::string ns;       // namespace, for `pod` and `pod.svc`
+  std::string service;  // headless Service, for bare `pod`
   std::string cluster_domain = "cluster.local";
 };
 

@@ -57,7 +57,8 @@ Status HostsFileResolver::reloadIfChanged() {
   auto mtime = std::filesystem::last_write_time(path_, ec);
   if (ec) return makeError(ErrorCode::kNotFound, "hosts file " + path_.string() + " does not exist");
   auto size = std::filesystem::file_size(path_, ec);
-  if (ec) return makeError(ErrorCode::kInvalidInput, "hosts file " + path_.string() + " is not a regular file");
+  if (ec)
+    return makeError(ErrorCode::kInvalidInput, "hosts file " + path_.string() + " is not a regular file");
   if (mtime_ && *mtime_ == mtime && size_ == size) return okStatus();
   if (size > kMaxHostsBytes)
     return makeError(ErrorCode::kInvalidInput, "hosts file " + path_.string() + " is larger than 16 MiB");
@@ -78,8 +79,7 @@ Result<std::vector<std::string>> HostsFileResolver::resolve(const std::string& n
   if (auto st = reloadIfChanged(); !st)
     return makeError(ErrorCode::kUnavailable, st.error().message);  // the file may come back
   auto it = table_.find(normalise(name));
-  if (it == table_.end())
-    return makeError(ErrorCode::kNotFound, "not in hosts file " + path_.string());
+  if (it == table_.end()) return makeError(ErrorCode::kNotFound, "not in hosts file " + path_.string());
   return it->second;
 }
 
@@ -102,7 +102,8 @@ Result<std::vector<std::string>> SystemResolver::resolve(const std::string& name
   std::vector<std::string> out;
   for (addrinfo* ai = list; ai; ai = ai->ai_next) {
     char host[NI_MAXHOST];
-    if (getnameinfo(ai->ai_addr, ai->ai_addrlen, host, sizeof host, nullptr, 0, NI_NUMERICHOST) != 0) continue;
+    if (getnameinfo(ai->ai_addr, ai->ai_addrlen, host, sizeof host, nullptr, 0, NI_NUMERICHOST) != 0)
+      continue;
     if (std::find(out.begin(), out.end(), host) == out.end()) out.emplace_back(host);
   }
   freeaddrinfo(list);

@@ -39,7 +39,9 @@ Clock::Duration SteadyClock::now() {
   return std::chrono::duration_cast<Duration>(std::chrono::steady_clock::now().time_since_epoch());
 }
 
-void SteadyClock::sleepFor(Duration duration) { std::this_thread::sleep_for(duration); }
+void SteadyClock::sleepFor(Duration duration) {
+  std::this_thread::sleep_for(duration);
+}
 
 HostfileCheck resolveHostfile(const Hostfile& hostfile, const std::string& path, Resolver& resolver) {
   HostfileCheck check;
@@ -51,8 +53,8 @@ HostfileCheck resolveHostfile(const Hostfile& hostfile, const std::string& path,
   return check;
 }
 
-WaitResult waitForHosts(const Hostfile& hostfile, Resolver& resolver, Clock& clock, const WaitOptions& options,
-                        const WaitProgress& progress) {
+WaitResult waitForHosts(const Hostfile& hostfile, Resolver& resolver, Clock& clock,
+                        const WaitOptions& options, const WaitProgress& progress) {
   WaitResult result;
   result.hosts = distinctHostWaits(hostfile);
   const auto start = clock.now();
@@ -67,9 +69,8 @@ WaitResult waitForHosts(const Hostfile& hostfile, Resolver& resolver, Clock& clo
     }
     const auto now = clock.now();
     result.elapsed = now - start;
-    result.all_resolved = std::all_of(result.hosts.begin(), result.hosts.end(), [](const HostWait& h) {
-      return h.resolved;
-    });
+    result.all_resolved =
+        std::all_of(result.hosts.begin(), result.hosts.end(), [](const HostWait& h) { return h.resolved; });
     if (progress) progress(result);
     if (result.all_resolved || now >= deadline) break;
     clock.sleepFor(std::min(interval, deadline - now));

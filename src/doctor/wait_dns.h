@@ -44,10 +44,10 @@ struct WaitOptions {
 // What one poll found for one distinct host.
 struct HostWait {
   std::string name;
-  int line = 0;          // first line it appears on
+  int line = 0;  // first line it appears on
   bool resolved = false;
-  std::string detail;    // first address, or the last reason it did not resolve
-  int polls = 0;         // polls made until it resolved (or in all)
+  std::string detail;  // first address, or the last reason it did not resolve
+  int polls = 0;       // polls made until it resolved (or in all)
   Clock::Duration resolved_after{0};
 };
 
@@ -64,7 +64,7 @@ using WaitProgress = std::function<void(const WaitResult& state)>;
 // Polls at once, then every `interval`, until every host resolves or
 // `timeout` has passed (a last poll happens at the deadline). Only hosts not
 // yet resolved are asked again.
-WaitResult waitForHosts(const Hostfile& hostfile, Resolver& resolver, Clock& clock, const WaitOptions& options,
-                        const WaitProgress& progress = {});
+WaitResult waitForHosts(const Hostfile& hostfile, Resolver& resolver, Clock& clock,
+                        const WaitOptions& options, const WaitProgress& progress = {});
 
 }  // namespace railkit::doctor

@@ -1,6 +1,7 @@
 // End to end through the built binary: `doctor --hostfile` and `wait-dns`.
 // Every run passes --hosts-file (or RAILKIT_HOSTS_FILE) so names come only
 // from files written here, never from the machine's DNS.
+#include <gtest/gtest.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -9,11 +10,9 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <sstream>
 #include <thread>
-
-#include <gtest/gtest.h>
-#include <nlohmann/json.hpp>
 
 #include "support/node_builder.h"
 #include "support/test_support.h"
@@ -86,8 +85,8 @@ TEST_F(DoctorHostfileCli, DoctorFiresForTheHostThatDoesNotResolve) {
   railkit::testing::buildHealthyDgxH100(dir_ / "node");
   auto hostfile = write("hostfile", kHostfile);
   auto hosts = write("hosts", "10.1.0.10 job-worker-0.job.team.svc\n");
-  auto r = run("doctor --root " + (dir_ / "node").string() + " --hostfile " + hostfile + " --hosts-file " + hosts +
-               " --json");
+  auto r = run("doctor --root " + (dir_ / "node").string() + " --hostfile " + hostfile + " --hosts-file " +
+               hosts + " --json");
   EXPECT_EQ(r.status, 1) << r.err;
   auto doc = nlohmann::json::parse(r.out);
   ASSERT_EQ(countFindings(doc, "mpi-hostfile-unresolvable"), 1) << r.out;
@@ -102,7 +101,8 @@ TEST_F(DoctorHostfileCli, DoctorFiresForTheHostThatDoesNotResolve) {
   auto human = run("doctor --root " + (dir_ / "node").string() + " --hostfile " + hostfile,
                    "RAILKIT_HOSTS_FILE=" + hosts);
   EXPECT_EQ(human.status, 1) << human.err;
-  EXPECT_NE(human.out.find("[mpi-hostfile-unresolvable] job-worker-1.job.team.svc"), std::string::npos) << human.out;
+  EXPECT_NE(human.out.find("[mpi-hostfile-unresolvable] job-worker-1.job.team.svc"), std::string::npos)
+      << human.out;
   EXPECT_NE(human.out.find(hostfile + ":3"), std::string::npos) << human.out;
 }
 
@@ -110,8 +110,8 @@ TEST_F(DoctorHostfileCli, DoctorSilentWhenEveryHostResolves) {
   railkit::testing::buildHealthyDgxH100(dir_ / "node");
   auto hostfile = write("hostfile", kHostfile);
   auto hosts = write("hosts", "10.1.0.10 job-worker-0.job.team.svc\n10.1.0.11 job-worker-1.job.team.svc\n");
-  auto r = run("doctor --root " + (dir_ / "node").string() + " --hostfile " + hostfile + " --hosts-file " + hosts +
-               " --json");
+  auto r = run("doctor --root " + (dir_ / "node").string() + " --hostfile " + hostfile + " --hosts-file " +
+               hosts + " --json");
   EXPECT_EQ(r.status, 0) << r.out << r.err;
   auto doc = nlohmann::json::parse(r.out);
   EXPECT_EQ(countFindings(doc, "mpi-hostfile-unresolvable"), 0);
@@ -144,7 +144,8 @@ TEST_F(DoctorHostfileCli, WaitDnsExit1AtTimeoutNamingTheHost) {
   auto hostfile = write("hostfile", kHostfile);
   auto hosts = write("hosts", "10.1.0.10 job-worker-0.job.team.svc\n");
   auto start = std::chrono::steady_clock::now();
-  auto r = run("wait-dns --hostfile " + hostfile + " --timeout 0.6 --interval 0.2 --hosts-file " + hosts + " --json");
+  auto r = run("wait-dns --hostfile " + hostfile + " --timeout 0.6 --interval 0.2 --hosts-file " + hosts +
+               " --json");
   auto took = std::chrono::steady_clock::now() - start;
   EXPECT_EQ(r.status, 1) << r.out << r.err;
   EXPECT_GE(took, std::chrono::milliseconds(600));
@@ -155,7 +156,8 @@ TEST_F(DoctorHostfileCli, WaitDnsExit1AtTimeoutNamingTheHost) {
   EXPECT_GE(doc["polls"].get<int>(), 3);
   auto human = run("wait-dns --hostfile " + hostfile + " --timeout 0 --hosts-file " + hosts);
   EXPECT_EQ(human.status, 1);
-  EXPECT_NE(human.out.find("1 of 2 host(s) still do not resolve: job-worker-1.job.team.svc"), std::string::npos)
+  EXPECT_NE(human.out.find("1 of 2 host(s) still do not resolve: job-worker-1.job.team.svc"),
+            std::string::npos)
       << human.out;
 }
 
@@ -166,7 +168,8 @@ TEST_F(DoctorHostfileCli, WaitDnsSeesAHostAppear) {
     std::this_thread::sleep_for(std::chrono::milliseconds(500));
     write("hosts", "10.1.0.10 job-worker-0.job.team.svc\n10.1.0.11 job-worker-1.job.team.svc\n");
   });
-  auto r = run("wait-dns --hostfile " + hostfile + " --timeout 20 --interval 0.1 --hosts-file " + hosts + " --json");
+  auto r = run("wait-dns --hostfile " + hostfile + " --timeout 20 --interval 0.1 --hosts-file " + hosts +
+               " --json");
   later.join();
   EXPECT_EQ(r.status, 0) << r.out << r.err;
   auto doc = nlohmann::json::parse(r.out);
@@ -190,16 +193,19 @@ TEST_F(DoctorHostfileCli, WaitDnsBadArgumentsAreExit2) {
       {"wait-dns" + hf + " --timeout 1 --interval 0", "--interval"},
       {"wait-dns --hostfile " + (dir_ / "missing").string() + " --hosts-file " + hosts + " --timeout 1",
        "does not exist"},
-      {"wait-dns --hostfile " + write("bad", "w0 slots=8\nw1 slots=x\n") + " --hosts-file " + hosts + " --timeout 1",
+      {"wait-dns --hostfile " + write("bad", "w0 slots=8\nw1 slots=x\n") + " --hosts-file " + hosts +
+           " --timeout 1",
        ":2: bad slot count"},
-      {"wait-dns --hostfile " + write("empty", "# none\n") + " --hosts-file " + hosts + " --timeout 1", "no hosts"},
+      {"wait-dns --hostfile " + write("empty", "# none\n") + " --hosts-file " + hosts + " --timeout 1",
+       "no hosts"},
       {"wait-dns --hostfile " + hostfile + " --hosts-file " + (dir_ / "nohosts").string() + " --timeout 1",
        "does not exist"},
       {"wait-dns" + hf + " --timeout 1 --rewrite-fqdn", "--out"},
       {"wait-dns --hostfile " + write("short", "w0 slots=8\n") + " --hosts-file " + hosts +
            " --timeout 1 --rewrite-fqdn --out " + (dir_ / "o").string(),
        ":1: host w0 is a bare pod name"},
-      {"wait-dns" + hf + " --timeout 1 --rewrite-fqdn --out " + (dir_ / "no/such/dir/o").string(), "cannot write"},
+      {"wait-dns" + hf + " --timeout 1 --rewrite-fqdn --out " + (dir_ / "no/such/dir/o").string(),
+       "cannot write"},
   };
   for (const auto& c : cases) {
     auto r = run(c.args);

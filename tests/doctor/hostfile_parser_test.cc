@@ -1,10 +1,10 @@
 // MPI hostfile parser and FQDN rewriting: every accepted form, CRLF and
 // comments, bad slot counts with their line, binary and huge input.
+#include <gtest/gtest.h>
+
 #include <cstdlib>
 #include <random>
 #include <string>
-
-#include <gtest/gtest.h>
 
 #include "doctor/hostfile.h"
 
@@ -154,7 +154,8 @@ TEST(DoctorHostfileFqdn, KubernetesShapes) {
   EXPECT_EQ(*fqdnFor("job-worker-0.job-worker", o), "job-worker-0.job-worker.team.svc.cluster.local");
   EXPECT_EQ(*fqdnFor("job-worker-0", o), "job-worker-0.job-worker.team.svc.cluster.local");
   // Kept as they are.
-  EXPECT_EQ(*fqdnFor("job-worker-0.job.team.svc.cluster.local", o), "job-worker-0.job.team.svc.cluster.local");
+  EXPECT_EQ(*fqdnFor("job-worker-0.job.team.svc.cluster.local", o),
+            "job-worker-0.job.team.svc.cluster.local");
   EXPECT_EQ(*fqdnFor("node1.example.com.", o), "node1.example.com.");
   EXPECT_EQ(*fqdnFor("gpu1.rack2.dc.example.com", o), "gpu1.rack2.dc.example.com");
   EXPECT_EQ(*fqdnFor("10.0.0.7", o), "10.0.0.7");

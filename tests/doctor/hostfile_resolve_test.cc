@@ -2,13 +2,13 @@
 // resolved only from hosts files the tests write and from fakes: no test asks
 // the machine's DNS server (SystemResolver is tried on numeric addresses only,
 // which getaddrinfo answers without any lookup).
+#include <gtest/gtest.h>
+#include <unistd.h>
+
 #include <filesystem>
 #include <fstream>
 #include <map>
 #include <string>
-
-#include <gtest/gtest.h>
-#include <unistd.h>
 
 #include "doctor/hostfile.h"
 #include "doctor/resolver.h"

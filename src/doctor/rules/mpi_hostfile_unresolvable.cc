@@ -13,8 +13,10 @@ std::vector<Finding> check(const DoctorInput& in) {
     if (host.resolved) continue;
     out.push_back(makeFinding(
         "mpi-hostfile-unresolvable", Severity::kError, host.name,
-        "hostfile host " + host.name + " does not resolve" + (host.detail.empty() ? "" : " (" + host.detail + ")"),
-        {{in.hostfile->path, host.line, host.name + ": " + (host.detail.empty() ? "unresolvable" : host.detail)}},
+        "hostfile host " + host.name + " does not resolve" +
+            (host.detail.empty() ? "" : " (" + host.detail + ")"),
+        {{in.hostfile->path, host.line,
+          host.name + ": " + (host.detail.empty() ? "unresolvable" : host.detail)}},
         "start mpirun only after `railkit wait-dns --hostfile " + in.hostfile->path +
             " --timeout 300` succeeds; give the workers a headless Service (clusterIP: None) matching "
             "their pods' subdomain; if short names fail, use <pod>.<service>.<namespace>.svc.cluster.local "
@@ -39,7 +41,8 @@ extern const Rule kMpiHostfileUnresolvable = {
     "    secondary network (net1), so keep MPI's control traffic on eth0\n"
     "    (OMPI_MCA_btl_tcp_if_include=eth0, OMPI_MCA_oob_tcp_if_include=eth0).\n"
     "Fix:\n"
-    "  railkit wait-dns --hostfile /etc/mpi/hostfile --timeout 300 && mpirun --hostfile /etc/mpi/hostfile ...\n"
+    "  railkit wait-dns --hostfile /etc/mpi/hostfile --timeout 300 &&\n"
+    "      mpirun --hostfile /etc/mpi/hostfile ...\n"
     "  # clusters whose search path does not complete short names:\n"
     "  railkit wait-dns --hostfile /etc/mpi/hostfile --timeout 300 --rewrite-fqdn --namespace NS \\\n"
     "      --out /tmp/hostfile && mpirun --hostfile /tmp/hostfile ...\n"
