@@ -1,5 +1,7 @@
 // railkit lint FILE... [--schemas DIR] [--json]: checks manifests for the
 // recurring RDMA/NCCL/MPI mistakes and against OpenAPI/CRD schemas.
+#include <cerrno>
+#include <cstring>
 #include <fstream>
 #include <iostream>
 #include <memory>
@@ -24,7 +26,7 @@ struct LintOptions {
 
 Result<std::string> readFile(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
-  if (!in) return makeError(ErrorCode::kNotFound, path + ": cannot open file");
+  if (!in) return makeError(ErrorCode::kNotFound, path + ": cannot open file: " + std::strerror(errno));
   std::ostringstream text;
   text << in.rdbuf();
   return text.str();
