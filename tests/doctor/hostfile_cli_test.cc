@@ -179,6 +179,18 @@ TEST_F(DoctorHostfileCli, WaitDnsSeesAHostAppear) {
   EXPECT_LT(doc["elapsed_s"].get<double>(), 15.0);
 }
 
+// Without --hosts-file the system resolver answers; numeric addresses are
+// answered by getaddrinfo itself, so this still asks no DNS server.
+TEST_F(DoctorHostfileCli, WaitDnsSystemResolverOnAddresses) {
+  auto hostfile = write("hostfile", "127.0.0.1 slots=2\n::1:4\n");
+  auto r = run("wait-dns --hostfile " + hostfile + " --timeout 1 --json", "env -u RAILKIT_HOSTS_FILE");
+  EXPECT_EQ(r.status, 0) << r.out << r.err;
+  auto doc = nlohmann::json::parse(r.out);
+  ASSERT_EQ(doc["hosts"].size(), 2u);
+  EXPECT_EQ(doc["hosts"][0]["address"], "127.0.0.1");
+  EXPECT_EQ(doc["hosts"][1]["name"], "::1:4");  // IPv6: the colon is not host:N
+}
+
 TEST_F(DoctorHostfileCli, WaitDnsBadArgumentsAreExit2) {
   auto hostfile = write("hostfile", kHostfile);
   auto hosts = write("hosts", "10.1.0.10 x\n");
