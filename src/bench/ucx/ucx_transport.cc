@@ -1,0 +1,465 @@
+// The ucx backend (see ucx_transport.h). Requests are polled, not called
+// back: progress() drives ucp_worker_progress, probes each peer's next
+// message once receives are posted for it (ucx_stream.h maps messages onto
+// receives) and checks outstanding requests, so no callback touches our
+// state except the endpoint error handler, which only records the failure.
+#include "bench/ucx/ucx_transport.h"
+
+#include <sched.h>
+
+#include <list>
+#include <map>
+#include <ucp/api/ucp.h>
+
+#include "bench/socket_util.h"
+#include "bench/ucx/ucx_config.h"
+#include "bench/ucx/ucx_stream.h"
+#include "core/file_root.h"
+#include "model/collect_parts.h"
+
+namespace railkit::bench {
+namespace {
+
+using ucx::messageTag;
+
+struct Pending {
+  void* request = nullptr;  // a send's UCP request, nullptr once complete
+  int peer = 0;
+  bool send = false;
+  ucs_status_t status = UCS_INPROGRESS;
+};
+
+// One probed message being received, straight into receive buffers or staged.
+struct Incoming {
+  int peer = 0;
+  void* request = nullptr;
+  std::uint64_t start = 0;
+  std::vector<ucx::Slice> slices;
+  std::vector<ucp_dt_iov_t> iov;
+  std::vector<char> staging;
+  bool staged = false;
+};
+
+class UcxTransport;
+
+// The RDMA ports behind the data interface on this machine (none off RDMA hardware).
+std::vector<std::string> rdmaPortsOf(const std::string& netdev) {
+  if (netdev.empty() || netdev == "lo") return {};
+  return ucx::rdmaPortsFor(model::readRdmaDevices(FileRoot("/")), netdev);
+}
+
+// Handed to UCP as the endpoint error handler's argument; lives as long as the transport.
+struct PeerSlot {
+  UcxTransport* owner = nullptr;
+  int rank = 0;
+  ucs_status_t error = UCS_OK;
+};
+
+class UcxTransport final : public Transport {
+ public:
+  UcxTransport(int rank, int size, TransportOptions options)
+      : rank_(rank), size_(size), options_(std::move(options)), eps_(size, nullptr), slots_(size), infos_(size),
+        send_seq_(size, 0), recv_seq_(size, 0), streams_(size) {
+    for (int r = 0; r < size_; ++r) slots_[r] = PeerSlot{this, r, UCS_OK};
+  }
+
+  ~UcxTransport() override { shutdown(); }
+
+  const char* name() const override { return "ucx"; }
+  TransportCaps caps() const override { return {}; }
+  int rank() const override { return rank_; }
+  int size() const override { return size_; }
+  const PeerInfo& peer(int r) const override { return infos_[r]; }
+
+  Status start(Bootstrap& bootstrap) {
+    if (size_ > ucx::kMaxRanks) return makeError(ErrorCode::kUsage, "ucx backend supports at most 16M ranks");
+    settings_ = ucx::settingsFor(options_, rdmaPortsOf(options_.data_interface));
+    if (auto s = createWorker(); !s) return s;
+    ucp_address_t* address = nullptr;
+    std::size_t address_len = 0;
+    if (ucs_status_t st = ucp_worker_get_address(worker_, &address, &address_len); st != UCS_OK) {
+      return ucxError(ErrorCode::kUnavailable, "ucp_worker_get_address", st);
+    }
+    ucx::PeerCard mine{options_.data_address, options_.hostname, options_.data_interface,
+                       std::string(reinterpret_cast<const char*>(address), address_len)};
+    ucp_worker_release_address(worker_, address);
+    auto all = bootstrap.allgather(ucx::encodeCard(mine));
+    if (!all) return tl::unexpected(all.error());
+    std::vector<ucx::PeerCard> cards;
+    for (int r = 0; r < size_; ++r) {
+      auto card = ucx::decodeCard((*all)[static_cast<std::size_t>(r)], r);
+      if (!card) return tl::unexpected(card.error());
+      infos_[r] = PeerInfo{r, card->host, card->interface, card->address};
+      cards.push_back(std::move(*card));
+    }
+    for (int r = 0; r < size_; ++r) {
+      ucp_ep_params_t params{};
+      params.field_mask = UCP_EP_PARAM_FIELD_REMOTE_ADDRESS | UCP_EP_PARAM_FIELD_ERR_HANDLING_MODE |
+                          UCP_EP_PARAM_FIELD_ERR_HANDLER;
+      params.address = reinterpret_cast<const ucp_address_t*>(cards[r].worker.data());
+      params.err_mode = UCP_ERR_HANDLING_MODE_PEER;
+      params.err_handler.cb = &UcxTransport::onEndpointError;
+      params.err_handler.arg = &slots_[r];
+      if (ucs_status_t st = ucp_ep_create(worker_, &params, &eps_[r]); st != UCS_OK) {
+        eps_[r] = nullptr;
+        return ucxError(ErrorCode::kPeerLost, "cannot reach " + describe(r), st);
+      }
+    }
+    return wireUp();
+  }
+
+  Result<RequestId> postSend(int peer, const void* data, std::size_t bytes) override {
+    if (auto s = checkPeer(peer); !s) return tl::unexpected(s.error());
+    if (bytes == 0) return track(nullptr, peer, true);  // nothing to say in a byte stream
+    ucp_request_param_t param{};
+    param.op_attr_mask = UCP_OP_ATTR_FIELD_DATATYPE;
+    param.datatype = ucp_dt_make_contig(1);
+    void* req = ucp_tag_send_nbx(eps_[peer], data, bytes, messageTag(rank_, send_seq_[peer]++), &param);
+    return track(req, peer, true);
+  }
+
+  Result<RequestId> postRecv(int peer, void* data, std::size_t bytes) override {
+    if (auto s = checkPeer(peer); !s) return tl::unexpected(s.error());
+    auto id = track(nullptr, peer, false);
+    if (!id) return id;
+    pending_[*id].status = UCS_INPROGRESS;
+    streams_[peer].post(*id, static_cast<char*>(data), bytes);
+    collectDone(peer);
+    return id;
+  }
+
+  Status wait(RequestId id) override { return waitAll({id}); }
+
+  Status waitAll(const std::vector<RequestId>& ids) override {
+    auto last_progress = Clock::now();
+    int idle_spins = 0;
+    for (;;) {
+      bool progressed = progress();
+      bool left = false;
+      for (RequestId id : ids) {
+        auto it = pending_.find(id);
+        if (it == pending_.end()) continue;  // already waited for
+        Pending& p = it->second;
+        if (p.request != nullptr) {
+          ucs_status_t st = ucp_request_check_status(p.request);
+          if (st != UCS_INPROGRESS) {
+            ucp_request_free(p.request);
+            p.request = nullptr;
+            p.status = st;
+            progressed = true;
+          }
+        }
+        if (p.status == UCS_INPROGRESS) {
+          left = true;
+          continue;
+        }
+        if (p.status != UCS_OK) return failed(it);
+        pending_.erase(it);
+      }
+      for (int r = 0; r < size_; ++r) {
+        if (slots_[r].error != UCS_OK) return lost(r, slots_[r].error);
+      }
+      if (!left) return okStatus();
+      if (progressed) {
+        last_progress = Clock::now();
+        idle_spins = 0;
+        continue;
+      }
+      if (Clock::now() - last_progress > options_.stall_timeout) return stalled(ids);
+      // Stay responsive while leaving the core to other ranks on a shared node.
+      if (++idle_spins > 64) sched_yield();
+    }
+  }
+
+  Status barrier() override {
+    char out = 0, in = 0;
+    for (int d = 1; d < size_; d <<= 1) {
+      if (auto s = sendRecv(*this, (rank_ + d) % size_, &out, 1, (rank_ - d + size_) % size_, &in, 1); !s) return s;
+    }
+    return okStatus();
+  }
+
+ private:
+  static void onEndpointError(void* arg, ucp_ep_h, ucs_status_t status) {
+    auto* slot = static_cast<PeerSlot*>(arg);
+    if (slot->error == UCS_OK) slot->error = status;
+  }
+
+  Status createWorker() {
+    ucp_config_t* config = nullptr;
+    if (ucs_status_t st = ucp_config_read(nullptr, nullptr, &config); st != UCS_OK) {
+      return ucxError(ErrorCode::kUnavailable, "ucp_config_read", st);
+    }
+    for (const auto& s : settings_) {
+      if (ucs_status_t st = ucp_config_modify(config, s.name.c_str(), s.value.c_str()); st != UCS_OK) {
+        ucp_config_release(config);
+        return makeError(ErrorCode::kUsage, "UCX rejected UCX_" + s.name + "=" + s.value + ": " +
+                                                ucs_status_string(st));
+      }
+    }
+    ucp_params_t params{};
+    params.field_mask = UCP_PARAM_FIELD_FEATURES | UCP_PARAM_FIELD_NAME;
+    params.features = UCP_FEATURE_TAG;
+    params.name = "railkit";
+    ucs_status_t st = ucp_init(&params, config, &context_);
+    ucp_config_release(config);
+    if (st != UCS_OK) {
+      context_ = nullptr;
+      return ucxError(ErrorCode::kUnavailable, "ucp_init", st);
+    }
+    ucp_worker_params_t wparams{};
+    wparams.field_mask = UCP_WORKER_PARAM_FIELD_THREAD_MODE;
+    wparams.thread_mode = UCS_THREAD_MODE_SINGLE;
+    if (st = ucp_worker_create(context_, &wparams, &worker_); st != UCS_OK) {
+      worker_ = nullptr;
+      return ucxError(ErrorCode::kUnavailable, "ucp_worker_create", st);
+    }
+    return okStatus();
+  }
+
+  // Endpoints connect lazily; one small message each way with every peer
+  // connects them all now, under the stall deadline, before anything is timed.
+  Status wireUp() {
+    std::vector<char> out(static_cast<std::size_t>(size_), 1), in(static_cast<std::size_t>(size_), 0);
+    std::vector<RequestId> ids;
+    for (int r = 0; r < size_; ++r) {
+      auto recv = postRecv(r, &in[r], 1);
+      if (!recv) return tl::unexpected(recv.error());
+      ids.push_back(*recv);
+    }
+    for (int r = 0; r < size_; ++r) {
+      auto send = postSend(r, &out[r], 1);
+      if (!send) return tl::unexpected(send.error());
+      ids.push_back(*send);
+    }
+    if (auto s = waitAll(ids); !s) return tl::unexpected(s.error().withContext("connecting (" + describeConfig() + ")"));
+    return okStatus();
+  }
+
+  // One round: UCP progress, landed messages, newly probed ones. True when
+  // anything moved.
+  bool progress() {
+    bool moved = ucp_worker_progress(worker_) != 0;
+    for (auto it = incoming_.begin(); it != incoming_.end();) {
+      ucs_status_t st = it->request == nullptr ? UCS_OK : ucp_request_check_status(it->request);
+      if (st == UCS_INPROGRESS) {
+        ++it;
+        continue;
+      }
+      if (it->request != nullptr) ucp_request_free(it->request);
+      land(*it, st);
+      it = incoming_.erase(it);
+      moved = true;
+    }
+    for (int r = 0; r < size_; ++r) {
+      while (streams_[r].wantsMessage() && slots_[r].error == UCS_OK) {
+        ucp_tag_recv_info_t info{};
+        ucp_tag_message_h msg = ucp_tag_probe_nb(worker_, messageTag(r, recv_seq_[r]), ~ucp_tag_t{0}, 1, &info);
+        if (msg == nullptr) break;
+        ++recv_seq_[r];
+        receiveMessage(r, msg, info.length);
+        moved = true;
+      }
+    }
+    return moved;
+  }
+
+  void receiveMessage(int peer, ucp_tag_message_h msg, std::size_t length) {
+    auto& in = incoming_.emplace_back();
+    in.peer = peer;
+    auto slices = streams_[peer].claim(length, &in.start);
+    ucp_request_param_t param{};
+    param.op_attr_mask = UCP_OP_ATTR_FIELD_DATATYPE;
+    void* buffer = nullptr;
+    std::size_t count = 0;
+    if (!slices) {
+      in.staged = true;
+      in.staging.resize(length);
+      buffer = in.staging.data();
+      count = length;
+      param.datatype = ucp_dt_make_contig(1);
+    } else if (slices->size() == 1) {
+      in.slices = std::move(*slices);
+      buffer = in.slices[0].data;
+      count = in.slices[0].bytes;
+      param.datatype = ucp_dt_make_contig(1);
+    } else {
+      in.slices = std::move(*slices);
+      for (const auto& sl : in.slices) in.iov.push_back(ucp_dt_iov_t{sl.data, sl.bytes});
+      buffer = in.iov.data();
+      count = in.iov.size();
+      param.datatype = ucp_dt_make_iov();
+    }
+    void* req = ucp_tag_msg_recv_nbx(worker_, buffer, count, msg, &param);
+    if (UCS_PTR_IS_ERR(req)) {
+      slots_[peer].error = UCS_PTR_STATUS(req);
+      incoming_.pop_back();
+      return;
+    }
+    in.request = req;  // nullptr: landed already; progress() finishes it next round
+  }
+
+  void land(Incoming& in, ucs_status_t st) {
+    if (st != UCS_OK) {
+      if (slots_[in.peer].error == UCS_OK) slots_[in.peer].error = st;
+      return;
+    }
+    if (in.staged) {
+      streams_[in.peer].landedStaged(in.start, std::move(in.staging));
+    } else {
+      streams_[in.peer].landed(in.slices);
+    }
+    collectDone(in.peer);
+  }
+
+  void collectDone(int peer) {
+    for (RequestId id : streams_[peer].takeDone()) {
+      auto it = pending_.find(id);
+      if (it != pending_.end()) it->second.status = UCS_OK;
+    }
+  }
+
+  Result<RequestId> track(void* req, int peer, bool send) {
+    if (UCS_PTR_IS_ERR(req)) {
+      return ucxError(ErrorCode::kPeerLost, std::string(send ? "send to " : "receive from ") + describe(peer),
+                      UCS_PTR_STATUS(req));
+    }
+    RequestId id = ++next_;
+    Pending p;
+    p.peer = peer;
+    p.send = send;
+    if (req == nullptr) {
+      p.status = UCS_OK;  // completed in place
+    } else {
+      p.request = req;
+    }
+    pending_.emplace(id, p);
+    return id;
+  }
+
+  Status checkPeer(int peer) const {
+    if (peer < 0 || peer >= size_ || eps_[peer] == nullptr) {
+      return makeError(ErrorCode::kInternal, "ucx: no endpoint for rank " + std::to_string(peer));
+    }
+    if (slots_[peer].error != UCS_OK) return lost(peer, slots_[peer].error);
+    return okStatus();
+  }
+
+  Status failed(std::map<RequestId, Pending>::iterator it) {
+    Pending p = it->second;
+    pending_.erase(it);
+    return lost(p.peer, p.status, p.send ? "send to" : "receive from");
+  }
+
+  Status lost(int peer, ucs_status_t st, const char* what = "connection to") const {
+    return makeError(ErrorCode::kPeerLost, std::string("lost ") + what + " " + describe(peer) + ": " +
+                                               ucs_status_string(st));
+  }
+
+  Status stalled(const std::vector<RequestId>& ids) const {
+    int peer = 0;
+    for (RequestId id : ids) {
+      auto it = pending_.find(id);
+      if (it != pending_.end()) {
+        peer = it->second.peer;
+        break;
+      }
+    }
+    return makeError(ErrorCode::kTimeout, "no progress for " + std::to_string(options_.stall_timeout.count() / 1000) +
+                                              " s with " + describe(peer) + " over ucx (" + describeConfig() + ")");
+  }
+
+  tl::unexpected<Error> ucxError(ErrorCode code, const std::string& what, ucs_status_t st) const {
+    return makeError(code, "ucx: " + what + ": " + ucs_status_string(st) + " (" + describeConfig() + ")");
+  }
+
+  std::string describeConfig() const { return ucx::describeSettings(settings_); }
+
+  std::string describe(int r) const {
+    const PeerInfo& i = infos_[r];
+    return "rank " + std::to_string(r) + " (host " + (i.host.empty() ? "?" : i.host) + ", interface " +
+           (i.interface.empty() ? "?" : i.interface) + ", " + (i.address.empty() ? "?" : i.address) + ")";
+  }
+
+  // Cancels what is still posted, closes endpoints (flushing when healthy,
+  // forcing otherwise) and frees UCP, each step bounded so teardown after a
+  // lost peer cannot hang.
+  void shutdown() {
+    if (worker_ != nullptr) {
+      std::vector<void*> requests;
+      for (auto& [id, p] : pending_) {
+        if (p.request != nullptr) requests.push_back(p.request);
+      }
+      for (auto& in : incoming_) {
+        if (in.request != nullptr) requests.push_back(in.request);
+      }
+      for (void* req : requests) ucp_request_cancel(worker_, req);
+      drain([&] {
+        for (void* req : requests) {
+          if (ucp_request_check_status(req) == UCS_INPROGRESS) return false;
+        }
+        return true;
+      });
+      for (void* req : requests) ucp_request_free(req);
+      pending_.clear();
+      incoming_.clear();
+      bool healthy = true;
+      for (const auto& s : slots_) healthy = healthy && s.error == UCS_OK;
+      std::vector<void*> closing;
+      for (int r = 0; r < size_; ++r) {
+        if (eps_[r] == nullptr) continue;
+        ucp_request_param_t param{};
+        param.op_attr_mask = UCP_OP_ATTR_FIELD_FLAGS;
+        param.flags = healthy && slots_[r].error == UCS_OK ? 0 : UCP_EP_CLOSE_FLAG_FORCE;
+        void* req = ucp_ep_close_nbx(eps_[r], &param);
+        if (req != nullptr && !UCS_PTR_IS_ERR(req)) closing.push_back(req);
+        eps_[r] = nullptr;
+      }
+      drain([&] {
+        for (void* req : closing) {
+          if (ucp_request_check_status(req) == UCS_INPROGRESS) return false;
+        }
+        return true;
+      });
+      for (void* req : closing) {
+        if (ucp_request_check_status(req) != UCS_INPROGRESS) ucp_request_free(req);
+      }
+      ucp_worker_destroy(worker_);
+      worker_ = nullptr;
+    }
+    if (context_ != nullptr) ucp_cleanup(context_);
+    context_ = nullptr;
+  }
+
+  template <typename Done>
+  void drain(Done done) {
+    auto deadline = Clock::now() + std::min<Clock::duration>(options_.stall_timeout, std::chrono::seconds(2));
+    while (!done() && Clock::now() < deadline) {
+      if (ucp_worker_progress(worker_) == 0) sched_yield();
+    }
+  }
+
+  int rank_, size_;
+  TransportOptions options_;
+  std::vector<ucx::Setting> settings_;
+  ucp_context_h context_ = nullptr;
+  ucp_worker_h worker_ = nullptr;
+  std::vector<ucp_ep_h> eps_;
+  std::vector<PeerSlot> slots_;
+  std::vector<PeerInfo> infos_;
+  std::vector<std::uint64_t> send_seq_, recv_seq_;
+  std::vector<ucx::RecvStream> streams_;
+  std::list<Incoming> incoming_;  // stable addresses: UCP holds their iov arrays
+  std::map<RequestId, Pending> pending_;
+  RequestId next_ = 0;
+};
+
+}  // namespace
+
+Result<std::unique_ptr<Transport>> makeUcxTransport(Bootstrap& bootstrap, const TransportOptions& options) {
+  auto t = std::make_unique<UcxTransport>(bootstrap.rank(), bootstrap.size(), options);
+  if (auto s = t->start(bootstrap); !s) return tl::unexpected(s.error());
+  return std::unique_ptr<Transport>(std::move(t));
+}
+
+}  // namespace railkit::bench
