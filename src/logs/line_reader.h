@@ -1,10 +1,11 @@
 #pragma once
 // The streaming line reader under `railkit logs`. A job with thousands of
 // ranks writes gigabytes of INFO lines, so input is never held whole: it is
-// read in large blocks (1 MiB by default) into one reused buffer, lines are
-// cut with memchr, and a line that crosses a block boundary is carried to the
-// front of the buffer before the next read. Memory is therefore flat in the
-// file size: one block plus the longest kept line.
+// read in large blocks (1 MiB by default, on a reader thread a few blocks
+// ahead), newlines are found 64 bytes at a time, complete lines are passed
+// straight from the block, and only a line that crosses a block boundary is
+// copied. Memory is therefore flat in the file size: a few blocks plus one
+// capped line.
 //
 // What the sink sees is already cleaned of what terminals and launchers add
 // to every line: a trailing CR (Windows line endings) and ANSI colour escapes.
@@ -36,6 +37,8 @@ class LineSink {
 struct LineReaderOptions {
   size_t block_bytes = size_t{1} << 20;
   size_t max_line_bytes = size_t{64} << 10;
+  // read() on a second thread a few blocks ahead (both cores busy on big logs).
+  bool reader_thread = true;
 };
 
 struct ReadStats {

@@ -177,8 +177,10 @@ void NcclTestsTableParser::feedLine(std::string_view raw, uint64_t line_number) 
   }
   if (c < '0' || c > '9') {
     // A command line that names the test binary gives the collective.
-    if (table_.op.empty() && (c == '$' || c == '/' || c == '.' || c == 'm' || c == 's' ||
-                              std::memchr(line.data(), '$', line.size()) != nullptr)) {
+    // Only near the top, before the table: big NCCL logs must not pay for it.
+    if (table_.op.empty() && line_number <= 2000 && table_.rows.empty() &&
+        (c == '$' || c == '/' || c == '.' || c == 'm' || c == 's' ||
+         std::memchr(line.data(), '$', line.size()) != nullptr)) {
       table_.op = opFromCommand(line);
       if (!table_.op.empty()) table_.op_line = line_number;
     }

@@ -14,6 +14,8 @@ constexpr double kMebibytesToGbps = 1048576.0 * 8.0 / 1e9;
 
 bool isDigit(char c) { return c >= '0' && c <= '9'; }
 
+constexpr uint64_t kCommandLines = 2000;
+
 std::optional<double> number(std::string_view s) {
   if (s.empty() || s.size() > 40) return std::nullopt;
   if (!isDigit(s[0]) && s[0] != '-' && s[0] != '.') return std::nullopt;
@@ -86,11 +88,11 @@ void PerftestParser::feedLine(std::string_view raw, uint64_t line_number) {
   char c = line[first];
   // Most lines of a big NCCL log start with a host name: reject them on the
   // first character before any search.
-  if (!recognised_ && c != 'R' && c != 'S' && c != 'A' && c != '#' && c != 'i' && c != 'W' &&
-      std::memchr(line.data(), '$', line.size()) == nullptr)
-    return;
+  // A command line that names the tool comes before the output, near the top.
+  bool command_zone = result_.tool.empty() && line_number <= kCommandLines && line.size() < 1024;
+  if (!recognised_ && c != 'R' && c != 'S' && c != 'A' && c != '#' && c != 'i' && c != 'W' && !command_zone) return;
   std::string_view t = trim(line);
-  if (result_.tool.empty() && t.size() < 1024 && (c == 'i' || c == 'S' || t.find('$') != std::string_view::npos)) {
+  if (command_zone && (c == 'i' || c == 'S' || t.find('$') != std::string_view::npos)) {
     result_.tool = findTool(t);
     if (!result_.tool.empty() && startsWith(t, "Starting RDMA")) recognised_ = true;
   }

@@ -136,6 +136,49 @@ TEST(LogsLineReader, ReadsAPipeInSmallPieces) {
   EXPECT_EQ(piped.lines, reference.lines);
 }
 
+// A file bigger than the block size, lines across every block boundary: the
+// threaded reader, the plain reader and the in-memory path agree.
+TEST(LogsLineReader, FileBiggerThanTheBlockGivesIdenticalLines) {
+  std::string text;
+  while (text.size() < (size_t{3} << 20) + 12345) text += sampleText() + "\n";
+  char path[] = "/tmp/railkit_logs_reader_XXXXXX";
+  int fd = mkstemp(path);
+  ASSERT_GE(fd, 0);
+  ASSERT_EQ(write(fd, text.data(), text.size()), static_cast<ssize_t>(text.size()));
+  Collected reference;
+  readLinesFromText(text, reference);
+  for (bool threaded : {true, false}) {
+    for (size_t block : {size_t{1} << 20, size_t{4093}}) {
+      ASSERT_EQ(lseek(fd, 0, SEEK_SET), 0);
+      Collected got;
+      LineReaderOptions options;
+      options.block_bytes = block;
+      options.reader_thread = threaded;
+      auto stats = readLines(fd, path, got, options);
+      ASSERT_TRUE(stats.has_value());
+      EXPECT_EQ(stats->bytes, text.size());
+      EXPECT_EQ(got.lines, reference.lines) << "threaded " << threaded << " block " << block;
+      EXPECT_EQ(got.numbers, reference.numbers);
+    }
+  }
+  close(fd);
+  unlink(path);
+}
+
+TEST(LogsLineReader, ReadErrorIsAnError) {
+  int fd = open("/tmp", O_RDONLY | O_DIRECTORY);
+  ASSERT_GE(fd, 0);
+  Collected c;
+  for (bool threaded : {true, false}) {
+    LineReaderOptions options;
+    options.reader_thread = threaded;
+    auto stats = readLines(fd, "/tmp", c, options);
+    ASSERT_FALSE(stats.has_value());
+    EXPECT_NE(stats.error().message.find("/tmp: read failed"), std::string::npos) << stats.error().message;
+  }
+  close(fd);
+}
+
 TEST(LogsLineReader, StripAnsi) {
   EXPECT_EQ(stripAnsi("\x1b[1;32mOK\x1b[0m done"), "OK done");
   EXPECT_EQ(stripAnsi("\x1b]0;title\aafter"), "after");
