@@ -1,9 +1,9 @@
 // railkit explain RULE: why a finding id matters and how to fix it. An id
 // names a problem, not a detector, so explain covers every detector of it:
 // the doctor rule's full text, and the lint rule of the same id when there is one.
-#include <memory>
-
 #include <fmt/core.h>
+
+#include <memory>
 
 #include "cli/commands.h"
 #include "doctor/rule.h"
@@ -24,12 +24,15 @@ int runExplain(const std::string& id) {
   if (rule == nullptr && lint == nullptr)
     return reportError(Error{ErrorCode::kUsage,
                              fmt::format("unknown rule '{}' (railkit doctor --list-rules lists them)", id)});
-  if (rule != nullptr) fmt::print("{} ({})\n{}\n\n{}\n", rule->id, severityName(rule->severity), rule->title, rule->explain);
+  if (rule != nullptr)
+    fmt::print("{} ({})\n{}\n\n{}\n", rule->id, severityName(rule->severity), rule->title, rule->explain);
   if (lint != nullptr && rule != nullptr)
     fmt::print("\n`railkit lint` also reports {} in manifests: {}.\n", id, lint->summary);
   if (lint != nullptr && rule == nullptr)
-    fmt::print("{} (lint)\n{}\n\nReported by `railkit lint` in manifests, with the file, line, object and field path.\n",
-               id, lint->summary);
+    fmt::print(
+        "{} (lint)\n{}\n\nReported by `railkit lint` in manifests, with the file, line, object and field "
+        "path.\n",
+        id, lint->summary);
   return kExitOk;
 }
 

@@ -2,17 +2,16 @@
 // the JSON contract of PRODUCT.md, exit codes (0 healthy, 1 error findings,
 // 2 unusable arguments), the shipped example node, and bad input that must be
 // reported, never crash.
+#include <gtest/gtest.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <random>
 #include <set>
-
-#include <gtest/gtest.h>
-#include <nlohmann/json.hpp>
 
 #include "k8s/lint/lint.h"
 #include "support/node_builder.h"
@@ -73,7 +72,8 @@ void expectFindingShape(const json& f) {
     ASSERT_TRUE(f.contains(key)) << key << " missing in " << f;
     EXPECT_TRUE(f[key].is_string()) << key << " in " << f;
   }
-  EXPECT_TRUE(std::set<std::string>({"error", "warning", "info"}).count(f["severity"].get<std::string>())) << f;
+  EXPECT_TRUE(std::set<std::string>({"error", "warning", "info"}).count(f["severity"].get<std::string>()))
+      << f;
   ASSERT_TRUE(f.contains("evidence") && f["evidence"].is_array()) << f;
   EXPECT_FALSE(f["evidence"].empty()) << f;
   for (const auto& e : f["evidence"]) {
@@ -92,8 +92,8 @@ std::set<std::string> ids(const json& doc) {
 }
 
 TEST(DoctorCli, HealthyNodeJsonExit0) {
-  for (const auto& [name, node] : {std::pair{"dgx", NodeBuilder::healthyDgxH100()},
-                                    std::pair{"roce", NodeBuilder::healthyRoce()}}) {
+  for (const auto& [name, node] :
+       {std::pair{"dgx", NodeBuilder::healthyDgxH100()}, std::pair{"roce", NodeBuilder::healthyRoce()}}) {
     auto r = run("doctor --root " + tree(std::string("healthy-") + name, node).string() + " --json");
     EXPECT_EQ(r.status, 0) << r.out << r.err;
     auto doc = json::parse(r.out);
@@ -129,7 +129,8 @@ TEST(DoctorCli, ErrorFindingsJsonContractExit1) {
 }
 
 TEST(DoctorCli, WarningsOnlyExit0) {
-  auto r = run("doctor --root " + tree("warn", NodeBuilder::healthyDgxH100().unloadModule("nvidia_peermem")).string());
+  auto r = run("doctor --root " +
+               tree("warn", NodeBuilder::healthyDgxH100().unloadModule("nvidia_peermem")).string());
   EXPECT_EQ(r.status, 0) << r.out << r.err;
   EXPECT_NE(r.out.find("[gpudirect-module-missing]"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("fix: "), std::string::npos) << r.out;
@@ -150,7 +151,8 @@ TEST(DoctorCli, ShippedExampleNode) {
 
 TEST(DoctorCli, JsonOutWritesFileAndPrintsHuman) {
   fs::path out = tempRoot() / "doctor.json";
-  auto r = run("doctor --root " + tree("jsonout", NodeBuilder::emptyPod()).string() + " --json-out " + out.string());
+  auto r = run("doctor --root " + tree("jsonout", NodeBuilder::emptyPod()).string() + " --json-out " +
+               out.string());
   EXPECT_EQ(r.status, 1) << r.err;
   EXPECT_NE(r.out.find("[rdma-no-devices]"), std::string::npos) << r.out;
   auto doc = json::parse(slurp(out));

@@ -2,14 +2,13 @@
 // through collectInventory, exactly as `railkit doctor --root` runs: healthy
 // nodes stay silent, each breakage fires its rule with the right severity,
 // subject and evidence. A rule without a firing case here fails the suite.
+#include <gtest/gtest.h>
 #include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
 #include <functional>
 #include <set>
-
-#include <gtest/gtest.h>
 
 #include "doctor/rule.h"
 #include "model/collect.h"
@@ -21,8 +20,8 @@ using railkit::Finding;
 using railkit::Severity;
 using railkit::doctor::DoctorInput;
 using railkit::doctor::HostfileCheck;
-using railkit::testing::NodeBuilder;
 using railkit::testing::NetdevSpec;
+using railkit::testing::NodeBuilder;
 
 namespace {
 
@@ -48,7 +47,8 @@ std::vector<Finding> withId(const std::vector<Finding>& all, const std::string& 
 
 std::string describe(const std::vector<Finding>& all) {
   std::string s;
-  for (const auto& f : all) s += "  [" + f.id + "] " + severityName(f.severity) + " " + f.subject + ": " + f.message + "\n";
+  for (const auto& f : all)
+    s += "  [" + f.id + "] " + severityName(f.severity) + " " + f.subject + ": " + f.message + "\n";
   return s;
 }
 
@@ -63,8 +63,12 @@ struct Case {
   std::function<HostfileCheck()> hostfile = nullptr;
 };
 
-NodeBuilder dgx() { return NodeBuilder::healthyDgxH100(); }
-NodeBuilder roce() { return NodeBuilder::healthyRoce(); }
+NodeBuilder dgx() {
+  return NodeBuilder::healthyDgxH100();
+}
+NodeBuilder roce() {
+  return NodeBuilder::healthyRoce();
+}
 NodeBuilder allPortsDown() {
   auto n = dgx();
   for (int i = 0; i < 8; ++i) n.setPortState("mlx5_" + std::to_string(i), 1, "1: DOWN", "3: Disabled");
@@ -80,21 +84,24 @@ const std::vector<Case>& cases() {
   static const std::vector<Case> kCases = {
       {"EmptyPod", "rdma-no-devices", [] { return NodeBuilder::emptyPod(); }, Severity::kError, "node",
        "/sys/class/infiniband"},
-      {"OnePortDown", "rdma-port-down", [] { return dgx().setPortState("mlx5_3", 1, "1: DOWN", "3: Disabled"); },
-       Severity::kWarning, "mlx5_3:1", "Disabled"},
-      {"PhysPolling", "rdma-port-down", [] { return dgx().setPortState("mlx5_6", 1, "1: DOWN", "2: Polling"); },
-       Severity::kWarning, "mlx5_6:1", "Polling"},
+      {"OnePortDown", "rdma-port-down",
+       [] { return dgx().setPortState("mlx5_3", 1, "1: DOWN", "3: Disabled"); }, Severity::kWarning,
+       "mlx5_3:1", "Disabled"},
+      {"PhysPolling", "rdma-port-down",
+       [] { return dgx().setPortState("mlx5_6", 1, "1: DOWN", "2: Polling"); }, Severity::kWarning,
+       "mlx5_6:1", "Polling"},
       {"NoPortUsable", "rdma-port-down", allPortsDown, Severity::kError, "mlx5_0:1", "DOWN"},
-      {"PortInit", "ib-no-subnet-manager", [] { return dgx().setPortState("mlx5_1", 1, "2: INIT", "5: LinkUp"); },
-       Severity::kError, "mlx5_1:1", "INIT"},
-      {"SmLidZero", "ib-no-subnet-manager", [] { return dgx().setSmLid("mlx5_2", 1, "0x0"); }, Severity::kError,
-       "mlx5_2:1", "sm_lid"},
+      {"PortInit", "ib-no-subnet-manager",
+       [] { return dgx().setPortState("mlx5_1", 1, "2: INIT", "5: LinkUp"); }, Severity::kError, "mlx5_1:1",
+       "INIT"},
+      {"SmLidZero", "ib-no-subnet-manager", [] { return dgx().setSmLid("mlx5_2", 1, "0x0"); },
+       Severity::kError, "mlx5_2:1", "sm_lid"},
       {"NoUverbs", "uverbs-missing", [] { return dgx().removeUverbs(); }, Severity::kError, "/dev/infiniband",
        "absent"},
       {"Memlock64K", "memlock-limit", [] { return dgx().setMemlock(65536); }, Severity::kError, "process",
        "Max locked memory 65536"},
-      {"Memlock2G", "memlock-limit", [] { return dgx().setMemlock(2ull << 30); }, Severity::kWarning, "process",
-       "2147483648"},
+      {"Memlock2G", "memlock-limit", [] { return dgx().setMemlock(2ull << 30); }, Severity::kWarning,
+       "process", "2147483648"},
       {"NoIpcLock", "ipc-lock-missing", [] { return dgx().dropCapIpcLock(); }, Severity::kError, "process",
        "CapEff:\t00000000a80425fb"},
       {"Shm64M", "shm-too-small", [] { return dgx().setShmKib(65536); }, Severity::kError, "/dev/shm",
@@ -108,82 +115,96 @@ const std::vector<Case>& cases() {
       {"AllGidsElsewhere", "roce-gid-netns", allGidsElsewhere, Severity::kError, "mlx5_4:1", "ens4f0np0v1"},
       {"NoPeermem", "gpudirect-module-missing", [] { return dgx().unloadModule("nvidia_peermem"); },
        Severity::kWarning, "nvidia_peermem", "/sys/module/nvidia_peermem"},
-      {"AcsRedirect", "pcie-acs-enabled", [] { return dgx().setAcsAboveNic("mlx5_2", 0x5); }, Severity::kError,
-       "0000:4b:00.0", "ReqRedir+"},
+      {"AcsRedirect", "pcie-acs-enabled", [] { return dgx().setAcsAboveNic("mlx5_2", 0x5); },
+       Severity::kError, "0000:4b:00.0", "ReqRedir+"},
       {"AcsSourceValidation", "pcie-acs-enabled", [] { return dgx().setAcsAboveNic("mlx5_5", 0x1); },
        Severity::kWarning, "0000:b9:00.0", "SrcValid+ ReqRedir-"},
       {"Config256", "pcie-acs-unknown", [] { return dgx().setBridgeConfigSize(256); }, Severity::kInfo,
        "pci bridges", "256 bytes"},
-      {"Config64", "pcie-acs-unknown", [] { return dgx().setBridgeConfigSize(64); }, Severity::kInfo, "pci bridges",
-       "64 bytes"},
+      {"Config64", "pcie-acs-unknown", [] { return dgx().setBridgeConfigSize(64); }, Severity::kInfo,
+       "pci bridges", "64 bytes"},
       {"NicX8", "pcie-link-degraded", [] { return dgx().degradeNicLink("mlx5_1", 8, "32.0 GT/s PCIe"); },
        Severity::kError, "mlx5_1", "current_link_width"},
       {"NicGen3", "pcie-link-degraded", [] { return dgx().degradeNicLink("mlx5_1", 16, "8.0 GT/s PCIe"); },
        Severity::kError, "mlx5_1", "8 GT/s"},
       {"NicSlowButEnough", "pcie-link-degraded",
        [] {
-         return dgx().setRate("mlx5_7", 1, "100 Gb/sec (4X EDR)").degradeNicLink("mlx5_7", 16, "16.0 GT/s PCIe");
+         return dgx()
+             .setRate("mlx5_7", 1, "100 Gb/sec (4X EDR)")
+             .degradeNicLink("mlx5_7", 16, "16.0 GT/s PCIe");
        },
        Severity::kWarning, "mlx5_7", "16 GT/s"},
       {"GpuX8", "pcie-link-degraded", [] { return dgx().degradeGpuLink(2, 8, "32.0 GT/s PCIe"); },
        Severity::kWarning, "gpu2", "max_link_width"},
-      {"NicFar", "gpu-nic-far", [] { return dgx().moveNicFar("mlx5_0"); }, Severity::kWarning, "gpu0", "sysfs"},
-      {"IfnameNoMatch", "nccl-socket-ifname-invalid", [] { return dgx().setEnv("NCCL_SOCKET_IFNAME", "net1"); },
-       Severity::kError, "NCCL_SOCKET_IFNAME", "NCCL_SOCKET_IFNAME=net1"},
-      {"IfnameExactPrefix", "nccl-socket-ifname-invalid", [] { return dgx().setEnv("NCCL_SOCKET_IFNAME", "=eth"); },
-       Severity::kError, "NCCL_SOCKET_IFNAME", "=eth"},
+      {"NicFar", "gpu-nic-far", [] { return dgx().moveNicFar("mlx5_0"); }, Severity::kWarning, "gpu0",
+       "sysfs"},
+      {"IfnameNoMatch", "nccl-socket-ifname-invalid",
+       [] { return dgx().setEnv("NCCL_SOCKET_IFNAME", "net1"); }, Severity::kError, "NCCL_SOCKET_IFNAME",
+       "NCCL_SOCKET_IFNAME=net1"},
+      {"IfnameExactPrefix", "nccl-socket-ifname-invalid",
+       [] { return dgx().setEnv("NCCL_SOCKET_IFNAME", "=eth"); }, Severity::kError, "NCCL_SOCKET_IFNAME",
+       "=eth"},
       {"IfnameExcludeAll", "nccl-socket-ifname-invalid",
-       [] { return dgx().setEnv("NCCL_SOCKET_IFNAME", "^eth,ib,lo"); }, Severity::kError, "NCCL_SOCKET_IFNAME",
-       "^eth,ib,lo"},
+       [] { return dgx().setEnv("NCCL_SOCKET_IFNAME", "^eth,ib,lo"); }, Severity::kError,
+       "NCCL_SOCKET_IFNAME", "^eth,ib,lo"},
       {"IfnameDown", "nccl-socket-ifname-invalid", [] { return dgx().setNetdevOperstate("eth0", "down"); },
        Severity::kError, "NCCL_SOCKET_IFNAME", "/sys/class/net/eth0/operstate"},
-      {"HcaMissing", "nccl-ib-hca-invalid", [] { return dgx().setEnv("NCCL_IB_HCA", "=mlx5_9"); }, Severity::kError,
-       "NCCL_IB_HCA", "no mlx5_9"},
+      {"HcaMissing", "nccl-ib-hca-invalid", [] { return dgx().setEnv("NCCL_IB_HCA", "=mlx5_9"); },
+       Severity::kError, "NCCL_IB_HCA", "no mlx5_9"},
       {"HcaNoSuchPort", "nccl-ib-hca-invalid", [] { return dgx().setEnv("NCCL_IB_HCA", "mlx5_0:2"); },
        Severity::kError, "NCCL_IB_HCA", "no port 2"},
       {"HcaPortDown", "nccl-ib-hca-invalid",
-       [] { return dgx().setEnv("NCCL_IB_HCA", "=mlx5_0").setPortState("mlx5_0", 1, "1: DOWN", "3: Disabled"); },
+       [] {
+         return dgx().setEnv("NCCL_IB_HCA", "=mlx5_0").setPortState("mlx5_0", 1, "1: DOWN", "3: Disabled");
+       },
        Severity::kError, "NCCL_IB_HCA", "mlx5_0/ports/1/state"},
-      {"HcaOneOfTwoMissing", "nccl-ib-hca-invalid", [] { return dgx().setEnv("NCCL_IB_HCA", "=mlx5_0,mlx5_12"); },
-       Severity::kWarning, "NCCL_IB_HCA", "no mlx5_12"},
+      {"HcaOneOfTwoMissing", "nccl-ib-hca-invalid",
+       [] { return dgx().setEnv("NCCL_IB_HCA", "=mlx5_0,mlx5_12"); }, Severity::kWarning, "NCCL_IB_HCA",
+       "no mlx5_12"},
       {"HcaExcludesAll", "nccl-ib-hca-invalid", [] { return dgx().setEnv("NCCL_IB_HCA", "^mlx5"); },
        Severity::kError, "NCCL_IB_HCA", "NCCL_IB_HCA=^mlx5"},
       {"GidIndexEmpty", "nccl-gid-index-invalid", [] { return roce().setEnv("NCCL_IB_GID_INDEX", "7"); },
        Severity::kError, "NCCL_IB_GID_INDEX", "gids/7"},
       {"GidIndexV1", "nccl-gid-index-invalid", [] { return roce().setEnv("NCCL_IB_GID_INDEX", "2"); },
        Severity::kWarning, "NCCL_IB_GID_INDEX", "IB/RoCE v1"},
-      {"GidIndexGarbage", "nccl-gid-index-invalid", [] { return roce().setEnv("NCCL_IB_GID_INDEX", "three"); },
-       Severity::kError, "NCCL_IB_GID_INDEX", "NCCL_IB_GID_INDEX=three"},
+      {"GidIndexGarbage", "nccl-gid-index-invalid",
+       [] { return roce().setEnv("NCCL_IB_GID_INDEX", "three"); }, Severity::kError, "NCCL_IB_GID_INDEX",
+       "NCCL_IB_GID_INDEX=three"},
       {"GidIndexOnIb", "nccl-gid-index-invalid", [] { return dgx().setEnv("NCCL_IB_GID_INDEX", "3"); },
        Severity::kError, "NCCL_IB_GID_INDEX", "mlx5_0/ports/1/gids/3"},
-      {"RoceMtu1500", "roce-mtu-small", [] { return roce().setNetdevMtu("ens5f0np0", 1500); }, Severity::kWarning,
-       "ens5f0np0", "/sys/class/net/ens5f0np0/mtu"},
+      {"RoceMtu1500", "roce-mtu-small", [] { return roce().setNetdevMtu("ens5f0np0", 1500); },
+       Severity::kWarning, "ens5f0np0", "/sys/class/net/ens5f0np0/mtu"},
       {"BtlIfUnset", "ompi-btl-if-unset", [] { return dgx().unsetEnv("OMPI_MCA_btl_tcp_if_include"); },
        Severity::kWarning, "OMPI_MCA_btl_tcp_if_include", "OMPI_MCA_btl_tcp_if_exclude unset"},
       {"HcollUnset", "ompi-coll-conflict", [] { return dgx().unsetEnv("OMPI_MCA_coll_hcoll_enable"); },
        Severity::kWarning, "OMPI_MCA_coll_hcoll_enable", "OMPI_MCA_coll_hcoll_enable unset"},
       {"UccOn", "ompi-coll-conflict", [] { return dgx().setEnv("OMPI_MCA_coll_ucc_enable", "1"); },
        Severity::kWarning, "OMPI_MCA_coll_ucc_enable", "OMPI_MCA_coll_ucc_enable=1"},
-      {"HostUnresolvable", "mpi-hostfile-unresolvable", dgx, Severity::kError, "worker-1", "hostfile", nullptr,
+      {"HostUnresolvable", "mpi-hostfile-unresolvable", dgx, Severity::kError, "worker-1", "hostfile",
+       nullptr,
        [] {
          HostfileCheck h;
          h.path = "/etc/mpi/hostfile";
          h.hosts = {{"worker-0", 1, true, "10.0.0.2"}, {"worker-1", 2, false, "not found"}};
          return h;
        }},
-      {"IbDisabled", "nccl-ib-disabled", [] { return dgx().setEnv("NCCL_IB_DISABLE", "1"); }, Severity::kWarning,
-       "NCCL_IB_DISABLE", "NCCL_IB_DISABLE=1"},
-      {"NetSocket", "nccl-ib-disabled", [] { return roce().setEnv("NCCL_NET", "Socket"); }, Severity::kWarning,
-       "NCCL_NET", "NCCL_NET=Socket"},
-      {"UcxDeviceAbsent", "ucx-net-devices-invalid", [] { return dgx().setEnv("UCX_NET_DEVICES", "mlx5_12:1"); },
-       Severity::kError, "UCX_NET_DEVICES", "mlx5_12/ports/1/state"},
+      {"IbDisabled", "nccl-ib-disabled", [] { return dgx().setEnv("NCCL_IB_DISABLE", "1"); },
+       Severity::kWarning, "NCCL_IB_DISABLE", "NCCL_IB_DISABLE=1"},
+      {"NetSocket", "nccl-ib-disabled", [] { return roce().setEnv("NCCL_NET", "Socket"); },
+       Severity::kWarning, "NCCL_NET", "NCCL_NET=Socket"},
+      {"UcxDeviceAbsent", "ucx-net-devices-invalid",
+       [] { return dgx().setEnv("UCX_NET_DEVICES", "mlx5_12:1"); }, Severity::kError, "UCX_NET_DEVICES",
+       "mlx5_12/ports/1/state"},
       {"UcxOneOfTwoDown", "ucx-net-devices-invalid",
        [] {
-         return dgx().setEnv("UCX_NET_DEVICES", "mlx5_0:1,mlx5_1:1").setPortState("mlx5_1", 1, "1: DOWN", "3: Disabled");
+         return dgx()
+             .setEnv("UCX_NET_DEVICES", "mlx5_0:1,mlx5_1:1")
+             .setPortState("mlx5_1", 1, "1: DOWN", "3: Disabled");
        },
        Severity::kWarning, "UCX_NET_DEVICES", "not ACTIVE"},
-      {"UcxTcpNetdevAbsent", "ucx-net-devices-invalid", [] { return roce().setEnv("UCX_NET_DEVICES", "net1"); },
-       Severity::kError, "UCX_NET_DEVICES", "/sys/class/net/net1/operstate"},
+      {"UcxTcpNetdevAbsent", "ucx-net-devices-invalid",
+       [] { return roce().setEnv("UCX_NET_DEVICES", "net1"); }, Severity::kError, "UCX_NET_DEVICES",
+       "/sys/class/net/net1/operstate"},
       {"NoRdmaCm", "rdma-cm-missing", dgx, Severity::kWarning, "/dev/infiniband/rdma_cm", "uverbs0",
        [](const fs::path& dir) { fs::remove(dir / "dev/infiniband/rdma_cm"); }},
   };
@@ -205,7 +226,8 @@ TEST_P(DoctorRuleFires, OnTreeWithTheProblem) {
   const Finding* match = nullptr;
   for (const auto& f : found)
     if (f.subject == c.subject) match = &f;
-  ASSERT_NE(match, nullptr) << "no " << c.id << " finding about " << c.subject << "; findings:\n" << describe(all);
+  ASSERT_NE(match, nullptr) << "no " << c.id << " finding about " << c.subject << "; findings:\n"
+                            << describe(all);
   EXPECT_EQ(match->severity, c.severity) << describe(found);
   EXPECT_FALSE(match->message.empty());
   EXPECT_FALSE(match->fix.empty());
@@ -241,7 +263,8 @@ TEST(DoctorRules, HealthyRoceIsSilent) {
 TEST(DoctorRules, EveryRuleHasAFiringCase) {
   std::set<std::string> covered;
   for (const auto& c : cases()) covered.insert(c.id);
-  for (const auto& r : railkit::doctor::allRules()) EXPECT_TRUE(covered.count(r.id)) << r.id << " has no test case";
+  for (const auto& r : railkit::doctor::allRules())
+    EXPECT_TRUE(covered.count(r.id)) << r.id << " has no test case";
 }
 
 TEST(DoctorRules, TableSortedUniqueAndDocumented) {
@@ -277,17 +300,29 @@ TEST_P(DoctorRuleQuiet, DoesNotFire) {
 INSTANTIATE_TEST_SUITE_P(
     Doctor, DoctorRuleQuiet,
     ::testing::Values(
-        Quiet{"VfsInExclusiveMode", "rdma-netns-shared", [] { return dgx().addVfs("mlx5_0", 4).setNetnsMode("N"); }},
-        Quiet{"GpuIdleSpeed", "pcie-link-degraded", [] { return dgx().degradeGpuLink(3, 16, "2.5 GT/s PCIe"); }},
+        Quiet{"VfsInExclusiveMode", "rdma-netns-shared",
+              [] { return dgx().addVfs("mlx5_0", 4).setNetnsMode("N"); }},
+        Quiet{"GpuIdleSpeed", "pcie-link-degraded",
+              [] { return dgx().degradeGpuLink(3, 16, "2.5 GT/s PCIe"); }},
         Quiet{"AcsCapableButOff", "pcie-acs-enabled", [] { return dgx().setAcsAboveNic("mlx5_0", 0x0); }},
-        Quiet{"IfnameExclude", "nccl-socket-ifname-invalid", [] { return dgx().setEnv("NCCL_SOCKET_IFNAME", "^docker,lo"); }},
-        Quiet{"IfnameLoUnknown", "nccl-socket-ifname-invalid", [] { return dgx().setEnv("NCCL_SOCKET_IFNAME", "=lo"); }},
-        Quiet{"HcaPrefixWithPort", "nccl-ib-hca-invalid", [] { return dgx().setEnv("NCCL_IB_HCA", "mlx5:1"); }},
-        Quiet{"HcaExcludeSome", "nccl-ib-hca-invalid", [] { return dgx().setEnv("NCCL_IB_HCA", "^mlx5_0,mlx5_1"); }},
-        Quiet{"GidIndexAuto", "nccl-gid-index-invalid", [] { return roce().setEnv("NCCL_IB_GID_INDEX", "-1"); }},
-        Quiet{"GidIndexV2LinkLocal", "nccl-gid-index-invalid", [] { return roce().setEnv("NCCL_IB_GID_INDEX", "1"); }},
+        Quiet{"IfnameExclude", "nccl-socket-ifname-invalid",
+              [] { return dgx().setEnv("NCCL_SOCKET_IFNAME", "^docker,lo"); }},
+        Quiet{"IfnameLoUnknown", "nccl-socket-ifname-invalid",
+              [] { return dgx().setEnv("NCCL_SOCKET_IFNAME", "=lo"); }},
+        Quiet{"HcaPrefixWithPort", "nccl-ib-hca-invalid",
+              [] { return dgx().setEnv("NCCL_IB_HCA", "mlx5:1"); }},
+        Quiet{"HcaExcludeSome", "nccl-ib-hca-invalid",
+              [] { return dgx().setEnv("NCCL_IB_HCA", "^mlx5_0,mlx5_1"); }},
+        Quiet{"GidIndexAuto", "nccl-gid-index-invalid",
+              [] { return roce().setEnv("NCCL_IB_GID_INDEX", "-1"); }},
+        Quiet{"GidIndexV2LinkLocal", "nccl-gid-index-invalid",
+              [] { return roce().setEnv("NCCL_IB_GID_INDEX", "1"); }},
         Quiet{"BtlExcludeSet", "ompi-btl-if-unset",
-              [] { return dgx().unsetEnv("OMPI_MCA_btl_tcp_if_include").setEnv("OMPI_MCA_btl_tcp_if_exclude", "lo,ib"); }},
+              [] {
+                return dgx()
+                    .unsetEnv("OMPI_MCA_btl_tcp_if_include")
+                    .setEnv("OMPI_MCA_btl_tcp_if_exclude", "lo,ib");
+              }},
         Quiet{"NoOmpiEnv", "ompi-btl-if-unset",
               [] {
                 auto n = dgx();
@@ -308,8 +343,9 @@ INSTANTIATE_TEST_SUITE_P(
               [] { return NodeBuilder::emptyPod().setEnv("NCCL_IB_DISABLE", "1"); }},
         Quiet{"GidOnExtraNetdev", "roce-gid-netns",
               [] {
-                return roce().setGidNetdev("mlx5_1", 1, 5, "net1").addNetdev(
-                    NetdevSpec{"net1", "1", "up", 9000, 0, ""});
+                return roce()
+                    .setGidNetdev("mlx5_1", 1, 5, "net1")
+                    .addNetdev(NetdevSpec{"net1", "1", "up", 9000, 0, ""});
               }}),
     [](const auto& info) { return std::string(info.param.name); });
 

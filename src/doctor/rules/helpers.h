@@ -30,7 +30,8 @@ inline bool moduleLoaded(const model::Inventory& inv, const std::string& name) {
 }
 
 inline std::string portPath(const std::string& dev, int port, const std::string& file) {
-  return std::string(sys::paths::kClassInfiniband) + "/" + dev + "/ports/" + std::to_string(port) + "/" + file;
+  return std::string(sys::paths::kClassInfiniband) + "/" + dev + "/ports/" + std::to_string(port) + "/" +
+         file;
 }
 
 inline std::string netPath(const std::string& netdev, const std::string& file) {
@@ -38,7 +39,9 @@ inline std::string netPath(const std::string& netdev, const std::string& file) {
 }
 
 // A port that carries traffic: physically linked and logically active.
-inline bool portUsable(const model::RdmaPort& p) { return p.phys_state == "LinkUp" && p.state == "ACTIVE"; }
+inline bool portUsable(const model::RdmaPort& p) {
+  return p.phys_state == "LinkUp" && p.state == "ACTIVE";
+}
 
 inline const model::NetInterface* findInterface(const model::Inventory& inv, const std::string& name) {
   for (const auto& n : inv.interfaces)

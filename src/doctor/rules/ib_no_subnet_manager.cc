@@ -15,22 +15,25 @@ std::vector<Finding> check(const DoctorInput& in) {
       std::string subject = d.name + ":" + std::to_string(p.port);
       out.push_back(makeFinding(
           "ib-no-subnet-manager", Severity::kError, subject,
-          "InfiniBand port " + subject + " is LinkUp but " + p.state +
-              (no_sm ? " with SM LID 0" : "") + ": no subnet manager has configured it",
+          "InfiniBand port " + subject + " is LinkUp but " + p.state + (no_sm ? " with SM LID 0" : "") +
+              ": no subnet manager has configured it",
           {{portPath(d.name, p.port, "state"), std::nullopt, p.state},
            {portPath(d.name, p.port, "sm_lid"), std::nullopt, p.sm_lid ? std::to_string(*p.sm_lid) : ""}},
-          "run a subnet manager on the fabric (managed switch SM, UFM, or `systemctl enable --now opensm` on one host)"));
+          "run a subnet manager on the fabric (managed switch SM, UFM, or `systemctl enable --now opensm` on "
+          "one host)"));
     }
   }
   return out;
 }
 }  // namespace
 
-extern const Rule kIbNoSubnetManager = {
-    "ib-no-subnet-manager", Severity::kError, "InfiniBand port waits for a subnet manager",
-    "An InfiniBand port that is physically up stays INIT (or ARMED) until a subnet manager assigns LIDs and routes;\n"
-    "until then no queue pair can reach another node.\n"
-    "Fix: `sminfo` or `ibstat` shows the SM LID. Enable the SM of a managed switch or UFM, or run OpenSM on one host:\n"
-    "  apt-get install opensm && systemctl enable --now opensm",
-    check};
+extern const Rule kIbNoSubnetManager = {"ib-no-subnet-manager", Severity::kError,
+                                        "InfiniBand port waits for a subnet manager",
+                                        "An InfiniBand port that is physically up stays INIT (or ARMED) "
+                                        "until a subnet manager assigns LIDs and routes;\n"
+                                        "until then no queue pair can reach another node.\n"
+                                        "Fix: `sminfo` or `ibstat` shows the SM LID. Enable the SM of a "
+                                        "managed switch or UFM, or run OpenSM on one host:\n"
+                                        "  apt-get install opensm && systemctl enable --now opensm",
+                                        check};
 }  // namespace railkit::doctor

@@ -1,8 +1,8 @@
 // ipc-lock-missing: without CAP_IPC_LOCK a process cannot pin memory beyond
 // its limit, and NCCL's proxy thread fails registering buffers.
-#include "doctor/rules/helpers.h"
-
 #include <fmt/core.h>
+
+#include "doctor/rules/helpers.h"
 
 namespace railkit::doctor {
 namespace {
@@ -12,15 +12,17 @@ std::vector<Finding> check(const DoctorInput& in) {
   const auto& inv = in.inventory;
   if (inv.rdma_devices.empty() || !inv.process.cap_eff) return {};
   if ((*inv.process.cap_eff >> kCapIpcLock) & 1) return {};
-  return {makeFinding("ipc-lock-missing", Severity::kError, "process", "CapEff lacks CAP_IPC_LOCK while RDMA devices exist",
-                      {{sys::paths::kSelfStatus, std::nullopt, fmt::format("CapEff:\t{:016x}", *inv.process.cap_eff)}},
-                      "add IPC_LOCK to the container's securityContext.capabilities.add")};
+  return {makeFinding(
+      "ipc-lock-missing", Severity::kError, "process", "CapEff lacks CAP_IPC_LOCK while RDMA devices exist",
+      {{sys::paths::kSelfStatus, std::nullopt, fmt::format("CapEff:\t{:016x}", *inv.process.cap_eff)}},
+      "add IPC_LOCK to the container's securityContext.capabilities.add")};
 }
 }  // namespace
 
 extern const Rule kIpcLockMissing = {
     "ipc-lock-missing", Severity::kError, "Container lacks CAP_IPC_LOCK",
-    "RDMA pins memory. Without CAP_IPC_LOCK the locked-memory limit applies strictly and NCCL's network proxy\n"
+    "RDMA pins memory. Without CAP_IPC_LOCK the locked-memory limit applies strictly and NCCL's network "
+    "proxy\n"
     "crashes or UCX refuses to register GPU/host buffers.\n"
     "Fix: in the pod spec\n"
     "  securityContext:\n    capabilities:\n      add: [\"IPC_LOCK\"]\n"

@@ -11,21 +11,27 @@ std::vector<Finding> check(const DoctorInput& in) {
   const auto& m = inv.process.memlock;
   if (inv.rdma_devices.empty() || !m.known || m.unlimited) return {};
   Severity sev = m.bytes < kGiB ? Severity::kError : Severity::kWarning;
-  return {makeFinding("memlock-limit", sev, "process",
-                      "RLIMIT_MEMLOCK is " + std::to_string(m.bytes) + " bytes; RDMA memory registration needs it unlimited",
-                      {{sys::paths::kSelfLimits, std::nullopt, "Max locked memory " + std::to_string(m.bytes)}},
-                      "set RLIMIT_MEMLOCK unlimited in the container runtime's base OCI spec (containerd base_runtime_spec) and "
-                      "LimitMEMLOCK=infinity for containerd, then recreate the pod (railkit explain memlock-limit)")};
+  return {makeFinding(
+      "memlock-limit", sev, "process",
+      "RLIMIT_MEMLOCK is " + std::to_string(m.bytes) + " bytes; RDMA memory registration needs it unlimited",
+      {{sys::paths::kSelfLimits, std::nullopt, "Max locked memory " + std::to_string(m.bytes)}},
+      "set RLIMIT_MEMLOCK unlimited in the container runtime's base OCI spec (containerd base_runtime_spec) "
+      "and "
+      "LimitMEMLOCK=infinity for containerd, then recreate the pod (railkit explain memlock-limit)")};
 }
 }  // namespace
 
 extern const Rule kMemlockLimit = {
     "memlock-limit", Severity::kError, "Locked-memory limit is finite",
-    "RDMA registers (pins) every buffer it sends from; with RLIMIT_MEMLOCK at the common 64 KiB default, ibv_reg_mr\n"
-    "of 1 MiB or more fails ('Couldn't allocate MR', perftest works for small messages only) and NCCL/UCX abort or\n"
+    "RDMA registers (pins) every buffer it sends from; with RLIMIT_MEMLOCK at the common 64 KiB default, "
+    "ibv_reg_mr\n"
+    "of 1 MiB or more fails ('Couldn't allocate MR', perftest works for small messages only) and NCCL/UCX "
+    "abort or\n"
     "fall back. Error below 1 GiB, warning for any other finite value.\n"
-    "A pod cannot raise it itself (`ulimit -l unlimited` in the container fails), Kubernetes has no pod-level\n"
-    "ulimit, and /etc/security/limits.conf on the node does not apply to containers: the limit comes from the\n"
+    "A pod cannot raise it itself (`ulimit -l unlimited` in the container fails), Kubernetes has no "
+    "pod-level\n"
+    "ulimit, and /etc/security/limits.conf on the node does not apply to containers: the limit comes from "
+    "the\n"
     "OCI spec the container runtime generates.\n"
     "Fix: raise it there, on every node:\n"
     "  # containerd: a base runtime spec with RLIMIT_MEMLOCK unlimited\n"
@@ -36,9 +42,11 @@ extern const Rule kMemlockLimit = {
     "  #   base_runtime_spec = \"/etc/containerd/rdma-spec.json\"\n"
     "  # and for the daemon itself:\n"
     "  mkdir -p /etc/systemd/system/containerd.service.d\n"
-    "  printf '[Service]\\nLimitMEMLOCK=infinity\\n' > /etc/systemd/system/containerd.service.d/memlock.conf\n"
+    "  printf '[Service]\\nLimitMEMLOCK=infinity\\n' > "
+    "/etc/systemd/system/containerd.service.d/memlock.conf\n"
     "  systemctl daemon-reload && systemctl restart containerd\n"
-    "(dockerd: \"default-ulimits\": {\"memlock\": {\"Name\": \"memlock\", \"Hard\": -1, \"Soft\": -1}} in daemon.json.)\n"
+    "(dockerd: \"default-ulimits\": {\"memlock\": {\"Name\": \"memlock\", \"Hard\": -1, \"Soft\": -1}} in "
+    "daemon.json.)\n"
     "Then recreate the pod; `ulimit -l` inside it should print unlimited.",
     check};
 }  // namespace railkit::doctor

@@ -33,7 +33,8 @@ std::vector<Finding> check(const DoctorInput& in) {
   if (!parsed || *parsed > 255)
     return {makeFinding("nccl-gid-index-invalid", Severity::kError, "NCCL_IB_GID_INDEX",
                         "NCCL_IB_GID_INDEX=" + *value + " is not a GID table index (0..255)",
-                        {envEvidence(env, "NCCL_IB_GID_INDEX")}, "set NCCL_IB_GID_INDEX to a number, or unset it")};
+                        {envEvidence(env, "NCCL_IB_GID_INDEX")},
+                        "set NCCL_IB_GID_INDEX to a number, or unset it")};
   if (negative) return {};  // -1: NCCL picks the GID itself (2.21+)
   index = static_cast<int>(*parsed);
   auto hca = lookup(env, "NCCL_IB_HCA");
@@ -42,7 +43,8 @@ std::vector<Finding> check(const DoctorInput& in) {
   std::vector<std::string> empty, wrong_type, hints;
   for (const auto& d : inv.rdma_devices) {
     for (const auto& p : d.ports) {
-      if (!portUsable(p) || (hca && !spec.entries.empty() && !nameListSelects(spec, d.name, p.port))) continue;
+      if (!portUsable(p) || (hca && !spec.entries.empty() && !nameListSelects(spec, d.name, p.port)))
+        continue;
       std::string subject = d.name + ":" + std::to_string(p.port);
       const model::Gid* gid = nullptr;
       for (const auto& g : p.gids)
@@ -50,11 +52,12 @@ std::vector<Finding> check(const DoctorInput& in) {
       bool roce = p.link_layer == "Ethernet";
       if (!gid) {
         empty.push_back(subject);
-        evidence.push_back({portPath(d.name, p.port, "gids/" + std::to_string(index)), std::nullopt, "empty"});
+        evidence.push_back(
+            {portPath(d.name, p.port, "gids/" + std::to_string(index)), std::nullopt, "empty"});
       } else if (roce && !gid->type.empty() && gid->type != "RoCE v2") {
         wrong_type.push_back(subject);
-        evidence.push_back({portPath(d.name, p.port, "gid_attrs/types/" + std::to_string(index)), std::nullopt,
-                            gid->type});
+        evidence.push_back(
+            {portPath(d.name, p.port, "gid_attrs/types/" + std::to_string(index)), std::nullopt, gid->type});
       } else {
         continue;
       }
@@ -66,11 +69,13 @@ std::vector<Finding> check(const DoctorInput& in) {
   std::string message = "NCCL_IB_GID_INDEX=" + text + " points at";
   if (!empty.empty()) message += " an empty GID on " + joinNames(empty, 4);
   if (!wrong_type.empty())
-    message += std::string(empty.empty() ? "" : " and") + " a GID that is not RoCE v2 on " + joinNames(wrong_type, 4);
+    message += std::string(empty.empty() ? "" : " and") + " a GID that is not RoCE v2 on " +
+               joinNames(wrong_type, 4);
   return {makeFinding("nccl-gid-index-invalid", empty.empty() ? Severity::kWarning : Severity::kError,
                       "NCCL_IB_GID_INDEX", std::move(message), std::move(evidence),
-                      hints.empty() ? std::string("unset NCCL_IB_GID_INDEX or point it at a populated RoCE v2 GID")
-                                    : "use a populated RoCE v2 GID (" + joinNames(hints, 4) + ")")};
+                      hints.empty()
+                          ? std::string("unset NCCL_IB_GID_INDEX or point it at a populated RoCE v2 GID")
+                          : "use a populated RoCE v2 GID (" + joinNames(hints, 4) + ")")};
 }
 
 }  // namespace
@@ -85,8 +90,10 @@ extern const Rule kNcclGidIndexInvalid = {
     "but it differs per node and per pod, so check instead of assuming 3.\n"
     "Fix:\n"
     "  show_gids                     # or: grep . /sys/class/infiniband/*/ports/1/gid_attrs/types/*\n"
-    "  env:\n  - name: NCCL_IB_GID_INDEX\n    value: \"3\"                   # the RoCE v2 entry with the IPv4 address\n"
-    "With NCCL 2.21 or newer you may leave it unset (NCCL then picks a RoCE v2 GID, see NCCL_IB_ROCE_VERSION_NUM\n"
+    "  env:\n  - name: NCCL_IB_GID_INDEX\n    value: \"3\"                   # the RoCE v2 entry with the "
+    "IPv4 address\n"
+    "With NCCL 2.21 or newer you may leave it unset (NCCL then picks a RoCE v2 GID, see "
+    "NCCL_IB_ROCE_VERSION_NUM\n"
     "and NCCL_IB_ADDR_FAMILY). Make sure the interface has its IP address before the job starts.",
     check};
 

@@ -36,7 +36,8 @@ extern const Rule kNcclIbDisabled = {
     "nccl-ib-disabled", Severity::kWarning, "NCCL told to ignore RDMA although ports are active",
     "NCCL_IB_DISABLE=1 (or NCCL_NET=Socket) turns off NCCL's InfiniBand/RoCE transport. It is often left in\n"
     "a manifest from a TCP-only smoke test or a debugging session; the job still runs, but inter-node\n"
-    "collectives go over TCP sockets at a small fraction of the fabric's bandwidth, and nothing fails. NCCL's\n"
+    "collectives go over TCP sockets at a small fraction of the fabric's bandwidth, and nothing fails. "
+    "NCCL's\n"
     "log then shows 'NET/Socket' instead of 'NET/IB'.\n"
     "Fix: remove the variables from the pod spec and the mpirun -x list, or set them explicitly:\n"
     "  env:\n  - name: NCCL_IB_DISABLE\n    value: \"0\"\n"

@@ -14,10 +14,13 @@ struct Problem {
   Evidence evidence;
 };
 
-std::string entryText(const NameListEntry& e) { return e.name + (e.port ? ":" + std::to_string(*e.port) : ""); }
+std::string entryText(const NameListEntry& e) {
+  return e.name + (e.port ? ":" + std::to_string(*e.port) : "");
+}
 
 // What is wrong with one listed entry, if anything.
-std::optional<Problem> checkEntry(const model::Inventory& inv, const NameListSpec& spec, const NameListEntry& e) {
+std::optional<Problem> checkEntry(const model::Inventory& inv, const NameListSpec& spec,
+                                  const NameListEntry& e) {
   bool device = false, port = false;
   const model::RdmaDevice* down_dev = nullptr;
   const model::RdmaPort* down_port = nullptr;
@@ -34,13 +37,16 @@ std::optional<Problem> checkEntry(const model::Inventory& inv, const NameListSpe
   }
   std::string text = entryText(e);
   if (!device)
-    return Problem{text, "no RDMA device " + std::string(spec.exact ? "named " : "starting with ") + e.name,
+    return Problem{text,
+                   "no RDMA device " + std::string(spec.exact ? "named " : "starting with ") + e.name,
                    {sys::paths::kClassInfiniband, std::nullopt, "no " + e.name}};
   if (!port)
-    return Problem{text, e.name + " has no port " + std::to_string(*e.port),
+    return Problem{text,
+                   e.name + " has no port " + std::to_string(*e.port),
                    {std::string(sys::paths::kClassInfiniband) + "/" + e.name + "/ports", std::nullopt,
                     "no port " + std::to_string(*e.port)}};
-  return Problem{text, down_dev->name + ":" + std::to_string(down_port->port) + " is down",
+  return Problem{text,
+                 down_dev->name + ":" + std::to_string(down_port->port) + " is down",
                  {portPath(down_dev->name, down_port->port, "state"), std::nullopt,
                   down_port->state + " / " + down_port->phys_state}};
 }
@@ -66,12 +72,14 @@ std::vector<Finding> check(const DoctorInput& in) {
     whats.push_back(p.entry + ": " + p.what);
     evidence.push_back(std::move(p.evidence));
   }
-  std::string message = "NCCL_IB_HCA \"" + *value + "\"" + (whats.empty() ? "" : " names " + joinNames(whats, 4)) +
-                        (usable_selected == 0 ? "; no usable RDMA port is selected, NCCL falls back to sockets" : "");
-  return {makeFinding("nccl-ib-hca-invalid", usable_selected == 0 ? Severity::kError : Severity::kWarning,
-                      "NCCL_IB_HCA", std::move(message), std::move(evidence),
-                      "list only devices this pod has and whose ports are ACTIVE (see `ibv_devinfo -l`, `ibstat`), "
-                      "e.g. NCCL_IB_HCA='=mlx5_0:1,mlx5_1:1'")};
+  std::string message =
+      "NCCL_IB_HCA \"" + *value + "\"" + (whats.empty() ? "" : " names " + joinNames(whats, 4)) +
+      (usable_selected == 0 ? "; no usable RDMA port is selected, NCCL falls back to sockets" : "");
+  return {makeFinding(
+      "nccl-ib-hca-invalid", usable_selected == 0 ? Severity::kError : Severity::kWarning, "NCCL_IB_HCA",
+      std::move(message), std::move(evidence),
+      "list only devices this pod has and whose ports are ACTIVE (see `ibv_devinfo -l`, `ibstat`), "
+      "e.g. NCCL_IB_HCA='=mlx5_0:1,mlx5_1:1'")};
 }
 
 }  // namespace

@@ -9,7 +9,9 @@
 namespace railkit::doctor {
 namespace {
 
-bool up(const model::NetInterface& n) { return n.operstate == "up" || n.operstate == "unknown"; }
+bool up(const model::NetInterface& n) {
+  return n.operstate == "up" || n.operstate == "unknown";
+}
 
 std::vector<Finding> check(const DoctorInput& in) {
   const auto& inv = in.inventory;
@@ -30,13 +32,15 @@ std::vector<Finding> check(const DoctorInput& in) {
       evidence.push_back({netPath(n.name, "operstate"), std::nullopt, n.operstate});
   }
   evidence.push_back({sys::paths::kClassNet, std::nullopt, joinNames(all, 16)});
-  std::string message = "NCCL_SOCKET_IFNAME \"" + *value + "\"" +
-                        (selected_down.empty() ? " matches no interface"
-                                               : " matches only interfaces that are down: " + joinNames(selected_down));
-  return {makeFinding("nccl-socket-ifname-invalid", Severity::kError, "NCCL_SOCKET_IFNAME", std::move(message),
-                      std::move(evidence),
-                      "set NCCL_SOCKET_IFNAME to an interface of this pod that is up (e.g. eth0 for the pod network, "
-                      "=net1 for exactly net1)")};
+  std::string message =
+      "NCCL_SOCKET_IFNAME \"" + *value + "\"" +
+      (selected_down.empty() ? " matches no interface"
+                             : " matches only interfaces that are down: " + joinNames(selected_down));
+  return {makeFinding(
+      "nccl-socket-ifname-invalid", Severity::kError, "NCCL_SOCKET_IFNAME", std::move(message),
+      std::move(evidence),
+      "set NCCL_SOCKET_IFNAME to an interface of this pod that is up (e.g. eth0 for the pod network, "
+      "=net1 for exactly net1)")};
 }
 
 }  // namespace
@@ -46,10 +50,12 @@ extern const Rule kNcclSocketIfnameInvalid = {
     "NCCL opens its bootstrap sockets (and, when it falls back from RDMA, all its data sockets) on the\n"
     "interfaces NCCL_SOCKET_IFNAME selects. The value is a comma list of name prefixes ('eth' matches eth0,\n"
     "eth1); '=' makes the names exact ('=eth0'), '^' excludes them ('^docker,lo'). If nothing that is up\n"
-    "matches, every rank fails at init with 'Bootstrap : no socket interface found' or hangs. Interface names\n"
+    "matches, every rank fails at init with 'Bootstrap : no socket interface found' or hangs. Interface "
+    "names\n"
     "differ between nodes and pods (net1 exists only when the Multus network is attached).\n"
     "Fix: list what the pod has with `ip -br link` (or `ls /sys/class/net`) and set, for example,\n"
-    "  env:\n  - name: NCCL_SOCKET_IFNAME\n    value: eth0        # pod network for bootstrap; data goes over IB/RoCE\n"
+    "  env:\n  - name: NCCL_SOCKET_IFNAME\n    value: eth0        # pod network for bootstrap; data goes "
+    "over IB/RoCE\n"
     "or `=net1` to pin exactly the secondary interface. Make sure the same names exist on every node.",
     check};
 

@@ -36,7 +36,8 @@ std::vector<Finding> check(const DoctorInput& in) {
 
 extern const Rule kOmpiBtlIfUnset = {
     "ompi-btl-if-unset", Severity::kWarning, "OpenMPI may route control traffic over the wrong interface",
-    "OpenMPI's TCP BTL and its out-of-band channel use every interface they find unless told otherwise. In a\n"
+    "OpenMPI's TCP BTL and its out-of-band channel use every interface they find unless told otherwise. In "
+    "a\n"
     "pod with the pod network (eth0) and an RDMA secondary network (net1, an SR-IOV VF or macvlan), MPI may\n"
     "try to reach the other pods over net1, which carries no cluster routes or DNS: mpirun fails with 'No\n"
     "route to host', hangs in MPI_Init, or barriers time out. Keep MPI's control plane on eth0 and leave\n"

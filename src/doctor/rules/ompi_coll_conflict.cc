@@ -12,24 +12,27 @@ std::vector<Finding> check(const DoctorInput& in) {
   for (const char* key : {"OMPI_MCA_coll_hcoll_enable", "OMPI_MCA_coll_ucc_enable"}) {
     auto it = env.find(key);
     if (it != env.end() && it->second == "0") continue;
-    out.push_back(makeFinding("ompi-coll-conflict", Severity::kWarning, key,
-                              std::string(key) + (it == env.end() ? " is unset" : " is " + it->second) +
-                                  ": the collective component may load and conflict with NCCL/UCX",
-                              {{sys::paths::kSelfEnviron, std::nullopt,
-                                it == env.end() ? std::string(key) + " unset" : std::string(key) + "=" + it->second}},
-                              std::string("export ") + key + "=0"));
+    out.push_back(
+        makeFinding("ompi-coll-conflict", Severity::kWarning, key,
+                    std::string(key) + (it == env.end() ? " is unset" : " is " + it->second) +
+                        ": the collective component may load and conflict with NCCL/UCX",
+                    {{sys::paths::kSelfEnviron, std::nullopt,
+                      it == env.end() ? std::string(key) + " unset" : std::string(key) + "=" + it->second}},
+                    std::string("export ") + key + "=0"));
   }
   return out;
 }
 }  // namespace
 
-extern const Rule kOmpiCollConflict = {
-    "ompi-coll-conflict", Severity::kWarning, "OpenMPI HCOLL/UCC collectives not disabled",
-    "OpenMPI loads the hcoll and ucc collective components when they are installed (HPC-X, NGC images). In pods\n"
-    "without the matching fabric setup they hang at MPI_Init or crash; with NCCL doing the data-plane work they\n"
-    "add nothing.\n"
-    "Fix: in the launcher's environment or mpirun line\n"
-    "  -x OMPI_MCA_coll_hcoll_enable=0 -x OMPI_MCA_coll_ucc_enable=0\n"
-    "or `--mca coll_hcoll_enable 0 --mca coll_ucc_enable 0`.",
-    check};
+extern const Rule kOmpiCollConflict = {"ompi-coll-conflict", Severity::kWarning,
+                                       "OpenMPI HCOLL/UCC collectives not disabled",
+                                       "OpenMPI loads the hcoll and ucc collective components when they are "
+                                       "installed (HPC-X, NGC images). In pods\n"
+                                       "without the matching fabric setup they hang at MPI_Init or crash; "
+                                       "with NCCL doing the data-plane work they\n"
+                                       "add nothing.\n"
+                                       "Fix: in the launcher's environment or mpirun line\n"
+                                       "  -x OMPI_MCA_coll_hcoll_enable=0 -x OMPI_MCA_coll_ucc_enable=0\n"
+                                       "or `--mca coll_hcoll_enable 0 --mca coll_ucc_enable 0`.",
+                                       check};
 }  // namespace railkit::doctor

@@ -49,7 +49,8 @@ std::vector<Finding> check(const DoctorInput& in) {
 extern const Rule kPcieAcsEnabled = {
     "pcie-acs-enabled", Severity::kError, "PCIe ACS is enabled on a bridge above a GPU or NIC",
     "Access Control Services on a PCIe switch port can force requests between devices under the same switch\n"
-    "(request redirect) up to the root complex and check their source (source validation). GPUDirect RDMA is\n"
+    "(request redirect) up to the root complex and check their source (source validation). GPUDirect RDMA "
+    "is\n"
     "exactly such traffic: the NIC reads and writes GPU memory. With ACS redirect it crosses the root\n"
     "complex (often at a fraction of the bandwidth) or is blocked by the IOMMU, and NCCL hangs or reports\n"
     "errors under load. Error when request redirect is on, warning for source validation alone.\n"

@@ -19,11 +19,13 @@ std::vector<Finding> check(const DoctorInput& in) {
   if (unknown > evidence.size())
     evidence.push_back({sys::paths::kBusPciDevices, std::nullopt,
                         "and " + std::to_string(unknown - evidence.size()) + " more bridge(s) alike"});
-  return {makeFinding("pcie-acs-unknown", Severity::kInfo, "pci bridges",
-                      "ACS state of " + std::to_string(unknown) + " PCIe bridge(s) above GPUs/NICs is unknown: "
-                          "their config space is shorter than 4096 bytes (not read as root?)",
-                      std::move(evidence),
-                      "run railkit doctor (or snapshot) as root on the node, or check `sudo lspci -vvv | grep ACSCtl`")};
+  return {makeFinding(
+      "pcie-acs-unknown", Severity::kInfo, "pci bridges",
+      "ACS state of " + std::to_string(unknown) +
+          " PCIe bridge(s) above GPUs/NICs is unknown: "
+          "their config space is shorter than 4096 bytes (not read as root?)",
+      std::move(evidence),
+      "run railkit doctor (or snapshot) as root on the node, or check `sudo lspci -vvv | grep ACSCtl`")};
 }
 
 }  // namespace

@@ -2,9 +2,9 @@
 // it can (bad riser, wrong slot, dirty contacts) caps RDMA bandwidth below the
 // port's line rate. GPUs drop their link speed when idle, so for them only a
 // narrower width is a finding.
-#include <algorithm>
-
 #include <fmt/core.h>
+
+#include <algorithm>
 
 #include "doctor/rules/helpers.h"
 
@@ -12,10 +12,13 @@ namespace railkit::doctor {
 namespace {
 
 // Usable PCIe bandwidth in Gb/s: 8b/10b encoding up to 5 GT/s, 128b/130b above.
-double pcieGbps(double gts, int width) { return gts * width * (gts > 5.0 ? 128.0 / 130.0 : 0.8); }
+double pcieGbps(double gts, int width) {
+  return gts * width * (gts > 5.0 ? 128.0 / 130.0 : 0.8);
+}
 
 std::string linkText(std::optional<double> speed, std::optional<int> width) {
-  return fmt::format("{} GT/s x{}", speed ? fmt::format("{:g}", *speed) : "?", width ? std::to_string(*width) : "?");
+  return fmt::format("{} GT/s x{}", speed ? fmt::format("{:g}", *speed) : "?",
+                     width ? std::to_string(*width) : "?");
 }
 
 std::vector<Evidence> linkEvidence(const model::PciFunction& f) {
@@ -27,7 +30,9 @@ std::vector<Evidence> linkEvidence(const model::PciFunction& f) {
           {base + "max_link_speed", std::nullopt, num(f.link.max_speed_gts) + " GT/s"}};
 }
 
-bool narrower(const model::PcieLink& l) { return l.current_width && l.max_width && *l.current_width < *l.max_width; }
+bool narrower(const model::PcieLink& l) {
+  return l.current_width && l.max_width && *l.current_width < *l.max_width;
+}
 bool slower(const model::PcieLink& l) {
   return l.current_speed_gts && l.max_speed_gts && *l.current_speed_gts + 0.01 < *l.max_speed_gts;
 }
@@ -58,8 +63,9 @@ std::vector<Finding> check(const DoctorInput& in) {
                                    pcieGbps(*l.current_speed_gts, *l.current_width), port)
                      : std::string()),
         linkEvidence(*d.pci),
-        "reseat the NIC or move it to a full x" + (l.max_width ? std::to_string(*l.max_width) : std::string("16")) +
-            " slot; check `lspci -vv -s " + d.pci->address + " | grep LnkSta` and the BIOS slot settings"));
+        "reseat the NIC or move it to a full x" +
+            (l.max_width ? std::to_string(*l.max_width) : std::string("16")) + " slot; check `lspci -vv -s " +
+            d.pci->address + " | grep LnkSta` and the BIOS slot settings"));
   }
   for (const auto& g : inv.gpus) {
     const auto& l = g.pci.link;
@@ -79,7 +85,8 @@ std::vector<Finding> check(const DoctorInput& in) {
 extern const Rule kPcieLinkDegraded = {
     "pcie-link-degraded", Severity::kError, "A NIC or GPU trained its PCIe link below its maximum",
     "A 400 Gb/s NIC needs a PCIe Gen5 x16 (or Gen4 x16 for 200 Gb/s) link. When a link trains narrower (x8\n"
-    "instead of x16) or slower (Gen3 instead of Gen5) because of a bad riser, a wrong slot, dirty contacts or\n"
+    "instead of x16) or slower (Gen3 instead of Gen5) because of a bad riser, a wrong slot, dirty contacts "
+    "or\n"
     "a BIOS bifurcation setting, RDMA bandwidth is capped below the port's line rate and nccl-tests show a\n"
     "fraction of the expected busbw on that rail. Error when the link cannot carry the port's rate, warning\n"
     "otherwise. GPUs lower their link speed when idle to save power, so for GPUs only the width counts.\n"

@@ -6,18 +6,21 @@ namespace railkit::doctor {
 namespace {
 std::vector<Finding> check(const DoctorInput& in) {
   if (!in.inventory.rdma_devices.empty()) return {};
-  return {makeFinding("rdma-no-devices", Severity::kError, "node", "no RDMA device is visible",
-                      {{sys::paths::kClassInfiniband, std::nullopt, "absent or empty"}},
-                      "expose an RDMA device to the pod (rdma/<resource> limit, SR-IOV VF, DRA claim or hostNetwork) "
-                      "and check that the RDMA driver (mlx5_ib, irdma, efa) is loaded on the node")};
+  return {makeFinding(
+      "rdma-no-devices", Severity::kError, "node", "no RDMA device is visible",
+      {{sys::paths::kClassInfiniband, std::nullopt, "absent or empty"}},
+      "expose an RDMA device to the pod (rdma/<resource> limit, SR-IOV VF, DRA claim or hostNetwork) "
+      "and check that the RDMA driver (mlx5_ib, irdma, efa) is loaded on the node")};
 }
 }  // namespace
 
 extern const Rule kRdmaNoDevices = {
     "rdma-no-devices", Severity::kError, "No RDMA device is visible",
-    "Without an entry in /sys/class/infiniband, NCCL, UCX and OpenMPI silently fall back to TCP sockets and run at a\n"
+    "Without an entry in /sys/class/infiniband, NCCL, UCX and OpenMPI silently fall back to TCP sockets and "
+    "run at a\n"
     "fraction of the fabric's speed.\n"
-    "Fix: on the node, check `ls /sys/class/infiniband` and `lsmod | grep -e mlx5_ib -e irdma -e efa`. In a pod,\n"
+    "Fix: on the node, check `ls /sys/class/infiniband` and `lsmod | grep -e mlx5_ib -e irdma -e efa`. In a "
+    "pod,\n"
     "request the device from whatever exposes it, e.g.\n"
     "  resources:\n    limits:\n      rdma/rdma_shared_device_a: 1\n"
     "or attach an SR-IOV network (k8s.v1.cni.cncf.io/networks: sriov-ib0) or a DRA resource claim.",

@@ -4,7 +4,9 @@
 
 namespace railkit::doctor {
 namespace {
-bool usable(const model::RdmaPort& p) { return p.phys_state == "LinkUp" && p.state == "ACTIVE"; }
+bool usable(const model::RdmaPort& p) {
+  return p.phys_state == "LinkUp" && p.state == "ACTIVE";
+}
 
 std::vector<Finding> check(const DoctorInput& in) {
   std::vector<Finding> out;
@@ -20,7 +22,8 @@ std::vector<Finding> check(const DoctorInput& in) {
       out.push_back(makeFinding(
           "rdma-port-down", any_usable ? Severity::kWarning : Severity::kError, subject,
           "port " + subject + " is " + (p.state.empty() ? "?" : p.state) + " / " +
-              (p.phys_state.empty() ? "?" : p.phys_state) + (any_usable ? "" : "; no port on this node is usable"),
+              (p.phys_state.empty() ? "?" : p.phys_state) +
+              (any_usable ? "" : "; no port on this node is usable"),
           {{portPath(d.name, p.port, "state"), std::nullopt, p.state},
            {portPath(d.name, p.port, "phys_state"), std::nullopt, p.phys_state}},
           "check the cable and switch port (ibstat " + d.name + "; ip link set <netdev> up for RoCE)"));
@@ -32,9 +35,12 @@ std::vector<Finding> check(const DoctorInput& in) {
 
 extern const Rule kRdmaPortDown = {
     "rdma-port-down", Severity::kError, "An RDMA port is down or not physically linked",
-    "A port whose physical state is not LinkUp, or whose logical state is DOWN, carries no traffic. NCCL skips it or,\n"
-    "when it is named in NCCL_IB_HCA, fails. It is a warning while other ports work and an error when none does.\n"
-    "Fix: `ibstat` / `cat /sys/class/infiniband/<dev>/ports/<n>/phys_state`; reseat or replace the cable, check the\n"
+    "A port whose physical state is not LinkUp, or whose logical state is DOWN, carries no traffic. NCCL "
+    "skips it or,\n"
+    "when it is named in NCCL_IB_HCA, fails. It is a warning while other ports work and an error when none "
+    "does.\n"
+    "Fix: `ibstat` / `cat /sys/class/infiniband/<dev>/ports/<n>/phys_state`; reseat or replace the cable, "
+    "check the\n"
     "switch port, `ip link set <netdev> up` for RoCE, and `mlxlink -d <dev>` for link training errors.",
     check};
 }  // namespace railkit::doctor

@@ -30,8 +30,8 @@ std::vector<Finding> check(const DoctorInput& in) {
           ++present;
           continue;
         }
-        evidence.push_back({portPath(d.name, p.port, "gid_attrs/ndevs/" + std::to_string(g.index)), std::nullopt,
-                            g.netdev + " (GID " + std::to_string(g.index) + " " + g.gid + ")"});
+        evidence.push_back({portPath(d.name, p.port, "gid_attrs/ndevs/" + std::to_string(g.index)),
+                            std::nullopt, g.netdev + " (GID " + std::to_string(g.index) + " " + g.gid + ")"});
         pinned_missing = pinned_missing || (pinned && *pinned == static_cast<uint64_t>(g.index));
         if (std::find(missing.begin(), missing.end(), g.netdev) == missing.end()) missing.push_back(g.netdev);
       }
@@ -42,16 +42,16 @@ std::vector<Finding> check(const DoctorInput& in) {
       // matter when nothing else is left or NCCL is pinned to one of them.
       bool broken = present == 0 || pinned_missing;
       if (broken) evidence.push_back(envEvidence(inv.process.env, "NCCL_IB_GID_INDEX"));
-      out.push_back(makeFinding(
-          "roce-gid-netns", broken ? Severity::kError : Severity::kInfo, subject,
-          "RoCE port " + subject + " has GID(s) on netdev " + joinNames(missing) +
-              ", which is not in this network namespace" +
-              (present == 0     ? "; no GID of the port is usable here"
-               : pinned_missing ? "; NCCL_IB_GID_INDEX selects one of them"
-                                : ""),
-          std::move(evidence),
-          "attach the RoCE interface to the pod (SR-IOV VF or macvlan/ipvlan on " + joinNames(missing) +
-              ") and point NCCL_IB_GID_INDEX at a GID of a netdev the pod has"));
+      out.push_back(makeFinding("roce-gid-netns", broken ? Severity::kError : Severity::kInfo, subject,
+                                "RoCE port " + subject + " has GID(s) on netdev " + joinNames(missing) +
+                                    ", which is not in this network namespace" +
+                                    (present == 0     ? "; no GID of the port is usable here"
+                                     : pinned_missing ? "; NCCL_IB_GID_INDEX selects one of them"
+                                                      : ""),
+                                std::move(evidence),
+                                "attach the RoCE interface to the pod (SR-IOV VF or macvlan/ipvlan on " +
+                                    joinNames(missing) +
+                                    ") and point NCCL_IB_GID_INDEX at a GID of a netdev the pod has"));
     }
   }
   return out;
@@ -67,7 +67,8 @@ extern const Rule kRoceGidNetns = {
     "NCCL reports 'NET/IB : ... failed' or hangs at connect, rdma_cm returns ENODEV/ETIMEDOUT. This happens\n"
     "with hostNetwork-free pods that see the host's RDMA device (shared mode) but not its netdev.\n"
     "Fix: give the pod a netdev on the RoCE port and use the GID that belongs to it:\n"
-    "  metadata:\n    annotations:\n      k8s.v1.cni.cncf.io/networks: roce-macvlan   # or an SR-IOV VF network\n"
+    "  metadata:\n    annotations:\n      k8s.v1.cni.cncf.io/networks: roce-macvlan   # or an SR-IOV VF "
+    "network\n"
     "  # inside the pod: which GIDs belong to which interface\n"
     "  show_gids        # or: cat /sys/class/infiniband/<dev>/ports/1/gid_attrs/ndevs/*\n"
     "  export NCCL_IB_GID_INDEX=<index of the RoCE v2 GID on net1>\n"

@@ -15,8 +15,8 @@ std::vector<Finding> check(const DoctorInput& in) {
       for (const auto& n : inv.interfaces) {
         if (n.name != p.netdev || !n.mtu || *n.mtu >= kMinMtu) continue;
         out.push_back(makeFinding("roce-mtu-small", Severity::kWarning, n.name,
-                                  "RoCE netdev " + n.name + " (" + d.name + ") has MTU " + std::to_string(*n.mtu) +
-                                      ", below " + std::to_string(kMinMtu),
+                                  "RoCE netdev " + n.name + " (" + d.name + ") has MTU " +
+                                      std::to_string(*n.mtu) + ", below " + std::to_string(kMinMtu),
                                   {{std::string(sys::paths::kClassNet) + "/" + n.name + "/mtu", std::nullopt,
                                     std::to_string(*n.mtu)}},
                                   "ip link set " + n.name + " mtu 9000 (and the same on switch ports)"));
@@ -29,9 +29,11 @@ std::vector<Finding> check(const DoctorInput& in) {
 
 extern const Rule kRoceMtuSmall = {
     "roce-mtu-small", Severity::kWarning, "RoCE interface MTU below 4200",
-    "RoCE carries RDMA packets in Ethernet frames; the active RDMA MTU is the largest of 256..4096 that fits the\n"
+    "RoCE carries RDMA packets in Ethernet frames; the active RDMA MTU is the largest of 256..4096 that fits "
+    "the\n"
     "netdev MTU. At 1500 it is 1024, which costs bandwidth and CPU per message.\n"
-    "Fix: `ip link set <netdev> mtu 9000` on hosts and jumbo frames on every switch port; with SR-IOV set `mtu: 9000`\n"
+    "Fix: `ip link set <netdev> mtu 9000` on hosts and jumbo frames on every switch port; with SR-IOV set "
+    "`mtu: 9000`\n"
     "in the SriovNetworkNodePolicy; check with `ibv_devinfo -v | grep active_mtu`.",
     check};
 }  // namespace railkit::doctor

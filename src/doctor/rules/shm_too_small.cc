@@ -9,18 +9,21 @@ constexpr uint64_t kGiB = 1ull << 30;
 std::vector<Finding> check(const DoctorInput& in) {
   const auto& p = in.inventory.process;
   if (!p.shm_bytes || *p.shm_bytes >= kGiB) return {};
-  return {makeFinding("shm-too-small", Severity::kError, sys::paths::kDevShm,
-                      "/dev/shm is " + std::to_string(*p.shm_bytes / (1024 * 1024)) + " MiB; NCCL needs at least 1 GiB",
-                      {{p.shm_source == "statvfs" ? sys::paths::kDevShm : sys::paths::kSelfMountinfo, std::nullopt,
-                        "size " + std::to_string(*p.shm_bytes) + " bytes"}},
-                      "mount a memory-backed emptyDir at /dev/shm (medium: Memory, sizeLimit of several GiB)")};
+  return {makeFinding(
+      "shm-too-small", Severity::kError, sys::paths::kDevShm,
+      "/dev/shm is " + std::to_string(*p.shm_bytes / (1024 * 1024)) + " MiB; NCCL needs at least 1 GiB",
+      {{p.shm_source == "statvfs" ? sys::paths::kDevShm : sys::paths::kSelfMountinfo, std::nullopt,
+        "size " + std::to_string(*p.shm_bytes) + " bytes"}},
+      "mount a memory-backed emptyDir at /dev/shm (medium: Memory, sizeLimit of several GiB)")};
 }
 }  // namespace
 
 extern const Rule kShmTooSmall = {
     "shm-too-small", Severity::kError, "/dev/shm is smaller than 1 GiB",
-    "NCCL's SHM and P2P transports and OpenMPI's vader/sm BTL allocate their buffers in /dev/shm. Kubernetes\n"
-    "gives every container a 64 MiB /dev/shm, so multi-GPU jobs fail with 'Bus error' or NCCL 'unhandled system error'.\n"
+    "NCCL's SHM and P2P transports and OpenMPI's vader/sm BTL allocate their buffers in /dev/shm. "
+    "Kubernetes\n"
+    "gives every container a 64 MiB /dev/shm, so multi-GPU jobs fail with 'Bus error' or NCCL 'unhandled "
+    "system error'.\n"
     "Fix:\n"
     "  volumes:\n  - name: dshm\n    emptyDir:\n      medium: Memory\n      sizeLimit: 16Gi\n"
     "  containers: ... volumeMounts:\n  - name: dshm\n    mountPath: /dev/shm\n"

@@ -19,7 +19,8 @@ Entry classify(const model::Inventory& inv, std::string_view entry) {
     for (const auto& d : inv.rdma_devices) {
       if (d.name != dev) continue;
       for (const auto& p : d.ports)
-        if (port && static_cast<uint64_t>(p.port) == *port) return portUsable(p) ? Entry::kUsable : Entry::kDown;
+        if (port && static_cast<uint64_t>(p.port) == *port)
+          return portUsable(p) ? Entry::kUsable : Entry::kDown;
     }
     return Entry::kMissing;
   }
@@ -47,19 +48,20 @@ std::vector<Finding> check(const DoctorInput& in) {
     std::string name(item);
     bad.push_back(name + (e == Entry::kDown ? " (down)" : " (absent)"));
     auto colon = name.rfind(':');
-    evidence.push_back(colon == std::string::npos
-                           ? Evidence{netPath(name, "operstate"), std::nullopt, e == Entry::kDown ? "down" : "absent"}
-                           : Evidence{portPath(name.substr(0, colon), std::atoi(name.c_str() + colon + 1), "state"),
-                                      std::nullopt, e == Entry::kDown ? "not ACTIVE" : "absent"});
+    evidence.push_back(
+        colon == std::string::npos
+            ? Evidence{netPath(name, "operstate"), std::nullopt, e == Entry::kDown ? "down" : "absent"}
+            : Evidence{portPath(name.substr(0, colon), std::atoi(name.c_str() + colon + 1), "state"),
+                       std::nullopt, e == Entry::kDown ? "not ACTIVE" : "absent"});
   }
   if (bad.empty()) return {};
-  return {makeFinding("ucx-net-devices-invalid", usable == 0 ? Severity::kError : Severity::kWarning,
-                      "UCX_NET_DEVICES",
-                      "UCX_NET_DEVICES \"" + *value + "\" names " + joinNames(bad, 4) +
-                          (usable == 0 ? "; UCX has no usable network device left" : ""),
-                      std::move(evidence),
-                      "name devices this pod has, as `ucx_info -d | grep Device` prints them (mlx5_0:1 for RDMA, "
-                      "eth0 for TCP), or unset UCX_NET_DEVICES")};
+  return {makeFinding(
+      "ucx-net-devices-invalid", usable == 0 ? Severity::kError : Severity::kWarning, "UCX_NET_DEVICES",
+      "UCX_NET_DEVICES \"" + *value + "\" names " + joinNames(bad, 4) +
+          (usable == 0 ? "; UCX has no usable network device left" : ""),
+      std::move(evidence),
+      "name devices this pod has, as `ucx_info -d | grep Device` prints them (mlx5_0:1 for RDMA, "
+      "eth0 for TCP), or unset UCX_NET_DEVICES")};
 }
 
 }  // namespace
