@@ -14,6 +14,29 @@ struct Placement {
   std::uint64_t wrong = 0;
 };
 
+// The same steps on a collective engine (nccl): the engine times the runs on
+// its own clock; seeding and checking stay on the host buffers.
+Result<Placement> measureOnEngine(CollectiveEngine& e, const Collective& coll, Transport& t, const SweepOptions& o,
+                                  const CollectiveArgs& args, const std::vector<HostBlock>& blocks,
+                                  const std::function<void()>& reseed) {
+  Placement p;
+  if (auto s = e.bind(coll.op, args, blocks); !s) return tl::unexpected(s.error());
+  if (auto s = e.upload(); !s) return tl::unexpected(s.error());
+  if (auto w = e.launch(o.warmup); !w) return tl::unexpected(w.error());
+  if (auto s = t.barrier(); !s) return tl::unexpected(s.error());
+  auto us = e.launch(o.iters);
+  if (!us) return tl::unexpected(us.error());
+  p.time_us = *us;
+  if (o.check) {
+    reseed();
+    if (auto s = e.upload(); !s) return tl::unexpected(s.error());
+    if (auto r = e.launch(1); !r) return tl::unexpected(r.error());
+    if (auto s = e.download(); !s) return tl::unexpected(s.error());
+    p.wrong = coll.check(args, t.rank(), t.size(), o.seed);
+  }
+  return p;
+}
+
 // Times one placement on this rank; returns mean microseconds per iteration.
 Result<Placement> measure(const Collective& coll, Transport& t, const SweepOptions& o, std::size_t elements,
                           bool in_place) {
@@ -34,6 +57,14 @@ Result<Placement> measure(const Collective& coll, Transport& t, const SweepOptio
   }
   auto fill = [&] { coll.fill(args, rank, n, o.seed); };
   fill();
+  if (o.engine != nullptr) {
+    std::vector<HostBlock> blocks{{a.data(), a.size()}};
+    if (!in_place) blocks.push_back({b.data(), b.size()});
+    return measureOnEngine(*o.engine, coll, t, o, args, blocks, [&] {
+      fill();
+      if (!in_place) std::fill(b.begin(), b.end(), static_cast<char>(0xff));
+    });
+  }
   for (int i = 0; i < o.warmup; ++i) {
     if (auto s = coll.run(args); !s) return tl::unexpected(s.error());
     if (in_place) fill();

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "bench/bootstrap.h"
+#include "bench/collective_engine.h"
 #include "bench/collectives/collective.h"
 #include "bench/report.h"
 #include "bench/transport.h"
@@ -26,6 +27,9 @@ struct SweepOptions {
   int root = 0;
   std::size_t chunk_bytes = 1 << 20;
   std::uint32_t seed = 1;
+  // A backend that runs whole collectives (nccl); null runs railkit's own
+  // algorithms over the transport.
+  CollectiveEngine* engine = nullptr;
 };
 
 struct SweepResult {

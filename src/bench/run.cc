@@ -77,13 +77,16 @@ Result<BenchOutcome> runBench(const BenchConfig& c, std::ostream& text) {
   HeaderInfo header{c.min_bytes, c.max_bytes, c.factor, c.step, c.sweep.warmup, c.sweep.iters, c.sweep.check ? 1 : 0};
   if (speak) text << formatHeader(header, lines) << std::flush;
 
+  // A backend that is its own collective engine (nccl) runs the ops itself.
+  SweepOptions sweep_options = c.sweep;
+  if (t.caps().collectives) sweep_options.engine = dynamic_cast<CollectiveEngine*>(&t);
   nlohmann::json results = nlohmann::json::array();
   for (const Collective* coll : ops) {
     if (speak) {
       if (ops.size() > 1) text << "# Collective test starting: " << coll->name << "\n";
       text << formatColumnHeader() << std::flush;
     }
-    auto sweep = runSweep(*coll, t, boot, c.sweep, [&](const Row& row) {
+    auto sweep = runSweep(*coll, t, boot, sweep_options, [&](const Row& row) {
       if (speak) text << formatRow(row) << std::flush;
     });
     if (!sweep) return tl::unexpected(sweep.error().withContext(std::string(coll->name)));

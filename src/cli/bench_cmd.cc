@@ -10,6 +10,8 @@
 #include <nlohmann/json.hpp>
 
 #include "bench/interfaces.h"
+#include "bench/nccl/nccl_api.h"
+#include "bench/nccl/nccl_env.h"
 #include "bench/run.h"
 #include "bench/socket_util.h"
 #include "bench/sweep.h"
@@ -98,6 +100,10 @@ Result<bench::BenchConfig> makeConfig(const BenchFlags& f, const Environment& en
     }
   }
   if (!f.nccl_lib.empty()) t.env.push_back("RAILKIT_NCCL_LIB=" + f.nccl_lib);
+  // The nccl backend picks one GPU per rank by its local rank.
+  for (const char* key : {"LOCAL_RANK", "OMPI_COMM_WORLD_LOCAL_RANK", "MPI_LOCALRANKID"}) {
+    if (auto v = lookup(env, key)) t.env.push_back(std::string(key) + "=" + *v);
+  }
 
   auto all = bench::listInterfaces();
   if (f.local > 0) {
@@ -147,6 +153,14 @@ Result<bench::BenchConfig> makeConfig(const BenchFlags& f, const Environment& en
     t.data_interface = data->name;
     t.data_address = data->address;
   }
+  if (f.backend == "nccl") {
+    // NCCL's own sockets follow --data-if (see bench/nccl/nccl_env.h).
+    std::string spec = f.local > 0 ? "lo" : f.data_if;
+    for (const auto& kv : bench::deriveNcclEnv(env, spec, {})) {
+      t.env.push_back(kv);
+      c.environment.push_back(kv);
+    }
+  }
   b.job_id = f.job_id;
   if (b.job_id.empty()) b.job_id = lookup(env, "RAILKIT_JOB_ID").value_or("");
   if (b.job_id.empty()) b.job_id = bench::defaultJobId(b.master_addr, b.master_port, b.size);
@@ -170,6 +184,15 @@ int runRank(const bench::BenchConfig& config, const OutputOptions& output) {
 }
 
 int runLocal(bench::BenchConfig c, const OutputOptions& output) {
+  if (c.backend == "nccl") {
+    // One line for a missing library, not one per forked rank. Opening the
+    // libraries does not initialise CUDA, so the children may fork after it.
+    std::string dir;
+    for (const auto& kv : c.transport_options.env) {
+      if (kv.rfind("RAILKIT_NCCL_LIB=", 0) == 0) dir = kv.substr(17);
+    }
+    if (auto lib = bench::nccl::loadNccl(dir); !lib) return reportError(lib.error());
+  }
   int port = 0;
   auto probe = bench::listenOn("127.0.0.1", 0, &port);
   if (!probe) return reportError(probe.error());

@@ -1,0 +1,139 @@
+// `railkit bench --backend nccl` end to end against the FAKE libraries
+// (fake_nccl.cc / fake_cudart.cc: host memory, one rank). This proves the
+// plumbing (loading, ncclUniqueId through the bootstrap, the engine path of
+// the harness, checking, the nccl-tests output, the derived NCCL_* env and
+// the error lines), not NCCL's performance, which needs a GPU.
+#include <sys/wait.h>
+
+#include <algorithm>
+#include <array>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include "support/test_support.h"
+
+namespace fs = std::filesystem;
+
+namespace {
+
+const fs::path kFakes = RAILKIT_FAKE_NCCL_DIR;
+
+struct CmdRun {
+  int rc = -1;
+  std::string out;
+};
+
+CmdRun run(const std::string& cmd) {
+  CmdRun r;
+  FILE* p = popen(cmd.c_str(), "r");
+  if (!p) return r;
+  std::array<char, 4096> buf{};
+  while (fgets(buf.data(), buf.size(), p)) r.out += buf.data();
+  int status = pclose(p);
+  r.rc = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return r;
+}
+
+std::string bench(const std::string& args) {
+  return "env -u NCCL_SOCKET_IFNAME -u NCCL_IB_HCA " + railkit::testing::railkitBinary() + " bench " + args;
+}
+
+std::string fakeLib() { return " --nccl-lib " + (kFakes / "good").string(); }
+
+TEST(NcclCli, FakeLibraryAllOpsOneRankCheckPasses) {
+  auto r = run(bench("all --backend nccl --local 1 -b 1K -e 64K -f 8 -n 2 -w 1 -d int32" + fakeLib()) + " 2>&1");
+  ASSERT_EQ(r.rc, 0) << r.out;
+  EXPECT_NE(r.out.find("device  0 [cpu] nccl lo cuda:0"), std::string::npos) << r.out;
+  for (const char* op : {"all_reduce", "all_gather", "reduce_scatter", "broadcast", "reduce", "alltoall", "sendrecv"}) {
+    EXPECT_NE(r.out.find(std::string("# Collective test starting: ") + op), std::string::npos) << op;
+  }
+  // 7 ops x 3 sizes, each with a checked #wrong of 0 in both placements.
+  int rows = 0;
+  std::istringstream in(r.out);
+  for (std::string line; std::getline(in, line);) {
+    if (line.empty() || line[0] == '#') continue;
+    unsigned long long size = 0, count = 0;
+    char type[16], redop[16];
+    int root = 0, w1 = -1, w2 = -1;
+    double t1, a1, b1, t2, a2, b2;
+    if (sscanf(line.c_str(), "%llu %llu %15s %15s %d %lf %lf %lf %d %lf %lf %lf %d", &size, &count, type, redop, &root,
+               &t1, &a1, &b1, &w1, &t2, &a2, &b2, &w2) == 13) {
+      ++rows;
+      EXPECT_EQ(w1, 0) << line;
+      EXPECT_EQ(w2, 0) << line;
+      EXPECT_STREQ(type, "int32");
+    }
+  }
+  EXPECT_EQ(rows, 21) << r.out;
+  EXPECT_NE(r.out.find("# Out of bounds values : 0 OK"), std::string::npos);
+}
+
+TEST(NcclCli, FakeLibraryWrongResultsExitOne) {
+  auto r = run("FAKE_NCCL_CORRUPT=1 " + bench("all_reduce --backend nccl --local 1 -b 4K -e 4K" + fakeLib()) + " 2>&1");
+  EXPECT_EQ(r.rc, 1) << r.out;
+  EXPECT_NE(r.out.find("# Out of bounds values : 2 FAILED"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("wrong element(s)"), std::string::npos) << r.out;
+}
+
+TEST(NcclCli, FakeLibraryJsonNamesTheBackendAndDerivedEnv) {
+  fs::path rec = fs::temp_directory_path() / ("railkit-nccl-rec-" + std::to_string(getpid()));
+  auto r = run("FAKE_NCCL_RECORD=" + rec.string() + " " +
+               bench("all_reduce --backend nccl --local 1 -b 1K -e 1K --json" + fakeLib()) + " 2>/dev/null");
+  ASSERT_EQ(r.rc, 0) << r.out;
+  auto doc = nlohmann::json::parse(r.out, nullptr, false);
+  ASSERT_FALSE(doc.is_discarded()) << r.out;
+  EXPECT_EQ(doc["backend"], "nccl");
+  EXPECT_EQ(doc["results"][0]["rows"][0]["in_place"]["wrong"], 0);
+  EXPECT_EQ(doc["devices"][0]["address"], "cuda:0");
+  EXPECT_NE(doc["environment"].dump().find("NCCL_SOCKET_IFNAME=lo"), std::string::npos) << doc.dump();
+  // What NCCL itself saw at ncclCommInitRank.
+  std::ifstream f(rec);
+  std::stringstream seen;
+  seen << f.rdbuf();
+  EXPECT_EQ(seen.str(), "NCCL_SOCKET_IFNAME=lo\nNCCL_IB_HCA=(unset)\n");
+  // A user's NCCL_SOCKET_IFNAME is left alone.
+  r = run("FAKE_NCCL_RECORD=" + rec.string() + " NCCL_SOCKET_IFNAME=eth " + railkit::testing::railkitBinary() +
+          " bench all_reduce --backend nccl --local 1 -b 1K -e 1K --json" + fakeLib() + " 2>/dev/null");
+  ASSERT_EQ(r.rc, 0) << r.out;
+  std::ifstream g(rec);
+  std::stringstream seen2;
+  seen2 << g.rdbuf();
+  EXPECT_EQ(seen2.str(), "NCCL_SOCKET_IFNAME=eth\nNCCL_IB_HCA=(unset)\n");
+  fs::remove(rec);
+}
+
+bool realNccl() { return run("ldconfig -p | grep -q 'libnccl.so.2 '").rc == 0; }
+
+// Without NCCL: "cannot load"; with a real NCCL but no GPU (CUDA installed,
+// no driver): the CUDA runtime's complaint. Either way one line and exit 2.
+TEST(NcclCli, MissingLibraryOrNoGpuOneLineExitTwo) {
+  auto r = run("LD_LIBRARY_PATH=/nonexistent " +
+               bench("all_reduce --backend nccl --local 2 --nccl-lib /nonexistent/lib -b 1K -e 1K") + " 2>&1 >/dev/null");
+  EXPECT_EQ(r.rc, 2) << r.out;
+  if (!realNccl()) {
+    EXPECT_EQ(std::count(r.out.begin(), r.out.end(), '\n'), 1) << r.out;
+    EXPECT_EQ(r.out.rfind("railkit: nccl backend: cannot load libnccl.so.2 (searched /nonexistent/lib/libnccl.so.2, ", 0),
+              0u)
+        << r.out;
+    return;
+  }
+  r = run(bench("all_reduce --backend nccl --local 1 -b 1K -e 1K") + " 2>&1 >/dev/null");
+  EXPECT_EQ(r.rc, 2) << r.out;
+  EXPECT_EQ(std::count(r.out.begin(), r.out.end(), '\n'), 1) << r.out;
+  EXPECT_EQ(r.out.rfind("railkit: rank 0: nccl backend: cudaGetDeviceCount failed on rank 0: ", 0), 0u) << r.out;
+}
+
+TEST(NcclCli, TooFewGpusIsAClearError) {
+  auto r = run("FAKE_CUDA_DEVICES=0 " + bench("all_reduce --backend nccl --local 1 -b 1K -e 1K" + fakeLib()) + " 2>&1");
+  EXPECT_EQ(r.rc, 2) << r.out;
+  EXPECT_NE(r.out.find("nccl backend: rank 0 is local rank 0 on"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("only 0 GPU(s) are visible"), std::string::npos) << r.out;
+}
+
+}  // namespace
