@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include "bench/p2p.h"
+#include "bench/pairs.h"
 #include "core/strings.h"
 
 namespace railkit::bench {
@@ -30,7 +31,7 @@ nlohmann::json rowToJson(const std::string& op, const Row& row) {
 
 Result<BenchOutcome> runBench(const BenchConfig& c, std::ostream& text) {
   std::vector<const Collective*> ops;
-  if (c.op == "p2p") {
+  if (c.op == "p2p" || c.op == "pairs") {
     // handled below, once the transport exists
   } else if (c.op == "all") {
     for (const auto& coll : collectives()) ops.push_back(&coll);
@@ -58,6 +59,21 @@ Result<BenchOutcome> runBench(const BenchConfig& c, std::ostream& text) {
     if (!doc) return tl::unexpected(doc.error().withContext("p2p"));
     outcome.document = {{"backend", t.name()}, {"op", "p2p"}, {"data_interface", c.transport_options.data_interface},
                         {"control_interface", c.control_interface}, {"p2p", *doc}, {"environment", c.environment}};
+    return outcome;
+  }
+  if (c.op == "pairs") {
+    PairsOptions pairs;
+    pairs.bytes = std::max<std::uint64_t>(1, c.max_bytes);
+    pairs.iters = std::max(1, c.sweep.iters);
+    pairs.warmup = c.sweep.warmup;
+    pairs.bidirectional = !c.pairs_one_way;
+    auto doc = runPairs(t, boot, pairs, speak ? &text : nullptr, &outcome.failures);
+    if (!doc) return tl::unexpected(doc.error());
+    outcome.document = {{"backend", t.name()}, {"bootstrap", boot.kind()}, {"op", "pairs"}, {"ranks", t.size()},
+                        {"data_interface", c.transport_options.data_interface},
+                        {"control_interface", c.control_interface}, {"pairs", *doc},
+                        {"failures", outcome.failures}, {"environment", c.environment}};
+    if (auto s = boot.barrier(); !s) return tl::unexpected(s.error());
     return outcome;
   }
   std::vector<RankLine> lines;

@@ -33,6 +33,7 @@ struct BenchConfig {
   std::optional<double> nic_gbps;          // per-node NIC rate (Gb/s)
   int nodes = 0;                            // distinct hosts; 0 = count from the bootstrap
   bool print_text = true;                   // rank 0 streams the nccl-tests text
+  bool pairs_one_way = false;               // pairs: a -> b only (default both ways at once)
   std::vector<std::string> environment;     // KEY=VALUE recorded in JSON
 };
 

@@ -37,6 +37,7 @@ struct BenchFlags {
   std::optional<double> nic_gbps;
   std::string nccl_lib;
   int connections = 4;
+  bool one_way = false;
   OutputOptions output;
 };
 
@@ -59,7 +60,7 @@ Result<bench::BenchConfig> makeConfig(const BenchFlags& f, const Environment& en
   if (!maxb) return tl::unexpected(maxb.error().withContext("-e"));
   if (!step) return tl::unexpected(step.error().withContext("-i"));
   if (!factor) return makeError(ErrorCode::kUsage, "-f: expected an integer factor, found '" + f.factor + "'");
-  if (*minb > *maxb && f.op != "p2p") return makeError(ErrorCode::kUsage, "-b is larger than -e");
+  if (*minb > *maxb && f.op != "p2p" && f.op != "pairs") return makeError(ErrorCode::kUsage, "-b is larger than -e");
   c.min_bytes = *minb;
   c.max_bytes = *maxb;
   c.factor = *factor;
@@ -84,6 +85,7 @@ Result<bench::BenchConfig> makeConfig(const BenchFlags& f, const Environment& en
     c.expect_line_rate = fr;
   }
   c.nic_gbps = f.nic_gbps;
+  c.pairs_one_way = f.one_way;
 
   auto& b = c.bootstrap_options;
   b.timeout = std::chrono::milliseconds(static_cast<long>(f.bootstrap_timeout * 1000));
@@ -229,7 +231,7 @@ int runLocal(bench::BenchConfig c, const OutputOptions& output) {
 void registerBench(CLI::App& app, CommandContext& context) {
   auto* cmd = app.add_subcommand("bench", "Data-plane test: nccl-tests style collectives over tcp/ucx/nccl");
   auto f = std::make_shared<BenchFlags>();
-  cmd->add_option("op", f->op, "all_reduce all_gather reduce_scatter broadcast reduce alltoall sendrecv, or all")
+  cmd->add_option("op", f->op, "all_reduce all_gather reduce_scatter broadcast reduce alltoall sendrecv, all, p2p or pairs")
       ->required();
   cmd->add_option("-b,--minbytes", f->min_bytes, "smallest size (K/M/G suffixes)")->capture_default_str();
   cmd->add_option("-e,--maxbytes", f->max_bytes, "largest size")->capture_default_str();
@@ -255,6 +257,7 @@ void registerBench(CLI::App& app, CommandContext& context) {
   cmd->add_option("--expect-line-rate", f->expect_line_rate, "exit 1 below F x the NIC-bound busbw (default F 0.8)")
       ->expected(0, 1);
   cmd->add_option("--nic-gbps", f->nic_gbps, "per-node data NIC rate in Gb/s for --expect-line-rate");
+  cmd->add_flag("--one-way", f->one_way, "pairs: measure a -> b only (default: both directions at once)");
   cmd->add_option("--nccl-lib", f->nccl_lib, "directory holding libnccl.so.2 / libcudart (nccl backend)");
   addOutputFlags(*cmd, f->output);
   cmd->callback([&context, f, cmd] {

@@ -1,0 +1,5 @@
+# bench pairs over 5 netns nodes with one node's net1 rate-limited (tc tbf).
+add_test(NAME bench_netns_pairs_ratelimit
+  COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/pairs_ratelimit_test.sh $<TARGET_FILE:railkit>)
+set_tests_properties(bench_netns_pairs_ratelimit PROPERTIES
+  SKIP_RETURN_CODE 77 RESOURCE_LOCK netns TIMEOUT 120)
