@@ -153,11 +153,11 @@ class UcxTransport final : public Transport {
           left = true;
           continue;
         }
-        if (p.status != UCS_OK) return failed(it);
+        if (p.status != UCS_OK) return broke(failed(it));
         pending_.erase(it);
       }
       for (int r = 0; r < size_; ++r) {
-        if (slots_[r].error != UCS_OK) return lost(r, slots_[r].error);
+        if (slots_[r].error != UCS_OK) return broke(lost(r, slots_[r].error));
       }
       if (!left) return okStatus();
       if (progressed) {
@@ -165,7 +165,7 @@ class UcxTransport final : public Transport {
         idle_spins = 0;
         continue;
       }
-      if (Clock::now() - last_progress > options_.stall_timeout) return stalled(ids);
+      if (Clock::now() - last_progress > options_.stall_timeout) return broke(stalled(ids));
       // Stay responsive while leaving the core to other ranks on a shared node.
       if (++idle_spins > 64) sched_yield();
     }
@@ -337,6 +337,11 @@ class UcxTransport final : public Transport {
     return id;
   }
 
+  Status broke(Status s) {
+    broken_ = true;
+    return s;
+  }
+
   Status checkPeer(int peer) const {
     if (peer < 0 || peer >= size_ || eps_[peer] == nullptr) {
       return makeError(ErrorCode::kInternal, "ucx: no endpoint for rank " + std::to_string(peer));
@@ -387,43 +392,38 @@ class UcxTransport final : public Transport {
   void shutdown() {
     if (worker_ != nullptr) {
       std::vector<void*> requests;
+      for (auto& in : incoming_) {
+        if (in.request == nullptr) continue;
+        ucp_request_cancel(worker_, in.request);
+        requests.push_back(in.request);
+      }
       for (auto& [id, p] : pending_) {
         if (p.request != nullptr) requests.push_back(p.request);
       }
-      for (auto& in : incoming_) {
-        if (in.request != nullptr) requests.push_back(in.request);
+      // Sends cannot be cancelled; a forced close fails them instead. Flush
+      // only when nothing went wrong (the peers are finishing too).
+      bool force = broken_;
+      for (const auto& s : slots_) force = force || s.error != UCS_OK;
+      std::vector<void*> closing;
+      for (int r = 0; r < size_; ++r) {
+        if (eps_[r] == nullptr) continue;
+        ucp_request_param_t param{};
+        param.op_attr_mask = UCP_OP_ATTR_FIELD_FLAGS;
+        param.flags = force ? UCP_EP_CLOSE_FLAG_FORCE : 0;
+        void* req = ucp_ep_close_nbx(eps_[r], &param);
+        if (req != nullptr && !UCS_PTR_IS_ERR(req)) closing.push_back(req);
+        eps_[r] = nullptr;
       }
-      for (void* req : requests) ucp_request_cancel(worker_, req);
+      requests.insert(requests.end(), closing.begin(), closing.end());
       drain([&] {
         for (void* req : requests) {
           if (ucp_request_check_status(req) == UCS_INPROGRESS) return false;
         }
         return true;
       });
-      for (void* req : requests) ucp_request_free(req);
+      for (void* req : requests) ucp_request_free(req);  // an unfinished one is released when it ends
       pending_.clear();
       incoming_.clear();
-      bool healthy = true;
-      for (const auto& s : slots_) healthy = healthy && s.error == UCS_OK;
-      std::vector<void*> closing;
-      for (int r = 0; r < size_; ++r) {
-        if (eps_[r] == nullptr) continue;
-        ucp_request_param_t param{};
-        param.op_attr_mask = UCP_OP_ATTR_FIELD_FLAGS;
-        param.flags = healthy && slots_[r].error == UCS_OK ? 0 : UCP_EP_CLOSE_FLAG_FORCE;
-        void* req = ucp_ep_close_nbx(eps_[r], &param);
-        if (req != nullptr && !UCS_PTR_IS_ERR(req)) closing.push_back(req);
-        eps_[r] = nullptr;
-      }
-      drain([&] {
-        for (void* req : closing) {
-          if (ucp_request_check_status(req) == UCS_INPROGRESS) return false;
-        }
-        return true;
-      });
-      for (void* req : closing) {
-        if (ucp_request_check_status(req) != UCS_INPROGRESS) ucp_request_free(req);
-      }
       ucp_worker_destroy(worker_);
       worker_ = nullptr;
     }
@@ -452,6 +452,7 @@ class UcxTransport final : public Transport {
   std::list<Incoming> incoming_;  // stable addresses: UCP holds their iov arrays
   std::map<RequestId, Pending> pending_;
   RequestId next_ = 0;
+  bool broken_ = false;  // a wait failed: teardown must not wait for peers
 };
 
 }  // namespace

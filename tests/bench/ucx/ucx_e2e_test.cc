@@ -1,0 +1,127 @@
+// The real binary with --backend ucx on this host: every op and data type
+// through forked ranks (UCX's default transports and UCX_TLS=tcp), the JSON
+// names the backend, a UCX setting UCX rejects is a clean error, and under
+// mpirun the mpi bootstrap carries the addresses.
+#include <sys/wait.h>
+
+#include <array>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "support/test_support.h"
+
+namespace {
+
+struct CmdRun {
+  int rc = -1;
+  std::string out;
+};
+
+CmdRun runCommand(const std::string& cmd) {
+  CmdRun r;
+  FILE* p = popen(("timeout 120 " + cmd + " 2>&1").c_str(), "r");
+  if (!p) return r;
+  std::array<char, 4096> buf{};
+  while (fgets(buf.data(), buf.size(), p)) r.out += buf.data();
+  int status = pclose(p);
+  r.rc = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return r;
+}
+
+bool sanitizer() { return std::getenv("RAILKIT_SANITIZER_BUILD") != nullptr; }
+
+// Data rows and rows with a non-zero #wrong (columns 9 and 13).
+int countRows(const std::string& out, int* wrong_rows) {
+  int rows = 0;
+  *wrong_rows = 0;
+  std::size_t pos = 0;
+  while (pos < out.size()) {
+    std::size_t end = out.find('\n', pos);
+    std::string line = out.substr(pos, end - pos);
+    pos = end == std::string::npos ? out.size() : end + 1;
+    if (line.empty() || line[0] == '#') continue;
+    char type[16], redop[16];
+    unsigned long long size, count;
+    int root, w1, w2;
+    double t1, a1, b1, t2, a2, b2;
+    if (sscanf(line.c_str(), "%llu %llu %15s %15s %d %lf %lf %lf %d %lf %lf %lf %d", &size, &count, type, redop, &root,
+               &t1, &a1, &b1, &w1, &t2, &a2, &b2, &w2) == 13) {
+      ++rows;
+      if (w1 != 0 || w2 != 0) ++*wrong_rows;
+    }
+  }
+  return rows;
+}
+
+std::string rk() { return ::railkit::testing::railkitBinary(); }
+
+struct UcxCase {
+  int ranks;
+  const char* tls;  // "" = UCX's own choice (shared memory between local ranks)
+};
+
+class BenchUcxLocal : public ::testing::TestWithParam<UcxCase> {};
+
+TEST_P(BenchUcxLocal, EveryOpEveryTypeCorrect) {
+  UcxCase c = GetParam();
+  std::string env = std::string("env -u UCX_NET_DEVICES ") + (*c.tls ? std::string("UCX_TLS=") + c.tls : "-u UCX_TLS");
+  std::string max = sanitizer() ? "40000" : "3000000";
+  // Every type across the two transport choices (kept short: 2 cores).
+  std::vector<const char*> specs{"-d float -o sum", "-d int8 -o max", "-d uint64 -o prod -r 1", "-d double -o min"};
+  if (*c.tls) specs = {"-d int32 -o sum", "-d uint8 -o min", "-d uint32 -o max -r 1", "-d int64 -o prod"};
+  for (const char* spec : specs) {
+    CmdRun r = runCommand(env + " " + rk() + " bench all --backend ucx --local " + std::to_string(c.ranks) +
+                          " -b 7 -e " + max + " -f 13 -n 2 -w 1 " + spec);
+    ASSERT_EQ(r.rc, 0) << spec << "\n" << r.out;
+    int wrong = 0;
+    EXPECT_EQ(countRows(r.out, &wrong), 7 * (sanitizer() ? 5 : 6)) << r.out;  // odd sizes 7, 91, ...
+    EXPECT_EQ(wrong, 0) << r.out;
+    EXPECT_NE(r.out.find("[cpu] ucx lo"), std::string::npos) << r.out;
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Ranks, BenchUcxLocal,
+                         ::testing::Values(UcxCase{2, ""}, UcxCase{3, ""}, UcxCase{2, "tcp"}, UcxCase{3, "tcp"}),
+                         [](const auto& info) {
+                           return std::to_string(info.param.ranks) + (*info.param.tls ? "_tcp" : "_default");
+                         });
+
+TEST(BenchUcx, JsonNamesTheBackend) {
+  CmdRun r = runCommand("env UCX_TLS=tcp " + rk() + " bench p2p --backend ucx --local 2 -b 1K -e 64K --json");
+  ASSERT_EQ(r.rc, 0) << r.out;
+  EXPECT_NE(r.out.find("\"backend\": \"ucx\""), std::string::npos) << r.out;
+}
+
+TEST(BenchUcx, RejectedSettingIsAnErrorNotAHang) {
+  CmdRun r = runCommand("env UCX_TLS=no_such_transport " + rk() +
+                        " bench all_reduce --backend ucx --local 2 -b 1K -e 1K --stall-timeout 5");
+  EXPECT_GE(r.rc, 2) << r.out;
+  EXPECT_NE(r.out.find("UCX_TLS=no_such_transport"), std::string::npos) << r.out;
+}
+
+TEST(BenchUcx, UnderMpirunTheMpiBootstrapCarriesAddresses) {
+#ifndef RAILKIT_TEST_HAVE_MPI
+  GTEST_SKIP() << "railkit was built without MPI";
+#endif
+  if (runCommand("sh -c 'command -v mpirun'").rc != 0) GTEST_SKIP() << "mpirun not installed (openmpi-bin)";
+  std::string json = ::testing::TempDir() + "/bench_ucx_mpirun.json";
+  for (const char* backend : {"ucx", "tcp"}) {
+    CmdRun r = runCommand(
+        "env UCX_TLS=tcp mpirun --allow-run-as-root --oversubscribe --bind-to none -np 3 --mca pml ob1 "
+        "--mca btl tcp,self --mca btl_tcp_if_include lo --mca oob_tcp_if_include lo --mca osc ^ucx " +
+        rk() + " bench all --backend " + backend + " --data-if lo --ctrl-if lo -b 7 -e 100000 -f 13 -n 2 -w 1 -d int64 --json-out " + json);
+    ASSERT_EQ(r.rc, 0) << backend << "\n" << r.out;
+    int wrong = 0;
+    EXPECT_EQ(countRows(r.out, &wrong), 7 * 4) << r.out;  // sizes 7, 91, 1183, 15379
+    EXPECT_EQ(wrong, 0) << r.out;
+    CmdRun doc = runCommand("cat " + json);
+    EXPECT_NE(doc.out.find("\"bootstrap\": \"mpi\""), std::string::npos) << doc.out;
+    EXPECT_NE(doc.out.find("\"ranks\": 3"), std::string::npos) << doc.out;
+  }
+}
+
+}  // namespace
