@@ -32,11 +32,12 @@ rk_exec 1 timeout 120 mpirun --allow-run-as-root --oversubscribe --bind-to none 
   --hostfile "$RK_WORK/hostfile" --mca plm_rsh_agent "$agent" \
   --mca oob_tcp_if_include eth0 --mca btl_tcp_if_include eth0 --mca pml ob1 --mca btl tcp,self --mca osc '^ucx' \
   "$rk" bench all --backend "$backend" --data-if =net1 -b 7 -e "$(rk_um_max)" -f 13 -n 2 -w 1 $spec \
-  --stall-timeout 20 >"$RK_WORK/out" 2>&1 || rc=$?
+  --stall-timeout 20 --json-out "$RK_WORK/out.json" >"$RK_WORK/out" 2>&1 || rc=$?
 cat "$RK_WORK/out"
 [[ $rc -eq 0 ]] || { echo "FAIL: mpirun exited $rc" >&2; exit 1; }
 rk_um_check_output "$RK_WORK/out" "mpirun $backend $n ranks $spec"
 grep -q "$backend net1" "$RK_WORK/out" || { echo "FAIL: rank lines do not show $backend on net1" >&2; exit 1; }
 hosts=$(grep -c "^#  Rank" "$RK_WORK/out")
 [[ $hosts -eq $n ]] || { echo "FAIL: $hosts rank lines, want $n" >&2; exit 1; }
+grep -q '"bootstrap": "mpi"' "$RK_WORK/out.json" || { echo "FAIL: JSON does not say the mpi bootstrap ran" >&2; exit 1; }
 rk_um_check_separation "$n"
