@@ -1,0 +1,103 @@
+#pragma once
+// NCCL debug log analysis (`NCCL_DEBUG=INFO` output). NCCL prints what it
+// decided at init (version, bootstrap interface, network module, HCAs, the
+// transport of every channel connection) and, when something breaks, WARN
+// lines whose wording names the cause. People paste these logs with launcher
+// prefixes, timestamps, colour codes and tracebacks around them, from one or
+// many ranks, often cut short. The analyzer is fed one input's lines in order
+// and keeps only small bounded state (sets of names, counters, the first few
+// evidence lines per finding), so a multi-gigabyte log costs memory flat in
+// its size. Lines without "NCCL"/"nccl"/"WARN" are rejected after a byte scan;
+// NCCL lines are dispatched on the word after `NCCL INFO` / `NCCL WARN`.
+//
+// facts() and findings() describe one input; combineJob() merges the inputs
+// of one invocation (one file per rank or pod is common) into job-wide facts
+// and the findings only visible across files (version mismatch, a multi-host
+// job that uses sockets).
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <nlohmann/json_fwd.hpp>
+
+#include "core/finding.h"
+
+namespace railkit::logs {
+
+namespace nccl {
+class AnalyzerState;  // defined in logs/nccl/state.h
+}
+
+// What one input shows. Lists hold distinct values in first-seen order and are
+// capped (kMaxListed) so a huge job cannot grow them without bound.
+struct NcclLogFacts {
+  std::vector<std::string> nccl_versions;     // "2.20.5+cuda12.4"
+  std::vector<std::string> cuda_driver;       // "12060" (cudaDriverVersion)
+  std::vector<std::string> cuda_runtime;      // "12.4" (from +cudaX.Y)
+  std::vector<std::string> hosts;             // host part of `host:pid:tid [dev]`
+  uint64_t processes = 0;                     // distinct host:pid
+  uint64_t ranks = 0;                         // distinct ranks seen (comm/channel lines), else processes
+  std::optional<uint64_t> nranks;             // largest `nranks N` printed
+  std::optional<uint64_t> nnodes;             // largest `nNodes N` printed
+  std::vector<std::string> bootstrap;         // "eth0:10.0.0.1"
+  std::vector<std::string> networks;          // after `Using network`: "IB", "Socket", "AWS Libfabric"
+  std::vector<std::string> net_plugins;       // loaded plugin names ("IBext", "libnccl-net.so", "none")
+  std::vector<std::string> hcas;              // "mlx5_0:1/IB", "mlx5_5:1/RoCE"
+  std::vector<std::string> socket_interfaces; // NET/Socket interfaces "eth0:10.0.0.1"
+  std::map<std::string, uint64_t> transports; // channel transport -> connections, e.g. "NET/IB/GDRDMA"
+  std::string inter_node_transport = "unknown";  // IB, RoCE, Socket, plugin network name, none, unknown
+  std::optional<bool> gdr;                    // see the issue: null when no NET/IB(-like) connection shown
+  uint64_t nccl_lines = 0;                    // lines recognised as NCCL output
+};
+
+inline constexpr size_t kMaxListed = 256;          // per list in NcclLogFacts
+inline constexpr size_t kMaxEvidencePerFinding = 5;
+
+class NcclLogAnalyzer {
+ public:
+  explicit NcclLogAnalyzer(std::string file_label);
+  ~NcclLogAnalyzer();
+  NcclLogAnalyzer(NcclLogAnalyzer&&) noexcept;
+  NcclLogAnalyzer& operator=(NcclLogAnalyzer&&) noexcept;
+  NcclLogAnalyzer(const NcclLogAnalyzer&) = delete;
+  NcclLogAnalyzer& operator=(const NcclLogAnalyzer&) = delete;
+
+  // One raw line without its '\n' (a trailing '\r', ANSI colour codes and
+  // launcher/timestamp prefixes are tolerated). line_number is 1-based.
+  void feedLine(std::string_view line, uint64_t line_number);
+
+  bool sawNccl() const;                 // any NCCL line recognised
+  const std::string& file() const;
+  NcclLogFacts facts() const;           // per-input facts
+  std::vector<Finding> findings() const;  // per-input findings (file set, evidence bounded)
+
+  // For combineJob.
+  const nccl::AnalyzerState& state() const { return *state_; }
+
+ private:
+  std::unique_ptr<nccl::AnalyzerState> state_;
+};
+
+// Job-wide view over every input of one invocation. `facts` holds the same
+// keys as factsToJson (merged), plus "files"; `findings` only those that need
+// several inputs (nccl-version-mismatch across files, nccl-net-socket when the
+// hosts of all files together make the job multi-node). Per-input findings are
+// not repeated here.
+struct NcclJobResult {
+  nlohmann::json facts;
+  std::vector<Finding> findings;
+};
+NcclJobResult combineJob(const std::vector<const NcclLogAnalyzer*>& inputs);
+
+// Keys: nccl_version (first seen or null), nccl_versions, cuda_driver,
+// cuda_runtime, hosts, host_count, processes, ranks, nranks, nnodes, bootstrap,
+// networks, net_plugins, hcas, socket_interfaces, transports {name: count},
+// inter_node_transport, gdr (bool or null).
+nlohmann::json factsToJson(const NcclLogFacts& facts);
+
+}  // namespace railkit::logs
