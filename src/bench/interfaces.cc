@@ -8,7 +8,14 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <algorithm>
+
+#include <fmt/format.h>
+
 #include "core/name_list.h"
+#include "core/strings.h"
+#include "model/collect.h"
+#include "sys/paths.h"
 
 namespace railkit::bench {
 
@@ -62,6 +69,70 @@ Result<NetInterface> interfaceRouting(const std::vector<NetInterface>& all, cons
   }
   return makeError(ErrorCode::kNotFound, std::string("the route to ") + host + " uses " + buf +
                                              ", which no listed interface carries");
+}
+
+}  // namespace railkit::bench
+
+namespace railkit::bench {
+
+std::vector<std::string> selectedNames(const std::vector<NetInterface>& all, const std::string& spec) {
+  auto parsed = parseNameList(spec);
+  std::vector<std::string> out;
+  for (const auto& i : all) {
+    if (nameListSelects(parsed, i.name) && std::find(out.begin(), out.end(), i.name) == out.end()) out.push_back(i.name);
+  }
+  return out;
+}
+
+std::vector<DataNic> describeDataNics(const FileRoot& root, const std::vector<std::string>& interfaces) {
+  std::vector<DataNic> out;
+  auto inventory = model::collectInventory(root, {});
+  for (const auto& name : interfaces) {
+    DataNic nic{name, "", 0, std::nullopt, ""};
+    if (inventory) {
+      for (const auto& dev : inventory->rdma_devices) {
+        for (const auto& port : dev.ports) {
+          if (port.netdev != name || !nic.rdma_device.empty()) continue;
+          nic.rdma_device = dev.name;
+          nic.port = port.port;
+          if (port.rate_gbps) {
+            nic.rate_gbps = port.rate_gbps;
+            nic.source = fmt::format("{}/{}/ports/{}/rate \"{}\"", sys::paths::kClassInfiniband, dev.name, port.port,
+                                     port.rate_text);
+          }
+        }
+      }
+    }
+    if (!nic.rate_gbps) {
+      std::string path = joinPath(joinPath(sys::paths::kClassNet, name), "speed");
+      auto line = root.readLine(path);
+      auto mbps = line ? parseInt(trim(*line)) : std::nullopt;
+      if (mbps && *mbps > 0) {
+        nic.rate_gbps = static_cast<double>(*mbps) / 1000.0;
+        nic.source = fmt::format("{} \"{}\" Mb/s", path, *mbps);
+      } else {
+        nic.source = fmt::format("no RDMA port maps to {} and {} is {}", name, path,
+                                 line ? "\"" + *line + "\" (unknown)" : std::string("unreadable"));
+      }
+    }
+    out.push_back(nic);
+  }
+  return out;
+}
+
+Result<double> nodeLineRate(const std::vector<DataNic>& nics) {
+  double sum = 0;
+  std::string missing;
+  for (const auto& n : nics) {
+    if (n.rate_gbps) {
+      sum += *n.rate_gbps;
+    } else {
+      missing += (missing.empty() ? "" : "; ") + n.source;
+    }
+  }
+  if (nics.empty()) return makeError(ErrorCode::kNotFound, "no data interface to take a line rate from");
+  if (!missing.empty()) return makeError(ErrorCode::kNotFound, "no link rate for a data interface: " + missing);
+  return sum;
 }
 
 }  // namespace railkit::bench

@@ -31,6 +31,7 @@ struct BenchConfig {
   std::optional<double> expect_busbw;       // GB/s
   std::optional<double> expect_line_rate;   // fraction F
   std::optional<double> nic_gbps;          // per-node NIC rate (Gb/s)
+  std::string nic_rate_source;              // where nic_gbps came from, or why it is unknown
   int nodes = 0;                            // distinct hosts; 0 = count from the bootstrap
   bool print_text = true;                   // rank 0 streams the nccl-tests text
   bool pairs_one_way = false;               // pairs: a -> b only (default both ways at once)

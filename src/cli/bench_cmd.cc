@@ -49,6 +49,37 @@ std::optional<int> envInt(const Environment& env, const char* name) {
   return static_cast<int>(*n);
 }
 
+// The data NICs' rates (--expect-line-rate without --nic-gbps) and, for the
+// nccl backend, NCCL_SOCKET_IFNAME / NCCL_IB_HCA derived from them.
+void applyDataNics(const BenchFlags& f, const Environment& env, const std::vector<std::string>& names,
+                   bench::BenchConfig& c) {
+  bool need_rate = f.expect_line_rate_set && !f.nic_gbps;
+  if (!need_rate && f.backend != "nccl") return;
+  auto nics = bench::describeDataNics(FileRoot("/"), names);
+  if (need_rate) {
+    auto rate = bench::nodeLineRate(nics);
+    if (rate) {
+      c.nic_gbps = *rate;
+      for (const auto& n : nics) c.nic_rate_source += (c.nic_rate_source.empty() ? "" : " + ") + n.source;
+    } else {
+      c.nic_rate_source = rate.error().message;
+      std::fprintf(stderr, "railkit: warning: --expect-line-rate: %s; pass --nic-gbps\n", c.nic_rate_source.c_str());
+    }
+  }
+  if (f.backend == "nccl") {
+    std::vector<bench::DataHca> hcas;
+    for (const auto& n : nics) {
+      if (!n.rdma_device.empty()) hcas.push_back({n.rdma_device, n.port, n.interface});
+    }
+    // NCCL's own sockets follow --data-if (see bench/nccl/nccl_env.h).
+    std::string spec = f.local > 0 ? "lo" : f.data_if;
+    for (const auto& kv : bench::deriveNcclEnv(env, spec, hcas)) {
+      c.transport_options.env.push_back(kv);
+      c.environment.push_back(kv);
+    }
+  }
+}
+
 Result<bench::BenchConfig> makeConfig(const BenchFlags& f, const Environment& env) {
   bench::BenchConfig c;
   c.op = f.op;
@@ -108,6 +139,7 @@ Result<bench::BenchConfig> makeConfig(const BenchFlags& f, const Environment& en
   }
 
   auto all = bench::listInterfaces();
+  std::vector<std::string> data_names;  // every data NIC of this node
   if (f.local > 0) {
     c.bootstrap = "local";
     b.kind = "local";
@@ -154,15 +186,10 @@ Result<bench::BenchConfig> makeConfig(const BenchFlags& f, const Environment& en
     }
     t.data_interface = data->name;
     t.data_address = data->address;
+    if (!data_spec.empty()) data_names = bench::selectedNames(all, data_spec);
   }
-  if (f.backend == "nccl") {
-    // NCCL's own sockets follow --data-if (see bench/nccl/nccl_env.h).
-    std::string spec = f.local > 0 ? "lo" : f.data_if;
-    for (const auto& kv : bench::deriveNcclEnv(env, spec, {})) {
-      t.env.push_back(kv);
-      c.environment.push_back(kv);
-    }
-  }
+  if (data_names.empty()) data_names.push_back(t.data_interface);
+  applyDataNics(f, env, data_names, c);
   b.job_id = f.job_id;
   if (b.job_id.empty()) b.job_id = lookup(env, "RAILKIT_JOB_ID").value_or("");
   if (b.job_id.empty()) b.job_id = bench::defaultJobId(b.master_addr, b.master_port, b.size);

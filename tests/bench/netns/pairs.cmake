@@ -3,3 +3,8 @@ add_test(NAME bench_netns_pairs_ratelimit
   COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/pairs_ratelimit_test.sh $<TARGET_FILE:railkit>)
 set_tests_properties(bench_netns_pairs_ratelimit PROPERTIES
   SKIP_RETURN_CODE 77 RESOURCE_LOCK netns TIMEOUT 120)
+# --expect-line-rate graded across 2 rate-limited netns nodes.
+add_test(NAME bench_netns_line_rate
+  COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/pairs_line_rate_test.sh $<TARGET_FILE:railkit>)
+set_tests_properties(bench_netns_line_rate PROPERTIES
+  SKIP_RETURN_CODE 77 RESOURCE_LOCK netns TIMEOUT 120)
