@@ -237,9 +237,12 @@ class UcxTransport final : public Transport {
   }
 
   // One round: UCP progress, landed messages, newly probed ones. True when
-  // anything moved.
+  // one of our messages moved.
+  // UCP's own event count is not used: keepalives and retransmission
+  // timers count there too and would hide a stalled peer from the deadline.
   bool progress() {
-    bool moved = ucp_worker_progress(worker_) != 0;
+    bool moved = false;
+    ucp_worker_progress(worker_);
     for (auto it = incoming_.begin(); it != incoming_.end();) {
       ucs_status_t st = it->request == nullptr ? UCS_OK : ucp_request_check_status(it->request);
       if (st == UCS_INPROGRESS) {
