@@ -1,0 +1,303 @@
+// What NCCL's INFO lines say about the job: version, CUDA, bootstrap,
+// network module and HCAs, and the transport of every channel connection.
+// Channel lines are by far the most frequent INFO lines, so they are handled
+// first and without allocation.
+#include <algorithm>
+
+#include "logs/nccl/line.h"
+#include "logs/nccl/state.h"
+#include "logs/nccl/text.h"
+
+namespace railkit::logs::nccl {
+namespace {
+
+constexpr size_t kMaxRankIds = size_t{1} << 20;
+
+// "NET/IB/1(2)/GDRDMA/Shared" -> "NET/IB/GDRDMA"; "P2P/IPC/read" -> "P2P/IPC";
+// "direct shared memory" / "SHM/direct/direct" -> "SHM". Written into `out`.
+void normaliseTransport(std::string_view via, std::string& out, bool* net, bool* gdr, bool* socket) {
+  *net = *gdr = *socket = false;
+  out.clear();
+  if (startsWith(via, "NET/")) {
+    *net = true;
+    std::string_view rest = via.substr(4);
+    // The net name ends at "/<digit>" (the device index); names may hold spaces.
+    size_t end = 0;
+    while (end < rest.size() && !(rest[end] == '/' && end + 1 < rest.size() && isDigit(rest[end + 1]))) ++end;
+    std::string_view name = trimView(rest.substr(0, end));
+    *socket = name == "Socket";
+    *gdr = has(rest.substr(end), "/GDRDMA");
+    out.append("NET/").append(name);
+    if (*gdr) out.append("/GDRDMA");
+    return;
+  }
+  if (startsWith(via, "P2P/")) {
+    size_t slash = via.find('/', 4);
+    out.assign(via.substr(0, slash));
+    return;
+  }
+  if (startsWith(via, "SHM") || startsWith(via, "direct shared memory")) {
+    out.assign("SHM");
+    return;
+  }
+  if (startsWith(via, "direct pointer")) {
+    out.assign("P2P/direct pointer");
+    return;
+  }
+  size_t slash = via.find_first_of("/ ");
+  out.assign(via.substr(0, slash));
+}
+
+void recordChannel(AnalyzerState& s, const NcclLine& line, uint64_t ln, size_t via_at) {
+  std::string_view via = trimView(line.body.substr(via_at + 5));
+  bool net = false, gdr = false, socket = false;
+  normaliseTransport(via, s.scratch, &net, &gdr, &socket);
+  s.countTransport(s.scratch);
+  // Ranks: "0[1a000] -> 1[1b000]".
+  std::string_view head = line.body.substr(0, via_at);
+  size_t colon = head.find(" : ");
+  if (colon != std::string_view::npos) {
+    std::string_view pair = head.substr(colon + 3);
+    if (auto r = numberAfter(pair, "")) s.addRank(*r);
+    if (auto r = numberAfter(pair, "-> ")) s.addRank(*r);
+  }
+  if (!net) return;
+  if (socket) {
+    ++s.net_socket_channels;
+    s.sig_socket_channel.add(s.file, ln, line.text);
+  } else if (gdr) {
+    ++s.net_gdr_channels;
+  } else {
+    ++s.net_plain_channels;
+    s.sig_plain_ib_channel.add(s.file, ln, line.text);
+  }
+}
+
+// "[0]eth0:10.0.0.1<0> [1]ib0:..." or "eth0:10.0.0.1<0>" -> "eth0:10.0.0.1".
+void addInterfaceList(std::string_view list, DistinctList& into) {
+  size_t semi = list.find(';');
+  if (semi != std::string_view::npos) list = list.substr(0, semi);
+  size_t i = 0;
+  while (i < list.size()) {
+    while (i < list.size() && list[i] == ' ') ++i;
+    size_t end = list.find(' ', i);
+    if (end == std::string_view::npos) end = list.size();
+    std::string_view item = list.substr(i, end - i);
+    i = end;
+    if (item.empty() || item == "[RO]") continue;
+    if (item.front() == '[') {
+      size_t close = item.find(']');
+      if (close == std::string_view::npos) continue;
+      item.remove_prefix(close + 1);
+    }
+    size_t lt = item.find('<');
+    if (lt != std::string_view::npos) item = item.substr(0, lt);
+    if (!item.empty()) into.add(item);
+  }
+}
+
+void recordVersion(AnalyzerState& s, std::string_view text, uint64_t ln) {
+  size_t at = findIn(text, "NCCL version ");
+  if (at == std::string_view::npos) return;
+  std::string_view rest = text.substr(at + 13);
+  size_t end = 0;
+  while (end < rest.size() && rest[end] != ' ' && rest[end] != ',' && rest[end] != ')' && rest[end] != '\'') ++end;
+  std::string_view version = rest.substr(0, end);
+  if (version.empty() || !isDigit(version.front())) return;
+  if (s.versions.add(version)) s.sig_versions.add(s.file, ln, text);
+  size_t plus = version.find("+cuda");
+  if (plus != std::string_view::npos) {
+    std::string_view cuda = version.substr(plus + 5);
+    if (!cuda.empty() && isDigit(cuda.front())) s.cuda_runtime.add(cuda);
+  }
+}
+
+void recordPlugin(AnalyzerState& s, const NcclLine& line, uint64_t ln, std::string_view plugin) {
+  if (plugin.empty()) return;
+  s.plugins.add(plugin);
+  std::string key = std::string(line.host) + ":" + std::string(line.pid);
+  if (s.process_plugin.size() < (1u << 16) || s.process_plugin.count(key)) {
+    auto [it, fresh] = s.process_plugin.try_emplace(key, std::string(plugin));
+    if (fresh || it->second != plugin) {
+      it->second = std::string(plugin);
+      s.sig_plugins.add(s.file, ln, line.text);
+    }
+  }
+}
+
+void recordNetwork(AnalyzerState& s, const NcclLine& line, uint64_t ln, std::string_view network) {
+  network = trimView(network);
+  if (network.empty()) return;
+  s.networks.add(network);
+  if (network == "Socket") s.sig_socket_network.add(s.file, ln, line.text);
+  std::string key = std::string(line.host) + ":" + std::string(line.pid);
+  if (s.process_network.size() < (1u << 16) || s.process_network.count(key)) {
+    auto [it, fresh] = s.process_network.try_emplace(key, std::string(network));
+    if (fresh || it->second != network) {
+      it->second = std::string(network);
+      s.sig_plugins.add(s.file, ln, line.text);
+    }
+  }
+}
+
+bool recordNetLine(AnalyzerState& s, const NcclLine& line, uint64_t ln) {
+  std::string_view b = line.body;
+  if (startsWith(b, "NET/IB")) {
+    if (has(b, ": Using ") || has(b, ":Using ")) {
+      addInterfaceList(b.substr(findIn(b, "Using ") + 6), s.hcas);
+      return true;
+    }
+    if (has(b, "No device found")) {
+      s.sig_socket_cause.add(s.file, ln, line.text);
+      return true;
+    }
+    if (has(b, "GPU Direct RDMA Disabled")) {
+      s.sig_gdr_disabled.add(s.file, ln, line.text);
+      return true;
+    }
+    if (has(b, "GPU Direct RDMA Enabled")) {
+      s.gdr_enabled_said = true;
+      return true;
+    }
+    return false;
+  }
+  if (startsWith(b, "NET/Socket")) {
+    if (has(b, "Using ")) {
+      addInterfaceList(b.substr(findIn(b, "Using ") + 6), s.socket_ifs);
+      return true;
+    }
+    return false;
+  }
+  if (startsWith(b, "NET/OFI")) {
+    recordPlugin(s, line, ln, "aws-ofi-nccl");
+    return !has(b, "rror") && !has(b, "ail");
+  }
+  if (startsWith(b, "NET/Plugin")) {
+    if (has(b, "No plugin found") || has(b, "Could not find")) {
+      recordPlugin(s, line, ln, "internal");
+      return true;
+    }
+    size_t loaded = findIn(b, "Loaded net plugin ");
+    if (loaded != std::string_view::npos) {
+      std::string_view name = trimView(b.substr(loaded + 18));
+      recordPlugin(s, line, ln, name.substr(0, name.find(" (")));
+      return true;
+    }
+    if (has(b, "Failed to find ncclCollNet")) return true;  // normal without CollNet
+    return false;
+  }
+  return false;
+}
+
+}  // namespace
+
+void recordCommonFacts(AnalyzerState& s, const NcclLine& line, uint64_t ln) {
+  if (line.level != LineLevel::kInfo) recordVersion(s, line.text, ln);
+}
+
+bool recordInfoFacts(AnalyzerState& s, const NcclLine& line, uint64_t ln) {
+  std::string_view b = line.body;
+  if (b.empty()) return true;
+  switch (b.front()) {
+    case 'C':
+      if (startsWith(b, "Channel ")) {
+        size_t via = findIn(b, " via ");
+        if (via != std::string_view::npos) recordChannel(s, line, ln, via);
+        return true;
+      }
+      if (startsWith(b, "Connected all")) {
+        if (has(b, "GDR 0")) s.sig_gdr0.add(s.file, ln, line.text);
+        else if (has(b, "GDR 1")) s.gdr_enabled_said = true;
+        return true;
+      }
+      return startsWith(b, "CC ") || startsWith(b, "Check P2P") || startsWith(b, "Comm config") ||
+             startsWith(b, "Could not get speed");
+    case 'R':
+      if (startsWith(b, "Ring ")) {
+        size_t via = findIn(b, " via ");
+        if (via != std::string_view::npos) recordChannel(s, line, ln, via);
+        return true;
+      }
+      return startsWith(b, "RAS ");
+    case 'c':
+    case 'n':
+      if (startsWith(b, "comm ") || startsWith(b, "ncclCommInitRank") || startsWith(b, "ncclCommSplit")) {
+        if (auto r = numberAfter(b, " rank ")) s.addRank(*r);
+        auto n = numberAfter(b, " nranks ");
+        if (!n) n = numberAfter(b, " nRanks ");
+        if (n) s.nranks = std::max(s.nranks, *n);
+        if (auto k = numberAfter(b, " nNodes ")) s.nnodes = std::max(s.nnodes, *k);
+        return true;
+      }
+      if (startsWith(b, "cudaDriverVersion")) {
+        std::string_view v = trimView(b.substr(17));
+        if (!v.empty()) s.cuda_driver.add(v.substr(0, v.find(' ')));
+        return true;
+      }
+      return false;
+    case 'B':
+      if (startsWith(b, "Bootstrap")) {
+        size_t using_at = findIn(b, "Using ");
+        if (using_at != std::string_view::npos) addInterfaceList(b.substr(using_at + 6), s.bootstrap);
+        return !has(b, "no socket") && !has(b, "failed");
+      }
+      return false;
+    case 'N':
+      if (startsWith(b, "NCCL version")) {
+        recordVersion(s, b, ln);
+        return true;
+      }
+      if (startsWith(b, "NET/")) return recordNetLine(s, line, ln);
+      if (startsWith(b, "NCCL_")) {
+        if (startsWith(b, "NCCL_IB_DISABLE") && has(b, "to 1")) s.sig_socket_cause.add(s.file, ln, line.text);
+        return has(b, "set by environment") || has(b, " set to ");
+      }
+      return false;
+    case 'U':
+      if (startsWith(b, "Using network ")) {
+        recordNetwork(s, line, ln, b.substr(14));
+        return true;
+      }
+      return startsWith(b, "Using non-device");
+    case 'P':
+      if (startsWith(b, "P2P plugin ")) {
+        recordPlugin(s, line, ln, trimView(b.substr(11)));
+        return true;
+      }
+      if (startsWith(b, "Plugin Path")) return true;
+      return startsWith(b, "P2P Chunksize") || startsWith(b, "PROFILER/Plugin") || startsWith(b, "Pattern ");
+    case 'F':
+      if (startsWith(b, "Failed to open libibverbs") || startsWith(b, "Failed to initialize NET plugin IB")) {
+        s.sig_socket_cause.add(s.file, ln, line.text);
+        return true;
+      }
+      return false;
+    case 'I':
+      return startsWith(b, "Initialized NET plugin") || startsWith(b, "Init timings");
+    case 'A':
+      return startsWith(b, "Assigned NET plugin") || startsWith(b, "Allocated") || has(b, ": opCount ");
+    case 'S':
+      return startsWith(b, "Setting affinity");
+    case 'T':
+      return startsWith(b, "Trees") || startsWith(b, "Tree ") || startsWith(b, "TUNER/Plugin");
+    case 't':
+      return startsWith(b, "threadThresholds");
+    case 'D':
+      return startsWith(b, "DMA-BUF");
+    case '[':
+      return startsWith(b, "[Proxy Progress]") || (startsWith(b, "[Proxy Service") && !has(b, "ail"));
+    default:
+      break;
+  }
+  if (isDigit(b.front())) return has(b, " channels");
+  // "transport/net.cc:1008 -> 6": the NCCL result a failure unwinds with.
+  size_t arrow = findIn(b, " -> ");
+  if (arrow != std::string_view::npos && arrow > 0 && isDigit(b[arrow - 1])) {
+    if (auto code = numberAfter(b.substr(arrow), "-> "); code && *code > 0 && *code < 100)
+      s.last_error_code = static_cast<int>(*code);
+    return true;
+  }
+  return false;
+}
+
+}  // namespace railkit::logs::nccl

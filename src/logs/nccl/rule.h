@@ -1,0 +1,60 @@
+#pragma once
+// A finding rule over NCCL log lines: one small file per id in rules/, listed
+// in all_rules.cc. `match` sees every WARN line, every other line mentioning
+// NCCL, and INFO lines the fact scanner did not consume; it says whether the
+// line is evidence and may name a detail (an error text) and a subject (a
+// peer, an HCA). `build` turns the hits, with the input's facts, into at most
+// one finding. Rules that rest on facts alone (transport, GDR, versions) have
+// no `match` and read the signals the fact scanner stored.
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/finding.h"
+#include "logs/nccl/line.h"
+#include "logs/nccl/state.h"
+#include "logs/nccl_log.h"
+
+namespace railkit::logs::nccl {
+
+struct RuleContext {
+  const AnalyzerState& state;
+  const NcclLogFacts& facts;
+  const std::vector<Finding>& earlier;  // findings of rules listed before this one
+};
+
+struct NcclRule {
+  const char* id;
+  bool (*match)(const NcclLine& line, std::string* detail, std::string* subject);  // may be nullptr
+  std::optional<Finding> (*build)(const Hits& hits, const RuleContext& context);
+};
+
+const std::vector<NcclRule>& allNcclRules();
+
+// Shared by the rules: a finding with the hits' evidence (bounded) and a
+// count line when there were more hits than evidence kept.
+Finding makeFinding(const char* id, Severity severity, std::string subject, std::string message,
+                    std::string fix, const AnalyzerState& state, std::initializer_list<const Hits*> hits);
+
+// NcclLogFacts from the streamed state (transport, GDR, counts).
+NcclLogFacts summarize(const AnalyzerState& state);
+bool isIbLike(const std::string& inter_node_transport);
+
+// Each rule's entry, defined in rules/<id>.cc.
+NcclRule netSocketRule();
+NcclRule noGdrRule();
+NcclRule verbsResourceFailedRule();
+NcclRule verbsOpenFailedRule();
+NcclRule qpConnectFailedRule();
+NcclRule ibCompletionErrorRule();
+NcclRule proxyCrashRule();
+NcclRule connectionClosedRule();
+NcclRule noInterfaceRule();
+NcclRule shmFailureRule();
+NcclRule timeoutRule();
+NcclRule duplicateGpuRule();
+NcclRule versionMismatchRule();
+NcclRule unhandledErrorRule();
+
+}  // namespace railkit::logs::nccl

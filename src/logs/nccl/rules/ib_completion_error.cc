@@ -1,0 +1,51 @@
+// nccl-ib-completion-error: a work completion came back with an error status;
+// the IBV_WC status number says which kind of failure it was.
+#include "logs/nccl/codes.h"
+#include "logs/nccl/rule.h"
+#include "logs/nccl/text.h"
+
+namespace railkit::logs::nccl {
+namespace {
+
+std::optional<uint64_t> statusOf(std::string_view t) {
+  if (auto n = numberAfter(t, "with error ")) return n;
+  if (auto n = numberAfter(t, "status=")) return n;
+  if (auto n = numberAfter(t, "with status ")) return n;
+  return std::nullopt;
+}
+
+bool match(const NcclLine& line, std::string* detail, std::string* subject) {
+  std::string_view t = line.body;
+  if (!has(t, "Got completion") && !has(t, "completion with error")) return false;
+  auto status = statusOf(t);
+  if (!status) return false;
+  std::string_view peer = tokenAfter(t, "from peer ", " <,");
+  if (!peer.empty()) *subject = std::string(peer);
+  int code = static_cast<int>(*status);
+  *detail = "status " + std::to_string(code) + " " + ibvWcStatusName(code);
+  if (auto vendor = numberAfter(t, "vendor err ")) *detail += ", vendor err " + std::to_string(*vendor);
+  *detail += ": " + ibvWcStatusMeaning(code);
+  return true;
+}
+
+std::optional<Finding> build(const Hits& h, const RuleContext& c) {
+  if (!h.any()) return std::nullopt;
+  std::string peers;
+  for (const auto& p : h.subjects.values()) peers += (peers.empty() ? "" : ", ") + p;
+  std::string message = "RDMA work completion failed with " + h.detail;
+  if (!peers.empty()) message += " (peer " + peers + ")";
+  if (h.last_detail != h.detail) message += "; also: " + h.last_detail;
+  return makeFinding("nccl-ib-completion-error", Severity::kError, peers.empty() ? "rdma" : peers, message,
+                     "status 12 (retry exceeded): check the peer is reachable over RDMA with the same GID index "
+                     "and VLAN, the links and switch ports are up, PFC/ECN are configured for RoCE; status 4 (local "
+                     "protection): disable PCIe ACS or set the IOMMU to passthrough (confirm with "
+                     "NCCL_NET_GDR_LEVEL=0); status 10 (remote access): the peers run mismatched NCCL versions or "
+                     "registrations; status 5 (flushed) follows an earlier error, look for the first one",
+                     c.state, {&h});
+}
+
+}  // namespace
+
+NcclRule ibCompletionErrorRule() { return {"nccl-ib-completion-error", match, build}; }
+
+}  // namespace railkit::logs::nccl

@@ -1,0 +1,27 @@
+// nccl-no-gdr: RDMA between nodes but through host memory (no GPUDirect).
+#include "logs/nccl/rule.h"
+
+namespace railkit::logs::nccl {
+namespace {
+
+std::optional<Finding> build(const Hits&, const RuleContext& c) {
+  if (!c.facts.gdr.has_value() || *c.facts.gdr) return std::nullopt;
+  const AnalyzerState& s = c.state;
+  std::string how = s.sig_gdr_disabled.any() ? "NCCL says GPU Direct RDMA is disabled"
+                    : s.sig_gdr0.any()        ? "NCCL connected its rings with GDR 0"
+                                              : "the NET channel lines carry no /GDRDMA";
+  return makeFinding(
+      "nccl-no-gdr", Severity::kWarning, c.facts.inter_node_transport,
+      "inter-node traffic over " + c.facts.inter_node_transport + " does not use GPUDirect RDMA (" + how +
+          "): every transfer is staged through host memory",
+      "load nvidia_peermem (or use DMA-BUF with a recent driver and kernel), keep the NIC and GPU under the same "
+      "PCIe switch or raise NCCL_NET_GDR_LEVEL, disable PCIe ACS / set the IOMMU to passthrough, and make sure "
+      "NCCL_NET_GDR_LEVEL / NCCL_NET_GDR_READ are not forcing it off",
+      s, {&s.sig_gdr_disabled, &s.sig_gdr0, &s.sig_plain_ib_channel});
+}
+
+}  // namespace
+
+NcclRule noGdrRule() { return {"nccl-no-gdr", nullptr, build}; }
+
+}  // namespace railkit::logs::nccl

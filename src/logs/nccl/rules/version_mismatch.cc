@@ -1,0 +1,41 @@
+// nccl-version-mismatch: ranks of one job run different NCCL versions or
+// chose different net plugins/networks, which NCCL does not support. Within
+// one input here; across inputs in combineJob.
+#include <set>
+
+#include "logs/nccl/rule.h"
+
+namespace railkit::logs::nccl {
+
+std::set<std::string> versionNumbers(const std::vector<std::string>& versions);  // nccl_log.cc
+
+namespace {
+
+std::optional<Finding> build(const Hits&, const RuleContext& c) {
+  const AnalyzerState& s = c.state;
+  auto numbers = versionNumbers(s.versions.values());
+  std::set<std::string> plugins, networks;
+  for (const auto& [process, plugin] : s.process_plugin) plugins.insert(plugin);
+  for (const auto& [process, network] : s.process_network) networks.insert(network);
+  std::string what;
+  auto list = [](const std::set<std::string>& values) {
+    std::string out;
+    for (const auto& v : values) out += (out.empty() ? "" : ", ") + v;
+    return out;
+  };
+  if (numbers.size() > 1) what = "NCCL versions " + list(numbers);
+  if (plugins.size() > 1) what += (what.empty() ? "" : "; ") + std::string("net plugins ") + list(plugins);
+  if (networks.size() > 1) what += (what.empty() ? "" : "; ") + std::string("networks ") + list(networks);
+  if (what.empty()) return std::nullopt;
+  return makeFinding("nccl-version-mismatch", Severity::kError, "job",
+                     "the ranks of this job do not agree: " + what,
+                     "run every rank from the same image (same NCCL build and the same libnccl-net plugin, "
+                     "NCCL_NET_PLUGIN and NCCL_NET settings on every node)",
+                     s, {&s.sig_versions, &s.sig_plugins});
+}
+
+}  // namespace
+
+NcclRule versionMismatchRule() { return {"nccl-version-mismatch", nullptr, build}; }
+
+}  // namespace railkit::logs::nccl

@@ -1,0 +1,104 @@
+#pragma once
+// The bounded state one NcclLogAnalyzer keeps while lines stream past: the
+// distinct values behind NcclLogFacts, counters, and for every finding rule
+// its hits (count, first few evidence lines, details). Nothing here grows with
+// the size of the log beyond the caps.
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <unordered_set>
+#include <utility>
+#include <vector>
+
+#include "core/finding.h"
+#include "logs/nccl_log.h"
+
+namespace railkit::logs::nccl {
+
+struct NcclLine;
+
+// Distinct strings in first-seen order, capped; the last value added is
+// compared first because logs repeat the same value line after line.
+class DistinctList {
+ public:
+  explicit DistinctList(size_t cap = kMaxListed) : cap_(cap) {}
+  bool add(std::string_view value);  // true when new (and kept)
+  const std::vector<std::string>& values() const { return values_; }
+  size_t size() const { return values_.size(); }
+  bool overflowed() const { return overflowed_; }
+
+ private:
+  struct Hash {
+    using is_transparent = void;
+    size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
+  };
+  size_t cap_;
+  std::vector<std::string> values_;
+  std::unordered_set<std::string, Hash, std::equal_to<>> seen_;
+  bool overflowed_ = false;
+};
+
+// Proof gathered for one rule or one fact-based signal.
+struct Hits {
+  uint64_t count = 0;
+  std::vector<Evidence> evidence;  // first kMaxEvidencePerFinding
+  std::string detail;              // from the first hit
+  std::string last_detail;         // from the latest hit
+  DistinctList subjects{16};       // peers, HCAs, ranks named by the hits
+
+  void add(const std::string& file, uint64_t line_number, std::string_view text);
+  bool any() const { return count > 0; }
+};
+
+class AnalyzerState {
+ public:
+  explicit AnalyzerState(std::string file);
+
+  std::string file;
+  uint64_t nccl_lines = 0;
+
+  DistinctList versions, cuda_driver, cuda_runtime, hosts, bootstrap, networks, hcas, socket_ifs;
+  DistinctList processes{1u << 16};
+  DistinctList rank_devices{1u << 16};  // host:pid:dev, the fallback rank count
+  std::vector<bool> ranks_seen;         // rank ids printed by NCCL (capped)
+  uint64_t ranks_count = 0;
+  uint64_t nranks = 0, nnodes = 0;
+
+  std::vector<std::pair<std::string, uint64_t>> transports;
+  uint64_t net_gdr_channels = 0, net_plain_channels = 0, net_socket_channels = 0;
+  bool gdr_enabled_said = false;
+  bool ib_mentioned = false;  // NET/IB or ibv_* named in a WARN or other line
+
+  // Per process (host:pid): the network and net plugin it chose, for mismatch.
+  std::unordered_map<std::string, std::string> process_network, process_plugin;
+  DistinctList plugins;
+
+  // Fact-based signals (INFO lines) read by the rules' build step.
+  Hits sig_socket_channel, sig_socket_network, sig_socket_cause;
+  Hits sig_plain_ib_channel, sig_gdr_disabled, sig_gdr0;
+  Hits sig_versions;      // one line per distinct version
+  Hits sig_plugins;       // one line per distinct plugin/network choice
+  std::string last_warn;  // text of the latest WARN line, for unhandled errors
+  uint64_t last_warn_line = 0;
+  int last_error_code = 0;  // latest non-zero `-> N` NCCL result traced
+
+  std::vector<Hits> rule_hits;  // parallel to allNcclRules()
+
+  void addRank(uint64_t rank);
+  void countTransport(std::string_view name);
+
+  std::string scratch;  // reused buffers: no allocation per line once warm
+  struct Scanner {
+    std::string ansi_buf, key_buf, last_host, last_pid, last_dev, detail, subject;
+  } scan;
+};
+
+// INFO line facts. Returns true when the line was fully consumed (a routine
+// line the finding rules need not see).
+bool recordInfoFacts(AnalyzerState& state, const NcclLine& line, uint64_t line_number);
+// Facts any line may carry (NCCL version in tracebacks and banners).
+void recordCommonFacts(AnalyzerState& state, const NcclLine& line, uint64_t line_number);
+
+}  // namespace railkit::logs::nccl

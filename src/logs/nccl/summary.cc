@@ -1,0 +1,114 @@
+// Turns the streamed state into NcclLogFacts: which network carried
+// inter-node traffic and whether GPUDirect RDMA was used, by the order of
+// strength of the evidence (channel lines, then `Using network`, then the
+// HCAs listed, then NET/IB mentions in errors, then a single host).
+#include <algorithm>
+
+#include "logs/nccl/rule.h"
+#include "logs/nccl/text.h"
+
+namespace railkit::logs::nccl {
+namespace {
+
+std::string ibKind(const std::vector<std::string>& hcas) {
+  bool ib = false, roce = false;
+  for (const auto& h : hcas) {
+    if (has(h, "/IB")) ib = true;
+    if (has(h, "/RoCE")) roce = true;
+  }
+  return (roce && !ib) ? "RoCE" : "IB";
+}
+
+std::string fromNetworkName(const std::string& name, const std::vector<std::string>& hcas) {
+  if (name == "IB") return ibKind(hcas);
+  return name;
+}
+
+}  // namespace
+
+bool isIbLike(const std::string& t) { return t != "Socket" && t != "none" && t != "unknown"; }
+
+NcclLogFacts summarize(const AnalyzerState& s) {
+  NcclLogFacts f;
+  f.nccl_versions = s.versions.values();
+  f.cuda_driver = s.cuda_driver.values();
+  f.cuda_runtime = s.cuda_runtime.values();
+  f.hosts = s.hosts.values();
+  f.processes = s.processes.size();
+  f.ranks = s.ranks_count > 0 ? s.ranks_count : s.rank_devices.size();
+  if (s.nranks > 0) f.nranks = s.nranks;
+  if (s.nnodes > 0) f.nnodes = s.nnodes;
+  f.bootstrap = s.bootstrap.values();
+  f.networks = s.networks.values();
+  f.net_plugins = s.plugins.values();
+  f.hcas = s.hcas.values();
+  f.socket_interfaces = s.socket_ifs.values();
+  for (const auto& [name, count] : s.transports) f.transports[name] += count;
+  f.nccl_lines = s.nccl_lines;
+
+  // Inter-node transport.
+  std::string net_channel;  // strongest NET/ name seen on channel lines
+  uint64_t best = 0;
+  for (const auto& [name, count] : s.transports) {
+    if (!startsWith(name, "NET/")) continue;
+    std::string n = name.substr(4);
+    if (n.size() > 7 && n.compare(n.size() - 7, 7, "/GDRDMA") == 0) n.resize(n.size() - 7);
+    bool socket = n == "Socket";
+    // Prefer an RDMA network over sockets: one socket channel does not make the job a socket job.
+    uint64_t weight = socket ? count : count + (uint64_t{1} << 40);
+    if (weight > best) best = weight, net_channel = n;
+  }
+  bool single_node = s.nnodes == 1;
+  if (!net_channel.empty()) {
+    f.inter_node_transport = net_channel == "IB" ? ibKind(f.hcas) : net_channel;
+  } else if (single_node) {
+    f.inter_node_transport = "none";
+  } else if (!f.networks.empty()) {
+    f.inter_node_transport = fromNetworkName(f.networks.front(), f.hcas);
+  } else if (!f.hcas.empty()) {
+    f.inter_node_transport = ibKind(f.hcas);
+  } else if (s.ib_mentioned) {
+    f.inter_node_transport = "IB";
+  } else if (!f.socket_interfaces.empty() && f.hosts.size() > 1) {
+    f.inter_node_transport = "Socket";
+  } else if (f.hosts.size() == 1) {
+    f.inter_node_transport = "none";
+  }
+
+  // GPUDirect RDMA.
+  if (s.net_gdr_channels > 0) {
+    f.gdr = true;
+  } else if (isIbLike(f.inter_node_transport) &&
+             (s.net_plain_channels > 0 || s.sig_gdr_disabled.any() || s.sig_gdr0.any())) {
+    f.gdr = false;
+  }
+  return f;
+}
+
+Finding makeFinding(const char* id, Severity severity, std::string subject, std::string message, std::string fix,
+                    const AnalyzerState& state, std::initializer_list<const Hits*> hits) {
+  Finding f;
+  f.id = id;
+  f.severity = severity;
+  f.subject = std::move(subject);
+  f.message = std::move(message);
+  f.fix = std::move(fix);
+  f.file = state.file;
+  uint64_t total = 0, kept = 0;
+  for (const Hits* h : hits) {
+    if (!h) continue;
+    total += h->count;
+    for (const auto& e : h->evidence) {
+      if (f.evidence.size() >= kMaxEvidencePerFinding) break;
+      f.evidence.push_back(e);
+      ++kept;
+    }
+  }
+  if (!f.evidence.empty()) f.line = f.evidence.front().line;
+  if (total > kept)
+    f.evidence.push_back(Evidence{state.file, std::nullopt,
+                                  std::to_string(total - kept) + " more line(s) like these"});
+  return f;
+}
+
+}  // namespace railkit::logs::nccl

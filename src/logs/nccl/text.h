@@ -1,0 +1,62 @@
+#pragma once
+// Small string helpers for the NCCL log scanner: substring search through
+// memmem (vectorised in glibc), digit runs, and bounded copies. Header-only so
+// the per-line path inlines them.
+
+#include <cstdint>
+#include <cstring>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace railkit::logs::nccl {
+
+inline size_t findIn(std::string_view hay, std::string_view needle, size_t from = 0) {
+  if (from > hay.size() || needle.size() > hay.size() - from) return std::string_view::npos;
+  const void* p = ::memmem(hay.data() + from, hay.size() - from, needle.data(), needle.size());
+  return p ? static_cast<size_t>(static_cast<const char*>(p) - hay.data()) : std::string_view::npos;
+}
+
+inline bool has(std::string_view hay, std::string_view needle) { return findIn(hay, needle) != std::string_view::npos; }
+
+inline bool startsWith(std::string_view s, std::string_view prefix) {
+  return s.size() >= prefix.size() && std::memcmp(s.data(), prefix.data(), prefix.size()) == 0;
+}
+
+inline bool isDigit(char c) { return c >= '0' && c <= '9'; }
+
+// The text after `key` up to (not including) the first of `stops` or the end.
+inline std::string_view tokenAfter(std::string_view s, std::string_view key, std::string_view stops = " ,;") {
+  size_t at = findIn(s, key);
+  if (at == std::string_view::npos) return {};
+  std::string_view rest = s.substr(at + key.size());
+  size_t end = rest.find_first_of(stops);
+  return end == std::string_view::npos ? rest : rest.substr(0, end);
+}
+
+// The decimal number right after `key` (spaces skipped), or nullopt.
+inline std::optional<uint64_t> numberAfter(std::string_view s, std::string_view key) {
+  size_t at = findIn(s, key);
+  if (at == std::string_view::npos) return std::nullopt;
+  size_t i = at + key.size();
+  while (i < s.size() && s[i] == ' ') ++i;
+  uint64_t value = 0;
+  size_t start = i;
+  while (i < s.size() && isDigit(s[i]) && i - start < 18) value = value * 10 + static_cast<uint64_t>(s[i++] - '0');
+  if (i == start) return std::nullopt;
+  return value;
+}
+
+// A copy of at most `max` bytes (evidence text and details stay bounded).
+inline std::string bounded(std::string_view s, size_t max = 400) {
+  if (s.size() <= max) return std::string(s);
+  return std::string(s.substr(0, max)) + "...";
+}
+
+inline std::string_view trimView(std::string_view s) {
+  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r')) s.remove_suffix(1);
+  return s;
+}
+
+}  // namespace railkit::logs::nccl

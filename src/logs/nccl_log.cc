@@ -1,0 +1,183 @@
+#include "logs/nccl_log.h"
+
+#include <algorithm>
+#include <cstring>
+#include <set>
+
+#include <nlohmann/json.hpp>
+
+#include "logs/nccl/line.h"
+#include "logs/nccl/rule.h"
+#include "logs/nccl/state.h"
+#include "logs/nccl/text.h"
+
+namespace railkit::logs {
+namespace nccl {
+
+bool DistinctList::add(std::string_view value) {
+  if (!values_.empty() && values_.back() == value) return false;
+  if (seen_.find(value) != seen_.end()) return false;
+  if (values_.size() >= cap_) {
+    overflowed_ = true;
+    return false;
+  }
+  values_.emplace_back(value);
+  seen_.emplace(value);
+  return true;
+}
+
+void Hits::add(const std::string& file, uint64_t line_number, std::string_view text) {
+  ++count;
+  if (evidence.size() < kMaxEvidencePerFinding)
+    evidence.push_back(Evidence{file, static_cast<long>(line_number), bounded(trimView(text))});
+}
+
+AnalyzerState::AnalyzerState(std::string file_label) : file(std::move(file_label)) {
+  rule_hits.resize(allNcclRules().size());
+}
+
+void AnalyzerState::addRank(uint64_t rank) {
+  constexpr uint64_t kMaxRankIds = uint64_t{1} << 20;
+  if (rank >= kMaxRankIds) return;
+  if (rank >= ranks_seen.size()) ranks_seen.resize(std::max<size_t>(rank + 1, ranks_seen.size() * 2));
+  if (!ranks_seen[rank]) {
+    ranks_seen[rank] = true;
+    ++ranks_count;
+  }
+}
+
+void AnalyzerState::countTransport(std::string_view name) {
+  for (auto& [known, count] : transports)
+    if (known == name) {
+      ++count;
+      return;
+    }
+  if (transports.size() < 64) transports.emplace_back(std::string(name), 1);
+}
+
+std::set<std::string> versionNumbers(const std::vector<std::string>& versions) {
+  std::set<std::string> out;
+  for (const auto& v : versions) out.insert(v.substr(0, v.find('+')));
+  return out;
+}
+
+namespace {
+
+// Removes ANSI CSI (`ESC [ ... final`) and OSC (`ESC ] ... BEL`) sequences.
+void stripAnsiInto(std::string_view in, std::string& out) {
+  out.clear();
+  for (size_t i = 0; i < in.size(); ++i) {
+    char c = in[i];
+    if (c != '\x1b') {
+      out.push_back(c);
+      continue;
+    }
+    if (i + 1 < in.size() && in[i + 1] == '[') {
+      i += 2;
+      while (i < in.size() && !(in[i] >= '@' && in[i] <= '~')) ++i;
+    } else if (i + 1 < in.size() && in[i + 1] == ']') {
+      i += 2;
+      while (i < in.size() && in[i] != '\a') ++i;
+    }
+  }
+}
+
+}  // namespace
+
+}  // namespace nccl
+
+NcclLogAnalyzer::NcclLogAnalyzer(std::string file_label)
+    : state_(std::make_unique<nccl::AnalyzerState>(std::move(file_label))) {}
+NcclLogAnalyzer::~NcclLogAnalyzer() = default;
+NcclLogAnalyzer::NcclLogAnalyzer(NcclLogAnalyzer&&) noexcept = default;
+NcclLogAnalyzer& NcclLogAnalyzer::operator=(NcclLogAnalyzer&&) noexcept = default;
+
+bool NcclLogAnalyzer::sawNccl() const { return state_->nccl_lines > 0; }
+const std::string& NcclLogAnalyzer::file() const { return state_->file; }
+
+void NcclLogAnalyzer::feedLine(std::string_view text, uint64_t line_number) {
+  using namespace nccl;
+  auto& s = *state_;
+  while (!text.empty() && (text.back() == '\r' || text.back() == '\n')) text.remove_suffix(1);
+  if (text.empty()) return;
+  if (std::memchr(text.data(), '\x1b', text.size()) != nullptr) {
+    stripAnsiInto(text, s.scan.ansi_buf);
+    text = s.scan.ansi_buf;
+  }
+  NcclLine line;
+  if (!classifyLine(text, &line)) return;
+  if (line.level == LineLevel::kInfo || line.level == LineLevel::kWarn) ++s.nccl_lines;
+  if (!line.host.empty() &&
+      (line.host != s.scan.last_host || line.pid != s.scan.last_pid || line.dev != s.scan.last_dev)) {
+    s.scan.last_host.assign(line.host);
+    s.scan.last_pid.assign(line.pid);
+    s.scan.last_dev.assign(line.dev);
+    s.hosts.add(line.host);
+    s.scan.key_buf.assign(line.host).append(":").append(line.pid);
+    s.processes.add(s.scan.key_buf);
+    s.scan.key_buf.append(":").append(line.dev);
+    s.rank_devices.add(s.scan.key_buf);
+  }
+  if (line.level == LineLevel::kInfo) {
+    if (recordInfoFacts(s, line, line_number)) return;
+  } else {
+    recordCommonFacts(s, line, line_number);
+    if (has(line.text, "NET/IB") || has(line.text, "ibv_") || has(line.text, "net_ib")) s.ib_mentioned = true;
+    if (line.level == LineLevel::kWarn) {
+      s.last_warn = bounded(line.body, 300);
+      s.last_warn_line = line_number;
+    }
+  }
+  const auto& rules = allNcclRules();
+  for (size_t i = 0; i < rules.size(); ++i) {
+    if (!rules[i].match) continue;
+    s.scan.detail.clear();
+    s.scan.subject.clear();
+    if (!rules[i].match(line, &s.scan.detail, &s.scan.subject)) continue;
+    Hits& hits = s.rule_hits[i];
+    if (hits.count == 0) hits.detail = s.scan.detail;
+    hits.last_detail = s.scan.detail;
+    if (!s.scan.subject.empty()) hits.subjects.add(s.scan.subject);
+    hits.add(s.file, line_number, line.text);
+  }
+}
+
+NcclLogFacts NcclLogAnalyzer::facts() const { return nccl::summarize(*state_); }
+
+std::vector<Finding> NcclLogAnalyzer::findings() const {
+  NcclLogFacts facts = this->facts();
+  std::vector<Finding> out;
+  const auto& rules = nccl::allNcclRules();
+  for (size_t i = 0; i < rules.size(); ++i) {
+    nccl::RuleContext context{*state_, facts, out};
+    if (auto f = rules[i].build(state_->rule_hits[i], context)) out.push_back(std::move(*f));
+  }
+  return out;
+}
+
+nlohmann::json factsToJson(const NcclLogFacts& f) {
+  nlohmann::json j;
+  j["inter_node_transport"] = f.inter_node_transport;
+  j["gdr"] = f.gdr ? nlohmann::json(*f.gdr) : nlohmann::json(nullptr);
+  j["nccl_version"] = f.nccl_versions.empty() ? nlohmann::json(nullptr) : nlohmann::json(f.nccl_versions.front());
+  j["nccl_versions"] = f.nccl_versions;
+  j["cuda_driver"] = f.cuda_driver;
+  j["cuda_runtime"] = f.cuda_runtime;
+  j["hosts"] = f.hosts;
+  j["host_count"] = f.hosts.size();
+  j["processes"] = f.processes;
+  j["ranks"] = f.ranks;
+  j["nranks"] = f.nranks ? nlohmann::json(*f.nranks) : nlohmann::json(nullptr);
+  j["nnodes"] = f.nnodes ? nlohmann::json(*f.nnodes) : nlohmann::json(nullptr);
+  j["bootstrap"] = f.bootstrap;
+  j["networks"] = f.networks;
+  j["net_plugins"] = f.net_plugins;
+  j["hcas"] = f.hcas;
+  j["socket_interfaces"] = f.socket_interfaces;
+  j["transports"] = nlohmann::json::object();
+  for (const auto& [name, count] : f.transports) j["transports"][name] = count;
+  j["nccl_lines"] = f.nccl_lines;
+  return j;
+}
+
+}  // namespace railkit::logs
