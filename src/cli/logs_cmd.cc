@@ -1,14 +1,144 @@
-// PLACEHOLDER: replaced by the logs implementation.
+// railkit logs FILE... [--json | --json-out F] [--expect-busbw GB/s |
+//   --expect-line-rate[=F] [--root DIR] [--nodes N] [--nic-gbps R] [--op OP]]
+// Recognises NCCL debug logs, nccl-tests outputs and perftest outputs by
+// content, analyses them as one job, and grades nccl-tests bandwidth.
+#include <cstdio>
+#include <memory>
+#include <optional>
+
+#include <fmt/core.h>
+#include <nlohmann/json.hpp>
+
 #include "cli/commands.h"
+#include "core/collective_factors.h"
+#include "core/strings.h"
+#include "logs/report.h"
+#include "model/collect.h"
+#include "model/root_source.h"
 
 namespace railkit::cli {
+namespace {
+
+struct LogsOptions {
+  std::vector<std::string> files;
+  OutputOptions output;
+  std::optional<double> expect_busbw;
+  std::string expect_line_rate;  // "" when absent, else the fraction
+  std::string root;
+  std::optional<int> nodes;
+  std::optional<double> nic_gbps;
+  std::string op;
+};
+
+Result<logs::GradeRequest> gradeRequest(const LogsOptions& opts) {
+  logs::GradeRequest request;
+  bool line_rate = !opts.expect_line_rate.empty();
+  if (opts.expect_busbw && line_rate)
+    return makeError(ErrorCode::kUsage, "--expect-busbw and --expect-line-rate exclude each other");
+  if (!line_rate && (!opts.root.empty() || opts.nodes || opts.nic_gbps))
+    return makeError(ErrorCode::kUsage, "--root, --nodes and --nic-gbps only apply with --expect-line-rate");
+  if (!opts.op.empty() && !collectiveFromName(opts.op))
+    return makeError(ErrorCode::kUsage, "--op " + opts.op +
+                                            ": expected all_reduce, all_gather, reduce_scatter, alltoall, "
+                                            "broadcast, reduce or sendrecv");
+  if (opts.expect_busbw) {
+    if (!(*opts.expect_busbw > 0)) return makeError(ErrorCode::kUsage, "--expect-busbw must be a positive GB/s value");
+    request.expect_busbw_gbs = opts.expect_busbw;
+  }
+  if (line_rate) {
+    auto fraction = parseDouble(opts.expect_line_rate);
+    if (!fraction || !(*fraction > 0) || *fraction > 1.5)
+      return makeError(ErrorCode::kUsage,
+                       "--expect-line-rate=" + opts.expect_line_rate + ": expected a fraction such as 0.8");
+    request.expect_line_rate = true;
+    request.fraction = *fraction;
+    if (opts.root.empty() && !opts.nic_gbps)
+      return makeError(ErrorCode::kUsage, "--expect-line-rate needs the NIC rate: --root DIR (a node snapshot) or --nic-gbps R");
+    if (opts.root.empty() == false && opts.nic_gbps)
+      return makeError(ErrorCode::kUsage, "give either --root or --nic-gbps, not both");
+    if (opts.nic_gbps) {
+      if (!(*opts.nic_gbps > 0)) return makeError(ErrorCode::kUsage, "--nic-gbps must be positive (Gb/s per node)");
+      request.nic_gbps = opts.nic_gbps;
+      request.nic_source = fmt::format("--nic-gbps {}", *opts.nic_gbps);
+    }
+    if (opts.nodes) {
+      if (*opts.nodes < 1) return makeError(ErrorCode::kUsage, "--nodes must be at least 1");
+      request.nodes = opts.nodes;
+    }
+  }
+  request.op = opts.op;
+  return request;
+}
+
+// R under --root: the node's active RDMA ports, only the HCAs NCCL used when
+// the logs name them.
+Status nicRateFromRoot(const std::string& root, const std::vector<std::string>& hcas, logs::GradeRequest& request) {
+  auto source = model::RootSource::open(root);
+  if (!source) return tl::unexpected(source.error().withContext("--root"));
+  auto inventory = model::collectInventory(source->fileRoot(), model::CollectOptions{});
+  if (!inventory) return tl::unexpected(inventory.error().withContext("--root " + root));
+  auto sum = logs::sumNicRates(*inventory, hcas);
+  if (!sum && !hcas.empty()) sum = logs::sumNicRates(*inventory, {});
+  if (!sum)
+    return makeError(ErrorCode::kInvalidInput,
+                     "--root " + root + ": no active RDMA port with a rate; give the rate with --nic-gbps");
+  std::string parts;
+  for (const auto& p : sum->parts) parts += (parts.empty() ? "" : " + ") + p;
+  request.nic_gbps = sum->gbps;
+  request.nic_source = fmt::format("--root {}: {}", root, parts);
+  return okStatus();
+}
+
+int runLogs(const LogsOptions& opts) {
+  auto request = gradeRequest(opts);
+  if (!request) return reportError(request.error());
+  std::vector<logs::InputReport> inputs;
+  for (const auto& file : opts.files) {
+    auto input = logs::analyzeFile(file);
+    if (!input) return reportError(input.error());
+    inputs.push_back(std::move(*input));
+  }
+  auto report = logs::combineInputs(std::move(inputs));
+  if (request->active()) {
+    if (!opts.root.empty()) {
+      auto st = nicRateFromRoot(opts.root, logs::jobHcas(report), *request);
+      if (!st) return reportError(st.error());
+    }
+    logs::gradeReport(report, *request);
+  }
+  nlohmann::json doc = logs::reportToJson(report);
+  // Log text may hold any bytes; the document must stay valid UTF-8.
+  doc = nlohmann::json::parse(doc.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
+  auto st = emitOutput(opts.output, doc, [&] { std::fputs(logs::renderText(report).c_str(), stdout); });
+  if (!st) return reportError(st.error());
+  for (const auto& input : report.inputs)
+    if (input.stats.binary)
+      return reportError(Error{ErrorCode::kInvalidInput, input.file + ": binary data, not a text log"});
+  return logs::reportExitStatus(report) != 0 ? kExitFindings : kExitOk;
+}
+
+}  // namespace
 
 void registerLogs(CLI::App& app, CommandContext& context) {
-  auto* command = app.add_subcommand("logs", "(not yet available)");
-  command->group("");  // hidden until it works
-  command->callback([&context] {
-    context.action = [] { return reportError(Error{ErrorCode::kUnavailable, "logs is not available yet"}); };
-  });
+  auto* command = app.add_subcommand(
+      "logs", "Analyse NCCL debug logs, nccl-tests and perftest outputs (recognised by content) as one job");
+  auto opts = std::make_shared<LogsOptions>();
+  command->add_option("files", opts->files, "Input files; - reads stdin")->required()->type_name("FILE...");
+  addOutputFlags(*command, opts->output);
+  command->add_option("--expect-busbw", opts->expect_busbw,
+                      "Grade: busbw at the largest size must reach this many GB/s")
+      ->type_name("GB/s");
+  command->add_flag("--expect-line-rate{0.8}", opts->expect_line_rate,
+                    "Grade against F x the node's NIC line rate, scaled by the bus factors (default F=0.8)")
+      ->type_name("F");
+  command->add_option("--root", opts->root, "Node snapshot (directory or .tar.gz) whose RDMA NIC rates give R")
+      ->type_name("DIR");
+  command->add_option("--nic-gbps", opts->nic_gbps, "R: the sum of one node's RDMA NIC rates in Gb/s")
+      ->type_name("R");
+  command->add_option("--nodes", opts->nodes, "Node count N (default: the hosts the logs show)")->type_name("N");
+  command->add_option("--op", opts->op, "Collective of the table when the output does not name it")
+      ->type_name("OP");
+  command->callback([&context, opts] { context.action = [opts] { return runLogs(*opts); }; });
 }
 
 }  // namespace railkit::cli

@@ -27,7 +27,7 @@ const NcclTestsRow* largestRow(const NcclTestsTable& table) {
   return best;
 }
 
-std::string number(double v) { return fmt::format("{:.4g}", v); }
+std::string number(double v) { return fmt::format("{:.6g}", v); }
 
 }  // namespace
 
@@ -89,7 +89,7 @@ Grade gradeTable(const NcclTestsTable& table, const std::string& file, const Gra
     bool pass = *g.measured_busbw_gbs >= *g.expected_busbw_gbs;
     g.status = pass ? GradeStatus::kPass : GradeStatus::kFail;
     g.reason = fmt::format("busbw {} GB/s at {} bytes (line {}) {} the expected {} GB/s", number(*g.measured_busbw_gbs),
-                           number(g.size_bytes), g.line, pass ? "reaches" : "is below", number(*g.expected_busbw_gbs));
+                           fmt::format("{:.0f}", g.size_bytes), g.line, pass ? "reaches" : "is below", number(*g.expected_busbw_gbs));
     return g;
   }
   // Ranks: the table's own Rank lines, else what the NCCL lines showed.
@@ -164,7 +164,7 @@ Grade gradeTable(const NcclTestsTable& table, const std::string& file, const Gra
   g.status = pass ? GradeStatus::kPass : GradeStatus::kFail;
   g.reason = fmt::format(
       "{}: busbw {} GB/s at {} bytes (line {}) {} {} x ({} Gb/s / 8) x busfactor({}) {} / busfactor({}) {} = {} GB/s",
-      g.op, number(*g.measured_busbw_gbs), number(g.size_bytes), g.line, pass ? "reaches" : "is below",
+      g.op, number(*g.measured_busbw_gbs), fmt::format("{:.0f}", g.size_bytes), g.line, pass ? "reaches" : "is below",
       number(g.fraction), number(*g.nic_gbps), *g.ranks, number(*g.bus_factor_ranks), *g.nodes,
       number(*g.bus_factor_nodes), number(*g.expected_busbw_gbs));
   return g;

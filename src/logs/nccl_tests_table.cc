@@ -144,7 +144,10 @@ void NcclTestsTableParser::parseComment(std::string_view rest, uint64_t line_num
     table_.header_seen = true;
     table_.nthread = longAfter(f, "nThread");
     table_.ngpus = longAfter(f, "nGpus");
-    table_.iters = longAfter(f, "iters:");
+    for (size_t i = 1; i + 1 < f.size(); ++i)  // "iters: 20", not "warmup iters:" / "agg iters:"
+      if (f[i] == "iters:" && f[i - 1] != "warmup" && f[i - 1] != "agg") {
+        if (auto v = parseInt(f[i + 1])) table_.iters = static_cast<long>(*v);
+      }
     if (auto v = longAfter(f, "minBytes")) table_.min_bytes = static_cast<double>(*v);
     if (auto v = longAfter(f, "maxBytes")) table_.max_bytes = static_cast<double>(*v);
   } else if (f[0] == "Rank" && f.size() >= 4 && table_.ranks.size() < 1000000) {
@@ -173,6 +176,10 @@ void NcclTestsTableParser::feedLine(std::string_view raw, uint64_t line_number) 
   char c = line[first];
   if (c == '#') {
     parseComment(line.substr(first), line_number);
+    return;
+  }
+  if (c == 'n' && line.compare(first, 8, "nThread ") == 0) {  // a header whose '#' was lost
+    parseComment("# " + std::string(line.substr(first, 1024)), line_number);
     return;
   }
   if (c < '0' || c > '9') {

@@ -53,6 +53,7 @@ class NcclTestsTableParser {
   NcclTestsTable result() const;
   // True when a header or at least one row was seen.
   bool recognised() const { return table_.header_seen || !table_.rows.empty(); }
+  bool hasRows() const { return !table_.rows.empty(); }
 
  private:
   void parseComment(std::string_view rest, uint64_t line_number);

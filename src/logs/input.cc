@@ -1,0 +1,133 @@
+#include "logs/input.h"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+
+#include <fmt/core.h>
+#include <nlohmann/json.hpp>
+
+#include "logs/output_findings.h"
+
+namespace railkit::logs {
+namespace {
+
+// Every line goes to each recogniser; each rejects foreign lines on their
+// first bytes, so the cost per line stays a few compares plus the NCCL
+// analyser's own scan.
+class InputAnalyzer : public LineSink {
+ public:
+  explicit InputAnalyzer(std::string file) : file_(std::move(file)) {}
+
+  void line(std::string_view text, uint64_t line_number, bool) override {
+    nccl_.feedLine(text, line_number);
+    table_.feedLine(text, line_number);
+    perftest_.feedLine(text, line_number);
+  }
+
+  InputReport finish(const ReadStats& stats) {
+    InputReport report;
+    report.file = file_;
+    report.stats = stats;
+    if (stats.binary) {
+      report.notes.push_back(binaryNote(stats));
+      return report;
+    }
+    if (stats.bytes == 0) {
+      report.notes.push_back("empty input: nothing to analyse");
+      return report;
+    }
+    if (stats.truncated_lines > 0)
+      report.notes.push_back(fmt::format(
+          "{} line(s) longer than the {} KiB line cap were cut (first: line {}, longest {} bytes); only their "
+          "head was analysed",
+          stats.truncated_lines, LineReaderOptions{}.max_line_bytes >> 10, stats.first_truncated_line,
+          stats.longest_line_bytes));
+    report.nccl_lines = nccl_.sawNccl();
+    if (report.nccl_lines) {
+      report.nccl = nccl_.facts();
+      for (auto& f : nccl_.findings()) report.findings.push_back(std::move(f));
+      report.nccl_analyzer = std::make_shared<const NcclLogAnalyzer>(std::move(nccl_));
+    }
+    // nccl-tests when a results table is present; a header alone (a run that
+    // stopped early) only makes the kind when there are no NCCL lines either.
+    bool rows = table_.hasRows();
+    if (rows || (table_.recognised() && !report.nccl_lines && !perftest_.recognised())) {
+      report.kind = InputKind::kNcclTests;
+      report.table = table_.result();
+      for (auto& f : tableFindings(*report.table, file_)) report.findings.push_back(std::move(f));
+      if (!rows) report.notes.push_back("nccl-tests header without result rows (the run stopped early?)");
+    } else if (perftest_.recognised()) {
+      report.kind = InputKind::kPerftest;
+      report.perftest = perftest_.result();
+      for (auto& f : perftestFindings(*report.perftest, file_)) report.findings.push_back(std::move(f));
+      if (report.perftest->rows.empty()) report.notes.push_back("perftest output without result rows");
+    } else if (report.nccl_lines) {
+      report.kind = InputKind::kNcclLog;
+      if (table_.recognised())
+        report.notes.push_back("nccl-tests header without result rows: the test stopped before its first result");
+    } else {
+      report.notes.push_back(fmt::format(
+          "no NCCL debug lines, nccl-tests table or perftest output in {} line(s); run the job with "
+          "NCCL_DEBUG=INFO to get NCCL lines",
+          stats.lines));
+    }
+    for (auto& f : report.findings)
+      if (f.file.empty()) f.file = file_;
+    return report;
+  }
+
+ private:
+  static std::string binaryNote(const ReadStats& stats) {
+    return fmt::format("binary data (control byte at offset {}), not a text log: not analysed", stats.binary_offset);
+  }
+
+  std::string file_;
+  NcclLogAnalyzer nccl_{file_};
+  NcclTestsTableParser table_;
+  PerftestParser perftest_;
+};
+
+}  // namespace
+
+const char* inputKindName(InputKind kind) {
+  switch (kind) {
+    case InputKind::kUnknown: return "unknown";
+    case InputKind::kNcclLog: return "nccl-log";
+    case InputKind::kNcclTests: return "nccl-tests";
+    case InputKind::kPerftest: return "perftest";
+  }
+  return "unknown";
+}
+
+Result<InputReport> analyzeFile(const std::string& path, const LineReaderOptions& options) {
+  bool is_stdin = path == "-";
+  std::string name = is_stdin ? "<stdin>" : path;
+  int fd = is_stdin ? STDIN_FILENO : ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) {
+    int err = errno;
+    return makeError(err == ENOENT ? ErrorCode::kNotFound : ErrorCode::kIo,
+                     fmt::format("{}: cannot open: {}", path, std::strerror(err)));
+  }
+#ifdef POSIX_FADV_SEQUENTIAL
+  if (!is_stdin) (void)::posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);
+#endif
+  InputAnalyzer analyzer(name);
+  auto stats = readLines(fd, name, analyzer, options);
+  if (!is_stdin) ::close(fd);
+  if (!stats) {
+    // A directory opens but does not read: say what it is.
+    return tl::unexpected(stats.error());
+  }
+  return analyzer.finish(*stats);
+}
+
+InputReport analyzeText(const std::string& name, std::string_view text, const LineReaderOptions& options) {
+  InputAnalyzer analyzer(name);
+  auto stats = readLinesFromText(text, analyzer, options);
+  return analyzer.finish(stats);
+}
+
+}  // namespace railkit::logs

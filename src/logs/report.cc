@@ -1,0 +1,124 @@
+#include "logs/report.h"
+
+#include <algorithm>
+
+#include <nlohmann/json.hpp>
+
+#include "logs/output_findings.h"
+
+namespace railkit::logs {
+
+LogsReport combineInputs(std::vector<InputReport> inputs) {
+  LogsReport report;
+  report.inputs = std::move(inputs);
+  std::vector<const NcclLogAnalyzer*> analyzers;
+  for (const auto& input : report.inputs)
+    if (input.nccl_analyzer) analyzers.push_back(input.nccl_analyzer.get());
+  report.job = combineJob(analyzers);
+  for (const auto& input : report.inputs)
+    for (const auto& f : input.findings) report.findings.push_back(f);
+  for (const auto& f : report.job.findings) report.findings.push_back(f);
+  return report;
+}
+
+namespace {
+
+std::optional<int> positive(const nlohmann::json& facts, const char* key) {
+  auto it = facts.find(key);
+  if (it == facts.end() || !it->is_number_unsigned()) return std::nullopt;
+  auto v = it->get<uint64_t>();
+  if (v == 0 || v > 10000000) return std::nullopt;
+  return static_cast<int>(v);
+}
+
+}  // namespace
+
+// NCCL's own nranks/nNodes (printed by every rank at init) beat counting
+// what this excerpt happens to show.
+JobHints jobHints(const LogsReport& report) {
+  JobHints hints;
+  const auto& facts = report.job.facts;
+  if (!facts.is_object()) return hints;
+  if (auto n = positive(facts, "nranks")) {
+    hints.ranks = n;
+    hints.ranks_source = "nranks printed by NCCL";
+  } else if (auto r = positive(facts, "ranks")) {
+    hints.ranks = r;
+    hints.ranks_source = "ranks seen in the NCCL lines";
+  }
+  if (auto n = positive(facts, "nnodes")) {
+    hints.nodes = n;
+    hints.nodes_source = "nNodes printed by NCCL";
+  } else if (auto h = positive(facts, "host_count")) {
+    hints.nodes = h;
+    hints.nodes_source = "hosts seen in the NCCL lines";
+  }
+  return hints;
+}
+
+// "mlx5_0:1/IB" -> "mlx5_0".
+std::vector<std::string> jobHcas(const LogsReport& report) {
+  std::vector<std::string> out;
+  auto it = report.job.facts.is_object() ? report.job.facts.find("hcas") : report.job.facts.end();
+  if (it == report.job.facts.end() || !it->is_array()) return out;
+  for (const auto& h : *it) {
+    if (!h.is_string()) continue;
+    std::string name = h.get<std::string>();
+    name = name.substr(0, name.find_first_of(":/"));
+    if (!name.empty() && std::find(out.begin(), out.end(), name) == out.end()) out.push_back(name);
+  }
+  return out;
+}
+
+void gradeReport(LogsReport& report, const GradeRequest& request) {
+  report.grade_request = request;
+  JobHints hints = jobHints(report);
+  for (const auto& input : report.inputs) {
+    if (!input.table) continue;
+    report.grades.push_back(gradeTable(*input.table, input.file, request, hints));
+  }
+  if (report.grades.empty()) {
+    Grade none = gradeTable(NcclTestsTable{}, "", request, hints);
+    none.reason = "no nccl-tests results table among the inputs: nothing to grade";
+    report.grades.push_back(none);
+  }
+  for (const auto& g : report.grades)
+    for (auto& f : gradeFindings(g)) report.findings.push_back(std::move(f));
+}
+
+nlohmann::json reportToJson(const LogsReport& report) {
+  nlohmann::json inputs = nlohmann::json::array();
+  for (const auto& input : report.inputs) inputs.push_back(inputToJson(input));
+  nlohmann::json job = report.job.facts.is_object() ? report.job.facts : nlohmann::json::object();
+  job["inputs"] = report.inputs.size();
+  nlohmann::json kinds = nlohmann::json::object();
+  for (const auto& input : report.inputs) {
+    auto& count = kinds[inputKindName(input.kind)];
+    count = count.is_null() ? 1 : count.get<int>() + 1;
+  }
+  job["kinds"] = kinds;
+  if (report.grade_request) {
+    nlohmann::json grades = nlohmann::json::array();
+    for (const auto& g : report.grades) grades.push_back(gradeToJson(g));
+    job["grades"] = grades;
+    bool pass = std::all_of(report.grades.begin(), report.grades.end(),
+                            [](const Grade& g) { return g.status == GradeStatus::kPass || g.status == GradeStatus::kNoBound; });
+    job["grade"] = pass ? "pass" : "fail";
+  }
+  int errors = 0, warnings = 0, infos = 0;
+  for (const auto& f : report.findings)
+    (f.severity == Severity::kError ? errors : f.severity == Severity::kWarning ? warnings : infos)++;
+  return {{"inputs", inputs},
+          {"job", job},
+          {"findings", findingsToJson(report.findings)},
+          {"summary", {{"errors", errors}, {"warnings", warnings}, {"info", infos}}}};
+}
+
+int reportExitStatus(const LogsReport& report) {
+  if (hasErrors(report.findings)) return 1;
+  for (const auto& g : report.grades)
+    if (g.status == GradeStatus::kFail || g.status == GradeStatus::kUngradable) return 1;
+  return 0;
+}
+
+}  // namespace railkit::logs
