@@ -6,7 +6,8 @@ lines from every rank (version, bootstrap, NET/IB devices, network choice),
 channel connections of every transport (P2P/IPC, SHM, NET/IB with and without
 GDRDMA, NET/Socket), ring/tree lines, a few WARN lines, application and Python
 traceback lines, mpirun and kubectl timestamp prefixes, CRLF endings, and an
-nccl-tests table at the end. Deterministic (fixed seed).
+nccl-tests table at the end. Ranks write in bursts of 1-31 lines interleaved
+with other ranks, as a shared mpirun/kubectl log does. Deterministic.
 
 usage: logs_gen.py OUTPUT SIZE_MIB [UNIQUE_MIB]
 Only the first UNIQUE_MIB (default 64) are drawn line by line; that block is
@@ -85,8 +86,15 @@ def main():
     with open(out_path, "w", newline="") as out:
         batch = []
         op = 0
+        burst = 0
+        r = 0
         while written < target:
-            r = rng.randrange(ranks)
+            # Ranks print in bursts (an init sequence, a round of channel
+            # setup), interleaved with other ranks' bursts.
+            if burst == 0:
+                r = rng.randrange(ranks)
+                burst = rng.randrange(1, 32)
+            burst -= 1
             k = rng.random()
             if k < 0.08:
                 tpl = rng.choice(init)
