@@ -8,7 +8,8 @@ if(RAILKIT_UCX_FOUND)
   target_sources(railkit_bench PRIVATE
     ${CMAKE_CURRENT_LIST_DIR}/ucx_config.cc
     ${CMAKE_CURRENT_LIST_DIR}/ucx_stream.cc
-    ${CMAKE_CURRENT_LIST_DIR}/ucx_transport.cc)
+    ${CMAKE_CURRENT_LIST_DIR}/ucx_transport.cc
+    ${CMAKE_CURRENT_LIST_DIR}/ucx_worker.cc)
   target_compile_definitions(railkit_bench PUBLIC RAILKIT_HAVE_UCX)
   # railkit_model: the RDMA ports behind the data interface (UCX_NET_DEVICES).
   target_link_libraries(railkit_bench PUBLIC PkgConfig::RAILKIT_UCX railkit_model)

@@ -14,6 +14,7 @@
 #include "bench/socket_util.h"
 #include "bench/ucx/ucx_config.h"
 #include "bench/ucx/ucx_stream.h"
+#include "bench/ucx/ucx_worker.h"
 #include "core/file_root.h"
 #include "model/collect_parts.h"
 
@@ -74,15 +75,17 @@ class UcxTransport final : public Transport {
   Status start(Bootstrap& bootstrap) {
     if (size_ > ucx::kMaxRanks) return makeError(ErrorCode::kUsage, "ucx backend supports at most 16M ranks");
     settings_ = ucx::settingsFor(options_, rdmaPortsOf(options_.data_interface));
-    if (auto s = createWorker(); !s) return s;
+    auto worker = ucx::openWorker(settings_);
+    if (!worker) return tl::unexpected(worker.error());
+    worker_ = *worker;
     ucp_address_t* address = nullptr;
     std::size_t address_len = 0;
-    if (ucs_status_t st = ucp_worker_get_address(worker_, &address, &address_len); st != UCS_OK) {
+    if (ucs_status_t st = ucp_worker_get_address(worker_.worker, &address, &address_len); st != UCS_OK) {
       return ucxError(ErrorCode::kUnavailable, "ucp_worker_get_address", st);
     }
     ucx::PeerCard mine{options_.data_address, options_.hostname, options_.data_interface,
                        std::string(reinterpret_cast<const char*>(address), address_len)};
-    ucp_worker_release_address(worker_, address);
+    ucp_worker_release_address(worker_.worker, address);
     auto all = bootstrap.allgather(ucx::encodeCard(mine));
     if (!all) return tl::unexpected(all.error());
     std::vector<ucx::PeerCard> cards;
@@ -100,7 +103,7 @@ class UcxTransport final : public Transport {
       params.err_mode = UCP_ERR_HANDLING_MODE_PEER;
       params.err_handler.cb = &UcxTransport::onEndpointError;
       params.err_handler.arg = &slots_[r];
-      if (ucs_status_t st = ucp_ep_create(worker_, &params, &eps_[r]); st != UCS_OK) {
+      if (ucs_status_t st = ucp_ep_create(worker_.worker, &params, &eps_[r]); st != UCS_OK) {
         eps_[r] = nullptr;
         return ucxError(ErrorCode::kPeerLost, "cannot reach " + describe(r), st);
       }
@@ -185,38 +188,6 @@ class UcxTransport final : public Transport {
     if (slot->error == UCS_OK) slot->error = status;
   }
 
-  Status createWorker() {
-    ucp_config_t* config = nullptr;
-    if (ucs_status_t st = ucp_config_read(nullptr, nullptr, &config); st != UCS_OK) {
-      return ucxError(ErrorCode::kUnavailable, "ucp_config_read", st);
-    }
-    for (const auto& s : settings_) {
-      if (ucs_status_t st = ucp_config_modify(config, s.name.c_str(), s.value.c_str()); st != UCS_OK) {
-        ucp_config_release(config);
-        return makeError(ErrorCode::kUsage, "UCX rejected UCX_" + s.name + "=" + s.value + ": " +
-                                                ucs_status_string(st));
-      }
-    }
-    ucp_params_t params{};
-    params.field_mask = UCP_PARAM_FIELD_FEATURES | UCP_PARAM_FIELD_NAME;
-    params.features = UCP_FEATURE_TAG;
-    params.name = "railkit";
-    ucs_status_t st = ucp_init(&params, config, &context_);
-    ucp_config_release(config);
-    if (st != UCS_OK) {
-      context_ = nullptr;
-      return ucxError(ErrorCode::kUnavailable, "ucp_init", st);
-    }
-    ucp_worker_params_t wparams{};
-    wparams.field_mask = UCP_WORKER_PARAM_FIELD_THREAD_MODE;
-    wparams.thread_mode = UCS_THREAD_MODE_SINGLE;
-    if (st = ucp_worker_create(context_, &wparams, &worker_); st != UCS_OK) {
-      worker_ = nullptr;
-      return ucxError(ErrorCode::kUnavailable, "ucp_worker_create", st);
-    }
-    return okStatus();
-  }
-
   // Endpoints connect lazily; one small message each way with every peer
   // connects them all now, under the stall deadline, before anything is timed.
   Status wireUp() {
@@ -242,7 +213,7 @@ class UcxTransport final : public Transport {
   // timers count there too and would hide a stalled peer from the deadline.
   bool progress() {
     bool moved = false;
-    ucp_worker_progress(worker_);
+    ucp_worker_progress(worker_.worker);
     for (auto it = incoming_.begin(); it != incoming_.end();) {
       ucs_status_t st = it->request == nullptr ? UCS_OK : ucp_request_check_status(it->request);
       if (st == UCS_INPROGRESS) {
@@ -257,7 +228,7 @@ class UcxTransport final : public Transport {
     for (int r = 0; r < size_; ++r) {
       while (streams_[r].wantsMessage() && slots_[r].error == UCS_OK) {
         ucp_tag_recv_info_t info{};
-        ucp_tag_message_h msg = ucp_tag_probe_nb(worker_, messageTag(r, recv_seq_[r]), ~ucp_tag_t{0}, 1, &info);
+        ucp_tag_message_h msg = ucp_tag_probe_nb(worker_.worker, messageTag(r, recv_seq_[r]), ~ucp_tag_t{0}, 1, &info);
         if (msg == nullptr) break;
         ++recv_seq_[r];
         receiveMessage(r, msg, info.length);
@@ -293,7 +264,7 @@ class UcxTransport final : public Transport {
       count = in.iov.size();
       param.datatype = ucp_dt_make_iov();
     }
-    void* req = ucp_tag_msg_recv_nbx(worker_, buffer, count, msg, &param);
+    void* req = ucp_tag_msg_recv_nbx(worker_.worker, buffer, count, msg, &param);
     if (UCS_PTR_IS_ERR(req)) {
       slots_[peer].error = UCS_PTR_STATUS(req);
       incoming_.pop_back();
@@ -389,64 +360,32 @@ class UcxTransport final : public Transport {
            (i.interface.empty() ? "?" : i.interface) + ", " + (i.address.empty() ? "?" : i.address) + ")";
   }
 
-  // Cancels what is still posted, closes endpoints (flushing when healthy,
-  // forcing otherwise) and frees UCP, each step bounded so teardown after a
-  // lost peer cannot hang.
+  // Cancels the receives still posted and closes everything (ucx_worker.h),
+  // bounded so teardown after a lost peer cannot hang.
   void shutdown() {
-    if (worker_ != nullptr) {
-      std::vector<void*> requests;
+    std::vector<void*> requests;
+    if (worker_.worker != nullptr) {
       for (auto& in : incoming_) {
         if (in.request == nullptr) continue;
-        ucp_request_cancel(worker_, in.request);
+        ucp_request_cancel(worker_.worker, in.request);
         requests.push_back(in.request);
       }
-      for (auto& [id, p] : pending_) {
-        if (p.request != nullptr) requests.push_back(p.request);
-      }
-      // Sends cannot be cancelled; a forced close fails them instead. Flush
-      // only when nothing went wrong (the peers are finishing too).
-      bool force = broken_;
-      for (const auto& s : slots_) force = force || s.error != UCS_OK;
-      std::vector<void*> closing;
-      for (int r = 0; r < size_; ++r) {
-        if (eps_[r] == nullptr) continue;
-        ucp_request_param_t param{};
-        param.op_attr_mask = UCP_OP_ATTR_FIELD_FLAGS;
-        param.flags = force ? UCP_EP_CLOSE_FLAG_FORCE : 0;
-        void* req = ucp_ep_close_nbx(eps_[r], &param);
-        if (req != nullptr && !UCS_PTR_IS_ERR(req)) closing.push_back(req);
-        eps_[r] = nullptr;
-      }
-      requests.insert(requests.end(), closing.begin(), closing.end());
-      drain([&] {
-        for (void* req : requests) {
-          if (ucp_request_check_status(req) == UCS_INPROGRESS) return false;
-        }
-        return true;
-      });
-      for (void* req : requests) ucp_request_free(req);  // an unfinished one is released when it ends
-      pending_.clear();
-      incoming_.clear();
-      ucp_worker_destroy(worker_);
-      worker_ = nullptr;
     }
-    if (context_ != nullptr) ucp_cleanup(context_);
-    context_ = nullptr;
-  }
-
-  template <typename Done>
-  void drain(Done done) {
-    auto deadline = Clock::now() + std::min<Clock::duration>(options_.stall_timeout, std::chrono::seconds(2));
-    while (!done() && Clock::now() < deadline) {
-      if (ucp_worker_progress(worker_) == 0) sched_yield();
+    for (auto& [id, p] : pending_) {
+      if (p.request != nullptr) requests.push_back(p.request);  // sends: a forced close fails them
     }
+    bool force = broken_;
+    for (const auto& s : slots_) force = force || s.error != UCS_OK;
+    auto limit = std::min<Clock::duration>(options_.stall_timeout, std::chrono::seconds(2));
+    ucx::closeWorker(worker_, eps_, std::move(requests), force, limit);
+    pending_.clear();
+    incoming_.clear();
   }
 
   int rank_, size_;
   TransportOptions options_;
   std::vector<ucx::Setting> settings_;
-  ucp_context_h context_ = nullptr;
-  ucp_worker_h worker_ = nullptr;
+  ucx::Worker worker_;
   std::vector<ucp_ep_h> eps_;
   std::vector<PeerSlot> slots_;
   std::vector<PeerInfo> infos_;
