@@ -48,7 +48,7 @@ NcclJobResult combineJob(const std::vector<const NcclLogAnalyzer*>& inputs) {
   std::vector<bool> ranks;
   uint64_t rank_count = 0, fallback_ranks = 0;
   std::set<std::string> numbers, plugins, files_with_nccl;
-  std::vector<Evidence> version_evidence, socket_evidence;
+  std::vector<Evidence> version_evidence, plugin_evidence, socket_evidence;
   bool any_file_mismatch = false, any_file_socket = false, socket_network = false;
   std::string network_hint;
   for (const NcclLogAnalyzer* input : inputs) {
@@ -86,7 +86,7 @@ NcclJobResult combineJob(const std::vector<const NcclLogAnalyzer*>& inputs) {
     numbers.insert(own_numbers.begin(), own_numbers.end());
     for (const auto& [process, plugin] : s.process_plugin) plugins.insert(plugin);
     if (!s.sig_versions.evidence.empty()) version_evidence.push_back(s.sig_versions.evidence.front());
-    if (!s.sig_plugins.evidence.empty()) version_evidence.push_back(s.sig_plugins.evidence.front());
+    if (!s.sig_plugins.evidence.empty()) plugin_evidence.push_back(s.sig_plugins.evidence.front());
     if (s.sig_socket_network.any()) {
       socket_network = true;
       socket_evidence.push_back(s.sig_socket_network.evidence.front());
@@ -120,6 +120,7 @@ NcclJobResult combineJob(const std::vector<const NcclLogAnalyzer*>& inputs) {
     if (numbers.size() > 1) what = "NCCL versions " + joined(numbers);
     if (plugins.size() > 1) what += (what.empty() ? "" : "; ") + std::string("net plugins ") + joined(plugins);
     f.message = "the inputs of this job do not agree: " + what;
+    if (plugins.size() > 1) version_evidence.insert(version_evidence.end(), plugin_evidence.begin(), plugin_evidence.end());
     f.evidence = trim(version_evidence);
     f.fix = "run every rank from the same image (same NCCL build and the same libnccl-net plugin, NCCL_NET_PLUGIN "
             "and NCCL_NET settings on every node)";

@@ -27,6 +27,12 @@ bool DistinctList::add(std::string_view value) {
 }
 
 void Hits::add(const std::string& file, uint64_t line_number, std::string_view text) {
+  if (count == 0 && detail.empty()) {
+    // The message words of the line, without the NCCL header.
+    size_t at = findIn(text, "NCCL INFO ");
+    if (at == std::string_view::npos) at = findIn(text, "NCCL WARN ");
+    detail = bounded(trimView(at == std::string_view::npos ? text : text.substr(at + 10)), 200);
+  }
   ++count;
   if (evidence.size() < kMaxEvidencePerFinding)
     evidence.push_back(Evidence{file, static_cast<long>(line_number), bounded(trimView(text))});
@@ -109,10 +115,12 @@ void NcclLogAnalyzer::feedLine(std::string_view text, uint64_t line_number) {
   if (line.level == LineLevel::kInfo || line.level == LineLevel::kWarn) ++s.nccl_lines;
   if (!line.host.empty() &&
       (line.host != s.scan.last_host || line.pid != s.scan.last_pid || line.dev != s.scan.last_dev)) {
-    s.scan.last_host.assign(line.host);
+    if (line.host != s.scan.last_host) {
+      s.scan.last_host.assign(line.host);
+      s.hosts.add(line.host);
+    }
     s.scan.last_pid.assign(line.pid);
     s.scan.last_dev.assign(line.dev);
-    s.hosts.add(line.host);
     s.scan.key_buf.assign(line.host).append(":").append(line.pid);
     s.processes.add(s.scan.key_buf);
     s.scan.key_buf.append(":").append(line.dev);

@@ -1,0 +1,30 @@
+// Feeds arbitrary bytes, split into lines, to the NCCL log analyzer (two
+// inputs, then the job-wide combination): no crash, hang or out-of-bounds
+// read, and evidence stays bounded whatever the input.
+#include <cstddef>
+#include <cstdint>
+#include <string_view>
+
+#include <nlohmann/json.hpp>
+
+#include "logs/nccl_log.h"
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  std::string_view text(reinterpret_cast<const char*>(data), size);
+  railkit::logs::NcclLogAnalyzer first("a.log"), second("b.log");
+  uint64_t number = 0;
+  size_t start = 0;
+  while (start <= text.size()) {
+    size_t end = text.find('\n', start);
+    if (end == std::string_view::npos) end = text.size();
+    auto& target = (number % 3 == 2) ? second : first;
+    target.feedLine(text.substr(start, end - start), ++number);
+    start = end + 1;
+  }
+  for (const auto& f : first.findings())
+    if (f.evidence.size() > railkit::logs::kMaxEvidencePerFinding + 1) __builtin_trap();
+  (void)railkit::logs::factsToJson(first.facts()).dump();
+  auto job = railkit::logs::combineJob({&first, &second});
+  (void)job.facts.dump();
+  return 0;
+}

@@ -1,0 +1,184 @@
+// What people paste: CRLF, colour codes, launcher and timestamp prefixes,
+// wrapped and truncated lines, binary garbage, empty input, huge lines.
+#include <chrono>
+#include <cstdlib>
+#include <random>
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include "logs/nccl_log.h"
+#include "nccl_log_test_util.h"
+
+namespace railkit::logs {
+namespace {
+
+using testutil::feedText;
+using testutil::find;
+
+const char* kSocketJob =
+    "w0:1:1 [0] NCCL INFO NCCL version 2.19.3+cuda12.3\n"
+    "w0:1:1 [0] NCCL INFO NET/IB : No device found.\n"
+    "w0:1:1 [0] NCCL INFO Using network Socket\n"
+    "w1:2:2 [0] NCCL INFO Using network Socket\n"
+    "w0:1:3 [0] NCCL INFO Channel 00/0 : 1[0] -> 0[0] [receive] via NET/Socket/0\n"
+    "w0:1:3 [0] transport/net_ib.cc:1295 NCCL WARN NET/IB : Got completion from peer 10.0.0.2<5> with error 12, "
+    "opcode 0, len 0, vendor err 129 (Recv)\n";
+
+void expectSocketJob(const NcclLogAnalyzer& a) {
+  auto facts = a.facts();
+  EXPECT_EQ(facts.inter_node_transport, "Socket");
+  EXPECT_EQ(facts.hosts, (std::vector<std::string>{"w0", "w1"}));
+  EXPECT_EQ(facts.nccl_versions, (std::vector<std::string>{"2.19.3+cuda12.3"}));
+  auto findings = a.findings();
+  EXPECT_NE(find(findings, "nccl-net-socket"), nullptr);
+  EXPECT_NE(find(findings, "nccl-ib-completion-error"), nullptr);
+}
+
+std::string transformLines(const std::string& text, const std::string& prefix, const std::string& suffix) {
+  std::string out;
+  size_t start = 0;
+  while (start < text.size()) {
+    size_t end = text.find('\n', start);
+    out += prefix + text.substr(start, end - start) + suffix + "\n";
+    start = end + 1;
+  }
+  return out;
+}
+
+TEST(NcclRobust, PlainBaseline) {
+  NcclLogAnalyzer a("plain");
+  feedText(a, kSocketJob);
+  expectSocketJob(a);
+}
+
+TEST(NcclRobust, WindowsLineEndings) {
+  NcclLogAnalyzer a("crlf");
+  feedText(a, transformLines(kSocketJob, "", "\r"));
+  expectSocketJob(a);
+  EXPECT_EQ(a.facts().nccl_versions.front().back(), '3');  // no '\r' kept
+}
+
+TEST(NcclRobust, AnsiColourCodes) {
+  NcclLogAnalyzer a("ansi");
+  feedText(a, transformLines(kSocketJob, "\x1b[32m", "\x1b[0m"));
+  expectSocketJob(a);
+}
+
+TEST(NcclRobust, LauncherAndTimestampPrefixes) {
+  for (const char* prefix : {"[1,3]<stdout>:", "2024-05-01T12:00:00.123456789Z ", "12: ",
+                             "[pod/nccl-worker-0/main] 2024-05-01T12:00:00Z ", "[trainer3]:"}) {
+    SCOPED_TRACE(prefix);
+    NcclLogAnalyzer a("prefixed");
+    feedText(a, transformLines(kSocketJob, prefix, ""));
+    expectSocketJob(a);
+  }
+}
+
+TEST(NcclRobust, RanksOutOfOrderAndInterleaved) {
+  NcclLogAnalyzer a("shuffled");
+  std::vector<std::string> lines;
+  for (int r = 15; r >= 0; --r)
+    lines.push_back("n" + std::to_string(r / 8) + ":" + std::to_string(100 + r) + ":1 [" + std::to_string(r % 8) +
+                    "] NCCL INFO comm 0x1 rank " + std::to_string(r) + " nRanks 16 nNodes 2 localRanks 8 localRank " +
+                    std::to_string(r % 8) + " MNNVL 0");
+  lines.push_back("n1:108:1 [0] NCCL INFO Channel 00/0 : 7[7] -> 8[0] [receive] via NET/IB/0/GDRDMA");
+  uint64_t n = 0;
+  for (const auto& l : lines) a.feedLine(l, ++n);
+  auto facts = a.facts();
+  EXPECT_EQ(facts.ranks, 16u);
+  EXPECT_EQ(facts.nranks.value_or(0), 16u);
+  EXPECT_EQ(facts.hosts.size(), 2u);
+  EXPECT_EQ(facts.gdr, std::optional<bool>(true));
+  EXPECT_EQ(facts.inter_node_transport, "IB");
+}
+
+TEST(NcclRobust, WrappedAndTruncatedLines) {
+  NcclLogAnalyzer a("wrapped");
+  // A terminal wrapped the completion line at 80 columns; the log also stops mid-line.
+  feedText(a,
+           "h1:1:1 [0] transport/net_ib.cc:1295 NCCL WARN NET/IB : Got completion from peer 1\n"
+           "0.0.0.2<5> with error 12, opcode 0, len 0, vendor err 129 (Recv)\n"
+           "h1:1:1 [0] misc/ibvwrap.cc:187 NCCL WARN Call to ibv_modify_qp failed with error Netw\n"
+           "h1:1:1 [0] NCCL INFO Channel 00/0 : 0[0] -> 1[0] [send] via NET/I");
+  auto findings = a.findings();
+  EXPECT_NE(find(findings, "nccl-qp-connect-failed"), nullptr);
+  auto facts = a.facts();
+  EXPECT_EQ(facts.hosts.size(), 1u);
+}
+
+TEST(NcclRobust, EmptyAndBlank) {
+  NcclLogAnalyzer a("empty");
+  feedText(a, "");
+  a.feedLine("", 1);
+  a.feedLine("\r", 2);
+  EXPECT_FALSE(a.sawNccl());
+  EXPECT_TRUE(a.findings().empty());
+  auto facts = a.facts();
+  EXPECT_EQ(facts.inter_node_transport, "unknown");
+  EXPECT_FALSE(facts.gdr.has_value());
+  auto json = factsToJson(facts);
+  EXPECT_TRUE(json["nccl_version"].is_null());
+  EXPECT_TRUE(json["gdr"].is_null());
+}
+
+TEST(NcclRobust, BinaryGarbage) {
+  std::mt19937 rng(7);
+  std::string garbage(1 << 16, '\0');
+  for (auto& c : garbage) c = static_cast<char>(rng());
+  garbage += "NCCL INFO \x1b[ NCCL WARN [ ] : -> 99999999999999999999 via NET/ peer  Got completion with error ";
+  NcclLogAnalyzer a("garbage");
+  feedText(a, garbage);
+  (void)a.findings();
+  (void)factsToJson(a.facts());
+  SUCCEED();
+}
+
+TEST(NcclRobust, HugeLineStaysBounded) {
+  size_t size = std::getenv("RAILKIT_SANITIZER_BUILD") ? (size_t{1} << 20) : (size_t{10} << 20);
+  std::string line = "h:1:1 [0] misc/ibvwrap.cc:187 NCCL WARN Call to ibv_modify_qp failed with error ";
+  line.append(size, 'x');
+  NcclLogAnalyzer a("huge");
+  a.feedLine(line, 1);
+  auto findings = a.findings();
+  const Finding* f = find(findings, "nccl-qp-connect-failed");
+  ASSERT_NE(f, nullptr);
+  for (const auto& e : f->evidence) EXPECT_LT(e.text.size(), 1000u);
+  EXPECT_LT(f->message.size(), 2000u);
+}
+
+TEST(NcclRobust, EvidenceIsBoundedOnRepeats) {
+  NcclLogAnalyzer a("repeats");
+  for (uint64_t i = 1; i <= 10000; ++i)
+    a.feedLine("h:1:1 [0] misc/ibvwrap.cc:239 NCCL WARN Call to ibv_reg_mr failed with error Cannot allocate memory", i);
+  auto findings = a.findings();
+  const Finding* f = find(findings, "nccl-verbs-resource-failed");
+  ASSERT_NE(f, nullptr);
+  EXPECT_LE(f->evidence.size(), kMaxEvidencePerFinding + 1);
+  EXPECT_THAT(f->evidence.back().text, ::testing::HasSubstr("9995 more"));
+}
+
+// Not a timing assertion: prints the per-line cost so a regression is visible in the log.
+TEST(NcclRobust, PerLineCostReport) {
+  std::vector<std::string> lines = {
+      "gpu-node-001:4001:5001 [1] NCCL INFO Channel 03/0 : 9[1] -> 17[1] [send] via NET/IB/1/GDRDMA",
+      "gpu-node-001:4001:5001 [1] NCCL INFO Channel 03/0 : 9[1] -> 10[2] via P2P/IPC/read",
+      "gpu-node-001:4001:5001 [1] NCCL INFO Connected all rings",
+      "[1,9]<stdout>:gpu-node-001:4001:5001 [1] NCCL INFO Trees [0] 10/-1/-1->9->8 [1] 10/-1/-1->9->8",
+      "step 1200 loss 2.31 lr 0.0003 tokens/s 183422",
+      "  1048576        262144     float     sum      -1    45.12   23.24   43.57      0    44.98   23.31   43.71      0",
+  };
+  NcclLogAnalyzer a("bench");
+  size_t iterations = std::getenv("RAILKIT_SANITIZER_BUILD") ? 20000 : 500000;
+  auto start = std::chrono::steady_clock::now();
+  uint64_t n = 0;
+  for (size_t i = 0; i < iterations; ++i)
+    for (const auto& l : lines) a.feedLine(l, ++n);
+  double ns = std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - start).count() /
+              static_cast<double>(n);
+  std::printf("per-line cost: %.1f ns over %llu lines\n", ns, static_cast<unsigned long long>(n));
+  EXPECT_EQ(a.facts().transports.at("NET/IB/GDRDMA"), iterations);
+}
+
+}  // namespace
+}  // namespace railkit::logs
