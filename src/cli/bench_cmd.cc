@@ -212,15 +212,41 @@ int runRank(const bench::BenchConfig& config, const OutputOptions& output) {
   return outcome->failures.empty() ? kExitOk : kExitFindings;
 }
 
+// One line for a missing NCCL, driver or GPU, not one per forked rank. The
+// probe runs in a child because it initialises CUDA, which must not happen
+// in a process that forks the ranks afterwards.
+Status probeNcclInChild(const bench::BenchConfig& c) {
+  std::string dir;
+  for (const auto& kv : c.transport_options.env) {
+    if (kv.rfind("RAILKIT_NCCL_LIB=", 0) == 0) dir = kv.substr(17);
+  }
+  int fds[2];
+  if (pipe(fds) != 0) return makeError(ErrorCode::kIo, "pipe failed");
+  std::fflush(nullptr);
+  pid_t pid = fork();
+  if (pid < 0) return makeError(ErrorCode::kIo, "fork failed");
+  if (pid == 0) {
+    close(fds[0]);
+    auto s = bench::nccl::probeNccl(dir, c.bootstrap_options.size);
+    std::string msg = s ? "" : s.error().message;
+    ssize_t ignored = write(fds[1], msg.data(), msg.size());
+    (void)ignored;
+    _exit(s ? 0 : 1);
+  }
+  close(fds[1]);
+  std::string msg;
+  char buf[512];
+  for (ssize_t got; (got = read(fds[0], buf, sizeof buf)) > 0;) msg.append(buf, static_cast<std::size_t>(got));
+  close(fds[0]);
+  int status = 0;
+  waitpid(pid, &status, 0);
+  if (WIFEXITED(status) && WEXITSTATUS(status) == 0) return okStatus();
+  return makeError(ErrorCode::kUnavailable, msg.empty() ? "nccl backend: the library probe crashed" : msg);
+}
+
 int runLocal(bench::BenchConfig c, const OutputOptions& output) {
   if (c.backend == "nccl") {
-    // One line for a missing library, not one per forked rank. Opening the
-    // libraries does not initialise CUDA, so the children may fork after it.
-    std::string dir;
-    for (const auto& kv : c.transport_options.env) {
-      if (kv.rfind("RAILKIT_NCCL_LIB=", 0) == 0) dir = kv.substr(17);
-    }
-    if (auto lib = bench::nccl::loadNccl(dir); !lib) return reportError(lib.error());
+    if (auto s = probeNcclInChild(c); !s) return reportError(s.error());
   }
   int port = 0;
   auto probe = bench::listenOn("127.0.0.1", 0, &port);

@@ -100,6 +100,12 @@ std::vector<std::string> candidatePaths(const std::string& nccl_lib_dir, const s
 // `loader_path` false searches only under the directory (tests).
 Result<std::shared_ptr<const NcclLibrary>> loadNccl(const std::string& nccl_lib_dir, bool loader_path = true);
 
+// Loads the libraries and asks the CUDA runtime for its devices: the errors a
+// rank would meet first (no library, no driver, no GPU). This initialises
+// CUDA, so a process that forks ranks afterwards must call it in a child.
+// `gpus_needed`: the ranks this host will run (one GPU each).
+Status probeNccl(const std::string& nccl_lib_dir, int gpus_needed);
+
 // "NCCL 2.21.5" from ncclGetVersion's integer (old and new encodings).
 std::string ncclVersionText(int version);
 

@@ -125,6 +125,23 @@ Result<std::shared_ptr<const NcclLibrary>> loadNccl(const std::string& dir, bool
   return std::shared_ptr<const NcclLibrary>(std::move(lib));
 }
 
+Status probeNccl(const std::string& dir, int gpus_needed) {
+  auto lib = loadNccl(dir);
+  if (!lib) return tl::unexpected(lib.error());
+  int devices = 0;
+  if (int e = (*lib)->cuda.getDeviceCount(&devices); e != 0) {
+    return makeError(ErrorCode::kUnavailable,
+                     fmt::format("nccl backend: cudaGetDeviceCount failed: {}", (*lib)->cuda.getErrorString(e)));
+  }
+  if (devices < gpus_needed) {
+    return makeError(ErrorCode::kUnavailable,
+                     fmt::format("nccl backend: {} rank(s) on this host need {} GPU(s), one per rank, but the CUDA "
+                                 "runtime sees {} (check CUDA_VISIBLE_DEVICES)",
+                                 gpus_needed, gpus_needed, devices));
+  }
+  return okStatus();
+}
+
 std::string ncclVersionText(int v) {
   if (v <= 0) return "NCCL (version unknown)";
   // 2.9 changed the encoding from MAJOR*1000+MINOR*100+PATCH to MAJOR*10000+MINOR*100+PATCH.

@@ -123,16 +123,25 @@ TEST(NcclCli, MissingLibraryOrNoGpuOneLineExitTwo) {
         << r.out;
     return;
   }
-  r = run(bench("all_reduce --backend nccl --local 1 -b 1K -e 1K") + " 2>&1 >/dev/null");
+  r = run(bench("all_reduce --backend nccl --local 3 -b 1K -e 1K") + " 2>&1 >/dev/null");
   EXPECT_EQ(r.rc, 2) << r.out;
   EXPECT_EQ(std::count(r.out.begin(), r.out.end(), '\n'), 1) << r.out;
-  EXPECT_EQ(r.out.rfind("railkit: rank 0: nccl backend: cudaGetDeviceCount failed on rank 0: ", 0), 0u) << r.out;
+  EXPECT_EQ(r.out.rfind("railkit: nccl backend: cudaGetDeviceCount failed: ", 0), 0u) << r.out;
 }
 
 TEST(NcclCli, TooFewGpusIsAClearError) {
-  auto r = run("FAKE_CUDA_DEVICES=0 " + bench("all_reduce --backend nccl --local 1 -b 1K -e 1K" + fakeLib()) + " 2>&1");
+  // --local: one probe before forking, one line.
+  auto r = run("FAKE_CUDA_DEVICES=1 " + bench("all_reduce --backend nccl --local 3 -b 1K -e 1K" + fakeLib()) + " 2>&1");
   EXPECT_EQ(r.rc, 2) << r.out;
-  EXPECT_NE(r.out.find("nccl backend: rank 0 is local rank 0 on"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out,
+            "railkit: nccl backend: 3 rank(s) on this host need 3 GPU(s), one per rank, but the CUDA runtime sees 1 "
+            "(check CUDA_VISIBLE_DEVICES)\n");
+  // A launched rank checks its own local rank against the devices it sees.
+  r = run("FAKE_CUDA_DEVICES=0 RANK=0 WORLD_SIZE=1 MASTER_ADDR=127.0.0.1 MASTER_PORT=0 " +
+          bench("all_reduce --backend nccl --ctrl-if lo --data-if lo -b 1K -e 1K --bootstrap-timeout 5" + fakeLib()) +
+          " 2>&1");
+  EXPECT_EQ(r.rc, 2) << r.out;
+  EXPECT_NE(r.out.find("railkit: rank 0: nccl backend: rank 0 is local rank 0 on"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("only 0 GPU(s) are visible"), std::string::npos) << r.out;
 }
 
