@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # bench pairs across 5 netns nodes (env bootstrap, data on net1) where node 5's
-# net1 is rate-limited with tc tbf: (100 Mbit/s) the report must name rank 4 (node 5) as
+# net1 is rate-limited to 100 Mbit/s with tc tbf: the report must name rank 4 (node 5) as
 # the suspect node, flag all 4 of its links, and exit 1.
 # Usage: pairs_ratelimit_test.sh RAILKIT
 set -euo pipefail
