@@ -84,9 +84,9 @@ class TcpBootstrap final : public Bootstrap {
     if (options_.rank == 0) return serve(first_blob, all, deadline);
     auto fd = connectTo(options_.master_addr, options_.master_port, options_.control_address, deadline);
     if (!fd) {
-      return makeError(ErrorCode::kTimeout, "rank 0 (" + options_.master_addr + ":" +
-                                                std::to_string(options_.master_port) +
-                                                ") not reachable within the bootstrap timeout: " + fd.error().message);
+      return makeError(ErrorCode::kTimeout, "rank 0 (" + master() + ") not reachable within the " +
+                                                seconds(options_.timeout) +
+                                                " s bootstrap timeout (--bootstrap-timeout): " + fd.error().message);
     }
     master_fd_ = *fd;
     started_ = true;
@@ -109,7 +109,10 @@ class TcpBootstrap final : public Bootstrap {
       for (int r = 1; r < options_.size; ++r) {
         auto line = recvLine(peers_[r], kMaxLine, deadline);
         auto blob = line ? hexDecode(*line == "-" ? "" : *line) : std::nullopt;
-        if (!blob) return makeError(ErrorCode::kPeerLost, "rank " + std::to_string(r) + " left the bootstrap");
+        if (!blob) {
+          return makeError(line || line.error().code != ErrorCode::kTimeout ? ErrorCode::kPeerLost : ErrorCode::kTimeout,
+                           describe(r) + " left the bootstrap: " + (line ? "malformed reply" : line.error().message));
+        }
         all[r] = *blob;
       }
       if (auto s = broadcast(all, deadline); !s) return tl::unexpected(s.error());
@@ -118,7 +121,7 @@ class TcpBootstrap final : public Bootstrap {
     std::string hex = hexEncode(mine);
     std::string line = (hex.empty() ? "-" : hex) + "\n";
     if (auto s = sendAll(master_fd_, line.data(), line.size(), deadline); !s) {
-      return makeError(ErrorCode::kPeerLost, "rank 0 (" + options_.master_addr + ") lost: " + s.error().message);
+      return makeError(ErrorCode::kPeerLost, "rank 0 (" + master() + ") lost: " + s.error().message);
     }
     if (auto s = readAll(&all, deadline); !s) return tl::unexpected(s.error());
     return all;
@@ -136,6 +139,7 @@ class TcpBootstrap final : public Bootstrap {
     auto listener = listenOn(options_.control_address, options_.master_port, &port);
     if (!listener) return tl::unexpected(listener.error());
     peers_.assign(options_.size, -1);
+    peer_addrs_.assign(options_.size, "?");
     all->assign(options_.size, "");
     (*all)[0] = mine;
     int missing = options_.size - 1;
@@ -149,9 +153,9 @@ class TcpBootstrap final : public Bootstrap {
           if (!who.empty()) who.push_back(',');
           who.append(std::to_string(r));
         }
-        return makeError(ErrorCode::kTimeout, "bootstrap timed out after " +
-                                                  std::to_string(options_.timeout.count() / 1000) +
-                                                  " s waiting for rank(s) " + who + " of job " + options_.job_id);
+        return makeError(ErrorCode::kTimeout, "bootstrap timed out after " + seconds(options_.timeout) +
+                                                  " s (--bootstrap-timeout) waiting for rank(s) " + who + " of job " +
+                                                  options_.job_id + " at the rendezvous " + listenAddress(port));
       }
       // A client gets a few seconds to introduce itself; strangers are dropped.
       auto hello_deadline = std::min(deadline, Clock::now() + std::chrono::seconds(5));
@@ -163,6 +167,7 @@ class TcpBootstrap final : public Bootstrap {
         continue;
       }
       peers_[hello->rank] = *fd;
+      peer_addrs_[hello->rank] = peerAddress(*fd);
       (*all)[hello->rank] = hello->blob;
       --missing;
     }
@@ -181,7 +186,7 @@ class TcpBootstrap final : public Bootstrap {
     line += "\n";
     for (int r = 1; r < options_.size; ++r) {
       if (auto s = sendAll(peers_[r], line.data(), line.size(), deadline); !s) {
-        return makeError(ErrorCode::kPeerLost, "rank " + std::to_string(r) + " left the bootstrap");
+        return makeError(ErrorCode::kPeerLost, describe(r) + " left the bootstrap: " + s.error().message);
       }
     }
     return okStatus();
@@ -191,7 +196,7 @@ class TcpBootstrap final : public Bootstrap {
     auto line = recvLine(master_fd_, kMaxLine * static_cast<std::size_t>(options_.size), deadline);
     if (!line) {
       return makeError(line.error().code == ErrorCode::kTimeout ? ErrorCode::kTimeout : ErrorCode::kPeerLost,
-                       "rank 0 (" + options_.master_addr + ") did not complete the bootstrap: " + line.error().message);
+                       "rank 0 (" + master() + ") did not complete the bootstrap: " + line.error().message);
     }
     auto fields = split(*line, ' ');
     if (fields.size() != static_cast<std::size_t>(options_.size) + 1) {
@@ -206,7 +211,32 @@ class TcpBootstrap final : public Bootstrap {
     return okStatus();
   }
 
+  static std::string seconds(std::chrono::milliseconds ms) {
+    auto s = std::to_string(static_cast<double>(ms.count()) / 1000.0);
+    s.erase(s.find_last_not_of('0') + 1);
+    if (!s.empty() && s.back() == '.') s.pop_back();
+    return s;
+  }
+  std::string localInterface() const {
+    return options_.control_address.empty() ? std::string("any") : interfaceOfAddress(options_.control_address);
+  }
+  // Where rank 0 is, as seen from here: its address and our control interface.
+  std::string master() const {
+    return "host " + options_.master_addr + ":" + std::to_string(options_.master_port) + ", via local interface " +
+           localInterface() + " " + (options_.control_address.empty() ? "" : options_.control_address);
+  }
+  std::string listenAddress(int port) const {
+    return (options_.control_address.empty() ? std::string("*") : options_.control_address) + ":" +
+           std::to_string(port) + " on interface " + localInterface();
+  }
+  // A peer as rank 0 knows it: the address it connected from.
+  std::string describe(int r) const {
+    std::string from = static_cast<std::size_t>(r) < peer_addrs_.size() ? peer_addrs_[r] : "?";
+    return "rank " + std::to_string(r) + " (host " + from + ", via interface " + localInterface() + ")";
+  }
+
   BootstrapOptions options_;
+  std::vector<std::string> peer_addrs_;
   bool started_ = false;
   int master_fd_ = -1;
   std::vector<int> peers_;

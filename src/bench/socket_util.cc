@@ -3,6 +3,7 @@
 #include <arpa/inet.h>
 #include <cerrno>
 #include <cstring>
+#include <ifaddrs.h>
 #include <netdb.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
@@ -53,6 +54,34 @@ Status waitFd(int fd, short events, Clock::time_point deadline, const char* what
 
 void closeFd(int fd) {
   if (fd >= 0) ::close(fd);
+}
+
+std::string interfaceOfAddress(const std::string& address) {
+  in_addr want{};
+  if (inet_pton(AF_INET, address.c_str(), &want) != 1) return "?";
+  ifaddrs* list = nullptr;
+  if (getifaddrs(&list) != 0) return "?";
+  std::string name = "?";
+  for (ifaddrs* i = list; i != nullptr; i = i->ifa_next) {
+    if (i->ifa_addr == nullptr || i->ifa_addr->sa_family != AF_INET) continue;
+    if (reinterpret_cast<sockaddr_in*>(i->ifa_addr)->sin_addr.s_addr == want.s_addr) {
+      name = i->ifa_name;
+      break;
+    }
+  }
+  freeifaddrs(list);
+  return name;
+}
+
+std::string peerAddress(int fd) {
+  sockaddr_in sa{};
+  socklen_t len = sizeof sa;
+  char text[INET_ADDRSTRLEN] = {};
+  if (getpeername(fd, reinterpret_cast<sockaddr*>(&sa), &len) != 0 || sa.sin_family != AF_INET ||
+      inet_ntop(AF_INET, &sa.sin_addr, text, sizeof text) == nullptr) {
+    return "?";
+  }
+  return std::string(text) + ":" + std::to_string(ntohs(sa.sin_port));
 }
 
 Result<int> listenOn(const std::string& addr, int port, int* bound_port) {

@@ -25,5 +25,10 @@ Status recvAll(int fd, void* data, std::size_t bytes, Clock::time_point deadline
 // Reads one '\n'-terminated line of at most max_bytes.
 Result<std::string> recvLine(int fd, std::size_t max_bytes, Clock::time_point deadline);
 void closeFd(int fd);
+// Name of the local interface holding IPv4 `address` ("?" when none does),
+// so messages can say which interface a connection used.
+std::string interfaceOfAddress(const std::string& address);
+// "ip:port" of the remote end of a connected socket ("?" when unknown).
+std::string peerAddress(int fd);
 
 }  // namespace railkit::bench

@@ -1,5 +1,5 @@
 #pragma once
-// The tcp backend: one or more TCP streams per peer, bound to the data
+// The tcp backend: several TCP streams per peer (--connections, striped), bound to the data
 // interface's address, TCP_NODELAY, large socket buffers and TCP_USER_TIMEOUT
 // so a dead link is noticed while data is unacknowledged. Posted operations
 // progress together in waitAll (poll over all sockets), so a ring step's

@@ -2,7 +2,9 @@
 // Segments are [i*count/n, (i+1)*count/n) so counts not divisible by the
 // rank count need no padding. Each receive is posted in chunks and reduced
 // chunk by chunk as it lands, overlapping arithmetic with the transfer.
+#include <algorithm>
 #include <cstring>
+#include <memory>
 #include <vector>
 
 #include "bench/collectives/collective.h"
@@ -19,18 +21,46 @@ struct Ring {
 
 std::size_t segBegin(std::size_t count, int n, int i) { return count * static_cast<std::size_t>(i) / static_cast<std::size_t>(n); }
 
-// Receives `count` elements from prev into tmp chunk by chunk, reducing each
-// into dst, while sending `send` to next.
-Status stepReduce(const CollectiveArgs& a, const Ring& ring, const char* send, std::size_t send_bytes, char* tmp,
+// A few chunk-sized landing slots, reused across steps and runs of one
+// collective call: receives land here and are reduced into place while the
+// next chunks are already on the wire. Bounded (not the size of a segment)
+// so the landing area stays in cache and costs no page faults.
+class Slots {
+ public:
+  // chunk_bytes: one pipeline chunk (a whole number of elements); bytes: the largest segment.
+  Slots(std::size_t chunk_bytes, std::size_t bytes) : chunk_(chunk_bytes) {
+    std::size_t chunks = (bytes + chunk_bytes - 1) / chunk_bytes;
+    depth_ = std::clamp<std::size_t>(chunks, 1, kDepth);
+    mem_.reset(new char[depth_ * chunk_]);
+  }
+  std::size_t depth() const { return depth_; }
+  char* slot(std::size_t i) { return mem_.get() + (i % depth_) * chunk_; }
+
+ private:
+  static constexpr std::size_t kDepth = 8;
+  std::size_t chunk_, depth_ = 1;
+  std::unique_ptr<char[]> mem_;
+};
+
+// Receives `count` elements from prev chunk by chunk into the slots,
+// reducing each into dst as it lands, while sending `send` to next.
+Status stepReduce(const CollectiveArgs& a, const Ring& ring, const char* send, std::size_t send_bytes, Slots& slots,
                   char* dst, std::size_t count) {
   Transport& t = *a.transport;
   std::size_t esize = dataTypeSize(a.type);
   std::size_t chunk_elems = std::max<std::size_t>(1, a.chunk_bytes / esize);
-  std::vector<RequestId> recvs;
-  for (std::size_t off = 0; off < count; off += chunk_elems) {
-    auto id = t.postRecv(ring.prev, tmp + off * esize, std::min(chunk_elems, count - off) * esize);
+  std::size_t chunks = (count + chunk_elems - 1) / chunk_elems;
+  std::vector<RequestId> recvs(chunks, 0);
+  auto postChunk = [&](std::size_t k) -> Status {
+    std::size_t off = k * chunk_elems;
+    auto id = t.postRecv(ring.prev, slots.slot(k), std::min(chunk_elems, count - off) * esize);
     if (!id) return tl::unexpected(id.error());
-    recvs.push_back(*id);
+    recvs[k] = *id;
+    return okStatus();
+  };
+  std::size_t posted = 0;
+  for (; posted < std::min(chunks, slots.depth()); ++posted) {
+    if (auto s = postChunk(posted); !s) return s;
   }
   RequestId sid = 0;
   if (send_bytes > 0) {
@@ -38,12 +68,15 @@ Status stepReduce(const CollectiveArgs& a, const Ring& ring, const char* send, s
     if (!id) return tl::unexpected(id.error());
     sid = *id;
   }
-  std::size_t off = 0;
-  for (RequestId id : recvs) {
-    if (auto s = t.wait(id); !s) return s;
-    std::size_t n = std::min(chunk_elems, count - off);
-    reduceInto(a.type, a.op, dst + off * esize, tmp + off * esize, n);
-    off += n;
+  for (std::size_t k = 0; k < chunks; ++k) {
+    if (auto s = t.wait(recvs[k]); !s) return s;
+    std::size_t off = k * chunk_elems;
+    reduceInto(a.type, a.op, dst + off * esize, slots.slot(k), std::min(chunk_elems, count - off));
+    // The slot is free again: the chunk depth() ahead lands in it.
+    if (posted < chunks) {
+      if (auto s = postChunk(posted); !s) return s;
+      ++posted;
+    }
   }
   if (sid) return t.wait(sid);
   return okStatus();
@@ -59,13 +92,13 @@ Status ringAllReduce(const CollectiveArgs& a) {
   Ring ring(t);
   if (ring.n == 1) return okStatus();
   std::size_t count = a.recv_count;
-  std::vector<char> tmp((count / ring.n + 1) * esize);
+  Slots slots(std::max<std::size_t>(esize, a.chunk_bytes / esize * esize), (count / ring.n + 1) * esize);
   auto seg = [&](int i) { return std::pair{segBegin(count, ring.n, i), segBegin(count, ring.n, i + 1)}; };
   // Reduce-scatter: at step s send block rank-1-s, receive and reduce block rank-2-s.
   for (int s = 0; s < ring.n - 1; ++s) {
     auto [sb, se] = seg(ring.block(ring.rank - 1 - s));
     auto [rb, re] = seg(ring.block(ring.rank - 2 - s));
-    if (auto st = stepReduce(a, ring, buf + sb * esize, (se - sb) * esize, tmp.data(), buf + rb * esize, re - rb); !st)
+    if (auto st = stepReduce(a, ring, buf + sb * esize, (se - sb) * esize, slots, buf + rb * esize, re - rb); !st)
       return st;
   }
   // All-gather: rank r now owns block r; pass completed blocks around.
@@ -107,13 +140,14 @@ Status ringReduceScatter(const CollectiveArgs& a) {
   }
   // Double buffer: `acc` holds the partial sum sent next step, `tmp` receives.
   std::vector<char> acc(in + ring.block(ring.rank - 1) * bytes, in + ring.block(ring.rank - 1) * bytes + bytes);
-  std::vector<char> next(bytes), tmp(bytes);
+  std::vector<char> next(bytes);
+  Slots slots(std::max<std::size_t>(esize, a.chunk_bytes / esize * esize), bytes);
   for (int s = 0; s < ring.n - 1; ++s) {
     int b = ring.block(ring.rank - 2 - s);
     char* dst = (s == ring.n - 2) ? static_cast<char*>(a.recv) : next.data();
     // dst may alias the input block b only in place, where b == rank and the input is no longer needed.
     if (dst != in + b * bytes) copyBytes(dst, in + b * bytes, bytes);
-    if (auto st = stepReduce(a, ring, acc.data(), bytes, tmp.data(), dst, count); !st) return st;
+    if (auto st = stepReduce(a, ring, acc.data(), bytes, slots, dst, count); !st) return st;
     if (s != ring.n - 2) acc.swap(next);
   }
   return okStatus();
