@@ -1,0 +1,172 @@
+// The tcp transport in one process: ranks are threads on 127.0.0.1 with the
+// real env bootstrap. Covers striping over several connections (a sender's
+// one large message received in odd-sized pieces), the stall deadline, a
+// lost peer, and what the bootstrap and transport errors name.
+#include "bench/tcp_transport.h"
+
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <chrono>
+#include <functional>
+#include <numeric>
+#include <thread>
+#include <unistd.h>
+
+#include "bench/bootstrap.h"
+
+namespace railkit::bench {
+namespace {
+
+std::atomic<int> next_port{0};
+
+int freshPort() {
+  // Spread over a range so parallel test binaries rarely collide.
+  return 20000 + static_cast<int>((::getpid() * 7 + next_port.fetch_add(1)) % 20000);
+}
+
+BootstrapOptions bootOptions(int rank, int size, int port, std::chrono::milliseconds timeout) {
+  BootstrapOptions b;
+  b.job_id = "tcp-test";
+  b.control_address = "127.0.0.1";
+  b.master_addr = "127.0.0.1";
+  b.master_port = port;
+  b.rank = rank;
+  b.size = size;
+  b.timeout = timeout;
+  b.kind = "local";
+  return b;
+}
+
+TransportOptions transportOptions(int conns, std::chrono::milliseconds stall) {
+  TransportOptions t;
+  t.data_interface = "lo";
+  t.data_address = "127.0.0.1";
+  t.connections_per_peer = conns;
+  t.stall_timeout = stall;
+  t.hostname = "testhost";
+  return t;
+}
+
+// Runs body(rank, transport) on `size` threads with connected transports.
+void runRanks(int size, int conns, std::chrono::milliseconds stall,
+              const std::function<void(int, Transport&)>& body) {
+  int port = freshPort();
+  std::vector<std::thread> threads;
+  for (int r = 0; r < size; ++r) {
+    threads.emplace_back([=, &body] {
+      auto boot = makeTcpBootstrap(bootOptions(r, size, port, std::chrono::seconds(20)));
+      ASSERT_TRUE(boot.has_value());
+      auto t = makeTcpTransport(**boot, transportOptions(conns, stall));
+      ASSERT_TRUE(t.has_value()) << t.error().message;
+      body(r, **t);
+    });
+  }
+  for (auto& t : threads) t.join();
+}
+
+TEST(BenchTcpTransport, StripedMessageArrivesWholeInAnyPieces) {
+  for (int conns : {1, 3, 4}) {
+    runRanks(2, conns, std::chrono::seconds(20), [&](int rank, Transport& t) {
+      constexpr std::size_t kBytes = (3 << 20) + 12345;
+      std::vector<unsigned char> buf(kBytes);
+      if (rank == 0) {
+        for (std::size_t i = 0; i < kBytes; ++i) buf[i] = static_cast<unsigned char>(i * 31 + i / 977);
+        auto id = t.postSend(1, buf.data(), kBytes);
+        ASSERT_TRUE(id.has_value());
+        // A second, small message behind it must come out after it.
+        unsigned char tail[3] = {7, 8, 9};
+        auto id2 = t.postSend(1, tail, sizeof tail);
+        ASSERT_TRUE(id2.has_value());
+        ASSERT_TRUE(t.waitAll({*id, *id2}).has_value());
+      } else {
+        // Receive the same bytes in odd pieces that straddle stripe boundaries.
+        std::vector<RequestId> ids;
+        std::size_t piece = 100003, off = 0;
+        while (off < kBytes) {
+          std::size_t n = std::min(piece, kBytes - off);
+          auto id = t.postRecv(0, buf.data() + off, n);
+          ASSERT_TRUE(id.has_value());
+          ids.push_back(*id);
+          off += n;
+          piece = piece * 3 / 2;
+        }
+        unsigned char tail[3] = {};
+        auto id2 = t.postRecv(0, tail, sizeof tail);
+        ASSERT_TRUE(id2.has_value());
+        ids.push_back(*id2);
+        for (RequestId id : ids) ASSERT_TRUE(t.wait(id).has_value());
+        std::size_t bad = 0;
+        for (std::size_t i = 0; i < kBytes; ++i) bad += buf[i] != static_cast<unsigned char>(i * 31 + i / 977);
+        EXPECT_EQ(bad, 0u) << "connections " << conns;
+        EXPECT_EQ(tail[0], 7);
+        EXPECT_EQ(tail[2], 9);
+      }
+      ASSERT_TRUE(t.barrier().has_value());
+    });
+  }
+}
+
+TEST(BenchTcpTransport, StallTimesOutNamingThePeer) {
+  runRanks(2, 2, std::chrono::milliseconds(500), [&](int rank, Transport& t) {
+    if (rank == 1) {
+      char c = 0;
+      auto id = t.postRecv(0, &c, 1);  // rank 0 never sends
+      ASSERT_TRUE(id.has_value());
+      auto start = std::chrono::steady_clock::now();
+      auto s = t.wait(*id);
+      auto took = std::chrono::steady_clock::now() - start;
+      ASSERT_FALSE(s.has_value());
+      EXPECT_EQ(s.error().code, ErrorCode::kTimeout);
+      EXPECT_NE(s.error().message.find("rank 0 (host testhost, interface lo"), std::string::npos) << s.error().message;
+      EXPECT_GE(took, std::chrono::milliseconds(450));
+      EXPECT_LT(took, std::chrono::seconds(5));
+    }
+    // Both ranks must leave their transports alive until rank 1 timed out.
+    std::this_thread::sleep_for(std::chrono::milliseconds(rank == 0 ? 1500 : 0));
+  });
+}
+
+TEST(BenchTcpTransport, ClosedPeerIsLost) {
+  int port = freshPort();
+  std::thread peer([port] {
+    auto boot = makeTcpBootstrap(bootOptions(1, 2, port, std::chrono::seconds(20)));
+    ASSERT_TRUE(boot.has_value());
+    auto t = makeTcpTransport(**boot, transportOptions(3, std::chrono::seconds(20)));
+    ASSERT_TRUE(t.has_value());
+    // Leaves at once: its sockets close.
+  });
+  auto boot = makeTcpBootstrap(bootOptions(0, 2, port, std::chrono::seconds(20)));
+  ASSERT_TRUE(boot.has_value());
+  auto t = makeTcpTransport(**boot, transportOptions(3, std::chrono::seconds(20)));
+  ASSERT_TRUE(t.has_value());
+  peer.join();
+  std::vector<char> buf(1 << 20);
+  auto id = (*t)->postRecv(1, buf.data(), buf.size());
+  ASSERT_TRUE(id.has_value());
+  auto s = (*t)->wait(*id);
+  ASSERT_FALSE(s.has_value());
+  EXPECT_EQ(s.error().code, ErrorCode::kPeerLost);
+  EXPECT_NE(s.error().message.find("rank 1 (host testhost, interface lo"), std::string::npos) << s.error().message;
+}
+
+TEST(BenchTcpTransport, BootstrapTimeoutNamesMissingRankAndInterface) {
+  auto boot = makeTcpBootstrap(bootOptions(0, 3, freshPort(), std::chrono::milliseconds(300)));
+  ASSERT_TRUE(boot.has_value());
+  auto all = (*boot)->allgather("x");
+  ASSERT_FALSE(all.has_value());
+  EXPECT_EQ(all.error().code, ErrorCode::kTimeout);
+  EXPECT_NE(all.error().message.find("rank(s) 1,2"), std::string::npos) << all.error().message;
+  EXPECT_NE(all.error().message.find("interface lo"), std::string::npos) << all.error().message;
+
+  auto lone = makeTcpBootstrap(bootOptions(1, 2, freshPort(), std::chrono::milliseconds(300)));
+  ASSERT_TRUE(lone.has_value());
+  auto r = (*lone)->allgather("x");
+  ASSERT_FALSE(r.has_value());
+  EXPECT_EQ(r.error().code, ErrorCode::kTimeout);
+  EXPECT_NE(r.error().message.find("rank 0 (host 127.0.0.1:"), std::string::npos) << r.error().message;
+  EXPECT_NE(r.error().message.find("interface lo"), std::string::npos) << r.error().message;
+}
+
+}  // namespace
+}  // namespace railkit::bench
