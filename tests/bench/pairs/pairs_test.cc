@@ -117,3 +117,24 @@ TEST(PairsCli, LocalRunFourRanksJson) {
   for (const auto& l : pairs["links"]) EXPECT_GT(l["bw_gbps"].get<double>(), 0) << l.dump();
   EXPECT_EQ(rc == 1, !pairs["slow_links"].empty()) << out;
 }
+
+TEST(PairsCli, LocalRunThreeRanksOneWayHasAByeEachRound) {
+  std::string cmd = railkit::testing::railkitBinary() + " bench pairs --local 3 --one-way -e 64K -n 3 -w 1 --json 2>/dev/null";
+  FILE* p = popen(cmd.c_str(), "r");
+  ASSERT_NE(p, nullptr);
+  std::string out;
+  std::array<char, 4096> buf{};
+  while (fgets(buf.data(), buf.size(), p)) out += buf.data();
+  int status = pclose(p);
+  int rc = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  ASSERT_TRUE(rc == 0 || rc == 1) << out;
+  auto doc = nlohmann::json::parse(out, nullptr, false);
+  ASSERT_FALSE(doc.is_discarded()) << out;
+  auto& pairs = doc["pairs"];
+  EXPECT_EQ(pairs["direction"], "one-way");
+  ASSERT_EQ(pairs["rounds"].size(), 3u);
+  for (const auto& round : pairs["rounds"]) EXPECT_EQ(round.size(), 1u);  // 3 ranks: one pair, one bye
+  EXPECT_EQ(pairs["links"].size(), 3u);
+  // Too few ranks is a usage error.
+  EXPECT_EQ(WEXITSTATUS(system((railkit::testing::railkitBinary() + " bench pairs --local 1 >/dev/null 2>&1").c_str())), 2);
+}
