@@ -5,6 +5,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <set>
 #include <string>
 
 #include <fmt/core.h>
@@ -272,6 +273,40 @@ TEST(LogsCli, UsageErrorsExitTwo) {
     EXPECT_FALSE(r.err.empty()) << args;
   }
   EXPECT_EQ(run("").status, 2);
+}
+
+TEST(LogsCli, FilesOfOneInvocationAreOneJob) {
+  RAILKIT_REQUIRE_SHARED();
+  auto doc = parse(run(shared("nccl-logs/002.log") + " " + shared("nccl-logs/030.log") + " --json"));
+  ASSERT_EQ(doc["inputs"].size(), 2u);
+  EXPECT_EQ(doc["job"]["inputs"], 2);
+  EXPECT_EQ(doc["job"]["kinds"]["nccl-log"], 2);
+  size_t hosts = doc["inputs"][0]["hosts"].size() + doc["inputs"][1]["hosts"].size();
+  EXPECT_EQ(doc["job"]["hosts"].size(), hosts);  // disjoint clusters: the union
+  std::set<std::string> files;
+  for (const auto& f : doc["findings"]) files.insert(f["file"].get<std::string>());
+  EXPECT_TRUE(files.count(shared("nccl-logs/002.log"))) << doc["findings"];
+}
+
+// A table without Rank lines next to NCCL lines: ranks and nodes come from
+// what NCCL printed (nRanks 16, nNodes 2).
+TEST(LogsCli, GradeTakesRanksAndNodesFromNcclLines) {
+  std::string text;
+  for (int r = 0; r < 16; ++r)
+    text += fmt::format("node-{}:{}:{} [{}] NCCL INFO comm 0x55 rank {} nRanks 16 nNodes 2 localRanks 8 localRank {} MNNVL 0\n",
+                        r / 8, 100 + r, 100 + r, r % 8, r, r % 8);
+  text += "#       size         count      type   redop    root     time   algbw   busbw #wrong     time   algbw   busbw #wrong\n";
+  text += "  8589934592    2147483648     float     sum      -1   100000  200.00  375.00      0   100000  200.00  375.00      0\n";
+  auto r = run(writeFile("mixed.log", text).string() + " --json --expect-line-rate --nic-gbps 3200");
+  auto doc = parse(r);
+  EXPECT_EQ(doc["inputs"][0]["kind"], "nccl-tests");
+  const auto& g = doc["job"]["grades"][0];
+  EXPECT_EQ(g["nodes"], 2) << g;
+  EXPECT_EQ(g["ranks"], 16) << g;
+  EXPECT_NE(g["nodes_source"].get<std::string>().find("NCCL"), std::string::npos) << g;
+  EXPECT_NEAR(g["expected_busbw_gbs"].get<double>(), 600, 1e-9);
+  EXPECT_EQ(g["status"], "fail");
+  EXPECT_EQ(r.status, 1);
 }
 
 TEST(LogsCli, JsonOutKeepsTheHumanView) {
