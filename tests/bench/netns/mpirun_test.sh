@@ -24,6 +24,12 @@ done
 # Nothing from the caller's launcher may leak into the ranks.
 unset RANK WORLD_SIZE MASTER_ADDR MASTER_PORT UCX_NET_DEVICES
 export UCX_TLS=tcp
+# Components of OpenMPI and of its PMIx stay loaded at exit, so
+# LeakSanitizer can name their allocations (tests/bench/lsan.supp).
+export OMPI_MCA_mca_base_component_disable_dlclose=1 PMIX_MCA_mca_base_component_disable_dlclose=1
+# ...and the slow unwinder walks through libmpi (built without frame
+# pointers) so the suppressions can match it.
+[[ -n "${ASAN_OPTIONS:-}" ]] && export ASAN_OPTIONS="$ASAN_OPTIONS:fast_unwind_on_malloc=0"
 rk_um_snapshot "$n"
 spec=${RK_UM_SPECS[$((n % ${#RK_UM_SPECS[@]}))]}
 rc=0
