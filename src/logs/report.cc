@@ -7,6 +7,16 @@
 #include "logs/output_findings.h"
 
 namespace railkit::logs {
+namespace {
+
+// Errors first, then warnings, then info; input order within a severity.
+void sortBySeverity(std::vector<Finding>& findings) {
+  auto rank = [](Severity s) { return s == Severity::kError ? 0 : s == Severity::kWarning ? 1 : 2; };
+  std::stable_sort(findings.begin(), findings.end(),
+                   [&](const Finding& a, const Finding& b) { return rank(a.severity) < rank(b.severity); });
+}
+
+}  // namespace
 
 LogsReport combineInputs(std::vector<InputReport> inputs) {
   LogsReport report;
@@ -18,6 +28,7 @@ LogsReport combineInputs(std::vector<InputReport> inputs) {
   for (const auto& input : report.inputs)
     for (const auto& f : input.findings) report.findings.push_back(f);
   for (const auto& f : report.job.findings) report.findings.push_back(f);
+  sortBySeverity(report.findings);
   return report;
 }
 
@@ -84,6 +95,7 @@ void gradeReport(LogsReport& report, const GradeRequest& request) {
   }
   for (const auto& g : report.grades)
     for (auto& f : gradeFindings(g)) report.findings.push_back(std::move(f));
+  sortBySeverity(report.findings);
 }
 
 nlohmann::json reportToJson(const LogsReport& report) {
