@@ -90,10 +90,11 @@ std::string joined(const std::vector<std::string>& items, size_t limit = 6) {
 std::string gdrText(const std::optional<bool>& gdr) { return gdr ? (*gdr ? "yes" : "no") : "not shown"; }
 
 void renderNccl(std::string& out, const NcclLogFacts& f) {
-  out += fmt::format("  NCCL {}: {} rank(s) on {} host(s){}\n", joined(f.nccl_versions, 3), f.ranks, f.hosts.size(),
-                     f.nranks ? fmt::format(" (nranks {}{})", *f.nranks,
-                                            f.nnodes ? fmt::format(", nNodes {}", *f.nnodes) : "")
-                              : "");
+  std::string who;
+  if (f.ranks > 0 || !f.hosts.empty()) who = fmt::format(": {} rank(s) on {} host(s)", f.ranks, f.hosts.size());
+  if (f.nranks)
+    who += fmt::format(" (nranks {}{})", *f.nranks, f.nnodes ? fmt::format(", nNodes {}", *f.nnodes) : "");
+  out += fmt::format("  NCCL {}{}\n", f.nccl_versions.empty() ? "version not shown" : joined(f.nccl_versions, 3), who);
   out += fmt::format("  inter-node transport {}, GPUDirect RDMA {}; network {}; HCAs {}\n", f.inter_node_transport,
                      gdrText(f.gdr), joined(f.networks), joined(f.hcas));
   if (!f.transports.empty()) {
@@ -126,7 +127,7 @@ void renderJob(std::string& out, const LogsReport& report) {
     out += "\n";
     return;
   }
-  out += fmt::format("; NCCL {}; {} rank(s) on {} host(s); inter-node transport {}, GPUDirect RDMA {}\n",
+  out += fmt::format("; NCCL {}; {} rank(s) on {} host(s) seen; inter-node transport {}, GPUDirect RDMA {}\n",
                      jsonText(facts, "nccl_versions"), jsonText(facts, "ranks"), jsonText(facts, "host_count"),
                      jsonText(facts, "inter_node_transport"), jsonText(facts, "gdr"));
 }
