@@ -35,6 +35,13 @@ std::vector<std::string> rdmaPortsFor(const std::vector<model::RdmaDevice>& devi
   return out;
 }
 
+std::string devicesInUse(const std::vector<Setting>& settings, const std::string& fallback) {
+  for (const auto& s : settings) {
+    if (s.name == "NET_DEVICES") return s.value;
+  }
+  return fallback;
+}
+
 std::string describeSettings(const std::vector<Setting>& settings) {
   std::string s;
   for (const auto& x : settings) {

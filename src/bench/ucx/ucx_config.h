@@ -37,6 +37,10 @@ std::vector<Setting> settingsFor(const TransportOptions& options, const std::vec
 // pairing), in device order: what UCX_NET_DEVICES needs for RDMA on net1.
 std::vector<std::string> rdmaPortsFor(const std::vector<model::RdmaDevice>& devices, const std::string& netdev);
 
+// The UCX_NET_DEVICES value in `settings`, or `fallback` when UCX picks
+// devices itself: what rank lines and messages call the rank's interface.
+std::string devicesInUse(const std::vector<Setting>& settings, const std::string& fallback);
+
 // "UCX_TLS=tcp UCX_NET_DEVICES=net1", for messages.
 std::string describeSettings(const std::vector<Setting>& settings);
 

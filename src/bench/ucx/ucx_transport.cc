@@ -83,7 +83,8 @@ class UcxTransport final : public Transport {
     if (ucs_status_t st = ucp_worker_get_address(worker_.worker, &address, &address_len); st != UCS_OK) {
       return ucxError(ErrorCode::kUnavailable, "ucp_worker_get_address", st);
     }
-    ucx::PeerCard mine{options_.data_address, options_.hostname, options_.data_interface,
+    // Peers and rank lines name the devices UCX was given (the user's UCX_NET_DEVICES wins over --data-if).
+    ucx::PeerCard mine{options_.data_address, options_.hostname, ucx::devicesInUse(settings_, options_.data_interface),
                        std::string(reinterpret_cast<const char*>(address), address_len)};
     ucp_worker_release_address(worker_.worker, address);
     auto all = bootstrap.allgather(ucx::encodeCard(mine));

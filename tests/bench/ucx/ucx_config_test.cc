@@ -18,6 +18,8 @@ TEST(BenchUcxConfig, DevicesFollowTheDataInterface) {
   EXPECT_EQ(s[1].name, "NET_DEVICES");
   EXPECT_EQ(s[1].value, "net1,mlx5_3:1");
   EXPECT_EQ(describeSettings(s), "UCX_TLS=tcp UCX_NET_DEVICES=net1,mlx5_3:1");
+  EXPECT_EQ(devicesInUse(s, "net1"), "net1,mlx5_3:1");
+  EXPECT_EQ(devicesInUse({}, "net1"), "net1");
 }
 
 TEST(BenchUcxConfig, UserDevicesWin) {
@@ -27,6 +29,7 @@ TEST(BenchUcxConfig, UserDevicesWin) {
   auto s = settingsFor(o, {"mlx5_3:1"});
   ASSERT_EQ(s.size(), 1u);
   EXPECT_EQ(s[0].value, "mlx5_0:1");
+  EXPECT_EQ(devicesInUse(s, "net1"), "mlx5_0:1");  // rank lines say what UCX really uses
   EXPECT_EQ(describeSettings({}), "UCX defaults");
 }
 
