@@ -52,6 +52,22 @@ void AnalyzerState::addRank(uint64_t rank) {
   }
 }
 
+bool AnalyzerState::headerSeen(uint64_t hash) {
+  if (hash == 0) hash = 1;  // 0 marks an empty slot
+  size_t mask = header_seen.size() - 1;
+  for (size_t probe = 0; probe < 16; ++probe) {
+    uint64_t& slot = header_seen[(hash + probe) & mask];
+    if (slot == hash) return true;
+    if (slot == 0) {
+      if (header_seen_count * 4 >= header_seen.size() * 3) return false;  // full: record the slow way
+      slot = hash;
+      ++header_seen_count;
+      return false;
+    }
+  }
+  return false;
+}
+
 void AnalyzerState::countTransport(std::string_view name) {
   for (auto& [known, count] : transports)
     if (known == name) {
@@ -113,18 +129,16 @@ void NcclLogAnalyzer::feedLine(std::string_view text, uint64_t line_number) {
   NcclLine line;
   if (!classifyLine(text, &line)) return;
   if (line.level == LineLevel::kInfo || line.level == LineLevel::kWarn) ++s.nccl_lines;
-  if (!line.host.empty() &&
-      (line.host != s.scan.last_host || line.pid != s.scan.last_pid || line.dev != s.scan.last_dev)) {
-    if (line.host != s.scan.last_host) {
-      s.scan.last_host.assign(line.host);
+  if (!line.host.empty()) {
+    std::string_view host_pid(line.host.data(), static_cast<size_t>(line.pid.data() + line.pid.size() - line.host.data()));
+    uint64_t hash = std::hash<std::string_view>{}(host_pid) * 31 + std::hash<std::string_view>{}(line.dev);
+    if (!s.headerSeen(hash)) {
       s.hosts.add(line.host);
+      s.scan.key_buf.assign(line.host).append(":").append(line.pid);
+      s.processes.add(s.scan.key_buf);
+      s.scan.key_buf.append(":").append(line.dev);
+      s.rank_devices.add(s.scan.key_buf);
     }
-    s.scan.last_pid.assign(line.pid);
-    s.scan.last_dev.assign(line.dev);
-    s.scan.key_buf.assign(line.host).append(":").append(line.pid);
-    s.processes.add(s.scan.key_buf);
-    s.scan.key_buf.append(":").append(line.dev);
-    s.rank_devices.add(s.scan.key_buf);
   }
   if (line.level == LineLevel::kInfo) {
     if (recordInfoFacts(s, line, line_number)) return;

@@ -112,12 +112,16 @@ void recordVersion(AnalyzerState& s, std::string_view text, uint64_t ln) {
   }
 }
 
+uint64_t processKey(const NcclLine& line) {
+  return std::hash<std::string_view>{}(line.host) * 31 + std::hash<std::string_view>{}(line.pid);
+}
+
 void recordPlugin(AnalyzerState& s, const NcclLine& line, uint64_t ln, std::string_view plugin) {
   if (plugin.empty()) return;
   s.plugins.add(plugin);
-  std::string key = std::string(line.host) + ":" + std::string(line.pid);
+  uint64_t key = processKey(line);
   if (s.process_plugin.size() < (1u << 16) || s.process_plugin.count(key)) {
-    auto [it, fresh] = s.process_plugin.try_emplace(key, std::string(plugin));
+    auto [it, fresh] = s.process_plugin.try_emplace(key, plugin);
     if (fresh || it->second != plugin) {
       it->second = std::string(plugin);
       s.sig_plugins.add(s.file, ln, line.text);
@@ -130,9 +134,9 @@ void recordNetwork(AnalyzerState& s, const NcclLine& line, uint64_t ln, std::str
   if (network.empty()) return;
   s.networks.add(network);
   if (network == "Socket") s.sig_socket_network.add(s.file, ln, line.text);
-  std::string key = std::string(line.host) + ":" + std::string(line.pid);
+  uint64_t key = processKey(line);
   if (s.process_network.size() < (1u << 16) || s.process_network.count(key)) {
-    auto [it, fresh] = s.process_network.try_emplace(key, std::string(network));
+    auto [it, fresh] = s.process_network.try_emplace(key, network);
     if (fresh || it->second != network) {
       it->second = std::string(network);
       s.sig_plugins.add(s.file, ln, line.text);

@@ -72,7 +72,7 @@ class AnalyzerState {
   bool ib_mentioned = false;  // NET/IB or ibv_* named in a WARN or other line
 
   // Per process (host:pid): the network and net plugin it chose, for mismatch.
-  std::unordered_map<std::string, std::string> process_network, process_plugin;
+  std::unordered_map<uint64_t, std::string> process_network, process_plugin;  // by hash of host:pid
   DistinctList plugins;
 
   // Fact-based signals (INFO lines) read by the rules' build step.
@@ -90,6 +90,12 @@ class AnalyzerState {
   void countTransport(std::string_view name);
 
   std::string scratch;  // reused buffers: no allocation per line once warm
+  // Hashes of host:pid + dev already recorded, so the common line (a rank
+  // seen before) costs one hash and one probe instead of set lookups.
+  std::vector<uint64_t> header_seen = std::vector<uint64_t>(size_t{1} << 14, 0);
+  size_t header_seen_count = 0;
+  bool headerSeen(uint64_t hash);
+
   struct Scanner {
     std::string ansi_buf, key_buf, last_host, last_pid, last_dev, detail, subject;
   } scan;
