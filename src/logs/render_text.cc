@@ -127,9 +127,13 @@ void renderJob(std::string& out, const LogsReport& report) {
     out += "\n";
     return;
   }
-  out += fmt::format("; NCCL {}; {} rank(s) on {} host(s) seen; inter-node transport {}, GPUDirect RDMA {}\n",
-                     jsonText(facts, "nccl_versions"), jsonText(facts, "ranks"), jsonText(facts, "host_count"),
-                     jsonText(facts, "inter_node_transport"), jsonText(facts, "gdr"));
+  std::string versions = jsonText(facts, "nccl_versions");
+  out += "; NCCL " + (versions == "none shown" ? std::string("version not shown") : versions);
+  auto ranks = facts.find("ranks");
+  if (ranks != facts.end() && ranks->is_number() && ranks->get<double>() > 0)
+    out += fmt::format("; {} rank(s) on {} host(s) seen", jsonText(facts, "ranks"), jsonText(facts, "host_count"));
+  out += fmt::format("; inter-node transport {}, GPUDirect RDMA {}\n", jsonText(facts, "inter_node_transport"),
+                     jsonText(facts, "gdr"));
 }
 
 }  // namespace
