@@ -24,6 +24,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   for (const auto& f : first.findings())
     if (f.evidence.size() > railkit::logs::kMaxEvidencePerFinding + 1) __builtin_trap();
   (void)railkit::logs::factsToJson(first.facts()).dump();
+  (void)railkit::findingsToJson(first.findings()).dump();
+  (void)railkit::findingsToJson(second.findings()).dump();
   auto job = railkit::logs::combineJob({&first, &second});
   (void)job.facts.dump();
   return 0;

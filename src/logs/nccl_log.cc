@@ -15,14 +15,14 @@ namespace railkit::logs {
 namespace nccl {
 
 bool DistinctList::add(std::string_view value) {
-  if (!values_.empty() && values_.back() == value) return false;
+  if (!values_.empty() && values_.back() == value) return false;  // (sanitised values only match clean input)
   if (seen_.find(value) != seen_.end()) return false;
   if (values_.size() >= cap_) {
     overflowed_ = true;
     return false;
   }
-  values_.emplace_back(value);
   seen_.emplace(value);
+  values_.push_back(validUtf8(value));
   return true;
 }
 
@@ -74,7 +74,7 @@ void AnalyzerState::countTransport(std::string_view name) {
       ++count;
       return;
     }
-  if (transports.size() < 64) transports.emplace_back(std::string(name), 1);
+  if (transports.size() < 64) transports.emplace_back(validUtf8(name), 1);
 }
 
 std::set<std::string> versionNumbers(const std::vector<std::string>& versions) {

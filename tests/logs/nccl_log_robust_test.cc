@@ -1,6 +1,7 @@
 // What people paste: CRLF, colour codes, launcher and timestamp prefixes,
 // wrapped and truncated lines, binary garbage, empty input, huge lines.
 #include <chrono>
+#include <cstdio>
 #include <cstdlib>
 #include <random>
 
@@ -78,10 +79,13 @@ TEST(NcclRobust, LauncherAndTimestampPrefixes) {
 TEST(NcclRobust, RanksOutOfOrderAndInterleaved) {
   NcclLogAnalyzer a("shuffled");
   std::vector<std::string> lines;
-  for (int r = 15; r >= 0; --r)
-    lines.push_back("n" + std::to_string(r / 8) + ":" + std::to_string(100 + r) + ":1 [" + std::to_string(r % 8) +
-                    "] NCCL INFO comm 0x1 rank " + std::to_string(r) + " nRanks 16 nNodes 2 localRanks 8 localRank " +
-                    std::to_string(r % 8) + " MNNVL 0");
+  for (int r = 15; r >= 0; --r) {
+    char buffer[200];
+    std::snprintf(buffer, sizeof buffer,
+                  "n%d:%d:1 [%d] NCCL INFO comm 0x1 rank %d nRanks 16 nNodes 2 localRanks 8 localRank %d MNNVL 0",
+                  r / 8, 100 + r, r % 8, r, r % 8);
+    lines.emplace_back(buffer);
+  }
   lines.push_back("n1:108:1 [0] NCCL INFO Channel 00/0 : 7[7] -> 8[0] [receive] via NET/IB/0/GDRDMA");
   uint64_t n = 0;
   for (const auto& l : lines) a.feedLine(l, ++n);
@@ -132,6 +136,20 @@ TEST(NcclRobust, BinaryGarbage) {
   (void)a.findings();
   (void)factsToJson(a.facts());
   SUCCEED();
+}
+
+TEST(NcclRobust, InvalidUtf8StillGivesJson) {
+  NcclLogAnalyzer a("latin1");
+  feedText(a,
+           "h\xe9:1:1 [0] NCCL INFO Using network Socket\n"
+           "h2:1:1 [0] NCCL INFO Using network Socket\n"
+           "h\xe9:1:1 [0] misc/socket.cc:47 NCCL WARN socketProgress: Connection closed by remote peer p\xff\xfe<1>\n");
+  auto findings = a.findings();
+  ASSERT_NE(find(findings, "nccl-connection-closed"), nullptr);
+  ASSERT_NE(find(findings, "nccl-net-socket"), nullptr);
+  EXPECT_NO_THROW((void)findingsToJson(findings).dump());
+  EXPECT_NO_THROW((void)factsToJson(a.facts()).dump());
+  EXPECT_EQ(a.facts().hosts.front(), "h?");
 }
 
 TEST(NcclRobust, HugeLineStaysBounded) {

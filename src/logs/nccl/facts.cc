@@ -11,7 +11,6 @@
 namespace railkit::logs::nccl {
 namespace {
 
-constexpr size_t kMaxRankIds = size_t{1} << 20;
 
 // "NET/IB/1(2)/GDRDMA/Shared" -> "NET/IB/GDRDMA"; "P2P/IPC/read" -> "P2P/IPC";
 // "direct shared memory" / "SHM/direct/direct" -> "SHM". Written into `out`.

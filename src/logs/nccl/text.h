@@ -60,10 +60,41 @@ inline std::optional<uint64_t> numberAfter(std::string_view s, std::string_view 
   return value;
 }
 
-// A copy of at most `max` bytes (evidence text and details stay bounded).
+// A copy that is valid UTF-8 (JSON output must be): bytes that do not form
+// a complete UTF-8 sequence become '?'. Logs are often cut mid-character.
+inline std::string validUtf8(std::string_view s) {
+  std::string out;
+  out.reserve(s.size());
+  size_t i = 0;
+  while (i < s.size()) {
+    unsigned char c = static_cast<unsigned char>(s[i]);
+    size_t len = c < 0x80 ? 1 : (c >> 5) == 0x6 ? 2 : (c >> 4) == 0xE ? 3 : (c >> 3) == 0x1E ? 4 : 0;
+    bool ok = len > 0 && i + len <= s.size() && !(len == 2 && c < 0xC2);
+    for (size_t k = 1; ok && k < len; ++k) ok = (static_cast<unsigned char>(s[i + k]) & 0xC0) == 0x80;
+    if (ok && len == 3) {
+      unsigned char d = static_cast<unsigned char>(s[i + 1]);
+      ok = !(c == 0xE0 && d < 0xA0) && !(c == 0xED && d >= 0xA0);
+    }
+    if (ok && len == 4) {
+      unsigned char d = static_cast<unsigned char>(s[i + 1]);
+      ok = c <= 0xF4 && !(c == 0xF0 && d < 0x90) && !(c == 0xF4 && d >= 0x90);
+    }
+    if (!ok) {
+      out.push_back('?');
+      ++i;
+      continue;
+    }
+    if (len == 1 && c < 0x20 && c != '\t') out.push_back('?');
+    else out.append(s.substr(i, len));
+    i += len;
+  }
+  return out;
+}
+
+// A copy of at most `max` bytes, valid UTF-8 (evidence text and details stay bounded).
 inline std::string bounded(std::string_view s, size_t max = 400) {
-  if (s.size() <= max) return std::string(s);
-  return std::string(s.substr(0, max)) + "...";
+  if (s.size() <= max) return validUtf8(s);
+  return validUtf8(s.substr(0, max)) + "...";
 }
 
 inline std::string_view trimView(std::string_view s) {
