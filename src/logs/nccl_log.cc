@@ -131,7 +131,11 @@ void NcclLogAnalyzer::feedLine(std::string_view text, uint64_t line_number) {
   if (line.level == LineLevel::kInfo || line.level == LineLevel::kWarn) ++s.nccl_lines;
   if (!line.host.empty()) {
     std::string_view host_pid(line.host.data(), static_cast<size_t>(line.pid.data() + line.pid.size() - line.host.data()));
-    uint64_t hash = std::hash<std::string_view>{}(host_pid) * 31 + std::hash<std::string_view>{}(line.dev);
+    // FNV-1a inline: two library hash calls cost more than the rest of a routine line.
+    uint64_t hash = 1469598103934665603ull;
+    for (char c : host_pid) hash = (hash ^ static_cast<unsigned char>(c)) * 1099511628211ull;
+    hash ^= 0xff;
+    for (char c : line.dev) hash = (hash ^ static_cast<unsigned char>(c)) * 1099511628211ull;
     if (!s.headerSeen(hash)) {
       s.hosts.add(line.host);
       s.scan.key_buf.assign(line.host).append(":").append(line.pid);
@@ -173,6 +177,13 @@ std::vector<Finding> NcclLogAnalyzer::findings() const {
   for (size_t i = 0; i < rules.size(); ++i) {
     nccl::RuleContext context{*state_, facts, out};
     if (auto f = rules[i].build(state_->rule_hits[i], context)) out.push_back(std::move(*f));
+  }
+  // Findings become JSON: every string must be valid UTF-8 whatever the log held.
+  for (auto& f : out) {
+    f.message = nccl::validUtf8(f.message);
+    f.subject = nccl::validUtf8(f.subject);
+    f.fix = nccl::validUtf8(f.fix);
+    for (auto& e : f.evidence) e.text = nccl::validUtf8(e.text);
   }
   return out;
 }
