@@ -33,6 +33,7 @@ test-sanitize: deps
 	CXX=clang++ cmake -S . -B $(ASAN_BUILD) -DCMAKE_BUILD_TYPE=Debug -DRAILKIT_SANITIZE=ON -DRAILKIT_FUZZ=ON >/dev/null
 	cmake --build $(ASAN_BUILD) -j $(JOBS)
 	cd $(ASAN_BUILD) && ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
+	  LSAN_OPTIONS=suppressions=$(CURDIR)/tests/bench/lsan.supp \
 	  UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 RAILKIT_SANITIZER_BUILD=1 \
 	  ctest --output-on-failure -j $(JOBS)
 
