@@ -28,7 +28,7 @@ std::vector<Finding> check(const DoctorInput& in) {
 }  // namespace
 
 extern const Rule kMpiHostfileUnresolvable = {
-    "mpi-hostfile-unresolvable", Severity::kError, "a host of the MPI hostfile (--hostfile) does not resolve",
+    "mpi-hostfile-unresolvable", Severity::kError, "A host of the MPI hostfile (--hostfile) does not resolve",
     "mpirun starts one daemon per hostfile line by name (ssh, or the MPI operator's kubectl-exec agent) and\n"
     "the daemons then connect back over TCP. A name that does not resolve fails the launch with\n"
     "'ssh: Could not resolve hostname' or 'ORTE was unable to reliably start one or more daemons'.\n"
