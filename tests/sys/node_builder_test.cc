@@ -25,12 +25,13 @@ fs::path tempDir(const std::string& name) {
   return dir;
 }
 
-// Every entry of a tree: "f <content>", "l <target>", "d".
+// Every file and link of a tree: "f <content>", "l <target>".
 std::map<std::string, std::string> listTree(const fs::path& dir) {
   std::map<std::string, std::string> out;
   for (auto it = fs::recursive_directory_iterator(dir); it != fs::recursive_directory_iterator();
        ++it) {
-    std::string rel = fs::relative(it->path(), dir).string();
+    // Lexical: fs::relative would follow the links it is listing.
+    std::string rel = it->path().lexically_relative(dir).string();
     if (it->is_symlink()) {
       out[rel] = "l " + fs::read_symlink(it->path()).string();
     } else if (it->is_directory()) {
