@@ -47,6 +47,9 @@ struct BootstrapOptions {
   int size = 1;
   std::chrono::milliseconds timeout{300000}; // --bootstrap-timeout
   std::string kind = "env";                  // reported by kind(): "env" or "local"
+  // --local: rank 0 serves on this socket, bound and listening before the
+  // fork, so no other rank's listener can take the port in between.
+  int inherited_listener = -1;
 };
 
 // The env/local rendezvous (TCP on the control plane, see rendezvous.h for the wire format).

@@ -135,8 +135,10 @@ class TcpBootstrap final : public Bootstrap {
 
  private:
   Status serve(const std::string& mine, std::vector<std::string>* all, Clock::time_point deadline) {
-    int port = 0;
-    auto listener = listenOn(options_.control_address, options_.master_port, &port);
+    int port = options_.master_port;
+    auto listener = options_.inherited_listener >= 0
+                        ? Result<int>(options_.inherited_listener)
+                        : listenOn(options_.control_address, options_.master_port, &port);
     if (!listener) return tl::unexpected(listener.error());
     peers_.assign(options_.size, -1);
     peer_addrs_.assign(options_.size, "?");

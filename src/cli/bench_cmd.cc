@@ -1,9 +1,13 @@
 // `railkit bench OP`: flags and environment -> BenchConfig, the launcher
 // choice (--local forks ranks; mpirun; env), and outcome -> exit status.
+#include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <iostream>
 #include <memory>
 
@@ -248,10 +252,11 @@ int runLocal(bench::BenchConfig c, const OutputOptions& output) {
   if (c.backend == "nccl") {
     if (auto s = probeNcclInChild(c); !s) return reportError(s.error());
   }
+  // Rank 0's rendezvous socket is bound here and inherited: a port probed and
+  // closed could be taken by another rank's data listener before rank 0 binds.
   int port = 0;
-  auto probe = bench::listenOn("127.0.0.1", 0, &port);
-  if (!probe) return reportError(probe.error());
-  bench::closeFd(*probe);
+  auto listener = bench::listenOn("127.0.0.1", 0, &port);
+  if (!listener) return reportError(listener.error());
   c.bootstrap_options.master_port = port;
   if (c.bootstrap_options.job_id.rfind("rk-", 0) == 0) {
     c.bootstrap_options.job_id = bench::defaultJobId("127.0.0.1", port, c.bootstrap_options.size);
@@ -260,21 +265,48 @@ int runLocal(bench::BenchConfig c, const OutputOptions& output) {
   for (int r = 0; r < c.bootstrap_options.size; ++r) {
     std::fflush(nullptr);
     pid_t pid = fork();
-    if (pid < 0) return reportError(Error{ErrorCode::kIo, "fork failed"});
+    if (pid < 0) {
+      for (pid_t child : children) kill(child, SIGTERM);
+      for (pid_t child : children) waitpid(child, nullptr, 0);
+      bench::closeFd(*listener);
+      return reportError(Error{ErrorCode::kIo, std::string("fork failed: ") + std::strerror(errno)});
+    }
     if (pid == 0) {
       c.bootstrap_options.rank = r;
+      if (r == 0) {
+        c.bootstrap_options.inherited_listener = *listener;
+      } else {
+        bench::closeFd(*listener);
+      }
       int code = runRank(c, output);
       std::fflush(nullptr);
       _exit(code);
     }
     children.push_back(pid);
   }
+  bench::closeFd(*listener);
+  // Like mpirun: once a rank could not run (usage error, lost peer, crash) the
+  // others would only wait out their timeouts, so they are stopped.
   int worst = kExitOk;
-  for (pid_t pid : children) {
+  std::size_t running = children.size();
+  bool stopping = false;
+  while (running > 0) {
     int status = 0;
-    waitpid(pid, &status, 0);
+    pid_t pid = waitpid(-1, &status, 0);
+    if (pid < 0) {
+      if (errno == EINTR) continue;
+      break;
+    }
+    if (std::find(children.begin(), children.end(), pid) == children.end()) continue;
+    --running;
+    // A rank we stopped says nothing about the run; the one that failed does.
+    if (stopping && WIFSIGNALED(status) && WTERMSIG(status) == SIGTERM) continue;
     int code = WIFEXITED(status) ? WEXITSTATUS(status) : kExitIncomplete;
     worst = std::max(worst, code);
+    if (code >= kExitUsage && running > 0 && !stopping) {
+      stopping = true;
+      for (pid_t child : children) kill(child, SIGTERM);
+    }
   }
   return worst;
 }
