@@ -36,6 +36,24 @@ void reduceTyped(ReduceOp op, T* d, const T* s, std::size_t n) {
 }
 
 template <class T>
+void reduceTyped3(ReduceOp op, T* d, const T* a, const T* b, std::size_t n) {
+  switch (op) {
+    case ReduceOp::kSum:
+      for (std::size_t i = 0; i < n; ++i) d[i] = static_cast<T>(a[i] + b[i]);
+      break;
+    case ReduceOp::kProd:
+      for (std::size_t i = 0; i < n; ++i) d[i] = static_cast<T>(a[i] * b[i]);
+      break;
+    case ReduceOp::kMin:
+      for (std::size_t i = 0; i < n; ++i) d[i] = std::min(a[i], b[i]);
+      break;
+    case ReduceOp::kMax:
+      for (std::size_t i = 0; i < n; ++i) d[i] = std::max(a[i], b[i]);
+      break;
+  }
+}
+
+template <class T>
 void fillTyped(ReduceOp op, T* b, std::size_t n, int rank, std::size_t first, std::uint32_t seed) {
   for (std::size_t i = 0; i < n; ++i) b[i] = static_cast<T>(seededValue(op, rank, first + i, seed));
 }
@@ -74,6 +92,23 @@ void reduceInto(DataType type, ReduceOp op, void* dst, const void* src, std::siz
     case DataType::kUint64: return reduceTyped(op, static_cast<uint64_t*>(dst), static_cast<const uint64_t*>(src), n);
     case DataType::kFloat: return reduceTyped(op, static_cast<float*>(dst), static_cast<const float*>(src), n);
     case DataType::kDouble: return reduceTyped(op, static_cast<double*>(dst), static_cast<const double*>(src), n);
+  }
+}
+
+void reduce(DataType type, ReduceOp op, void* dst, const void* a, const void* b, std::size_t n) {
+  switch (type) {
+#define RK_REDUCE3(K, T) \
+  case DataType::K: \
+    return reduceTyped3(op, static_cast<T*>(dst), static_cast<const T*>(a), static_cast<const T*>(b), n);
+    RK_REDUCE3(kInt8, int8_t)
+    RK_REDUCE3(kUint8, uint8_t)
+    RK_REDUCE3(kInt32, int32_t)
+    RK_REDUCE3(kUint32, uint32_t)
+    RK_REDUCE3(kInt64, int64_t)
+    RK_REDUCE3(kUint64, uint64_t)
+    RK_REDUCE3(kFloat, float)
+    RK_REDUCE3(kDouble, double)
+#undef RK_REDUCE3
   }
 }
 

@@ -23,6 +23,9 @@ std::size_t dataTypeSize(DataType type);
 
 // dst[i] = dst[i] op src[i] for `count` elements.
 void reduceInto(DataType type, ReduceOp op, void* dst, const void* src, std::size_t count);
+// dst[i] = a[i] op b[i] for `count` elements; dst may be a (not b), so a
+// reduction can write its result elsewhere without copying its input first.
+void reduce(DataType type, ReduceOp op, void* dst, const void* a, const void* b, std::size_t count);
 
 // The value rank `rank` contributes at element `index` (as a double; exact).
 double seededValue(ReduceOp op, int rank, std::size_t index, std::uint32_t seed);

@@ -2,9 +2,10 @@
 // The tcp backend: several TCP streams per peer (--connections, striped), bound to the data
 // interface's address, TCP_NODELAY, large socket buffers and TCP_USER_TIMEOUT
 // so a dead link is noticed while data is unacknowledged. Posted operations
-// progress together in waitAll (poll over all sockets), so a ring step's
-// send and receive never deadlock; receives land directly in the caller's
-// buffer (no staging copy).
+// are moved by I/O threads (separate ones for sending and receiving), so a
+// ring step's send and receive never deadlock and keep moving while the
+// caller reduces; receives land directly in the caller's buffer (no staging
+// copy). Operations addressed to the rank itself are copied in memory.
 
 #include <memory>
 

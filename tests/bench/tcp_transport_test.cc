@@ -107,6 +107,33 @@ TEST(BenchTcpTransport, StripedMessageArrivesWholeInAnyPieces) {
   }
 }
 
+TEST(BenchTcpTransport, MessagesToItselfAreCopied) {
+  for (int size : {1, 2}) {
+    runRanks(size, 2, std::chrono::seconds(20), [&](int rank, Transport& t) {
+      std::vector<int> out(100000), in(100000, -1);
+      std::iota(out.begin(), out.end(), rank * 1000);
+      // Receive posted before and after the matching send, in pieces.
+      auto r1 = t.postRecv(rank, in.data(), 1000 * sizeof(int));
+      auto s = t.postSend(rank, out.data(), out.size() * sizeof(int));
+      auto r2 = t.postRecv(rank, in.data() + 1000, (in.size() - 1000) * sizeof(int));
+      ASSERT_TRUE(r1 && s && r2);
+      ASSERT_TRUE(t.waitAll({*r1, *s, *r2}).has_value());
+      EXPECT_EQ(in, out);
+      ASSERT_TRUE(sendRecv(t, rank, out.data(), 4, rank, in.data(), 4).has_value());
+      // A receive from itself that no send matches is an error, not a hang.
+      char c = 0;
+      auto lone = t.postRecv(rank, &c, 1);
+      ASSERT_TRUE(lone.has_value());
+      auto st = t.wait(*lone);
+      ASSERT_FALSE(st.has_value());
+      EXPECT_EQ(st.error().code, ErrorCode::kInternal);
+      if (size > 1) {
+        ASSERT_TRUE(t.barrier().has_value());
+      }
+    });
+  }
+}
+
 TEST(BenchTcpTransport, StallTimesOutNamingThePeer) {
   runRanks(2, 2, std::chrono::milliseconds(500), [&](int rank, Transport& t) {
     if (rank == 1) {

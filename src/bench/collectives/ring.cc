@@ -84,33 +84,93 @@ Status stepReduce(const CollectiveArgs& a, const Ring& ring, const char* send, s
 
 }  // namespace
 
+// All-reduce as one pipeline of 2(n-1) ring steps: reduce-scatter steps
+// s < n-1 send block rank-1-s and receive block rank-2-s, all-gather steps
+// send block rank-t and receive block rank-t-1 (t = s-(n-1)). The block a
+// step sends is the block the step before received, so chunk k of step s is
+// posted as soon as chunk k of step s-1 has landed (and, in reduce-scatter,
+// been reduced): no step waits for the previous one to drain, both
+// directions stay busy across the reduce-scatter/all-gather boundary, and a
+// reduced chunk goes out while it is still in cache. Reductions read the
+// local contribution straight from the send buffer (every block is reduced
+// exactly once), so out of place needs no initial copy.
+//
+// An all-gather receive overwrites a block this rank sent in reduce-scatter.
+// That send cannot still be reading it: the final values of that chunk
+// depend on the partial sums it carried, so they arrive only after the
+// neighbour received every byte of it.
 Status ringAllReduce(const CollectiveArgs& a) {
   Transport& t = *a.transport;
   std::size_t esize = dataTypeSize(a.type);
+  const char* in = static_cast<const char*>(a.send);
   char* buf = static_cast<char*>(a.recv);
-  if (a.send != a.recv) copyBytes(buf, a.send, a.recv_count * esize);
-  Ring ring(t);
-  if (ring.n == 1) return okStatus();
   std::size_t count = a.recv_count;
-  Slots slots(std::max<std::size_t>(esize, a.chunk_bytes / esize * esize), (count / ring.n + 1) * esize);
-  auto seg = [&](int i) { return std::pair{segBegin(count, ring.n, i), segBegin(count, ring.n, i + 1)}; };
-  // Reduce-scatter: at step s send block rank-1-s, receive and reduce block rank-2-s.
-  for (int s = 0; s < ring.n - 1; ++s) {
-    auto [sb, se] = seg(ring.block(ring.rank - 1 - s));
-    auto [rb, re] = seg(ring.block(ring.rank - 2 - s));
-    if (auto st = stepReduce(a, ring, buf + sb * esize, (se - sb) * esize, slots, buf + rb * esize, re - rb); !st)
-      return st;
+  Ring ring(t);
+  if (ring.n == 1) {
+    if (in != buf) copyBytes(buf, in, count * esize);
+    return okStatus();
   }
-  // All-gather: rank r now owns block r; pass completed blocks around.
-  for (int s = 0; s < ring.n - 1; ++s) {
-    auto [sb, se] = seg(ring.block(ring.rank - s));
-    auto [rb, re] = seg(ring.block(ring.rank - s - 1));
-    if (auto st = sendRecv(t, ring.next, buf + sb * esize, (se - sb) * esize, ring.prev, buf + rb * esize,
-                           (re - rb) * esize);
-        !st)
-      return st;
+  const int n = ring.n, steps = 2 * (n - 1);
+  auto sendBlock = [&](int s) { return s < n - 1 ? ring.block(ring.rank - 1 - s) : ring.block(ring.rank - (s - n + 1)); };
+  auto recvBlock = [&](int s) { return s < n - 1 ? ring.block(ring.rank - 2 - s) : ring.block(ring.rank - (s - n + 1) - 1); };
+  std::size_t chunk_elems = std::max<std::size_t>(1, a.chunk_bytes / esize);
+  auto chunks = [&](int b) {
+    std::size_t len = segBegin(count, n, b + 1) - segBegin(count, n, b);
+    return (len + chunk_elems - 1) / chunk_elems;
+  };
+  // Element range [first, first + len) of chunk k of block b.
+  auto chunk = [&](int b, std::size_t k) {
+    std::size_t first = segBegin(count, n, b) + k * chunk_elems;
+    return std::pair{first, std::min(chunk_elems, segBegin(count, n, b + 1) - first)};
+  };
+  struct Unit {
+    int step;
+    std::size_t k;
+  };
+  std::vector<Unit> units;  // every receive, in stream order
+  for (int s = 0; s < steps; ++s) {
+    for (std::size_t k = 0; k < chunks(recvBlock(s)); ++k) units.push_back({s, k});
   }
-  return okStatus();
+  Slots slots(chunk_elems * esize, (count / n + 1) * esize);
+  std::vector<RequestId> recvs(units.size(), 0), sends;
+  auto postRecv = [&](std::size_t u) -> Status {
+    auto [first, len] = chunk(recvBlock(units[u].step), units[u].k);
+    char* dst = units[u].step < n - 1 ? slots.slot(u) : buf + first * esize;
+    auto id = t.postRecv(ring.prev, dst, len * esize);
+    if (!id) return tl::unexpected(id.error());
+    recvs[u] = *id;
+    return okStatus();
+  };
+  std::size_t posted = 0;
+  for (; posted < std::min(units.size(), slots.depth()); ++posted) {
+    if (auto s = postRecv(posted); !s) return s;
+  }
+  {
+    int b = sendBlock(0);
+    std::size_t first = segBegin(count, n, b), len = segBegin(count, n, b + 1) - first;
+    if (len > 0) {
+      auto id = t.postSend(ring.next, in + first * esize, len * esize);
+      if (!id) return tl::unexpected(id.error());
+      sends.push_back(*id);
+    }
+  }
+  for (std::size_t u = 0; u < units.size(); ++u) {
+    if (auto s = t.wait(recvs[u]); !s) return s;
+    auto [step, k] = units[u];
+    auto [first, len] = chunk(recvBlock(step), k);
+    if (step < n - 1) reduce(a.type, a.op, buf + first * esize, in + first * esize, slots.slot(u), len);
+    if (step + 1 < steps) {  // the next step sends this very chunk on
+      auto id = t.postSend(ring.next, buf + first * esize, len * esize);
+      if (!id) return tl::unexpected(id.error());
+      sends.push_back(*id);
+    }
+    // Slot u is free again: the unit depth() ahead lands in it.
+    if (posted < units.size()) {
+      if (auto s = postRecv(posted); !s) return s;
+      ++posted;
+    }
+  }
+  return t.waitAll(sends);
 }
 
 Status ringAllGather(const CollectiveArgs& a) {
