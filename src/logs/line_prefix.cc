@@ -8,10 +8,13 @@ bool isDigit(char c) { return c >= '0' && c <= '9'; }
 // "[1,0]<stdout>:" / "[1,0]<stderr>:"
 bool stripMpirun(std::string_view& line) {
   if (line.size() < 6 || line[0] != '[' || !isDigit(line[1])) return false;
-  auto close = line.find("]<std");
-  if (close == std::string_view::npos || close > 24) return false;
-  auto colon = line.find(">:", close);
-  if (colon == std::string_view::npos || colon > close + 10) return false;
+  // Bounded byte loops: a search call per line cost more than the prefix.
+  size_t close = 2;
+  while (close <= 24 && close + 5 <= line.size() && !(line[close] == ']' && line.substr(close, 5) == "]<std")) ++close;
+  if (close > 24 || close + 5 > line.size()) return false;
+  size_t colon = close + 5;
+  while (colon <= close + 10 && colon + 2 <= line.size() && !(line[colon] == '>' && line[colon + 1] == ':')) ++colon;
+  if (colon > close + 10 || colon + 2 > line.size()) return false;
   line.remove_prefix(colon + 2);
   return true;
 }

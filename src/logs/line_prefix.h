@@ -11,4 +11,13 @@ namespace railkit::logs {
 
 std::string_view stripLinePrefix(std::string_view line);
 
+// The index of the first byte that is not ' ' or '\t', or npos. Every line
+// of a log reaches the table parsers, and find_first_not_of makes a libc call
+// per byte it looks at.
+inline size_t firstNonBlank(std::string_view line) {
+  for (size_t i = 0; i < line.size(); ++i)
+    if (line[i] != ' ' && line[i] != '\t') return i;
+  return std::string_view::npos;
+}
+
 }  // namespace railkit::logs

@@ -171,7 +171,7 @@ void NcclTestsTableParser::parseComment(std::string_view rest, uint64_t line_num
 void NcclTestsTableParser::feedLine(std::string_view raw, uint64_t line_number) {
   if (raw.size() > 4096) return;
   std::string_view line = stripLinePrefix(raw);
-  size_t first = line.find_first_not_of(" \t");
+  size_t first = firstNonBlank(line);
   if (first == std::string_view::npos) return;
   char c = line[first];
   if (c == '#') {

@@ -83,7 +83,7 @@ const char* wcStatusName(int status) {
 
 void PerftestParser::feedLine(std::string_view raw, uint64_t line_number) {
   std::string_view line = stripLinePrefix(raw);
-  size_t first = line.find_first_not_of(" \t");
+  size_t first = firstNonBlank(line);
   if (first == std::string_view::npos) return;
   char c = line[first];
   // Most lines of a big NCCL log start with a host name: reject them on the

@@ -54,7 +54,7 @@ void recordChannel(AnalyzerState& s, const NcclLine& line, uint64_t ln, size_t v
   s.countTransport(s.scratch);
   // Ranks: "0[1a000] -> 1[1b000]".
   std::string_view head = line.body.substr(0, via_at);
-  size_t colon = head.find(" : ");
+  size_t colon = findIn(head, " : ");
   if (colon != std::string_view::npos) {
     std::string_view pair = head.substr(colon + 3);
     if (auto r = numberAfter(pair, "")) s.addRank(*r);

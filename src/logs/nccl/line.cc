@@ -16,19 +16,20 @@ void parseHeader(std::string_view pre, NcclLine* out) {
   }
   if (at == std::string_view::npos) return;
   size_t dev_start = at + 2;
-  size_t dev_end = pre.find(']', dev_start);
-  size_t tok = pre.rfind(' ', at == 0 ? 0 : at - 1);
-  tok = (tok == std::string_view::npos || tok >= at) ? 0 : tok + 1;
-  std::string_view token = pre.substr(tok, at - tok);  // [prefix]host:pid:tid
-  size_t c2 = token.rfind(':');
-  if (c2 == std::string_view::npos || c2 == 0) return;
-  size_t c1 = token.rfind(':', c2 - 1);
-  if (c1 == std::string_view::npos) return;
-  std::string_view pid = token.substr(c1 + 1, c2 - c1 - 1);
+  size_t dev_end = dev_start;  // the digits were checked above: a ']' follows them
+  while (pre[dev_end] != ']') ++dev_end;
+  // The token before " [" is `[prefix]host:pid:tid` with no space in it:
+  // its last two ':' delimit the pid, and the host runs back to the nearest
+  // of ":>] " (the end of a launcher prefix or the space before the token).
+  size_t c2 = lastOf(pre, at, " :");
+  if (c2 == std::string_view::npos || pre[c2] == ' ' || c2 == 0 || pre[c2 - 1] == ' ') return;
+  size_t c1 = lastOf(pre, c2, " :");
+  if (c1 == std::string_view::npos || pre[c1] == ' ') return;
+  std::string_view pid = pre.substr(c1 + 1, c2 - c1 - 1);
   if (pid.empty() || !isDigit(pid.front())) return;
-  std::string_view head = token.substr(0, c1);
-  size_t cut = head.find_last_of(":>] ");
-  std::string_view host = cut == std::string_view::npos ? head : head.substr(cut + 1);
+  size_t cut = lastOf(pre, c1, ":>] ");
+  size_t host_start = cut == std::string_view::npos ? 0 : cut + 1;
+  std::string_view host = pre.substr(host_start, c1 - host_start);
   if (host.empty()) return;
   out->host = host;
   out->pid = pid;
