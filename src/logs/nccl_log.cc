@@ -146,18 +146,21 @@ void NcclLogAnalyzer::feedLine(std::string_view text, uint64_t line_number) {
     stripAnsiInto(text, s.scan.ansi_buf);
     text = s.scan.ansi_buf;
   }
-  NcclLine line;
+  NcclLine& line = s.scan.line;
   if (!classifyLine(text, &line)) return;
   if (line.level == LineLevel::kInfo || line.level == LineLevel::kWarn) ++s.nccl_lines;
   if (!line.host.empty()) {
     std::string_view host_pid(line.host.data(), static_cast<size_t>(line.pid.data() + line.pid.size() - line.host.data()));
-    if (!s.headerSeen(hashWords(hashWords(0x51ed2701u, host_pid), line.dev))) {
+    uint64_t hash = hashWords(hashWords(0x51ed2701u, host_pid), line.dev) | 1;  // never 0, the empty slot
+    // Ranks print in bursts: the same header as the line before needs no probe.
+    if (hash != s.last_header_hash && !s.headerSeen(hash)) {
       s.hosts.add(line.host);
       s.scan.key_buf.assign(line.host).append(":").append(line.pid);
       s.processes.add(s.scan.key_buf);
       s.scan.key_buf.append(":").append(line.dev);
       s.rank_devices.add(s.scan.key_buf);
     }
+    s.last_header_hash = hash;
   }
   if (line.level == LineLevel::kInfo) {
     if (recordInfoFacts(s, line, line_number)) return;

@@ -13,11 +13,11 @@
 #include <vector>
 
 #include "core/finding.h"
+#include "logs/nccl/line.h"
 #include "logs/nccl_log.h"
 
 namespace railkit::logs::nccl {
 
-struct NcclLine;
 
 // Distinct strings in first-seen order, capped; the last value added is
 // compared first because logs repeat the same value line after line.
@@ -94,10 +94,12 @@ class AnalyzerState {
   // seen before) costs one hash and one probe instead of set lookups.
   std::vector<uint64_t> header_seen = std::vector<uint64_t>(size_t{1} << 14, 0);
   size_t header_seen_count = 0;
+  uint64_t last_header_hash = 0;  // of the latest line with a header; 0: none yet
   bool headerSeen(uint64_t hash);
 
   struct Scanner {
     std::string ansi_buf, key_buf, last_host, last_pid, last_dev, detail, subject;
+    NcclLine line;  // reused: classifyLine sets every field, so no per-line reset
   } scan;
 };
 

@@ -25,26 +25,35 @@ inline size_t findIn(std::string_view hay, std::string_view needle, size_t from 
   if (needle.empty()) return from;
   const size_t n = needle.size();
   const char* base = hay.data();
-  const char* p = base + from;
-  const char* last = base + hay.size() - n;  // last start position allowed
+  const size_t last = hay.size() - n;  // last start position allowed
   const char head = needle[0], tail = needle[n - 1];
+  size_t i = from;
 #if defined(__SSE2__)
-  const __m128i vhead = _mm_set1_epi8(head), vtail = _mm_set1_epi8(tail);
-  // Both 16-byte loads stay inside the haystack while p + 15 <= last.
-  while (last - p >= 15) {
-    __m128i a = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
-    __m128i b = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + n - 1));
-    auto mask = static_cast<unsigned>(_mm_movemask_epi8(_mm_and_si128(_mm_cmpeq_epi8(a, vhead), _mm_cmpeq_epi8(b, vtail))));
-    while (mask != 0) {
-      const char* at = p + __builtin_ctz(mask);
-      if (n <= 2 || std::memcmp(at + 1, needle.data() + 1, n - 2) == 0) return static_cast<size_t>(at - base);
-      mask &= mask - 1;
-    }
-    p += 16;
+  if (last - from >= 15) {
+    const __m128i vhead = _mm_set1_epi8(head), vtail = _mm_set1_epi8(tail);
+    // Candidates among the 16 starts at `at`: both loads end within the haystack.
+    auto candidates = [&](size_t at) {
+      __m128i a = _mm_loadu_si128(reinterpret_cast<const __m128i*>(base + at));
+      __m128i b = _mm_loadu_si128(reinterpret_cast<const __m128i*>(base + at + n - 1));
+      return static_cast<unsigned>(_mm_movemask_epi8(_mm_and_si128(_mm_cmpeq_epi8(a, vhead), _mm_cmpeq_epi8(b, vtail))));
+    };
+    auto confirm = [&](size_t at, unsigned mask) {
+      for (; mask != 0; mask &= mask - 1) {
+        size_t start = at + static_cast<size_t>(__builtin_ctz(mask));
+        if (n <= 2 || std::memcmp(base + start + 1, needle.data() + 1, n - 2) == 0) return start;
+      }
+      return std::string_view::npos;
+    };
+    for (; i + 15 <= last; i += 16)
+      if (size_t found = confirm(i, candidates(i)); found != std::string_view::npos) return found;
+    if (i > last) return std::string_view::npos;
+    // The last 16 starts, overlapping the ones already rejected (masked off).
+    size_t at = last - 15;
+    return confirm(at, candidates(at) & (~0u << (i - at)));
   }
 #endif
-  for (; p <= last; ++p)
-    if (*p == head && p[n - 1] == tail && std::memcmp(p, needle.data(), n) == 0) return static_cast<size_t>(p - base);
+  for (; i <= last; ++i)
+    if (base[i] == head && base[i + n - 1] == tail && std::memcmp(base + i, needle.data(), n) == 0) return i;
   return std::string_view::npos;
 }
 
@@ -54,9 +63,15 @@ inline bool containsByte(std::string_view s, char c) {
   const char* p = s.data();
   const char* end = p + s.size();
 #if defined(__SSE2__)
-  const __m128i v = _mm_set1_epi8(c);
-  for (; end - p >= 16; p += 16)
-    if (_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p)), v)) != 0) return true;
+  if (end - p >= 16) {
+    const __m128i v = _mm_set1_epi8(c);
+    auto hit = [&](const char* at) {
+      return _mm_movemask_epi8(_mm_cmpeq_epi8(_mm_loadu_si128(reinterpret_cast<const __m128i*>(at)), v)) != 0;
+    };
+    for (; end - p > 16; p += 16)
+      if (hit(p)) return true;
+    return hit(end - 16);  // the last 16 bytes, overlapping what was seen
+  }
 #endif
   for (; p < end; ++p)
     if (*p == c) return true;
@@ -69,15 +84,21 @@ inline bool containsByte(std::string_view s, char c) {
 inline size_t lastOf(std::string_view s, size_t hi, std::string_view set) {
   const char* base = s.data();
 #if defined(__SSE2__)
-  __m128i v[4];
-  for (size_t k = 0; k < 4; ++k) v[k] = _mm_set1_epi8(set[k < set.size() ? k : 0]);
-  while (hi >= 16) {
-    __m128i chunk = _mm_loadu_si128(reinterpret_cast<const __m128i*>(base + hi - 16));
-    __m128i eq = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(chunk, v[0]), _mm_cmpeq_epi8(chunk, v[1])),
-                              _mm_or_si128(_mm_cmpeq_epi8(chunk, v[2]), _mm_cmpeq_epi8(chunk, v[3])));
-    auto mask = static_cast<unsigned>(_mm_movemask_epi8(eq));
-    if (mask != 0) return hi - 16 + static_cast<size_t>(31 - __builtin_clz(mask));
-    hi -= 16;
+  if (hi >= 16) {
+    __m128i v[4];
+    for (size_t k = 0; k < 4; ++k) v[k] = _mm_set1_epi8(set[k < set.size() ? k : 0]);
+    auto matches = [&](size_t at) {
+      __m128i chunk = _mm_loadu_si128(reinterpret_cast<const __m128i*>(base + at));
+      __m128i eq = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(chunk, v[0]), _mm_cmpeq_epi8(chunk, v[1])),
+                                _mm_or_si128(_mm_cmpeq_epi8(chunk, v[2]), _mm_cmpeq_epi8(chunk, v[3])));
+      return static_cast<unsigned>(_mm_movemask_epi8(eq));
+    };
+    for (; hi >= 16; hi -= 16)
+      if (unsigned mask = matches(hi - 16); mask != 0) return hi - 16 + static_cast<size_t>(31 - __builtin_clz(mask));
+    if (hi == 0) return std::string_view::npos;
+    // The first 16 bytes, of which only [0, hi) are still unseen.
+    unsigned mask = matches(0) & ((1u << hi) - 1);
+    return mask == 0 ? std::string_view::npos : static_cast<size_t>(31 - __builtin_clz(mask));
   }
 #endif
   while (hi > 0) {
