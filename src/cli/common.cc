@@ -25,14 +25,18 @@ void addOutputFlags(CLI::App& command, OutputOptions& options) {
 
 Status emitOutput(const OutputOptions& options, const nlohmann::json& document,
                   const std::function<void()>& human) {
+  // Strings come from files the user hands us (a snapshot's environ, a
+  // manifest, a log); bytes that are not UTF-8 become U+FFFD rather than
+  // aborting the dump.
+  auto text = [&] { return document.dump(2, ' ', false, nlohmann::json::error_handler_t::replace); };
   if (!options.json_out.empty()) {
     std::ofstream out(options.json_out);
     if (!out) return makeError(ErrorCode::kIo, "--json-out " + options.json_out + ": cannot write");
-    out << document.dump(2) << '\n';
+    out << text() << '\n';
     if (!out) return makeError(ErrorCode::kIo, "--json-out " + options.json_out + ": write failed");
   }
   if (options.json) {
-    std::cout << document.dump(2) << '\n';
+    std::cout << text() << '\n';
   } else {
     human();
   }

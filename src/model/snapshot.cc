@@ -78,7 +78,7 @@ Status writeTree(const FileRoot& root, const SnapshotRecorder& rec, const Invent
   }
   fs::path live_path = inside(dir, kLiveFactsPath);
   fs::create_directories(live_path.parent_path(), ec);
-  std::ofstream(live_path) << live.dump(2) << "\n";
+  std::ofstream(live_path) << live.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
   return {};
 }
 

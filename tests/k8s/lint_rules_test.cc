@@ -121,6 +121,47 @@ TEST(K8sLintRules, MpiJobRules) {
   EXPECT_EQ(problemIds(lintText(fixed)).count("slots-gpu-mismatch"), 0u);
 }
 
+// Workers with GPUs but no RDMA device or NCCL_ variable of their own still run
+// NCCL when their launcher starts nccl-tests with -x NCCL_...: their /dev/shm matters.
+TEST(K8sLintRules, ShmDefaultForWorkersOfAnNcclLauncher) {
+  const std::string job = R"(apiVersion: kubeflow.org/v2beta1
+kind: MPIJob
+metadata: {name: j}
+spec:
+  slotsPerWorker: 8
+  mpiReplicaSpecs:
+    Launcher:
+      replicas: 1
+      template:
+        spec:
+          containers:
+          - name: l
+            image: img
+            command: [/bin/bash, -c]
+            args: ["mpirun -np 16 -x NCCL_SOCKET_IFNAME=eth0 COMMAND"]
+    Worker:
+      replicas: 2
+      template:
+        spec:
+          containers:
+          - name: w
+            image: img
+            resources:
+              limits: {amd.com/gpu: 8}
+              requests: {amd.com/gpu: 8}
+)";
+  auto shmFindings = [&](const std::string& command) {
+    std::string text = job;
+    text.replace(text.find("COMMAND"), 7, command);
+    return problemIds(lintText(text)).count("shm-default");
+  };
+  EXPECT_EQ(shmFindings("/opt/rccl-tests/build/all_reduce_perf -b 512M"), 1u);
+  EXPECT_EQ(shmFindings("hostname"), 1u);  // -x NCCL_ alone says the ranks use NCCL
+  std::string plain = job;
+  plain.replace(plain.find("-x NCCL_SOCKET_IFNAME=eth0 COMMAND"), 34, "hostname");
+  EXPECT_EQ(problemIds(lintText(plain)).count("shm-default"), 0u);
+}
+
 TEST(K8sLintRules, PlaceholdersOutsideScriptsOnly) {
   auto ids = problemIds(lintText(R"(apiVersion: batch/v1
 kind: Job

@@ -84,3 +84,18 @@ TEST(SnapshotCli, BadArguments) {
   EXPECT_EQ(runTo("snapshot -o " + dir.string() + " 2>&1", out), 2) << out;
   fs::remove_all(dir);
 }
+
+// A captured environ or netdev name is whatever bytes the machine had; the
+// JSON stays parseable (non-UTF-8 bytes become U+FFFD) instead of aborting.
+TEST(InspectJson, NonUtf8BytesInTheTreeGiveValidJson) {
+  fs::path tree = tempPath("latin1");
+  auto node = NodeBuilder::healthyDgxH100();
+  node.setEnv("NCCL_SOCKET_IFNAME", std::string("eth\xff\xfe", 5)).setEnv("UCX_TLS", std::string("rc\xc3", 3));
+  node.write(tree);
+  std::string out;
+  ASSERT_EQ(runTo("inspect --json --root " + tree.string(), out), 0) << out;
+  auto j = nlohmann::json::parse(out, nullptr, false);
+  ASSERT_FALSE(j.is_discarded()) << out;
+  EXPECT_NE(out.find("eth\xef\xbf\xbd"), std::string::npos) << out.substr(0, 2000);
+  fs::remove_all(tree);
+}

@@ -185,13 +185,36 @@ bool usesRdma(const LintInput& input, const PodFacts& pod, const ContainerFacts&
   return gpus && hasNcclIbVars(container);
 }
 
-bool isNcclWorkload(const LintInput& input, const PodFacts& pod, const ContainerFacts& container) {
-  if (container.init) return false;
-  if (gpuCount(container) > 0 && usesRdma(input, pod, container)) return true;
+namespace {
+bool runsNccl(const ContainerFacts& container) {
   for (const auto& [name, value] : container.env)
     if (name.rfind("NCCL_", 0) == 0) return true;
   const std::string& command = container.command;
   return command.find("_perf") != std::string::npos || command.find("torchrun") != std::string::npos;
+}
+
+// The ranks mpirun starts run in the workers, with the variables it forwards
+// (-x NCCL_...), so a worker with GPUs is an NCCL process when its launcher
+// starts NCCL even though the worker's own spec says nothing about it.
+bool launcherStartsNccl(const PodFacts& worker) {
+  if (worker.view.role != "Worker" || worker.view.object == nullptr) return false;
+  bool nccl = false;
+  forEachPodSpec(*worker.view.object, [&](const PodSpecView& view) {
+    if (nccl || view.role != "Launcher") return;
+    for (const ContainerFacts& launcher : podFacts(view).containers) {
+      if (launcher.init) continue;
+      if (runsNccl(launcher) || launcher.command.find("-x NCCL_") != std::string::npos) nccl = true;
+    }
+  });
+  return nccl;
+}
+}  // namespace
+
+bool isNcclWorkload(const LintInput& input, const PodFacts& pod, const ContainerFacts& container) {
+  if (container.init) return false;
+  if (gpuCount(container) > 0 && usesRdma(input, pod, container)) return true;
+  if (runsNccl(container)) return true;
+  return gpuCount(container) > 0 && launcherStartsNccl(pod);
 }
 
 bool isPureLauncher(const LintInput& input, const PodFacts& pod, const ContainerFacts& container) {
