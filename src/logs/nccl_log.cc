@@ -124,6 +124,35 @@ inline uint64_t hashWords(uint64_t h, std::string_view s) {
   return h ^ (h >> 29);
 }
 
+// The rules that match `line`, in rule order, each with its detail and
+// subject; from the memo when the same text was matched recently.
+const std::vector<AnalyzerState::RuleMatch>& ruleMatches(AnalyzerState& s, const NcclLine& line) {
+  constexpr size_t kMaxRemembered = 1024;  // bytes of line text kept per memo entry
+  bool remember = line.text.size() <= kMaxRemembered;
+  uint64_t hash = 0;
+  if (remember) {
+    hash = hashWords(0x3c6ef372u, line.text) | 1;
+    for (const auto& m : s.match_memo)
+      if (m.hash == hash && m.text == line.text) return m.matches;
+  }
+  AnalyzerState::MatchMemo& slot = remember ? s.match_memo[s.match_memo_next++ % s.match_memo.size()] : s.match_scratch;
+  slot.hash = 0;
+  slot.matches.clear();
+  const auto& rules = allNcclRules();
+  for (size_t i = 0; i < rules.size(); ++i) {
+    if (!rules[i].match) continue;
+    s.scan.detail.clear();
+    s.scan.subject.clear();
+    if (rules[i].match(line, &s.scan.detail, &s.scan.subject))
+      slot.matches.push_back(AnalyzerState::RuleMatch{i, s.scan.detail, s.scan.subject});
+  }
+  if (remember) {
+    slot.text.assign(line.text);
+    slot.hash = hash;
+  }
+  return slot.matches;
+}
+
 }  // namespace
 
 }  // namespace nccl
@@ -172,16 +201,11 @@ void NcclLogAnalyzer::feedLine(std::string_view text, uint64_t line_number) {
       s.last_warn_line = line_number;
     }
   }
-  const auto& rules = allNcclRules();
-  for (size_t i = 0; i < rules.size(); ++i) {
-    if (!rules[i].match) continue;
-    s.scan.detail.clear();
-    s.scan.subject.clear();
-    if (!rules[i].match(line, &s.scan.detail, &s.scan.subject)) continue;
-    Hits& hits = s.rule_hits[i];
-    if (hits.count == 0) hits.detail = s.scan.detail;
-    hits.last_detail = s.scan.detail;
-    if (!s.scan.subject.empty()) hits.subjects.add(s.scan.subject);
+  for (const auto& m : ruleMatches(s, line)) {
+    Hits& hits = s.rule_hits[m.rule];
+    if (hits.count == 0) hits.detail = m.detail;
+    hits.last_detail = m.detail;
+    if (!m.subject.empty()) hits.subjects.add(m.subject);
     hits.add(s.file, line_number, line.text);
   }
 }

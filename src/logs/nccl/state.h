@@ -4,6 +4,7 @@
 // its hits (count, first few evidence lines, details). Nothing here grows with
 // the size of the log beyond the caps.
 
+#include <array>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -96,6 +97,23 @@ class AnalyzerState {
   size_t header_seen_count = 0;
   uint64_t last_header_hash = 0;  // of the latest line with a header; 0: none yet
   bool headerSeen(uint64_t hash);
+
+  // What the finding rules matched on recent lines, by the line's text: the
+  // rules are pure functions of the line, identical lines (an error or
+  // traceback every rank prints) are common, and running every rule on a
+  // line costs as much as a few hundred routine lines.
+  struct RuleMatch {
+    size_t rule;
+    std::string detail, subject;
+  };
+  struct MatchMemo {
+    uint64_t hash = 0;  // 0: empty
+    std::string text;
+    std::vector<RuleMatch> matches;
+  };
+  std::array<MatchMemo, 8> match_memo;
+  size_t match_memo_next = 0;
+  MatchMemo match_scratch;  // lines too long to remember
 
   struct Scanner {
     std::string ansi_buf, key_buf, last_host, last_pid, last_dev, detail, subject;
