@@ -33,6 +33,12 @@ export OMPI_MCA_mca_base_component_disable_dlclose=1 PMIX_MCA_mca_base_component
 # mapping hwloc's tree at a guessed hole of the address space) has crashed
 # orted in CI, and it only saves memory, so it is off.
 export OMPI_MCA_rtc_hwloc_vmhole=none
+# ORTE's session directories (/tmp/ompi.<host>.<uid>/jf.<family>) are named
+# from the host name and pids: every "node" here has the same host name, and a
+# family left over by an earlier run made orted fail with 'File exists'. Each
+# run gets its own, removed with the fixture.
+mkdir -p "$RK_WORK/ompi-tmp"
+export OMPI_MCA_orte_tmpdir_base="$RK_WORK/ompi-tmp" TMPDIR="$RK_WORK/ompi-tmp"
 [[ -n "${ASAN_OPTIONS:-}" ]] && export ASAN_OPTIONS="$ASAN_OPTIONS:fast_unwind_on_malloc=0"
 rk_um_snapshot "$n"
 spec=${RK_UM_SPECS[$((n % ${#RK_UM_SPECS[@]}))]}
