@@ -5,6 +5,7 @@
 
 #include <cerrno>
 #include <cstring>
+#include <deque>
 
 #include <fmt/core.h>
 #include <nlohmann/json.hpp>
@@ -16,13 +17,40 @@ namespace {
 
 // Every line goes to each recogniser; each rejects foreign lines on their
 // first bytes, so the cost per line stays a few compares plus the NCCL
-// analyser's own scan.
-class InputAnalyzer : public LineSink {
+// analyser's own scan. That scan's stateless half (classifying the line,
+// locating its header) runs on the reader thread when there is one.
+class InputAnalyzer : public StagedLineSink {
  public:
   explicit InputAnalyzer(std::string file) : file_(std::move(file)) {}
 
   void line(std::string_view text, uint64_t line_number, bool) override {
     nccl_.feedLine(text, line_number);
+    table_.feedLine(text, line_number);
+    perftest_.feedLine(text, line_number);
+  }
+
+  struct NcclBatch : Batch {
+    std::vector<NcclLogAnalyzer::PreparedLine> lines;
+    std::deque<std::string> storage;  // cleaned texts; a deque keeps them in place
+    void clear() override {
+      lines.clear();
+      storage.clear();
+    }
+  };
+  std::unique_ptr<Batch> newBatch() override { return std::make_unique<NcclBatch>(); }
+  void prepare(Batch& batch, std::string_view text) override {
+    auto& b = static_cast<NcclBatch&>(batch);
+    b.lines.emplace_back();
+    std::string scratch;
+    NcclLogAnalyzer::prepareLine(text, &b.lines.back(), &scratch);
+    if (!scratch.empty()) {
+      // The prepared views point into `scratch`: keep it and point them there.
+      b.storage.push_back(std::move(scratch));
+      NcclLogAnalyzer::prepareLine(text, &b.lines.back(), &b.storage.back());
+    }
+  }
+  void line(Batch& batch, size_t index, std::string_view text, uint64_t line_number, bool) override {
+    nccl_.feedPrepared(static_cast<NcclBatch&>(batch).lines[index], line_number);
     table_.feedLine(text, line_number);
     perftest_.feedLine(text, line_number);
   }

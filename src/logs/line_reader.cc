@@ -288,6 +288,135 @@ class BlockPipe {
   std::thread thread_;
 };
 
+// For a StagedLineSink: read(), line splitting and the sink's prepare() all
+// on the reader thread, a few blocks ahead; the caller's thread only runs the
+// sink's ordered half. Each block carries its lines (views into its data, or
+// into `owned` for the few that are not there: a line that crossed a block
+// boundary, one cleaned of ANSI codes, the lines held back for the binary
+// sniff) and the sink's batch, and is reused only once the caller is done.
+class StagedPipe {
+ public:
+  struct Line {
+    std::string_view text;
+    uint64_t number;
+    bool truncated;
+  };
+  struct Block {
+    std::unique_ptr<char[]> data;
+    size_t size = 0;
+    std::vector<Line> lines;
+    std::deque<std::string> owned;  // a deque: adding does not move the strings already viewed
+    std::unique_ptr<StagedLineSink::Batch> batch;
+  };
+
+  StagedPipe(int fd, StagedLineSink& sink, const LineReaderOptions& options)
+      : fd_(fd), block_(std::max<size_t>(options.block_bytes, 1)), sink_(sink), collector_(*this),
+        splitter_(collector_, options) {
+    for (auto& b : blocks_) {
+      b.data.reset(new char[block_]);
+      b.batch = sink_.newBatch();
+      free_.push_back(&b);
+    }
+    thread_ = std::thread([this] { produce(); });
+  }
+  ~StagedPipe() {
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      stop_ = true;
+    }
+    changed_.notify_all();
+    thread_.join();
+  }
+
+  // The next block with its lines prepared, or nullptr at the end.
+  Block* next() {
+    std::unique_lock<std::mutex> lock(mutex_);
+    changed_.wait(lock, [&] { return !full_.empty() || done_; });
+    if (full_.empty()) return nullptr;
+    Block* b = full_.front();
+    full_.pop_front();
+    return b;
+  }
+  void recycle(Block* b) {
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      free_.push_back(b);
+    }
+    changed_.notify_all();
+  }
+  // Valid once next() returned nullptr.
+  int error() const { return error_; }
+  const ReadStats& stats() const { return stats_; }
+
+ private:
+  class Collector : public LineSink {
+   public:
+    explicit Collector(StagedPipe& pipe) : pipe_(pipe) {}
+    void line(std::string_view text, uint64_t line_number, bool truncated) override {
+      Block& b = *pipe_.current_;
+      const char* begin = b.data.get();
+      if (text.data() < begin || text.data() + text.size() > begin + b.size) {
+        b.owned.emplace_back(text);
+        text = b.owned.back();
+      }
+      b.lines.push_back(Line{text, line_number, truncated});
+      pipe_.sink_.prepare(*b.batch, text);
+    }
+
+   private:
+    StagedPipe& pipe_;
+  };
+
+  void produce() {
+    for (;;) {
+      Block* b = nullptr;
+      {
+        std::unique_lock<std::mutex> lock(mutex_);
+        changed_.wait(lock, [&] { return !free_.empty() || stop_; });
+        if (stop_) break;
+        b = free_.back();
+        free_.pop_back();
+      }
+      b->lines.clear();
+      b->owned.clear();
+      b->batch->clear();
+      ssize_t n;
+      do n = ::read(fd_, b->data.get(), block_);
+      while (n < 0 && errno == EINTR);
+      b->size = n > 0 ? static_cast<size_t>(n) : 0;
+      current_ = b;
+      bool more = true;
+      if (n > 0) more = splitter_.push(b->data.get(), b->size);
+      else if (n == 0) splitter_.finish();
+      std::lock_guard<std::mutex> lock(mutex_);
+      if (n < 0) error_ = errno;
+      full_.push_back(b);  // a failed read still hands over what an earlier block left
+      changed_.notify_all();
+      if (n <= 0 || !more) break;
+    }
+    std::lock_guard<std::mutex> lock(mutex_);
+    stats_ = splitter_.stats();
+    done_ = true;
+    changed_.notify_all();
+  }
+
+  int fd_;
+  size_t block_;
+  StagedLineSink& sink_;
+  Collector collector_;
+  Splitter splitter_;   // reader thread only
+  Block* current_ = nullptr;  // reader thread only
+  std::array<Block, 4> blocks_;
+  std::mutex mutex_;
+  std::condition_variable changed_;
+  std::deque<Block*> full_;
+  std::vector<Block*> free_;
+  bool stop_ = false, done_ = false;
+  int error_ = 0;
+  ReadStats stats_;
+  std::thread thread_;
+};
+
 }  // namespace
 
 std::string stripAnsi(std::string_view text) {
@@ -321,6 +450,19 @@ Result<ReadStats> readLines(int fd, std::string_view name, LineSink& sink, const
   auto failed = [&](int err) {
     return makeError(ErrorCode::kIo, std::string(name) + ": read failed: " + std::strerror(err));
   };
+  auto* staged = dynamic_cast<StagedLineSink*>(&sink);
+  if (options.reader_thread && staged != nullptr) {
+    StagedPipe pipe(fd, *staged, options);
+    while (StagedPipe::Block* b = pipe.next()) {
+      for (size_t i = 0; i < b->lines.size(); ++i) {
+        const auto& l = b->lines[i];
+        staged->line(*b->batch, i, l.text, l.number, l.truncated);
+      }
+      pipe.recycle(b);
+    }
+    if (pipe.error() != 0) return failed(pipe.error());
+    return pipe.stats();
+  }
   if (options.reader_thread) {
     BlockPipe pipe(fd, block);
     while (BlockPipe::Block* b = pipe.next()) {

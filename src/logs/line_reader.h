@@ -19,6 +19,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <string_view>
 
@@ -32,6 +33,29 @@ class LineSink {
   // `line_number` is 1-based. `truncated` is set when the line was longer than
   // the cap and only its head is passed.
   virtual void line(std::string_view text, uint64_t line_number, bool truncated) = 0;
+};
+
+// A sink whose per-line work splits in two: prepare() depends on the line's
+// text alone, line() on everything seen before. readLines with a reader
+// thread runs prepare() there, in line order and a few blocks ahead, so the
+// two halves use both cores; line() then gets each line back with the batch
+// its preparation went into. Without a reader thread (and in
+// readLinesFromText) only line(text, number, truncated) is called, and it
+// must do both halves itself.
+class StagedLineSink : public LineSink {
+ public:
+  // What prepare() produced for the lines of one block; reused block after block.
+  class Batch {
+   public:
+    virtual ~Batch() = default;
+    virtual void clear() = 0;
+  };
+  virtual std::unique_ptr<Batch> newBatch() = 0;
+  // Reader thread: the next line. `text` stays valid until the batch is cleared.
+  virtual void prepare(Batch& batch, std::string_view text) = 0;
+  // The caller's thread, in order: the `index`-th line prepared into `batch`.
+  virtual void line(Batch& batch, size_t index, std::string_view text, uint64_t line_number, bool truncated) = 0;
+  using LineSink::line;
 };
 
 struct LineReaderOptions {

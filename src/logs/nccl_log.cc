@@ -167,20 +167,38 @@ bool NcclLogAnalyzer::sawNccl() const { return state_->nccl_lines > 0; }
 const std::string& NcclLogAnalyzer::file() const { return state_->file; }
 
 void NcclLogAnalyzer::feedLine(std::string_view text, uint64_t line_number) {
+  PreparedLine& prepared = state_->scan.prepared;
+  prepareLine(text, &prepared, &state_->scan.ansi_buf);
+  feedPrepared(prepared, line_number);
+}
+
+void NcclLogAnalyzer::prepareLine(std::string_view text, PreparedLine* out, std::string* storage) {
   using namespace nccl;
-  auto& s = *state_;
+  out->header_hash = 0;
   while (!text.empty() && (text.back() == '\r' || text.back() == '\n')) text.remove_suffix(1);
-  if (text.empty()) return;
   if (containsByte(text, '\x1b')) {
-    stripAnsiInto(text, s.scan.ansi_buf);
-    text = s.scan.ansi_buf;
+    stripAnsiInto(text, *storage);
+    text = *storage;
   }
-  NcclLine& line = s.scan.line;
-  if (!classifyLine(text, &line)) return;
-  if (line.level == LineLevel::kInfo || line.level == LineLevel::kWarn) ++s.nccl_lines;
+  NcclLine& line = out->line;
+  if (text.empty() || !classifyLine(text, &line)) {
+    line.level = LineLevel::kNone;
+    return;
+  }
   if (!line.host.empty()) {
     std::string_view host_pid(line.host.data(), static_cast<size_t>(line.pid.data() + line.pid.size() - line.host.data()));
-    uint64_t hash = hashWords(hashWords(0x51ed2701u, host_pid), line.dev) | 1;  // never 0, the empty slot
+    out->header_hash = hashWords(hashWords(0x51ed2701u, host_pid), line.dev) | 1;  // never 0, the empty slot
+  }
+}
+
+void NcclLogAnalyzer::feedPrepared(const PreparedLine& prepared, uint64_t line_number) {
+  using namespace nccl;
+  auto& s = *state_;
+  const NcclLine& line = prepared.line;
+  if (line.level == LineLevel::kNone) return;
+  if (line.level == LineLevel::kInfo || line.level == LineLevel::kWarn) ++s.nccl_lines;
+  if (!line.host.empty()) {
+    uint64_t hash = prepared.header_hash;
     // Ranks print in bursts: the same header as the line before needs no probe.
     if (hash != s.last_header_hash && !s.headerSeen(hash)) {
       s.hosts.add(line.host);

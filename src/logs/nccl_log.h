@@ -26,6 +26,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/finding.h"
+#include "logs/nccl/line.h"
 
 namespace railkit::logs {
 
@@ -69,7 +70,18 @@ class NcclLogAnalyzer {
 
   // One raw line without its '\n' (a trailing '\r', ANSI colour codes and
   // launcher/timestamp prefixes are tolerated). line_number is 1-based.
+  // The same as prepareLine() then feedPrepared().
   void feedLine(std::string_view line, uint64_t line_number);
+
+  // feedLine in two steps, so that the part that depends on the line's text
+  // alone (cleaning, classification, locating and hashing the header: about
+  // half the work) can run on another thread ahead of the stateful part.
+  // prepareLine keeps no state: `storage` receives the cleaned text when it
+  // differs from `line` and must outlive `out`; `out` refers into `line` or
+  // `storage`. feedPrepared must see the lines in order.
+  struct PreparedLine;
+  static void prepareLine(std::string_view line, PreparedLine* out, std::string* storage);
+  void feedPrepared(const PreparedLine& line, uint64_t line_number);
 
   bool sawNccl() const;                 // any NCCL line recognised
   const std::string& file() const;
@@ -81,6 +93,11 @@ class NcclLogAnalyzer {
 
  private:
   std::unique_ptr<nccl::AnalyzerState> state_;
+};
+
+struct NcclLogAnalyzer::PreparedLine {
+  nccl::NcclLine line;       // level kNone: nothing NCCL-related, nothing to record
+  uint64_t header_hash = 0;  // of host:pid and dev when the line has a header, never 0 then
 };
 
 // Job-wide view over every input of one invocation. `facts` holds the same
