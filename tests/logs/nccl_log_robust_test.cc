@@ -8,8 +8,14 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
+#include <filesystem>
+
+#include "logs/input.h"
 #include "logs/nccl_log.h"
 #include "nccl_log_test_util.h"
+#include "support/test_support.h"
 
 namespace railkit::logs {
 namespace {
@@ -174,6 +180,38 @@ TEST(NcclRobust, EvidenceIsBoundedOnRepeats) {
   ASSERT_NE(f, nullptr);
   EXPECT_LE(f->evidence.size(), kMaxEvidencePerFinding + 1);
   EXPECT_THAT(f->evidence.back().text, ::testing::HasSubstr("9995 more"));
+}
+
+// A file goes through the threaded reader, where the NCCL line analysis is
+// split across the reader thread and the caller's; text in memory goes line
+// by line through feedLine. Both give the same report, also with blocks
+// small enough that many lines cross a boundary.
+TEST(NcclRobust, FileReadMatchesInMemoryAnalysis) {
+  std::string fixtures;
+  for (const auto& entry : std::filesystem::directory_iterator(railkit::testing::fixturesDir() / "logs" / "nccl"))
+    fixtures += testutil::readFile(entry.path().string()) + "\n";
+  std::string text;
+  for (int round = 0; round < 8; ++round) {
+    text += fixtures;
+    text += transformLines(fixtures, round % 2 ? "[1," + std::to_string(round) + "]<stdout>:" : "\x1b[32m",
+                           round % 3 ? "\x1b[0m\r" : "\r");
+  }
+  char path[] = "/tmp/railkit_nccl_staged_XXXXXX";
+  int fd = mkstemp(path);
+  ASSERT_GE(fd, 0);
+  ASSERT_EQ(write(fd, text.data(), text.size()), static_cast<ssize_t>(text.size()));
+  close(fd);
+  auto report = [](const InputReport& r) { return inputToJson(r).dump() + findingsToJson(r.findings).dump(); };
+  auto want = report(analyzeText(path, text));
+  EXPECT_NE(want.find("nccl-ib-completion-error"), std::string::npos);
+  for (size_t block : {size_t{1} << 20, size_t{4093}}) {
+    LineReaderOptions options;
+    options.block_bytes = block;
+    auto got = analyzeFile(path, options);
+    ASSERT_TRUE(got.has_value());
+    EXPECT_EQ(report(*got), want) << "block " << block;
+  }
+  unlink(path);
 }
 
 // Not a timing assertion: prints the per-line cost so a regression is visible in the log.
