@@ -5,7 +5,6 @@
 
 #include <cerrno>
 #include <cstring>
-#include <deque>
 
 #include <fmt/core.h>
 #include <nlohmann/json.hpp>
@@ -31,23 +30,13 @@ class InputAnalyzer : public StagedLineSink {
 
   struct NcclBatch : Batch {
     std::vector<NcclLogAnalyzer::PreparedLine> lines;
-    std::deque<std::string> storage;  // cleaned texts; a deque keeps them in place
-    void clear() override {
-      lines.clear();
-      storage.clear();
-    }
+    void clear() override { lines.clear(); }
   };
   std::unique_ptr<Batch> newBatch() override { return std::make_unique<NcclBatch>(); }
+  // The reader has already removed ANSI codes (LineSink's contract).
   void prepare(Batch& batch, std::string_view text) override {
-    auto& b = static_cast<NcclBatch&>(batch);
-    b.lines.emplace_back();
-    std::string scratch;
-    NcclLogAnalyzer::prepareLine(text, &b.lines.back(), &scratch);
-    if (!scratch.empty()) {
-      // The prepared views point into `scratch`: keep it and point them there.
-      b.storage.push_back(std::move(scratch));
-      NcclLogAnalyzer::prepareLine(text, &b.lines.back(), &b.storage.back());
-    }
+    auto& lines = static_cast<NcclBatch&>(batch).lines;
+    NcclLogAnalyzer::prepareCleanLine(text, &lines.emplace_back());
   }
   void line(Batch& batch, size_t index, std::string_view text, uint64_t line_number, bool) override {
     nccl_.feedPrepared(static_cast<NcclBatch&>(batch).lines[index], line_number);

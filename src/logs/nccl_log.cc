@@ -1,6 +1,7 @@
 #include "logs/nccl_log.h"
 
 #include <algorithm>
+#include <cassert>
 #include <cstring>
 #include <set>
 
@@ -104,6 +105,11 @@ void stripAnsiInto(std::string_view in, std::string& out) {
   }
 }
 
+std::string_view trimLineEnd(std::string_view text) {
+  while (!text.empty() && (text.back() == '\r' || text.back() == '\n')) text.remove_suffix(1);
+  return text;
+}
+
 // Mixes `s` into `h` 8 bytes at a time: every NCCL line hashes its header, and
 // a byte-at-a-time hash (one dependent multiply per byte) was a visible share
 // of a routine line's cost. Only used to skip headers already recorded.
@@ -174,21 +180,19 @@ void NcclLogAnalyzer::feedLine(std::string_view text, uint64_t line_number) {
 
 void NcclLogAnalyzer::prepareLine(std::string_view text, PreparedLine* out, std::string* storage) {
   using namespace nccl;
-  out->header_hash = 0;
-  while (!text.empty() && (text.back() == '\r' || text.back() == '\n')) text.remove_suffix(1);
-  if (containsByte(text, '\x1b')) {
+  text = trimLineEnd(text);
+  if (nccl::containsByte(text, '\x1b')) {
     stripAnsiInto(text, *storage);
     text = *storage;
   }
-  NcclLine& line = out->line;
-  if (text.empty() || !classifyLine(text, &line)) {
-    line.level = LineLevel::kNone;
-    return;
-  }
-  if (!line.host.empty()) {
-    std::string_view host_pid(line.host.data(), static_cast<size_t>(line.pid.data() + line.pid.size() - line.host.data()));
-    out->header_hash = hashWords(hashWords(0x51ed2701u, host_pid), line.dev) | 1;  // never 0, the empty slot
-  }
+  if (text.empty() || !nccl::classifyLine(text, &out->line)) out->line.level = nccl::LineLevel::kNone;
+}
+
+void NcclLogAnalyzer::prepareCleanLine(std::string_view text, PreparedLine* out) {
+  using namespace nccl;
+  assert(!nccl::containsByte(text, '\x1b'));
+  text = trimLineEnd(text);
+  if (text.empty() || !nccl::classifyLine(text, &out->line)) out->line.level = nccl::LineLevel::kNone;
 }
 
 void NcclLogAnalyzer::feedPrepared(const PreparedLine& prepared, uint64_t line_number) {
@@ -198,7 +202,8 @@ void NcclLogAnalyzer::feedPrepared(const PreparedLine& prepared, uint64_t line_n
   if (line.level == LineLevel::kNone) return;
   if (line.level == LineLevel::kInfo || line.level == LineLevel::kWarn) ++s.nccl_lines;
   if (!line.host.empty()) {
-    uint64_t hash = prepared.header_hash;
+    std::string_view host_pid(line.host.data(), static_cast<size_t>(line.pid.data() + line.pid.size() - line.host.data()));
+    uint64_t hash = hashWords(hashWords(0x51ed2701u, host_pid), line.dev) | 1;  // never 0, the empty slot
     // Ranks print in bursts: the same header as the line before needs no probe.
     if (hash != s.last_header_hash && !s.headerSeen(hash)) {
       s.hosts.add(line.host);

@@ -74,13 +74,16 @@ class NcclLogAnalyzer {
   void feedLine(std::string_view line, uint64_t line_number);
 
   // feedLine in two steps, so that the part that depends on the line's text
-  // alone (cleaning, classification, locating and hashing the header: about
-  // half the work) can run on another thread ahead of the stateful part.
+  // alone (cleaning, classification, locating the header: about half the
+  // work) can run on another thread ahead of the stateful part.
   // prepareLine keeps no state: `storage` receives the cleaned text when it
   // differs from `line` and must outlive `out`; `out` refers into `line` or
-  // `storage`. feedPrepared must see the lines in order.
+  // `storage`. prepareCleanLine is the same for a line known to hold no ESC
+  // byte (what the line reader delivers), so nothing needs storing.
+  // feedPrepared must see the lines in order.
   struct PreparedLine;
   static void prepareLine(std::string_view line, PreparedLine* out, std::string* storage);
+  static void prepareCleanLine(std::string_view line, PreparedLine* out);
   void feedPrepared(const PreparedLine& line, uint64_t line_number);
 
   bool sawNccl() const;                 // any NCCL line recognised
@@ -96,8 +99,7 @@ class NcclLogAnalyzer {
 };
 
 struct NcclLogAnalyzer::PreparedLine {
-  nccl::NcclLine line;       // level kNone: nothing NCCL-related, nothing to record
-  uint64_t header_hash = 0;  // of host:pid and dev when the line has a header, never 0 then
+  nccl::NcclLine line;  // level kNone: nothing NCCL-related, nothing to record
 };
 
 // Job-wide view over every input of one invocation. `facts` holds the same
