@@ -35,11 +35,10 @@ class InputAnalyzer : public StagedLineSink {
   std::unique_ptr<Batch> newBatch() override { return std::make_unique<NcclBatch>(); }
   // The reader has already removed ANSI codes (LineSink's contract).
   void prepare(Batch& batch, std::string_view text) override {
-    auto& lines = static_cast<NcclBatch&>(batch).lines;
-    NcclLogAnalyzer::prepareCleanLine(text, &lines.emplace_back());
+    static_cast<NcclBatch&>(batch).lines.push_back(NcclLogAnalyzer::prepareLine(text));
   }
   void line(Batch& batch, size_t index, std::string_view text, uint64_t line_number, bool) override {
-    nccl_.feedPrepared(static_cast<NcclBatch&>(batch).lines[index], line_number);
+    nccl_.feedPrepared(text, static_cast<NcclBatch&>(batch).lines[index], line_number);
     table_.feedLine(text, line_number);
     perftest_.feedLine(text, line_number);
   }

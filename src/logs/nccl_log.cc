@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cassert>
+#include <cstdint>
 #include <cstring>
 #include <set>
 
@@ -173,33 +174,60 @@ bool NcclLogAnalyzer::sawNccl() const { return state_->nccl_lines > 0; }
 const std::string& NcclLogAnalyzer::file() const { return state_->file; }
 
 void NcclLogAnalyzer::feedLine(std::string_view text, uint64_t line_number) {
-  PreparedLine& prepared = state_->scan.prepared;
-  prepareLine(text, &prepared, &state_->scan.ansi_buf);
-  feedPrepared(prepared, line_number);
-}
-
-void NcclLogAnalyzer::prepareLine(std::string_view text, PreparedLine* out, std::string* storage) {
   using namespace nccl;
   text = trimLineEnd(text);
-  if (nccl::containsByte(text, '\x1b')) {
-    stripAnsiInto(text, *storage);
-    text = *storage;
+  if (text.empty()) return;
+  if (containsByte(text, '\x1b')) {
+    stripAnsiInto(text, state_->scan.ansi_buf);
+    text = state_->scan.ansi_buf;
   }
-  if (text.empty() || !nccl::classifyLine(text, &out->line)) out->line.level = nccl::LineLevel::kNone;
+  NcclLine& line = state_->scan.line;
+  if (classifyLine(text, &line)) feedClassified(line, line_number);
 }
 
-void NcclLogAnalyzer::prepareCleanLine(std::string_view text, PreparedLine* out) {
+NcclLogAnalyzer::PreparedLine NcclLogAnalyzer::prepareLine(std::string_view text) {
   using namespace nccl;
-  assert(!nccl::containsByte(text, '\x1b'));
+  assert(!containsByte(text, '\x1b'));
+  PreparedLine out;
   text = trimLineEnd(text);
-  if (text.empty() || !nccl::classifyLine(text, &out->line)) out->line.level = nccl::LineLevel::kNone;
+  if (text.size() > UINT32_MAX) {
+    out.level = PreparedLine::kUnprepared;
+    return out;
+  }
+  NcclLine line;
+  out.level = static_cast<uint8_t>(LineLevel::kNone);
+  if (text.empty() || !classifyLine(text, &line)) return out;
+  auto at = [&](std::string_view part) { return part.empty() ? 0u : static_cast<uint32_t>(part.data() - text.data()); };
+  out.level = static_cast<uint8_t>(line.level);
+  out.text_len = static_cast<uint32_t>(text.size());
+  out.body_at = at(line.body);
+  out.body_len = static_cast<uint32_t>(line.body.size());
+  out.host_at = at(line.host);
+  out.host_len = static_cast<uint32_t>(line.host.size());
+  out.pid_at = at(line.pid);
+  out.pid_len = static_cast<uint32_t>(line.pid.size());
+  out.dev_at = at(line.dev);
+  out.dev_len = static_cast<uint32_t>(line.dev.size());
+  return out;
 }
 
-void NcclLogAnalyzer::feedPrepared(const PreparedLine& prepared, uint64_t line_number) {
+void NcclLogAnalyzer::feedPrepared(std::string_view text, const PreparedLine& p, uint64_t line_number) {
+  using namespace nccl;
+  if (p.level == PreparedLine::kUnprepared) return feedLine(text, line_number);
+  if (static_cast<LineLevel>(p.level) == LineLevel::kNone) return;
+  NcclLine& line = state_->scan.line;
+  line.level = static_cast<LineLevel>(p.level);
+  line.text = text.substr(0, p.text_len);
+  line.body = line.text.substr(p.body_at, p.body_len);
+  line.host = line.text.substr(p.host_at, p.host_len);
+  line.pid = line.text.substr(p.pid_at, p.pid_len);
+  line.dev = line.text.substr(p.dev_at, p.dev_len);
+  feedClassified(line, line_number);
+}
+
+void NcclLogAnalyzer::feedClassified(const nccl::NcclLine& line, uint64_t line_number) {
   using namespace nccl;
   auto& s = *state_;
-  const NcclLine& line = prepared.line;
-  if (line.level == LineLevel::kNone) return;
   if (line.level == LineLevel::kInfo || line.level == LineLevel::kWarn) ++s.nccl_lines;
   if (!line.host.empty()) {
     std::string_view host_pid(line.host.data(), static_cast<size_t>(line.pid.data() + line.pid.size() - line.host.data()));

@@ -74,17 +74,13 @@ class NcclLogAnalyzer {
   void feedLine(std::string_view line, uint64_t line_number);
 
   // feedLine in two steps, so that the part that depends on the line's text
-  // alone (cleaning, classification, locating the header: about half the
-  // work) can run on another thread ahead of the stateful part.
-  // prepareLine keeps no state: `storage` receives the cleaned text when it
-  // differs from `line` and must outlive `out`; `out` refers into `line` or
-  // `storage`. prepareCleanLine is the same for a line known to hold no ESC
-  // byte (what the line reader delivers), so nothing needs storing.
-  // feedPrepared must see the lines in order.
+  // alone (classification, locating the header: about half the work) can run
+  // on another thread ahead of the stateful part. prepareLine keeps no state
+  // and takes a line with no ESC byte (the line reader removes ANSI codes);
+  // feedPrepared gets the same text back, the lines in order.
   struct PreparedLine;
-  static void prepareLine(std::string_view line, PreparedLine* out, std::string* storage);
-  static void prepareCleanLine(std::string_view line, PreparedLine* out);
-  void feedPrepared(const PreparedLine& line, uint64_t line_number);
+  static PreparedLine prepareLine(std::string_view line);
+  void feedPrepared(std::string_view line, const PreparedLine& prepared, uint64_t line_number);
 
   bool sawNccl() const;                 // any NCCL line recognised
   const std::string& file() const;
@@ -95,11 +91,17 @@ class NcclLogAnalyzer {
   const nccl::AnalyzerState& state() const { return *state_; }
 
  private:
+  void feedClassified(const nccl::NcclLine& line, uint64_t line_number);
   std::unique_ptr<nccl::AnalyzerState> state_;
 };
 
+// The classified line as offsets into its text: a block's worth of them is
+// written on one thread and read on another, so they are kept small.
 struct NcclLogAnalyzer::PreparedLine {
-  nccl::NcclLine line;  // level kNone: nothing NCCL-related, nothing to record
+  static constexpr uint8_t kUnprepared = 0xff;  // a line too long for the offsets: classified when fed
+  uint8_t level = 0;                            // nccl::LineLevel, or kUnprepared
+  uint32_t text_len = 0, body_at = 0, body_len = 0, host_at = 0, host_len = 0, pid_at = 0, pid_len = 0,
+           dev_at = 0, dev_len = 0;
 };
 
 // Job-wide view over every input of one invocation. `facts` holds the same

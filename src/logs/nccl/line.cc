@@ -67,7 +67,7 @@ bool classifyLine(std::string_view text, NcclLine* out) {
   // Old NCCL (before 2.4) printed `host:pid:tid [dev] file:line WARN msg`.
   size_t warn = findIn(text, " WARN ");
   if (warn != std::string_view::npos) {
-    NcclLine probe;
+    NcclLine probe{};
     parseHeader(text.substr(0, warn), &probe);
     if (!probe.host.empty()) {
       *out = probe;

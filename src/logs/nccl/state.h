@@ -117,7 +117,7 @@ class AnalyzerState {
 
   struct Scanner {
     std::string ansi_buf, key_buf, last_host, last_pid, last_dev, detail, subject;
-    NcclLogAnalyzer::PreparedLine prepared;  // reused: classifyLine sets every field, so no per-line reset
+    NcclLine line{};  // reused: classifyLine sets every field, so no per-line reset
   } scan;
 };
 
