@@ -157,11 +157,12 @@ Result<SweepResult> runSweep(const Collective& coll, Transport& transport, Boots
       result.wrong += wrong;
       (placement == 0 ? row.out_of_place : row.in_place) = m;
     }
-    bus_sum += row.in_place.busbw;
+    // nccl-tests averages every measurement it printed, out-of-place and in-place.
+    bus_sum += row.out_of_place.busbw + row.in_place.busbw;
     result.rows.push_back(row);
     on_row(row);
   }
-  result.avg_busbw = result.rows.empty() ? 0 : bus_sum / static_cast<double>(result.rows.size());
+  result.avg_busbw = result.rows.empty() ? 0 : bus_sum / (2.0 * static_cast<double>(result.rows.size()));
   return result;
 }
 

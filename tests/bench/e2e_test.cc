@@ -98,6 +98,38 @@ TEST(BenchLocal, JsonHasEveryRow) {
   EXPECT_EQ(r.out.find("# Avg bus"), std::string::npos);  // --json replaces the text
 }
 
+// "# Avg bus bandwidth" is nccl-tests' mean over every busbw it printed, out-of-place
+// and in-place (the DRANET write-up's 15.5188 is that mean of its table).
+TEST(BenchLocal, AvgBusBandwidthAveragesBothPlacements) {
+  CmdRun r = runCommand(::railkit::testing::railkitBinary() +
+                        " bench all_reduce --local 2 -b 64K -e 4M -f 4 -n 3 -w 1");
+  ASSERT_EQ(r.rc, 0) << r.out;
+  double sum = 0;
+  int values = 0;
+  std::size_t pos = 0;
+  while (pos < r.out.size()) {
+    std::size_t end = r.out.find('\n', pos);
+    std::string line = r.out.substr(pos, end - pos);
+    pos = end == std::string::npos ? r.out.size() : end + 1;
+    char type[16], redop[16];
+    unsigned long long size, count;
+    int root, w1, w2;
+    double t1, a1, b1, t2, a2, b2;
+    if (!line.empty() && line[0] != '#' &&
+        sscanf(line.c_str(), "%llu %llu %15s %15s %d %lf %lf %lf %d %lf %lf %lf %d", &size, &count, type, redop,
+               &root, &t1, &a1, &b1, &w1, &t2, &a2, &b2, &w2) == 13) {
+      sum += b1 + b2;
+      values += 2;
+    }
+  }
+  ASSERT_EQ(values, 2 * 4) << r.out;
+  auto at = r.out.find("# Avg bus bandwidth    : ");
+  ASSERT_NE(at, std::string::npos) << r.out;
+  double printed = std::atof(r.out.c_str() + at + 25);
+  // Each printed busbw is rounded to 0.01, so the mean of them is within 0.005.
+  EXPECT_NEAR(printed, sum / values, 0.0051) << r.out;
+}
+
 TEST(BenchLocal, MissedExpectationExitsOne) {
   CmdRun r = runCommand(::railkit::testing::railkitBinary() + " bench all_reduce --local 2 -b 1K -e 1K --expect-busbw 100000");
   EXPECT_EQ(r.rc, 1) << r.out;
