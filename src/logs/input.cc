@@ -9,6 +9,7 @@
 #include <fmt/core.h>
 #include <nlohmann/json.hpp>
 
+#include "logs/line_prefix.h"
 #include "logs/output_findings.h"
 
 namespace railkit::logs {
@@ -24,8 +25,9 @@ class InputAnalyzer : public StagedLineSink {
 
   void line(std::string_view text, uint64_t line_number, bool) override {
     nccl_.feedLine(text, line_number);
-    table_.feedLine(text, line_number);
-    perftest_.feedLine(text, line_number);
+    std::string_view stripped = stripLinePrefix(text);
+    table_.feedLine(text, stripped, line_number);
+    perftest_.feedLine(text, stripped, line_number);
   }
 
   struct NcclBatch : Batch {
@@ -39,8 +41,9 @@ class InputAnalyzer : public StagedLineSink {
   }
   void line(Batch& batch, size_t index, std::string_view text, uint64_t line_number, bool) override {
     nccl_.feedPrepared(text, static_cast<NcclBatch&>(batch).lines[index], line_number);
-    table_.feedLine(text, line_number);
-    perftest_.feedLine(text, line_number);
+    std::string_view stripped = stripLinePrefix(text);
+    table_.feedLine(text, stripped, line_number);
+    perftest_.feedLine(text, stripped, line_number);
   }
 
   InputReport finish(const ReadStats& stats) {

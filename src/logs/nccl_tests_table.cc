@@ -170,7 +170,11 @@ void NcclTestsTableParser::parseComment(std::string_view rest, uint64_t line_num
 
 void NcclTestsTableParser::feedLine(std::string_view raw, uint64_t line_number) {
   if (raw.size() > 4096) return;
-  std::string_view line = stripLinePrefix(raw);
+  feedLine(raw, stripLinePrefix(raw), line_number);
+}
+
+void NcclTestsTableParser::feedLine(std::string_view raw, std::string_view line, uint64_t line_number) {
+  if (raw.size() > 4096) return;
   size_t first = firstNonBlank(line);
   if (first == std::string_view::npos) return;
   char c = line[first];

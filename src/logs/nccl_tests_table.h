@@ -49,6 +49,9 @@ struct NcclTestsTable {
 class NcclTestsTableParser {
  public:
   void feedLine(std::string_view line, uint64_t line_number);
+  // The same with `stripped` = stripLinePrefix(line), computed once by a
+  // caller that feeds several parsers.
+  void feedLine(std::string_view line, std::string_view stripped, uint64_t line_number);
   // The table so far, with the summary values (peak, largest, wrong total) computed.
   NcclTestsTable result() const;
   // True when a header or at least one row was seen.

@@ -82,7 +82,10 @@ const char* wcStatusName(int status) {
 }
 
 void PerftestParser::feedLine(std::string_view raw, uint64_t line_number) {
-  std::string_view line = stripLinePrefix(raw);
+  feedLine(raw, stripLinePrefix(raw), line_number);
+}
+
+void PerftestParser::feedLine(std::string_view, std::string_view line, uint64_t line_number) {
   size_t first = firstNonBlank(line);
   if (first == std::string_view::npos) return;
   char c = line[first];

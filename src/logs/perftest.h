@@ -54,6 +54,9 @@ struct PerftestResult {
 class PerftestParser {
  public:
   void feedLine(std::string_view line, uint64_t line_number);
+  // The same with `stripped` = stripLinePrefix(line), computed once by a
+  // caller that feeds several parsers.
+  void feedLine(std::string_view line, std::string_view stripped, uint64_t line_number);
   // True once a title, a banner or a results-table header was seen.
   bool recognised() const { return recognised_; }
   const PerftestResult& result() const { return result_; }
