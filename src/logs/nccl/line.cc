@@ -43,11 +43,15 @@ bool mentionsRareWords(std::string_view text) {
 }  // namespace
 
 bool classifyLine(std::string_view text, NcclLine* out) {
-  // Field by field: a whole-struct reset compiles to `rep stos`, whose
-  // start-up cost showed on every line.
+  // Field by field, each a plain store: a whole-struct reset compiles to
+  // `rep stos`, and a chained assignment reads back what it just stored (a
+  // store-forwarding stall); both showed on every line.
   out->level = LineLevel::kNone;
   out->text = text;
-  out->body = out->host = out->pid = out->dev = std::string_view();
+  out->body = std::string_view();
+  out->host = std::string_view();
+  out->pid = std::string_view();
+  out->dev = std::string_view();
   size_t at = 0;
   bool mentioned = false;
   for (int tries = 0; tries < 4; ++tries) {
