@@ -3,9 +3,11 @@
 // in all_rules.cc. `match` sees every WARN line, every other line mentioning
 // NCCL, and INFO lines the fact scanner did not consume; it says whether the
 // line is evidence and may name a detail (an error text) and a subject (a
-// peer, an HCA). `build` turns the hits, with the input's facts, into at most
-// one finding. Rules that rest on facts alone (transport, GDR, versions) have
-// no `match` and read the signals the fact scanner stored.
+// peer, an HCA); it must depend on the line alone (no state of its own), as
+// its result is remembered for lines that repeat. `build` turns the hits,
+// with the input's facts, into at most one finding. Rules that rest on facts
+// alone (transport, GDR, versions) have no `match` and read the signals the
+// fact scanner stored.
 
 #include <optional>
 #include <string>

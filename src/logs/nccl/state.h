@@ -19,7 +19,6 @@
 
 namespace railkit::logs::nccl {
 
-
 // Distinct strings in first-seen order, capped; the last value added is
 // compared first because logs repeat the same value line after line.
 class DistinctList {
