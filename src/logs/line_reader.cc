@@ -123,9 +123,13 @@ class Splitter {
   bool releasePending() {
     sniffed_ = true;
     uint64_t offset = 0;
-    if (sniffBinary(std::string_view(pending_).substr(0, kSniffBytes), offset)) {
+    // The sample has the same length whatever the block size, so the verdict
+    // and the bytes reported for a binary input do not depend on how it was read.
+    std::string_view sample = std::string_view(pending_).substr(0, std::min(kSniffBytes, cap_));
+    if (sniffBinary(sample, offset)) {
       stats_.binary = true;
       stats_.binary_offset = offset;
+      stats_.bytes = sample.size();
       return false;
     }
     std::string held;

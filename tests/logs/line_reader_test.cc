@@ -115,6 +115,26 @@ TEST(LogsLineReader, BinaryIsRefusedAndEmptyHasNoLines) {
   EXPECT_EQ(stray.lines.size(), 3u);
 }
 
+// The binary verdict, its offset and the bytes reported come from a sample of
+// fixed length: block sizes (and a line cap below the sample size) do not move
+// them (found by logs_input_fuzz comparing a file read with an in-memory one).
+TEST(LogsLineReader, BinaryVerdictDoesNotDependOnTheBlockSize) {
+  std::string text = "# nThread 1 nGpus 2\n";
+  std::mt19937 rng(11);
+  while (text.size() < 5000) text.push_back(static_cast<char>(rng() % 32));
+  Collected first;
+  auto reference = readLinesFromText(text, first, {36, 4096});
+  ASSERT_TRUE(reference.binary);
+  EXPECT_EQ(reference.bytes, 4096u);
+  for (size_t block : {size_t{1}, size_t{1476}, size_t{4097}, size_t{1} << 20}) {
+    Collected other;
+    auto stats = readLinesFromText(text, other, {block, 4096});
+    EXPECT_TRUE(stats.binary) << "block " << block;
+    EXPECT_EQ(stats.bytes, reference.bytes) << "block " << block;
+    EXPECT_EQ(stats.binary_offset, reference.binary_offset) << "block " << block;
+  }
+}
+
 TEST(LogsLineReader, ReadsAPipeInSmallPieces) {
   int fds[2];
   ASSERT_EQ(pipe(fds), 0);
