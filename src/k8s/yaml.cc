@@ -2,6 +2,8 @@
 
 #include <libfyaml.h>
 
+#include <algorithm>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 
@@ -165,10 +167,60 @@ const YamlNode* YamlNode::at(std::initializer_list<std::string_view> keys) const
 
 const std::string& YamlNode::text() const { return isScalar() ? value : kEmpty; }
 
+namespace {
+
+// Offset of the first byte that does not start or continue a well-formed
+// UTF-8 sequence, or npos. YAML text is Unicode, and libfyaml 0.8 can loop
+// forever on a directive line holding such a byte (found by k8s_yaml_fuzz).
+size_t firstInvalidUtf8(std::string_view text) {
+  size_t i = 0;
+  while (i < text.size()) {
+    auto c = static_cast<unsigned char>(text[i]);
+    if (c < 0x80) {
+      ++i;
+      continue;
+    }
+    size_t need = 0;
+    unsigned char lo = 0x80, hi = 0xbf;  // allowed range of the second byte
+    if (c >= 0xc2 && c <= 0xdf) {
+      need = 1;
+    } else if (c >= 0xe0 && c <= 0xef) {
+      need = 2;
+      if (c == 0xe0) lo = 0xa0;  // no overlong forms
+      if (c == 0xed) hi = 0x9f;  // no surrogates
+    } else if (c >= 0xf0 && c <= 0xf4) {
+      need = 3;
+      if (c == 0xf0) lo = 0x90;
+      if (c == 0xf4) hi = 0x8f;  // nothing above U+10FFFF
+    } else {
+      return i;
+    }
+    if (i + need >= text.size()) return i;  // cut short by the end of the input
+    for (size_t k = 1; k <= need; ++k) {
+      auto b = static_cast<unsigned char>(text[i + k]);
+      if (k == 1 ? (b < lo || b > hi) : (b < 0x80 || b > 0xbf)) return i;
+    }
+    i += need + 1;
+  }
+  return std::string_view::npos;
+}
+
+}  // namespace
+
 Result<YamlStream> parseYaml(std::string_view text, std::string_view name) {
   std::string where(name);
   if (std::memchr(text.data(), '\0', text.size()) != nullptr)
     return makeError(ErrorCode::kInvalidInput, where + ":1: expected YAML text, found binary data (NUL byte)");
+  if (size_t bad = firstInvalidUtf8(text); bad != std::string_view::npos) {
+    size_t line = 1 + static_cast<size_t>(std::count(text.begin(), text.begin() + static_cast<long>(bad), '\n'));
+    size_t line_start = bad == 0 ? std::string_view::npos : text.rfind('\n', bad - 1);
+    size_t column = line_start == std::string_view::npos ? bad + 1 : bad - line_start;
+    char hex[8];
+    std::snprintf(hex, sizeof hex, "0x%02x", static_cast<unsigned>(static_cast<unsigned char>(text[bad])));
+    return makeError(ErrorCode::kInvalidInput, where + ":" + std::to_string(line) + ": not valid YAML: byte " + hex +
+                                                   " at column " + std::to_string(column) +
+                                                   " is not UTF-8 (YAML text must be Unicode)");
+  }
   // A diagnostic object that collects errors and prints nothing: the one
   // line the user sees is ours.
   fy_diag_cfg diag_cfg;

@@ -40,6 +40,21 @@ TEST(K8sYaml, BrokenYamlGivesFileAndLine) {
   EXPECT_NE(binary.error().message.find("binary"), std::string::npos);
 }
 
+// YAML is Unicode text. A byte that is not UTF-8 is one line with file, line and
+// column; on a directive line libfyaml 0.8 looped forever on it (k8s_yaml_fuzz).
+TEST(K8sYaml, NonUtf8IsRejectedWithLineAndColumn) {
+  auto directive = parseYaml("%apiVae\x8c =et\"\n\xff\xff", "d.yaml");
+  ASSERT_FALSE(directive);
+  EXPECT_EQ(directive.error().message, "d.yaml:1: not valid YAML: byte 0x8c at column 8 is not UTF-8 (YAML text must be Unicode)");
+  auto cut = parseYaml("a: b\nc: d\xc3", "cut.yaml");
+  ASSERT_FALSE(cut);
+  EXPECT_NE(cut.error().message.find("cut.yaml:2:"), std::string::npos) << cut.error().message;
+  for (const char* bad : {"a: \xc0\xaf\n", "a: \xed\xa0\x80\n", "a: \xf4\x90\x80\x80\n"})
+    EXPECT_FALSE(parseYaml(bad, "x.yaml")) << bad;  // overlong, surrogate, above U+10FFFF
+  auto fine = parseYaml("a: \"\xc3\xa9 \xe2\x9c\x93 \xf0\x9f\x98\x80\"\n", "ok.yaml");
+  EXPECT_TRUE(fine) << (fine ? "" : fine.error().message);
+}
+
 TEST(K8sYaml, DeepNestingIsRejectedNotCrashing) {
   std::string deep(5000, '[');
   EXPECT_FALSE(parseYaml(deep, "deep"));
