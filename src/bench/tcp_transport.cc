@@ -9,7 +9,8 @@
 // becomes segments in its lanes' FIFOs; lanes are served by I/O threads,
 // separate ones for sending and receiving (see startThreads). Each I/O thread moves its lanes with non-blocking send/recv straight
 // from/into the user buffers and sleeps in poll when none can move. The
-// caller's thread only posts, waits and computes: a ring reduces chunk k
+// caller's thread posts, waits and computes (and reads small receives
+// itself, see kInlineBytes): a ring reduces chunk k
 // while the threads keep every socket of both directions busy, and on a
 // machine with idle cores the kernel's copies run in parallel. Operations to
 // the rank itself are copied at post time (a 1-rank job needs no socket).
@@ -43,7 +44,10 @@ constexpr std::size_t kStripeBytes = 256 << 10;
 constexpr int kMaxConnections = 16;
 // A message up to this size is tried on the socket by the posting thread
 // first (when the lane is idle): a barrier or a small ping-pong then costs no
-// hand-off to an I/O thread.
+// hand-off to an I/O thread. A small receive whose bytes have not arrived yet
+// stays with the posting thread ("parked"), which reads it itself in wait():
+// handing it to an I/O thread would cost two thread wake-ups per message,
+// which doubled small-message latency.
 constexpr std::size_t kInlineBytes = 64 << 10;
 
 struct Segment {
@@ -63,6 +67,8 @@ struct Lane {
   // Segments handed to the thread and not yet finished. While 0 the thread
   // does not touch the socket, so the posting thread may use it directly.
   std::atomic<std::size_t> owned{0};
+  // A small receive kept by the posting thread (only ever touched by it).
+  std::optional<Segment> parked;
 };
 
 struct Peer {
@@ -162,6 +168,24 @@ class TcpTransport final : public Transport {
   Status wait(RequestId id) override { return waitAll({id}); }
 
   Status waitAll(const std::vector<RequestId>& ids) override {
+    if (!parked_.empty()) {
+      // The caller reads parked receives itself only when nothing else it
+      // waits for is with the I/O threads (it could not hear about those).
+      bool any_parked = false, all_parked = true;
+      {
+        std::lock_guard lock(mu_);
+        for (RequestId id : ids) {
+          if (!pending_.count(id)) continue;
+          if (parkedLane(id) != nullptr) {
+            any_parked = true;
+          } else {
+            all_parked = false;
+          }
+        }
+      }
+      if (any_parked && all_parked) return waitParked(ids);
+      if (any_parked) unparkAll();
+    }
     auto start = ticks(Clock::now());
     std::unique_lock lock(mu_);
     while (true) {
@@ -307,6 +331,8 @@ class TcpTransport final : public Transport {
     if (bytes == 0) return id;
     if (peer == rank_) return postSelf(id, send, data, bytes);
     Peer& p = peers_[static_cast<std::size_t>(peer)];
+    // A parked receive must reach its lane's thread before anything posted after it.
+    if (!send) unparkPeer(p);
     std::uint64_t* offset = send ? &p.send_offset : &p.recv_offset;
     // Cut into stripes first, so the request is known before a thread can finish a piece of it.
     cuts_.clear();
@@ -328,6 +354,15 @@ class TcpTransport final : public Transport {
           return tl::unexpected(*failed());
         }
         if (seg.left == 0) return id;
+        if (!send) {
+          {
+            std::lock_guard lock(mu_);
+            pending_[id] = Pending{1, peer};
+          }
+          lane.parked = seg;
+          parked_.push_back(&lane);
+          return id;
+        }
       }
     }
     {
@@ -480,6 +515,81 @@ class TcpTransport final : public Transport {
     return std::nullopt;
   }
 
+  Lane* parkedLane(RequestId id) const {
+    for (Lane* l : parked_) {
+      if (l->parked->id == id) return l;
+    }
+    return nullptr;
+  }
+
+  // Hands a parked receive to its lane's I/O thread.
+  void unpark(Lane& lane) {
+    IoThread& t = threadOf(laneIndex(lane), false);
+    {
+      std::lock_guard lock(t.mu);
+      lane.owned.fetch_add(1, std::memory_order_relaxed);
+      lane.inbox.push_back(*lane.parked);
+      t.has_inbox.store(true);
+    }
+    wake(t);
+    lane.parked.reset();
+    parked_.erase(std::find(parked_.begin(), parked_.end(), &lane));
+  }
+  void unparkPeer(Peer& p) {
+    if (parked_.empty()) return;
+    for (Lane& l : p.recvs) {
+      if (l.parked) unpark(l);
+    }
+  }
+  void unparkAll() {
+    while (!parked_.empty()) unpark(*parked_.back());
+  }
+  int laneIndex(const Lane& lane) const {
+    const auto& recvs = peers_[static_cast<std::size_t>(lane.rank)].recvs;
+    return static_cast<int>(&lane - recvs.data());
+  }
+
+  // wait() when every pending request is a parked receive: the caller reads
+  // the sockets itself, bounded by the stall timeout like the I/O threads.
+  Status waitParked(const std::vector<RequestId>& ids) {
+    auto start = ticks(Clock::now());
+    std::vector<pollfd> fds;
+    std::vector<int> ranks;
+    while (true) {
+      if (auto f = failed()) return tl::unexpected(*f);
+      fds.clear();
+      ranks.clear();
+      std::int64_t last = start;
+      for (RequestId id : ids) {
+        Lane* l = parkedLane(id);
+        if (l == nullptr) continue;
+        Segment& seg = *l->parked;
+        if (auto err = moveInline(*l, seg); err) {
+          fail(l->rank, *err);
+          return tl::unexpected(*failed());
+        }
+        if (seg.left == 0) {
+          l->parked.reset();
+          parked_.erase(std::find(parked_.begin(), parked_.end(), l));
+          std::lock_guard lock(mu_);
+          pending_.erase(id);
+          continue;
+        }
+        fds.push_back(pollfd{l->fd, POLLIN, 0});
+        ranks.push_back(l->rank);
+        last = std::max(last, peers_[static_cast<std::size_t>(l->rank)].last_progress.load(std::memory_order_relaxed));
+      }
+      if (fds.empty()) return okStatus();
+      auto idle = Clock::now() - Clock::time_point(Clock::duration(last));
+      if (idle >= options_.stall_timeout) return stalled(ranks);
+      auto left = std::chrono::duration_cast<std::chrono::milliseconds>(options_.stall_timeout - idle);
+      auto ms = std::clamp(left, std::chrono::milliseconds(1), std::chrono::milliseconds(200));
+      if (poll(fds.data(), fds.size(), static_cast<int>(ms.count())) < 0 && errno != EINTR) {
+        return makeError(ErrorCode::kIo, std::string("poll: ") + strerror(errno));
+      }
+    }
+  }
+
   // A failed lane gives up its segments (their requests fail through failed_).
   static void drop(Lane& l) {
     l.owned.fetch_sub(l.queue.size(), std::memory_order_release);
@@ -525,6 +635,7 @@ class TcpTransport final : public Transport {
   std::vector<std::unique_ptr<IoThread>> threads_;
   std::atomic<bool> stop_{false};
   std::vector<std::pair<int, Segment>> cuts_;  // post()'s scratch
+  std::vector<Lane*> parked_;  // lanes holding a parked receive (caller's thread only)
   RequestId next_ = 0;
   // Shared with the I/O threads.
   std::mutex mu_;

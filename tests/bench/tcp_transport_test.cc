@@ -154,27 +154,81 @@ TEST(BenchTcpTransport, StallTimesOutNamingThePeer) {
   });
 }
 
+// Small receives posted before their bytes arrive stay with the caller's
+// thread (parked); they must still keep FIFO order with later receives and
+// mix with receives the I/O threads move.
+TEST(BenchTcpTransport, EarlySmallReceivesKeepOrderAndMixWithLargeOnes) {
+  runRanks(3, 2, std::chrono::seconds(20), [&](int rank, Transport& t) {
+    constexpr std::size_t kLarge = (1 << 20) + 7;
+    if (rank == 0) {
+      int a = 0, b = 0, c = 0;
+      std::vector<char> large(kLarge);
+      auto ia = t.postRecv(1, &a, sizeof a);  // nothing sent yet: parked
+      auto il = t.postRecv(2, large.data(), large.size());
+      ASSERT_TRUE(ia && il);
+      ASSERT_TRUE(t.waitAll({*il, *ia}).has_value());
+      EXPECT_EQ(a, 11);
+      std::size_t bad = 0;
+      for (std::size_t i = 0; i < kLarge; ++i) bad += large[i] != static_cast<char>(i % 251);
+      EXPECT_EQ(bad, 0u);
+      auto ib = t.postRecv(1, &b, sizeof b);
+      auto ic = t.postRecv(1, &c, sizeof c);  // hands b to its thread first
+      ASSERT_TRUE(ib && ic);
+      ASSERT_TRUE(t.wait(*ic).has_value());
+      ASSERT_TRUE(t.wait(*ib).has_value());
+      EXPECT_EQ(b, 22);
+      EXPECT_EQ(c, 33);
+      auto id = t.postRecv(1, &a, sizeof a);  // parked, waited alone
+      ASSERT_TRUE(id.has_value());
+      ASSERT_TRUE(t.wait(*id).has_value());
+      EXPECT_EQ(a, 44);
+    } else {
+      std::this_thread::sleep_for(std::chrono::milliseconds(50));
+      if (rank == 1) {
+        int v[4] = {11, 22, 33, 44};
+        for (int i = 0; i < 4; ++i) {
+          if (i == 3) std::this_thread::sleep_for(std::chrono::milliseconds(50));
+          auto id = t.postSend(0, &v[i], sizeof v[i]);
+          ASSERT_TRUE(id.has_value());
+          ASSERT_TRUE(t.wait(*id).has_value());
+        }
+      } else {
+        std::vector<char> large(kLarge);
+        for (std::size_t i = 0; i < kLarge; ++i) large[i] = static_cast<char>(i % 251);
+        auto id = t.postSend(0, large.data(), large.size());
+        ASSERT_TRUE(id.has_value());
+        ASSERT_TRUE(t.wait(*id).has_value());
+      }
+    }
+    ASSERT_TRUE(t.barrier().has_value());
+  });
+}
+
+// A large receive is moved by an I/O thread, a small one by the caller
+// (parked): either way a peer that closes its sockets is lost, by name.
 TEST(BenchTcpTransport, ClosedPeerIsLost) {
-  int port = freshPort();
-  std::thread peer([port] {
-    auto boot = makeTcpBootstrap(bootOptions(1, 2, port, std::chrono::seconds(20)));
+  for (std::size_t bytes : {std::size_t{1} << 20, std::size_t{4}}) {
+    int port = freshPort();
+    std::thread peer([port] {
+      auto boot = makeTcpBootstrap(bootOptions(1, 2, port, std::chrono::seconds(20)));
+      ASSERT_TRUE(boot.has_value());
+      auto t = makeTcpTransport(**boot, transportOptions(3, std::chrono::seconds(20)));
+      ASSERT_TRUE(t.has_value());
+      // Leaves at once: its sockets close.
+    });
+    auto boot = makeTcpBootstrap(bootOptions(0, 2, port, std::chrono::seconds(20)));
     ASSERT_TRUE(boot.has_value());
     auto t = makeTcpTransport(**boot, transportOptions(3, std::chrono::seconds(20)));
     ASSERT_TRUE(t.has_value());
-    // Leaves at once: its sockets close.
-  });
-  auto boot = makeTcpBootstrap(bootOptions(0, 2, port, std::chrono::seconds(20)));
-  ASSERT_TRUE(boot.has_value());
-  auto t = makeTcpTransport(**boot, transportOptions(3, std::chrono::seconds(20)));
-  ASSERT_TRUE(t.has_value());
-  peer.join();
-  std::vector<char> buf(1 << 20);
-  auto id = (*t)->postRecv(1, buf.data(), buf.size());
-  ASSERT_TRUE(id.has_value());
-  auto s = (*t)->wait(*id);
-  ASSERT_FALSE(s.has_value());
-  EXPECT_EQ(s.error().code, ErrorCode::kPeerLost);
-  EXPECT_NE(s.error().message.find("rank 1 (host testhost, interface lo"), std::string::npos) << s.error().message;
+    peer.join();
+    std::vector<char> buf(bytes);
+    // A small receive may find the closed socket already when it is posted.
+    auto id = (*t)->postRecv(1, buf.data(), buf.size());
+    Status s = id ? (*t)->wait(*id) : Status(tl::unexpected(id.error()));
+    ASSERT_FALSE(s.has_value());
+    EXPECT_EQ(s.error().code, ErrorCode::kPeerLost) << bytes << " bytes";
+    EXPECT_NE(s.error().message.find("rank 1 (host testhost, interface lo"), std::string::npos) << s.error().message;
+  }
 }
 
 TEST(BenchTcpTransport, BootstrapTimeoutNamesMissingRankAndInterface) {
