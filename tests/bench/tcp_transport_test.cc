@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "bench/bootstrap.h"
+#include "bench/harness.h"
 
 namespace railkit::bench {
 namespace {
@@ -48,9 +49,9 @@ TransportOptions transportOptions(int conns, std::chrono::milliseconds stall) {
   return t;
 }
 
-// Runs body(rank, transport) on `size` threads with connected transports.
+// Runs body(rank, transport, bootstrap) on `size` threads with connected transports.
 void runRanks(int size, int conns, std::chrono::milliseconds stall,
-              const std::function<void(int, Transport&)>& body) {
+              const std::function<void(int, Transport&, Bootstrap&)>& body) {
   int port = freshPort();
   std::vector<std::thread> threads;
   for (int r = 0; r < size; ++r) {
@@ -59,10 +60,14 @@ void runRanks(int size, int conns, std::chrono::milliseconds stall,
       ASSERT_TRUE(boot.has_value());
       auto t = makeTcpTransport(**boot, transportOptions(conns, stall));
       ASSERT_TRUE(t.has_value()) << t.error().message;
-      body(r, **t);
+      body(r, **t, **boot);
     });
   }
   for (auto& t : threads) t.join();
+}
+void runRanks(int size, int conns, std::chrono::milliseconds stall,
+              const std::function<void(int, Transport&)>& body) {
+  runRanks(size, conns, stall, [&](int r, Transport& t, Bootstrap&) { body(r, t); });
 }
 
 TEST(BenchTcpTransport, StripedMessageArrivesWholeInAnyPieces) {
@@ -202,6 +207,32 @@ TEST(BenchTcpTransport, EarlySmallReceivesKeepOrderAndMixWithLargeOnes) {
     }
     ASSERT_TRUE(t.barrier().has_value());
   });
+}
+
+// Every collective, in and out of place, with chunks small enough that each
+// pipeline wraps its slots many times and sizes that do not divide evenly:
+// every element is checked. (The e2e tests run the CLI with the default 1 MiB
+// chunk, where few calls have more chunks than slots.)
+TEST(BenchTcpTransport, EveryCollectiveCorrectWithSmallChunks) {
+  for (int n : {2, 3, 4}) {
+    runRanks(n, 2, std::chrono::seconds(20), [&](int rank, Transport& t, Bootstrap& boot) {
+      for (const Collective& coll : collectives()) {
+        for (auto [type, op] : {std::pair{DataType::kFloat, ReduceOp::kSum}, std::pair{DataType::kInt32, ReduceOp::kMax}}) {
+          SweepOptions o;
+          o.sizes = {4, 4 * 4099, 4 * 50021};
+          o.iters = 1;
+          o.warmup = 1;
+          o.type = type;
+          o.op = op;
+          o.root = n - 1;
+          o.chunk_bytes = 1000;
+          auto r = runSweep(coll, t, boot, o, [](const Row&) {});
+          ASSERT_TRUE(r.has_value()) << coll.name << ": " << r.error().message;
+          EXPECT_EQ(r->wrong, 0u) << coll.name << " on " << n << " ranks, rank " << rank;
+        }
+      }
+    });
+  }
 }
 
 // A large receive is moved by an I/O thread, a small one by the caller

@@ -5,11 +5,14 @@
 // against a Transport. All of them live in one table (kCollectives); the
 // harness never switches on the op.
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <memory>
 #include <span>
 #include <string_view>
+#include <vector>
 
 #include "bench/datatype.h"
 #include "bench/transport.h"
@@ -22,6 +25,27 @@ namespace railkit::bench {
 inline void copyBytes(void* dst, const void* src, std::size_t bytes) {
   if (bytes != 0) std::memcpy(dst, src, bytes);
 }
+
+// A few chunk-sized slots, reused round-robin within one collective call:
+// receives land here before they are reduced, or a chunk waits here while it
+// is sent. Bounded (not the size of a segment) so the area stays in cache and
+// costs no page faults.
+class Slots {
+ public:
+  // chunk_bytes: one pipeline chunk (a whole number of elements); bytes: the most that will pass through.
+  Slots(std::size_t chunk_bytes, std::size_t bytes) : chunk_(std::max<std::size_t>(1, chunk_bytes)) {
+    std::size_t chunks = (bytes + chunk_ - 1) / chunk_;
+    depth_ = std::clamp<std::size_t>(chunks, 1, kDepth);
+    mem_.reset(new char[depth_ * chunk_]);
+  }
+  std::size_t depth() const { return depth_; }
+  char* slot(std::size_t i) { return mem_.get() + (i % depth_) * chunk_; }
+
+ private:
+  static constexpr std::size_t kDepth = 8;
+  std::size_t chunk_, depth_ = 1;
+  std::unique_ptr<char[]> mem_;
+};
 
 struct CollectiveArgs {
   Transport* transport = nullptr;
@@ -66,5 +90,17 @@ Status chainBroadcast(const CollectiveArgs& a);
 Status chainReduce(const CollectiveArgs& a);
 Status pairwiseAllToAll(const CollectiveArgs& a);
 Status ringSendRecv(const CollectiveArgs& a);
+
+// Sends `bytes` of `buf` to `to` while receiving as many bytes from `from`
+// into the same buffer (exchange.cc): chunk by chunk, each chunk is first
+// copied to a staging slot, so its receive can be posted at once.
+Status exchangeInPlace(Transport& t, int to, int from, char* buf, std::size_t bytes, std::size_t chunk_bytes);
+
+// Posts `bytes` from `data` to `peer` as messages of `chunk_bytes` (the last
+// may be shorter) and appends their ids. Receivers post the same chunks, so a
+// backend that keeps message boundaries (ucx) never has to stage a message
+// larger than the receives posted for it.
+Status postSendChunks(Transport& t, int peer, const char* data, std::size_t bytes, std::size_t chunk_bytes,
+                      std::vector<RequestId>& ids);
 
 }  // namespace railkit::bench

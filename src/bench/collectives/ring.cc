@@ -21,67 +21,6 @@ struct Ring {
 
 std::size_t segBegin(std::size_t count, int n, int i) { return count * static_cast<std::size_t>(i) / static_cast<std::size_t>(n); }
 
-// A few chunk-sized landing slots, reused across steps and runs of one
-// collective call: receives land here and are reduced into place while the
-// next chunks are already on the wire. Bounded (not the size of a segment)
-// so the landing area stays in cache and costs no page faults.
-class Slots {
- public:
-  // chunk_bytes: one pipeline chunk (a whole number of elements); bytes: the largest segment.
-  Slots(std::size_t chunk_bytes, std::size_t bytes) : chunk_(chunk_bytes) {
-    std::size_t chunks = (bytes + chunk_bytes - 1) / chunk_bytes;
-    depth_ = std::clamp<std::size_t>(chunks, 1, kDepth);
-    mem_.reset(new char[depth_ * chunk_]);
-  }
-  std::size_t depth() const { return depth_; }
-  char* slot(std::size_t i) { return mem_.get() + (i % depth_) * chunk_; }
-
- private:
-  static constexpr std::size_t kDepth = 8;
-  std::size_t chunk_, depth_ = 1;
-  std::unique_ptr<char[]> mem_;
-};
-
-// Receives `count` elements from prev chunk by chunk into the slots,
-// reducing each into dst as it lands, while sending `send` to next.
-Status stepReduce(const CollectiveArgs& a, const Ring& ring, const char* send, std::size_t send_bytes, Slots& slots,
-                  char* dst, std::size_t count) {
-  Transport& t = *a.transport;
-  std::size_t esize = dataTypeSize(a.type);
-  std::size_t chunk_elems = std::max<std::size_t>(1, a.chunk_bytes / esize);
-  std::size_t chunks = (count + chunk_elems - 1) / chunk_elems;
-  std::vector<RequestId> recvs(chunks, 0);
-  auto postChunk = [&](std::size_t k) -> Status {
-    std::size_t off = k * chunk_elems;
-    auto id = t.postRecv(ring.prev, slots.slot(k), std::min(chunk_elems, count - off) * esize);
-    if (!id) return tl::unexpected(id.error());
-    recvs[k] = *id;
-    return okStatus();
-  };
-  std::size_t posted = 0;
-  for (; posted < std::min(chunks, slots.depth()); ++posted) {
-    if (auto s = postChunk(posted); !s) return s;
-  }
-  RequestId sid = 0;
-  if (send_bytes > 0) {
-    auto id = t.postSend(ring.next, send, send_bytes);
-    if (!id) return tl::unexpected(id.error());
-    sid = *id;
-  }
-  for (std::size_t k = 0; k < chunks; ++k) {
-    if (auto s = t.wait(recvs[k]); !s) return s;
-    std::size_t off = k * chunk_elems;
-    reduceInto(a.type, a.op, dst + off * esize, slots.slot(k), std::min(chunk_elems, count - off));
-    // The slot is free again: the chunk depth() ahead lands in it.
-    if (posted < chunks) {
-      if (auto s = postChunk(posted); !s) return s;
-      ++posted;
-    }
-  }
-  if (sid) return t.wait(sid);
-  return okStatus();
-}
-
 }  // namespace
 
 // All-reduce as one pipeline of 2(n-1) ring steps: reduce-scatter steps
@@ -148,11 +87,7 @@ Status ringAllReduce(const CollectiveArgs& a) {
   {
     int b = sendBlock(0);
     std::size_t first = segBegin(count, n, b), len = segBegin(count, n, b + 1) - first;
-    if (len > 0) {
-      auto id = t.postSend(ring.next, in + first * esize, len * esize);
-      if (!id) return tl::unexpected(id.error());
-      sends.push_back(*id);
-    }
+    if (auto s = postSendChunks(t, ring.next, in + first * esize, len * esize, chunk_elems * esize, sends); !s) return s;
   }
   for (std::size_t u = 0; u < units.size(); ++u) {
     if (auto s = t.wait(recvs[u]); !s) return s;
@@ -173,56 +108,134 @@ Status ringAllReduce(const CollectiveArgs& a) {
   return t.waitAll(sends);
 }
 
+// All-gather as one pipeline of n-1 ring steps: step s receives block
+// rank-s-1 straight into its place and sends it on in step s+1 chunk by chunk
+// as it lands, so no step waits for the previous one to drain.
 Status ringAllGather(const CollectiveArgs& a) {
   Transport& t = *a.transport;
   Ring ring(t);
   std::size_t bytes = a.send_count * dataTypeSize(a.type);
   char* out = static_cast<char*>(a.recv);
   if (out + ring.rank * bytes != a.send) copyBytes(out + ring.rank * bytes, a.send, bytes);
-  for (int s = 0; s < ring.n - 1; ++s) {
-    if (auto st = sendRecv(t, ring.next, out + ring.block(ring.rank - s) * bytes, bytes, ring.prev,
-                           out + ring.block(ring.rank - s - 1) * bytes, bytes);
-        !st)
-      return st;
+  if (ring.n == 1 || bytes == 0) return okStatus();
+  std::size_t chunk = std::max<std::size_t>(1, a.chunk_bytes);
+  std::size_t chunks = (bytes + chunk - 1) / chunk;
+  std::size_t units = static_cast<std::size_t>(ring.n - 1) * chunks;  // receives, in stream order
+  auto place = [&](std::size_t u) {
+    int step = static_cast<int>(u / chunks);
+    std::size_t off = (u % chunks) * chunk;
+    return std::pair{out + ring.block(ring.rank - step - 1) * bytes + off, std::min(chunk, bytes - off)};
+  };
+  std::vector<RequestId> recvs(units, 0), sends;
+  const std::size_t ahead = 8;
+  auto postRecv = [&](std::size_t u) -> Status {
+    auto [dst, len] = place(u);
+    auto id = t.postRecv(ring.prev, dst, len);
+    if (!id) return tl::unexpected(id.error());
+    recvs[u] = *id;
+    return okStatus();
+  };
+  std::size_t posted = 0;
+  for (; posted < std::min(units, ahead); ++posted) {
+    if (auto s = postRecv(posted); !s) return s;
   }
-  return okStatus();
+  if (auto s = postSendChunks(t, ring.next, out + ring.rank * bytes, bytes, chunk, sends); !s) return s;
+  for (std::size_t u = 0; u < units; ++u) {
+    if (auto s = t.wait(recvs[u]); !s) return s;
+    if (u / chunks + 1 < static_cast<std::size_t>(ring.n - 1)) {  // the next step forwards this chunk
+      auto [src, len] = place(u);
+      auto id = t.postSend(ring.next, src, len);
+      if (!id) return tl::unexpected(id.error());
+      sends.push_back(*id);
+    }
+    if (posted < units) {
+      if (auto s = postRecv(posted); !s) return s;
+      ++posted;
+    }
+  }
+  return t.waitAll(sends);
 }
 
+// Reduce-scatter as one pipeline of n-1 ring steps: step s receives the
+// partial sum of block rank-2-s chunk by chunk, adds this rank's input and
+// sends the chunk on at once; the last step (block rank) writes the result.
+// Partial sums wait in two block-sized buffers used alternately: a chunk is
+// overwritten two steps later, after waiting for its send (by then normally
+// done). Reusing a few chunk slots instead could make a rank wait for a send
+// whose receiver waits, around the ring, on this rank. With 2 ranks there is
+// no partial sum to keep and no buffer.
 Status ringReduceScatter(const CollectiveArgs& a) {
-  Ring ring(*a.transport);
+  Transport& t = *a.transport;
+  Ring ring(t);
   std::size_t esize = dataTypeSize(a.type);
   std::size_t count = a.recv_count;
   std::size_t bytes = count * esize;
   const char* in = static_cast<const char*>(a.send);
+  char* out = static_cast<char*>(a.recv);
   if (ring.n == 1) {
     if (a.recv != a.send) copyBytes(a.recv, a.send, bytes);
     return okStatus();
   }
-  // Double buffer: `acc` holds the partial sum sent next step, `tmp` receives.
-  std::vector<char> acc(in + ring.block(ring.rank - 1) * bytes, in + ring.block(ring.rank - 1) * bytes + bytes);
-  std::vector<char> next(bytes);
-  Slots slots(std::max<std::size_t>(esize, a.chunk_bytes / esize * esize), bytes);
-  for (int s = 0; s < ring.n - 1; ++s) {
-    int b = ring.block(ring.rank - 2 - s);
-    char* dst = (s == ring.n - 2) ? static_cast<char*>(a.recv) : next.data();
-    // dst may alias the input block b only in place, where b == rank and the input is no longer needed.
-    if (dst != in + b * bytes) copyBytes(dst, in + b * bytes, bytes);
-    if (auto st = stepReduce(a, ring, acc.data(), bytes, slots, dst, count); !st) return st;
-    if (s != ring.n - 2) acc.swap(next);
+  if (count == 0) return okStatus();
+  const int n = ring.n;
+  std::size_t chunk_elems = std::max<std::size_t>(1, a.chunk_bytes / esize);
+  std::size_t chunks = (count + chunk_elems - 1) / chunk_elems;
+  std::size_t units = static_cast<std::size_t>(n - 1) * chunks;
+  std::unique_ptr<char[]> partial(n > 2 ? new char[std::min(n - 2, 2) * bytes] : nullptr);
+  Slots landing(chunk_elems * esize, bytes * static_cast<std::size_t>(n - 1));
+  std::vector<RequestId> recvs(units, 0), forwards(units, 0), sends;
+  auto postRecv = [&](std::size_t u) -> Status {
+    std::size_t first = (u % chunks) * chunk_elems;
+    auto id = t.postRecv(ring.prev, landing.slot(u), std::min(chunk_elems, count - first) * esize);
+    if (!id) return tl::unexpected(id.error());
+    recvs[u] = *id;
+    return okStatus();
+  };
+  std::size_t posted = 0;
+  for (; posted < std::min(units, landing.depth()); ++posted) {
+    if (auto s = postRecv(posted); !s) return s;
   }
-  return okStatus();
+  if (auto s = postSendChunks(t, ring.next, in + ring.block(ring.rank - 1) * bytes, bytes, chunk_elems * esize, sends);
+      !s)
+    return s;
+  for (std::size_t u = 0; u < units; ++u) {
+    if (auto s = t.wait(recvs[u]); !s) return s;
+    int step = static_cast<int>(u / chunks);
+    std::size_t first = (u % chunks) * chunk_elems, len = std::min(chunk_elems, count - first);
+    const char* mine = in + (ring.block(ring.rank - 2 - step) * count + first) * esize;
+    if (step == n - 2) {
+      // Block rank: in place the output is this very input block (dst may alias it).
+      reduce(a.type, a.op, out + first * esize, mine, landing.slot(u), len);
+    } else {
+      char* dst = partial.get() + (step % 2) * bytes + first * esize;
+      if (step >= 2) {
+        if (auto s = t.wait(forwards[u - 2 * chunks]); !s) return s;
+      }
+      reduce(a.type, a.op, dst, mine, landing.slot(u), len);
+      auto id = t.postSend(ring.next, dst, len * esize);
+      if (!id) return tl::unexpected(id.error());
+      forwards[u] = *id;
+    }
+    // Landing slot u is free again: the unit depth() ahead lands in it.
+    if (posted < units) {
+      if (auto s = postRecv(posted); !s) return s;
+      ++posted;
+    }
+  }
+  for (RequestId id : forwards) {
+    if (id != 0) sends.push_back(id);
+  }
+  return t.waitAll(sends);
 }
 
+// Ring shift: every rank sends to rank+1 and receives from rank-1.
 Status ringSendRecv(const CollectiveArgs& a) {
   Ring ring(*a.transport);
   std::size_t bytes = a.send_count * dataTypeSize(a.type);
-  std::vector<char> copy;
-  const void* src = a.send;
   if (a.send == a.recv) {
-    copy.assign(static_cast<const char*>(a.send), static_cast<const char*>(a.send) + bytes);
-    src = copy.data();
+    return exchangeInPlace(*a.transport, ring.next, ring.prev, static_cast<char*>(a.recv), bytes, a.chunk_bytes);
   }
-  return sendRecv(*a.transport, ring.next, src, bytes, ring.prev, a.recv, bytes);
+  return sendRecv(*a.transport, ring.next, a.send, bytes, ring.prev, a.recv, bytes);
 }
 
 }  // namespace railkit::bench
