@@ -60,6 +60,8 @@ Result<std::unique_ptr<Bootstrap>> makeMpiBootstrap(const BootstrapOptions& opti
 
 // Whether the environment was set up by an MPI launcher (OMPI_COMM_WORLD_SIZE, PMI_SIZE).
 bool launchedByMpi(const Environment& env);
+// Whether makeMpiBootstrap can work (this railkit was built with MPI).
+bool mpiBootstrapBuiltIn();
 
 // Job id default: derived from MASTER_ADDR, MASTER_PORT and WORLD_SIZE.
 std::string defaultJobId(const std::string& master_addr, int master_port, int world_size);

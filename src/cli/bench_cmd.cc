@@ -155,9 +155,17 @@ Result<bench::BenchConfig> makeConfig(const BenchFlags& f, const Environment& en
     t.data_address = "127.0.0.1";
   } else {
     if (bench::launchedByMpi(env)) {
-      c.bootstrap = "mpi";
       b.rank = envInt(env, "OMPI_COMM_WORLD_RANK").value_or(envInt(env, "PMI_RANK").value_or(0));
       b.size = envInt(env, "OMPI_COMM_WORLD_SIZE").value_or(envInt(env, "PMI_SIZE").value_or(1));
+      // Without MPI built in, rank and size still come from mpirun and the
+      // ranks meet at rank 0's rendezvous, which needs its address.
+      if (bench::mpiBootstrapBuiltIn()) {
+        c.bootstrap = "mpi";
+      } else if (!lookup(env, "MASTER_ADDR")) {
+        return makeError(ErrorCode::kUsage,
+                         "started by mpirun, but this railkit was built without MPI: set MASTER_ADDR (and MASTER_PORT) to "
+                         "rank 0's control address, e.g. mpirun -x MASTER_ADDR=HOST ..., so the ranks meet at its rendezvous");
+      }
     } else {
       auto rank = envInt(env, "RANK");
       auto size = envInt(env, "WORLD_SIZE");
