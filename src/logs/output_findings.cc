@@ -103,8 +103,9 @@ std::vector<Finding> gradeFindings(const Grade& grade) {
   f.evidence.push_back({grade.file, static_cast<long>(grade.line),
                         fmt::format("busbw {:.4g} GB/s at {:.0f} bytes", grade.measured_busbw_gbs.value_or(0),
                                     grade.size_bytes)});
-  f.fix = "check which transport NCCL used (NET/Socket or no GDRDMA in the NCCL lines), that every NIC of the "
-          "node is ACTIVE at full rate, and NCCL_IB_HCA / GPU-NIC affinity; `railkit doctor` on each node";
+  f.fix = "check that every NIC of the node is ACTIVE at full rate and that the data goes over them (NCCL_IB_HCA, "
+          "NCCL_SOCKET_IFNAME; --data-if for railkit bench); when NCCL ran the test, which transport it used (NET/Socket "
+          "or no GDRDMA in the NCCL lines) and GPU-NIC affinity; `railkit doctor` on each node";
   out.push_back(std::move(f));
   return out;
 }

@@ -115,7 +115,7 @@ class AnalyzerState {
   MatchMemo match_scratch;  // lines too long to remember
 
   struct Scanner {
-    std::string ansi_buf, key_buf, last_host, last_pid, last_dev, detail, subject;
+    std::string ansi_buf, key_buf, detail, subject;
     NcclLine line{};  // reused: classifyLine sets every field, so no per-line reset
   } scan;
 };
