@@ -3,6 +3,7 @@
 # all run in the same 2-node network-namespace setup the tests use (eth0 on
 # a control bridge, net1 on a data bridge; tests/bench/netns/netns_lib.sh):
 #   railkit   railkit bench all_reduce, env bootstrap, --data-if =net1
+#   rk_ucx    the same with --backend ucx (UCX_TLS=tcp; when built with UCX)
 #   gloo      Gloo's AllreduceRing over its TCP transport on net1 (libgloo-dev)
 #   mpi       OpenMPI MPI_Allreduce, pml ob1, btl self,tcp on net1, mpirun
 #             started in node 1 with an rsh agent entering the namespaces
@@ -73,6 +74,18 @@ run_railkit() {
   # in-place busbw (column 12), as Gloo runs in place
   awk '/^ +[0-9]+ +[0-9]+ +float/ { print $1, $12 }' "$W/rk0.out" >>"$W/railkit"
 }
+run_rk_ucx() {
+  port=$((port + 1))
+  local args=(bench all_reduce --backend ucx --data-if =net1 --ctrl-if =eth0 -b "$minb" -e "$maxb" -f 2 -n "$ITERS"
+              -w 1 -c 0 --stall-timeout 60)
+  UCX_TLS=tcp MASTER_ADDR=$(rk_ctrl_ip 1) MASTER_PORT=$port WORLD_SIZE=2 RANK=1 \
+    rk_exec 2 "$rk" "${args[@]}" >"$W/ru1.out" 2>&1 &
+  local p1=$!
+  UCX_TLS=tcp MASTER_ADDR=$(rk_ctrl_ip 1) MASTER_PORT=$port WORLD_SIZE=2 RANK=0 \
+    rk_exec 1 "$rk" "${args[@]}" >"$W/ru0.out" 2>&1 || true
+  wait "$p1" || true
+  awk '/^ +[0-9]+ +[0-9]+ +float/ { print $1, $12 }' "$W/ru0.out" >>"$W/rk_ucx"
+}
 run_gloo() {
   local store="$W/gloo.$RANDOM"
   mkdir -p "$store"
@@ -116,24 +129,27 @@ run_ucx() {
   done
 }
 
-for name in railkit gloo mpi ceiling ucx; do : >"$W/$name"; done
+names=(railkit gloo mpi ceiling ucx)
+"$rk" bench all_reduce --backend ucx --local 1 -b 8 -e 8 >/dev/null 2>&1 && names+=(rk_ucx)
+for name in "${names[@]}"; do : >"$W/$name"; done
 for ((r = 1; r <= RUNS; r++)); do
-  for name in railkit gloo mpi ceiling ucx; do
+  for name in "${names[@]}"; do
     echo "# run $r/$RUNS: $name" >&2
     "run_$name"
   done
 done
 
 printf '\n# 2 ranks (netns nodes, data on net1), all_reduce float sum, busbw GB/s, median of %d runs\n' "$RUNS"
-printf '%12s %9s %9s %9s %9s %11s %8s %8s %10s\n' bytes railkit gloo mpi ceiling ucx_1way rk/gloo rk/mpi rk/ceiling
+printf '%12s %9s %9s %9s %9s %11s %8s %8s %10s %8s\n' bytes railkit gloo mpi ceiling ucx_1way rk/gloo rk/mpi rk/ceiling rk_ucx
 for sz in "${sizes[@]}"; do
   b=$(bytes_of "$sz")
   declare -A m=()
-  for name in railkit gloo mpi ceiling ucx; do
+  for name in railkit gloo mpi ceiling ucx rk_ucx; do
+    [[ -f $W/$name ]] || { m[$name]=-; continue; }
     m[$name]=$(awk -v b="$b" '$1 == b { print $2 }' "$W/$name" | median)
   done
   ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b + 0 > 0) printf "%.2f", a / b; else print "nan" }'; }
-  printf '%12s %9s %9s %9s %9s %11s %8s %8s %10s\n' "$b" "${m[railkit]}" "${m[gloo]}" "${m[mpi]}" "${m[ceiling]}" \
+  printf '%12s %9s %9s %9s %9s %11s %8s %8s %10s %8s\n' "$b" "${m[railkit]}" "${m[gloo]}" "${m[mpi]}" "${m[ceiling]}" \
     "${m[ucx]}" "$(ratio "${m[railkit]}" "${m[gloo]}")" "$(ratio "${m[railkit]}" "${m[mpi]}")" \
-    "$(ratio "${m[railkit]}" "${m[ceiling]}")"
+    "$(ratio "${m[railkit]}" "${m[ceiling]}")" "${m[rk_ucx]}"
 done
