@@ -62,8 +62,13 @@ class Transport {
   virtual const PeerInfo& peer(int rank) const = 0;
 
   // Post a send of `bytes` from `data` to `peer`; the buffer must stay valid
-  // and unchanged until wait() on the returned id succeeds. Messages between
-  // one pair are matched in posting order (FIFO per direction).
+  // and unchanged until wait() on the returned id succeeds. What one rank
+  // sends to another is one byte stream per direction: receives take its
+  // bytes in posting order, whatever the sizes of the sends (one send may
+  // fill several receives and the other way round). railkit's collectives
+  // rely on it; posting matching sizes is only faster on ucx, which keeps
+  // message boundaries. The nccl backend runs collectives itself and matches
+  // its point-to-point messages one to one (p2p and pairs post equal sizes).
   virtual Result<RequestId> postSend(int peer, const void* data, std::size_t bytes) = 0;
   // Post a receive of exactly `bytes` into `data` from `peer`.
   virtual Result<RequestId> postRecv(int peer, void* data, std::size_t bytes) = 0;
