@@ -17,6 +17,7 @@
 #include "bench/tcp_transport.h"
 
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <cerrno>
 #include <condition_variable>
@@ -27,6 +28,7 @@
 #include <poll.h>
 #include <sys/eventfd.h>
 #include <sys/socket.h>
+#include <sys/uio.h>
 #include <thread>
 #include <unistd.h>
 #include <unordered_map>
@@ -49,6 +51,8 @@ constexpr int kMaxConnections = 16;
 // handing it to an I/O thread would cost two thread wake-ups per message,
 // which doubled small-message latency.
 constexpr std::size_t kInlineBytes = 64 << 10;
+// Segments moved by one sendmsg/recvmsg at most.
+constexpr std::size_t kMaxIov = 64;
 
 struct Segment {
   RequestId id;
@@ -83,6 +87,7 @@ struct IoThread {
   std::atomic<bool> has_inbox{false};
   int wake = -1;  // eventfd: posts and shutdown
   std::thread thread;
+  std::vector<RequestId> done_ids;  // pump()'s scratch
 };
 
 struct Pending {
@@ -373,7 +378,7 @@ class TcpTransport final : public Transport {
     for (int k = 0; k < conns_; ++k) {
       IoThread& t = threadOf(k, send);
       Lane& lane = send ? p.sends[static_cast<std::size_t>(k)] : p.recvs[static_cast<std::size_t>(k)];
-      bool any = false;
+      bool any = false, waking = false;
       {
         std::lock_guard lock(t.mu);
         for (const auto& [ck, seg] : cuts_) {
@@ -382,9 +387,11 @@ class TcpTransport final : public Transport {
           lane.inbox.push_back(seg);
           any = true;
         }
-        if (any) t.has_inbox.store(true);
+        // Whoever raised has_inbox wakes the thread, which drains the inbox
+        // after it wakes: a burst of posts costs one wake-up, not one each.
+        if (any) waking = !t.has_inbox.exchange(true);
       }
-      if (any) wake(t);
+      if (waking) wake(t);
     }
     return id;
   }
@@ -434,7 +441,7 @@ class TcpTransport final : public Transport {
       fds.push_back(pollfd{t.wake, POLLIN, 0});
       for (Lane* l : t.lanes) {
         if (l->queue.empty()) continue;
-        if (auto err = pump(*l, &progressed)) {
+        if (auto err = pump(*l, &progressed, t.done_ids)) {
           fail(l->rank, *err);
           drop(*l);
           continue;
@@ -466,14 +473,21 @@ class TcpTransport final : public Transport {
   }
 
   // Moves the lane's front segments until the socket would block; returns an error text when the peer is lost.
-  std::optional<std::string> pump(Lane& l, bool* progressed) {
+  std::optional<std::string> pump(Lane& l, bool* progressed, std::vector<RequestId>& done_ids) {
     Peer& p = peers_[static_cast<std::size_t>(l.rank)];
     bool moved = false;
     std::optional<std::string> err;
+    // The lane's queued segments are consecutive bytes of its stream, so one
+    // sendmsg/recvmsg can move many small messages at once.
+    std::array<iovec, kMaxIov> iov;
+    done_ids.clear();
     while (!l.queue.empty()) {
-      Segment& s = l.queue.front();
-      ssize_t n = l.send ? ::send(l.fd, s.data, s.left, MSG_NOSIGNAL | MSG_DONTWAIT)
-                         : ::recv(l.fd, s.data, s.left, MSG_DONTWAIT);
+      std::size_t count = 0;
+      for (auto it = l.queue.begin(); it != l.queue.end() && count < kMaxIov; ++it) iov[count++] = {it->data, it->left};
+      msghdr msg{};
+      msg.msg_iov = iov.data();
+      msg.msg_iovlen = count;
+      ssize_t n = l.send ? ::sendmsg(l.fd, &msg, MSG_NOSIGNAL | MSG_DONTWAIT) : ::recvmsg(l.fd, &msg, MSG_DONTWAIT);
       if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR)) break;
       if (n == 0 && !l.send) {
         err = "connection closed by the peer";
@@ -484,14 +498,20 @@ class TcpTransport final : public Transport {
         break;
       }
       moved = true;
-      s.data += n;
-      s.left -= static_cast<std::size_t>(n);
-      if (s.left > 0) continue;  // try again: more may fit or have arrived
-      RequestId id = s.id;
-      l.queue.pop_front();
-      finish(id);
-      l.owned.fetch_sub(1, std::memory_order_release);
+      auto left = static_cast<std::size_t>(n);
+      while (left > 0) {
+        Segment& s = l.queue.front();
+        std::size_t take = std::min(left, s.left);
+        s.data += take;
+        s.left -= take;
+        left -= take;
+        if (s.left > 0) break;  // try again: more may fit or have arrived
+        done_ids.push_back(s.id);
+        l.queue.pop_front();
+        l.owned.fetch_sub(1, std::memory_order_release);
+      }
     }
+    finish(done_ids);
     if (moved) {
       *progressed = true;
       p.last_progress.store(ticks(Clock::now()), std::memory_order_relaxed);
@@ -525,13 +545,14 @@ class TcpTransport final : public Transport {
   // Hands a parked receive to its lane's I/O thread.
   void unpark(Lane& lane) {
     IoThread& t = threadOf(laneIndex(lane), false);
+    bool waking = false;
     {
       std::lock_guard lock(t.mu);
       lane.owned.fetch_add(1, std::memory_order_relaxed);
       lane.inbox.push_back(*lane.parked);
-      t.has_inbox.store(true);
+      waking = !t.has_inbox.exchange(true);
     }
-    wake(t);
+    if (waking) wake(t);
     lane.parked.reset();
     parked_.erase(std::find(parked_.begin(), parked_.end(), &lane));
   }
@@ -601,13 +622,21 @@ class TcpTransport final : public Transport {
     return failed_;
   }
 
-  void finish(RequestId id) {
-    std::lock_guard lock(mu_);
-    auto it = pending_.find(id);
-    if (it != pending_.end() && --it->second.segments == 0) {
-      pending_.erase(it);
-      done_.notify_all();
+  // Marks segments done, one lock and at most one wake-up for the lot.
+  void finish(const std::vector<RequestId>& ids) {
+    if (ids.empty()) return;
+    bool any = false;
+    {
+      std::lock_guard lock(mu_);
+      for (RequestId id : ids) {
+        auto it = pending_.find(id);
+        if (it != pending_.end() && --it->second.segments == 0) {
+          pending_.erase(it);
+          any = true;
+        }
+      }
     }
+    if (any) done_.notify_all();
   }
 
   void fail(int r, const std::string& why) {
