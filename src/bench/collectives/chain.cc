@@ -9,9 +9,6 @@
 #include "bench/collectives/collective.h"
 
 namespace railkit::bench {
-namespace {
-constexpr std::size_t kAhead = 8;  // receives posted ahead of the one being waited for
-}
 
 Status chainBroadcast(const CollectiveArgs& a) {
   Transport& t = *a.transport;
@@ -29,24 +26,14 @@ Status chainBroadcast(const CollectiveArgs& a) {
     return t.waitAll(sends);
   }
   std::size_t chunks = (bytes + chunk - 1) / chunk;
-  std::vector<RequestId> recvs(chunks, 0), sends;
-  auto postRecv = [&](std::size_t k) -> Status {
-    std::size_t off = k * chunk;
-    auto id = t.postRecv(prev, buf + off, std::min(chunk, bytes - off));
-    if (!id) return tl::unexpected(id.error());
-    recvs[k] = *id;
-    return okStatus();
-  };
-  std::size_t posted = 0;
-  for (; posted < std::min(chunks, kAhead); ++posted) {
-    if (auto s = postRecv(posted); !s) return s;
-  }
+  std::vector<RequestId> sends;
+  ReceiveWindow window(t, prev, chunks, kReceivesAhead, [&](std::size_t k) {
+    return std::pair{buf + k * chunk, std::min(chunk, bytes - k * chunk)};
+  });
+  if (auto s = window.start(); !s) return s;
   for (std::size_t k = 0; k < chunks; ++k) {
-    if (auto s = t.wait(recvs[k]); !s) return s;
-    if (posted < chunks) {
-      if (auto s = postRecv(posted); !s) return s;
-      ++posted;
-    }
+    if (auto s = window.wait(k); !s) return s;
+    if (auto s = window.advance(); !s) return s;
     if (pos != n - 1) {
       std::size_t off = k * chunk;
       auto id = t.postSend(next, buf + off, std::min(chunk, bytes - off));
@@ -86,20 +73,13 @@ Status chainReduce(const CollectiveArgs& a) {
   Slots landing(chunk_elems * esize, count * esize);
   std::unique_ptr<Slots> outgoing;
   if (pos != 0) outgoing = std::make_unique<Slots>(chunk_elems * esize, count * esize);
-  std::vector<RequestId> recvs(chunks, 0), sends(chunks, 0);
-  auto postRecv = [&](std::size_t k) -> Status {
-    std::size_t first = k * chunk_elems;
-    auto id = t.postRecv(from, landing.slot(k), std::min(chunk_elems, count - first) * esize);
-    if (!id) return tl::unexpected(id.error());
-    recvs[k] = *id;
-    return okStatus();
-  };
-  std::size_t posted = 0;
-  for (; posted < std::min(chunks, landing.depth()); ++posted) {
-    if (auto s = postRecv(posted); !s) return s;
-  }
+  std::vector<RequestId> sends(chunks, 0);
+  ReceiveWindow window(t, from, chunks, landing.depth(), [&](std::size_t k) {
+    return std::pair{landing.slot(k), std::min(chunk_elems, count - k * chunk_elems) * esize};
+  });
+  if (auto s = window.start(); !s) return s;
   for (std::size_t k = 0; k < chunks; ++k) {
-    if (auto s = t.wait(recvs[k]); !s) return s;
+    if (auto s = window.wait(k); !s) return s;
     std::size_t first = k * chunk_elems, len = std::min(chunk_elems, count - first);
     if (pos == 0) {
       reduce(a.type, a.op, static_cast<char*>(a.recv) + first * esize, in + first * esize, landing.slot(k), len);
@@ -112,10 +92,7 @@ Status chainReduce(const CollectiveArgs& a) {
       if (!id) return tl::unexpected(id.error());
       sends[k] = *id;
     }
-    if (posted < chunks) {  // landing slot k is free again
-      if (auto s = postRecv(posted); !s) return s;
-      ++posted;
-    }
+    if (auto s = window.advance(); !s) return s;  // landing slot k is free again
   }
   if (pos == 0) return okStatus();
   return t.waitAll(std::vector<RequestId>(sends.begin() + static_cast<std::ptrdiff_t>(chunks - std::min(chunks, outgoing->depth())), sends.end()));

@@ -9,7 +9,9 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <functional>
 #include <memory>
+#include <utility>
 #include <span>
 #include <string_view>
 #include <vector>
@@ -45,6 +47,32 @@ class Slots {
   static constexpr std::size_t kDepth = 8;
   std::size_t chunk_, depth_ = 1;
   std::unique_ptr<char[]> mem_;
+};
+
+// Receives posted ahead where units land in place (no slot to recycle).
+constexpr std::size_t kReceivesAhead = 8;
+
+// Receives a sequence of units (chunks) from one peer, keeping up to
+// `depth` of them posted ahead of the one the algorithm waits for, so the
+// wire never idles while it reduces or forwards. Unit u lands at place(u)
+// (pointer, bytes). Call wait(u) for u = 0, 1, ... in order, and advance()
+// once unit u's landing area may be reused (receive_window.cc).
+class ReceiveWindow {
+ public:
+  using Place = std::function<std::pair<char*, std::size_t>(std::size_t unit)>;
+  ReceiveWindow(Transport& t, int peer, std::size_t units, std::size_t depth, Place place);
+  // Posts the first `depth` units.
+  Status start();
+  Status wait(std::size_t unit);
+  // Posts the next unit, if any is left.
+  Status advance();
+
+ private:
+  Transport& t_;
+  int peer_;
+  std::size_t units_, depth_, posted_ = 0;
+  Place place_;
+  std::vector<RequestId> ids_;
 };
 
 struct CollectiveArgs {

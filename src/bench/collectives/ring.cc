@@ -71,26 +71,19 @@ Status ringAllReduce(const CollectiveArgs& a) {
     for (std::size_t k = 0; k < chunks(recvBlock(s)); ++k) units.push_back({s, k});
   }
   Slots slots(chunk_elems * esize, (count / n + 1) * esize);
-  std::vector<RequestId> recvs(units.size(), 0), sends;
-  auto postRecv = [&](std::size_t u) -> Status {
+  std::vector<RequestId> sends;
+  ReceiveWindow window(t, ring.prev, units.size(), slots.depth(), [&](std::size_t u) {
     auto [first, len] = chunk(recvBlock(units[u].step), units[u].k);
-    char* dst = units[u].step < n - 1 ? slots.slot(u) : buf + first * esize;
-    auto id = t.postRecv(ring.prev, dst, len * esize);
-    if (!id) return tl::unexpected(id.error());
-    recvs[u] = *id;
-    return okStatus();
-  };
-  std::size_t posted = 0;
-  for (; posted < std::min(units.size(), slots.depth()); ++posted) {
-    if (auto s = postRecv(posted); !s) return s;
-  }
+    return std::pair{units[u].step < n - 1 ? slots.slot(u) : buf + first * esize, len * esize};
+  });
+  if (auto s = window.start(); !s) return s;
   {
     int b = sendBlock(0);
     std::size_t first = segBegin(count, n, b), len = segBegin(count, n, b + 1) - first;
     if (auto s = postSendChunks(t, ring.next, in + first * esize, len * esize, chunk_elems * esize, sends); !s) return s;
   }
   for (std::size_t u = 0; u < units.size(); ++u) {
-    if (auto s = t.wait(recvs[u]); !s) return s;
+    if (auto s = window.wait(u); !s) return s;
     auto [step, k] = units[u];
     auto [first, len] = chunk(recvBlock(step), k);
     if (step < n - 1) reduce(a.type, a.op, buf + first * esize, in + first * esize, slots.slot(u), len);
@@ -100,10 +93,7 @@ Status ringAllReduce(const CollectiveArgs& a) {
       sends.push_back(*id);
     }
     // Slot u is free again: the unit depth() ahead lands in it.
-    if (posted < units.size()) {
-      if (auto s = postRecv(posted); !s) return s;
-      ++posted;
-    }
+    if (auto s = window.advance(); !s) return s;
   }
   return t.waitAll(sends);
 }
@@ -126,32 +116,19 @@ Status ringAllGather(const CollectiveArgs& a) {
     std::size_t off = (u % chunks) * chunk;
     return std::pair{out + ring.block(ring.rank - step - 1) * bytes + off, std::min(chunk, bytes - off)};
   };
-  std::vector<RequestId> recvs(units, 0), sends;
-  const std::size_t ahead = 8;
-  auto postRecv = [&](std::size_t u) -> Status {
-    auto [dst, len] = place(u);
-    auto id = t.postRecv(ring.prev, dst, len);
-    if (!id) return tl::unexpected(id.error());
-    recvs[u] = *id;
-    return okStatus();
-  };
-  std::size_t posted = 0;
-  for (; posted < std::min(units, ahead); ++posted) {
-    if (auto s = postRecv(posted); !s) return s;
-  }
+  std::vector<RequestId> sends;
+  ReceiveWindow window(t, ring.prev, units, kReceivesAhead, place);
+  if (auto s = window.start(); !s) return s;
   if (auto s = postSendChunks(t, ring.next, out + ring.rank * bytes, bytes, chunk, sends); !s) return s;
   for (std::size_t u = 0; u < units; ++u) {
-    if (auto s = t.wait(recvs[u]); !s) return s;
+    if (auto s = window.wait(u); !s) return s;
     if (u / chunks + 1 < static_cast<std::size_t>(ring.n - 1)) {  // the next step forwards this chunk
       auto [src, len] = place(u);
       auto id = t.postSend(ring.next, src, len);
       if (!id) return tl::unexpected(id.error());
       sends.push_back(*id);
     }
-    if (posted < units) {
-      if (auto s = postRecv(posted); !s) return s;
-      ++posted;
-    }
+    if (auto s = window.advance(); !s) return s;
   }
   return t.waitAll(sends);
 }
@@ -183,23 +160,17 @@ Status ringReduceScatter(const CollectiveArgs& a) {
   std::size_t units = static_cast<std::size_t>(n - 1) * chunks;
   std::unique_ptr<char[]> partial(n > 2 ? new char[std::min(n - 2, 2) * bytes] : nullptr);
   Slots landing(chunk_elems * esize, bytes * static_cast<std::size_t>(n - 1));
-  std::vector<RequestId> recvs(units, 0), forwards(units, 0), sends;
-  auto postRecv = [&](std::size_t u) -> Status {
+  std::vector<RequestId> forwards(units, 0), sends;
+  ReceiveWindow window(t, ring.prev, units, landing.depth(), [&](std::size_t u) {
     std::size_t first = (u % chunks) * chunk_elems;
-    auto id = t.postRecv(ring.prev, landing.slot(u), std::min(chunk_elems, count - first) * esize);
-    if (!id) return tl::unexpected(id.error());
-    recvs[u] = *id;
-    return okStatus();
-  };
-  std::size_t posted = 0;
-  for (; posted < std::min(units, landing.depth()); ++posted) {
-    if (auto s = postRecv(posted); !s) return s;
-  }
+    return std::pair{landing.slot(u), std::min(chunk_elems, count - first) * esize};
+  });
+  if (auto s = window.start(); !s) return s;
   if (auto s = postSendChunks(t, ring.next, in + ring.block(ring.rank - 1) * bytes, bytes, chunk_elems * esize, sends);
       !s)
     return s;
   for (std::size_t u = 0; u < units; ++u) {
-    if (auto s = t.wait(recvs[u]); !s) return s;
+    if (auto s = window.wait(u); !s) return s;
     int step = static_cast<int>(u / chunks);
     std::size_t first = (u % chunks) * chunk_elems, len = std::min(chunk_elems, count - first);
     const char* mine = in + (ring.block(ring.rank - 2 - step) * count + first) * esize;
@@ -217,10 +188,7 @@ Status ringReduceScatter(const CollectiveArgs& a) {
       forwards[u] = *id;
     }
     // Landing slot u is free again: the unit depth() ahead lands in it.
-    if (posted < units) {
-      if (auto s = postRecv(posted); !s) return s;
-      ++posted;
-    }
+    if (auto s = window.advance(); !s) return s;
   }
   for (RequestId id : forwards) {
     if (id != 0) sends.push_back(id);
