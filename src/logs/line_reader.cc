@@ -3,15 +3,13 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <array>
 #include <cerrno>
-#include <condition_variable>
 #include <cstring>
 #include <deque>
 #include <memory>
-#include <mutex>
-#include <thread>
 #include <vector>
+
+#include "logs/read_ahead.h"
 
 #if defined(__SSE2__)
 #include <emmintrin.h>
@@ -208,88 +206,18 @@ class Splitter {
   ReadStats stats_;
 };
 
-// read() on its own thread, a few blocks ahead of the splitter, so copying
-// from the page cache overlaps with parsing on the second core.
-class BlockPipe {
- public:
-  BlockPipe(int fd, size_t block_bytes) : fd_(fd), block_(block_bytes) {
-    for (auto& b : blocks_) {
-      b.data.reset(new char[block_]);
-      free_.push_back(&b);
-    }
-    thread_ = std::thread([this] { produce(); });
-  }
-  ~BlockPipe() {
-    {
-      std::lock_guard<std::mutex> lock(mutex_);
-      stop_ = true;
-    }
-    changed_.notify_all();
-    thread_.join();
-  }
+// read() with EINTR retried.
+ssize_t readSome(int fd, char* buf, size_t bytes) {
+  ssize_t n;
+  do n = ::read(fd, buf, bytes);
+  while (n < 0 && errno == EINTR);
+  return n;
+}
 
-  struct Block {
-    std::unique_ptr<char[]> data;
-    size_t size = 0;
-  };
-
-  // The next filled block, or nullptr at the end (check error()).
-  Block* next() {
-    std::unique_lock<std::mutex> lock(mutex_);
-    changed_.wait(lock, [&] { return !full_.empty() || done_; });
-    if (full_.empty()) return nullptr;
-    Block* b = full_.front();
-    full_.pop_front();
-    return b;
-  }
-  void recycle(Block* b) {
-    {
-      std::lock_guard<std::mutex> lock(mutex_);
-      free_.push_back(b);
-    }
-    changed_.notify_all();
-  }
-  int error() const { return error_; }
-
- private:
-  void produce() {
-    for (;;) {
-      Block* b = nullptr;
-      {
-        std::unique_lock<std::mutex> lock(mutex_);
-        changed_.wait(lock, [&] { return !free_.empty() || stop_; });
-        if (stop_) break;
-        b = free_.back();
-        free_.pop_back();
-      }
-      ssize_t n;
-      do n = ::read(fd_, b->data.get(), block_);
-      while (n < 0 && errno == EINTR);
-      std::lock_guard<std::mutex> lock(mutex_);
-      if (n <= 0) {
-        if (n < 0) error_ = errno;
-        free_.push_back(b);
-        break;
-      }
-      b->size = static_cast<size_t>(n);
-      full_.push_back(b);
-      changed_.notify_all();
-    }
-    std::lock_guard<std::mutex> lock(mutex_);
-    done_ = true;
-    changed_.notify_all();
-  }
-
-  int fd_;
-  size_t block_;
-  std::array<Block, 4> blocks_;
-  std::mutex mutex_;
-  std::condition_variable changed_;
-  std::deque<Block*> full_;
-  std::vector<Block*> free_;
-  bool stop_ = false, done_ = false;
-  int error_ = 0;
-  std::thread thread_;
+// A block of raw bytes read ahead of the splitter.
+struct RawBlock {
+  std::unique_ptr<char[]> data;
+  size_t size = 0;
 };
 
 // For a StagedLineSink: read(), line splitting and the sink's prepare() all
@@ -315,41 +243,18 @@ class StagedPipe {
 
   StagedPipe(int fd, StagedLineSink& sink, const LineReaderOptions& options)
       : fd_(fd), block_(std::max<size_t>(options.block_bytes, 1)), sink_(sink), collector_(*this),
-        splitter_(collector_, options) {
-    for (auto& b : blocks_) {
-      b.data.reset(new char[block_]);
-      b.batch = sink_.newBatch();
-      free_.push_back(&b);
-    }
-    thread_ = std::thread([this] { produce(); });
-  }
-  ~StagedPipe() {
-    {
-      std::lock_guard<std::mutex> lock(mutex_);
-      stop_ = true;
-    }
-    changed_.notify_all();
-    thread_.join();
+        splitter_(collector_, options), ahead_([&](Block& b) {
+          b.data.reset(new char[block_]);
+          b.batch = sink_.newBatch();
+        }) {
+    ahead_.start([this](Block& b) { return fill(b); }, [this] { stats_ = splitter_.stats(); });
   }
 
   // The next block with its lines prepared, or nullptr at the end.
-  Block* next() {
-    std::unique_lock<std::mutex> lock(mutex_);
-    changed_.wait(lock, [&] { return !full_.empty() || done_; });
-    if (full_.empty()) return nullptr;
-    Block* b = full_.front();
-    full_.pop_front();
-    return b;
-  }
-  void recycle(Block* b) {
-    {
-      std::lock_guard<std::mutex> lock(mutex_);
-      free_.push_back(b);
-    }
-    changed_.notify_all();
-  }
+  Block* next() { return ahead_.next(); }
+  void recycle(Block* b) { ahead_.recycle(b); }
   // Valid once next() returned nullptr.
-  int error() const { return error_; }
+  int error() const { return ahead_.error(); }
   const ReadStats& stats() const { return stats_; }
 
  private:
@@ -371,54 +276,29 @@ class StagedPipe {
     StagedPipe& pipe_;
   };
 
-  void produce() {
-    for (;;) {
-      Block* b = nullptr;
-      {
-        std::unique_lock<std::mutex> lock(mutex_);
-        changed_.wait(lock, [&] { return !free_.empty() || stop_; });
-        if (stop_) break;
-        b = free_.back();
-        free_.pop_back();
-      }
-      b->lines.clear();
-      b->owned.clear();
-      b->batch->clear();
-      ssize_t n;
-      do n = ::read(fd_, b->data.get(), block_);
-      while (n < 0 && errno == EINTR);
-      b->size = n > 0 ? static_cast<size_t>(n) : 0;
-      current_ = b;
-      bool more = true;
-      if (n > 0) more = splitter_.push(b->data.get(), b->size);
-      else if (n == 0) splitter_.finish();
-      std::lock_guard<std::mutex> lock(mutex_);
-      if (n < 0) error_ = errno;
-      full_.push_back(b);  // a failed read still hands over what an earlier block left
-      changed_.notify_all();
-      if (n <= 0 || !more) break;
-    }
-    std::lock_guard<std::mutex> lock(mutex_);
-    stats_ = splitter_.stats();
-    done_ = true;
-    changed_.notify_all();
+  // Reader thread: read a block, split it, prepare its lines. A failed read
+  // still hands the block over, with what an earlier block left.
+  ReadAhead<Block>::Filled fill(Block& b) {
+    b.lines.clear();
+    b.owned.clear();
+    b.batch->clear();
+    ssize_t n = readSome(fd_, b.data.get(), block_);
+    b.size = n > 0 ? static_cast<size_t>(n) : 0;
+    current_ = &b;
+    bool more = true;
+    if (n > 0) more = splitter_.push(b.data.get(), b.size);
+    else if (n == 0) splitter_.finish();
+    return {true, n > 0 && more, n < 0 ? errno : 0};
   }
 
   int fd_;
   size_t block_;
   StagedLineSink& sink_;
   Collector collector_;
-  Splitter splitter_;   // reader thread only
+  Splitter splitter_;         // reader thread only
   Block* current_ = nullptr;  // reader thread only
-  std::array<Block, 4> blocks_;
-  std::mutex mutex_;
-  std::condition_variable changed_;
-  std::deque<Block*> full_;
-  std::vector<Block*> free_;
-  bool stop_ = false, done_ = false;
-  int error_ = 0;
-  ReadStats stats_;
-  std::thread thread_;
+  ReadStats stats_;           // set by the reader thread as it ends
+  ReadAhead<Block> ahead_;    // last: its thread stops before the members it uses go
 };
 
 }  // namespace
@@ -468,8 +348,14 @@ Result<ReadStats> readLines(int fd, std::string_view name, LineSink& sink, const
     return pipe.stats();
   }
   if (options.reader_thread) {
-    BlockPipe pipe(fd, block);
-    while (BlockPipe::Block* b = pipe.next()) {
+    ReadAhead<RawBlock> pipe([&](RawBlock& b) { b.data.reset(new char[block]); });
+    pipe.start([&](RawBlock& b) -> ReadAhead<RawBlock>::Filled {
+      ssize_t n = readSome(fd, b.data.get(), block);
+      if (n <= 0) return {false, false, n < 0 ? errno : 0};
+      b.size = static_cast<size_t>(n);
+      return {};
+    });
+    while (RawBlock* b = pipe.next()) {
       bool more = splitter.push(b->data.get(), b->size);
       pipe.recycle(b);
       if (!more) return splitter.stats();
@@ -478,11 +364,8 @@ Result<ReadStats> readLines(int fd, std::string_view name, LineSink& sink, const
   } else {
     std::unique_ptr<char[]> buffer(new char[block]);
     for (;;) {
-      ssize_t n = ::read(fd, buffer.get(), block);
-      if (n < 0) {
-        if (errno == EINTR) continue;
-        return failed(errno);
-      }
+      ssize_t n = readSome(fd, buffer.get(), block);
+      if (n < 0) return failed(errno);
       if (n == 0) break;
       if (!splitter.push(buffer.get(), static_cast<size_t>(n))) return splitter.stats();
     }
