@@ -135,17 +135,23 @@ TEST(LogsLineReader, BinaryVerdictDoesNotDependOnTheBlockSize) {
   }
 }
 
+// Writes `text` to `fd` in 333-byte pieces on a thread, then closes it: a
+// pipe that delivers pieces smaller than any block.
+std::thread writeInPieces(int fd, const std::string& text) {
+  return std::thread([fd, &text] {
+    for (size_t pos = 0; pos < text.size(); pos += 333) {
+      size_t n = std::min<size_t>(333, text.size() - pos);
+      ASSERT_EQ(write(fd, text.data() + pos, n), static_cast<ssize_t>(n));
+    }
+    close(fd);
+  });
+}
+
 TEST(LogsLineReader, ReadsAPipeInSmallPieces) {
   int fds[2];
   ASSERT_EQ(pipe(fds), 0);
   std::string text = sampleText();
-  std::thread writer([&] {
-    for (size_t pos = 0; pos < text.size(); pos += 333) {
-      size_t n = std::min<size_t>(333, text.size() - pos);
-      ASSERT_EQ(write(fds[1], text.data() + pos, n), static_cast<ssize_t>(n));
-    }
-    close(fds[1]);
-  });
+  std::thread writer = writeInPieces(fds[1], text);
   Collected piped;
   auto stats = readLines(fds[0], "pipe", piped);
   writer.join();
@@ -273,13 +279,7 @@ TEST(LogsLineReader, StagedSinkOnAPipeBinaryAndErrors) {
   int fds[2];
   ASSERT_EQ(pipe(fds), 0);
   std::string text = sampleText();
-  std::thread writer([&] {
-    for (size_t pos = 0; pos < text.size(); pos += 333) {
-      size_t n = std::min<size_t>(333, text.size() - pos);
-      ASSERT_EQ(write(fds[1], text.data() + pos, n), static_cast<ssize_t>(n));
-    }
-    close(fds[1]);
-  });
+  std::thread writer = writeInPieces(fds[1], text);
   StagedCollected piped;
   auto stats = readLines(fds[0], "pipe", piped);
   writer.join();
