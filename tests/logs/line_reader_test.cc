@@ -135,27 +135,28 @@ TEST(LogsLineReader, BinaryVerdictDoesNotDependOnTheBlockSize) {
   }
 }
 
-// Writes `text` to `fd` in 333-byte pieces on a thread, then closes it: a
-// pipe that delivers pieces smaller than any block.
-std::thread writeInPieces(int fd, const std::string& text) {
-  return std::thread([fd, &text] {
+// Reads `text` through a pipe that a thread fills in 333-byte pieces, smaller
+// than any block.
+Result<ReadStats> readThroughPipe(const std::string& text, LineSink& sink) {
+  int fds[2];
+  if (pipe(fds) != 0) return makeError(ErrorCode::kIo, "pipe failed");
+  std::thread writer([&] {
     for (size_t pos = 0; pos < text.size(); pos += 333) {
       size_t n = std::min<size_t>(333, text.size() - pos);
-      ASSERT_EQ(write(fd, text.data() + pos, n), static_cast<ssize_t>(n));
+      ASSERT_EQ(write(fds[1], text.data() + pos, n), static_cast<ssize_t>(n));
     }
-    close(fd);
+    close(fds[1]);
   });
+  auto stats = readLines(fds[0], "pipe", sink);
+  writer.join();
+  close(fds[0]);
+  return stats;
 }
 
 TEST(LogsLineReader, ReadsAPipeInSmallPieces) {
-  int fds[2];
-  ASSERT_EQ(pipe(fds), 0);
   std::string text = sampleText();
-  std::thread writer = writeInPieces(fds[1], text);
   Collected piped;
-  auto stats = readLines(fds[0], "pipe", piped);
-  writer.join();
-  close(fds[0]);
+  auto stats = readThroughPipe(text, piped);
   ASSERT_TRUE(stats.has_value());
   Collected reference;
   readLinesFromText(text, reference);
@@ -276,14 +277,9 @@ TEST(LogsLineReader, StagedSinkSeesTheSameLines) {
 TEST(LogsLineReader, StagedSinkOnAPipeBinaryAndErrors) {
   // A pipe delivers pieces smaller than the binary sniff: the held-back lines
   // must survive until the caller's thread sees them.
-  int fds[2];
-  ASSERT_EQ(pipe(fds), 0);
   std::string text = sampleText();
-  std::thread writer = writeInPieces(fds[1], text);
   StagedCollected piped;
-  auto stats = readLines(fds[0], "pipe", piped);
-  writer.join();
-  close(fds[0]);
+  auto stats = readThroughPipe(text, piped);
   ASSERT_TRUE(stats.has_value());
   Collected reference;
   readLinesFromText(text, reference);
