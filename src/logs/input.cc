@@ -25,9 +25,7 @@ class InputAnalyzer : public StagedLineSink {
 
   void line(std::string_view text, uint64_t line_number, bool) override {
     nccl_.feedLine(text, line_number);
-    std::string_view stripped = stripLinePrefix(text);
-    table_.feedLine(text, stripped, line_number);
-    perftest_.feedLine(text, stripped, line_number);
+    feedTables(text, line_number);
   }
 
   struct NcclBatch : Batch {
@@ -41,9 +39,7 @@ class InputAnalyzer : public StagedLineSink {
   }
   void line(Batch& batch, size_t index, std::string_view text, uint64_t line_number, bool) override {
     nccl_.feedPrepared(text, static_cast<NcclBatch&>(batch).lines[index], line_number);
-    std::string_view stripped = stripLinePrefix(text);
-    table_.feedLine(text, stripped, line_number);
-    perftest_.feedLine(text, stripped, line_number);
+    feedTables(text, line_number);
   }
 
   InputReport finish(const ReadStats& stats) {
@@ -99,6 +95,13 @@ class InputAnalyzer : public StagedLineSink {
   }
 
  private:
+  // nccl-tests and perftest tables, both read past kubectl/Slurm prefixes.
+  void feedTables(std::string_view text, uint64_t line_number) {
+    std::string_view stripped = stripLinePrefix(text);
+    table_.feedLine(text, stripped, line_number);
+    perftest_.feedLine(text, stripped, line_number);
+  }
+
   static std::string binaryNote(const ReadStats& stats) {
     return fmt::format("binary data (control byte at offset {}), not a text log: not analysed", stats.binary_offset);
   }
