@@ -1,12 +1,14 @@
 #include "core/file_root.h"
 
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
-#include <fstream>
+
+#include "core/input_file.h"
 
 namespace railkit {
 namespace {
@@ -128,22 +130,37 @@ Result<std::vector<uint8_t>> FileRoot::readBytes(std::string_view abs, size_t ma
   auto resolved = resolve(abs);
   if (!resolved) return tl::unexpected<Error>(resolved.error());
   std::filesystem::path disk = live_ ? std::filesystem::path(*resolved) : root_ / resolved->substr(1);
-  std::ifstream in(disk, std::ios::binary);
-  if (!in) {
+  // A tree may hold a FIFO or a device where a sysfs file should be: opening
+  // a FIFO would wait for a writer, /dev/zero would never end. O_NONBLOCK
+  // makes the open return at once, and only regular files are read (sysfs
+  // and /proc attributes are regular files). The path is symlink-free after
+  // resolve(); O_NOFOLLOW keeps it so.
+  int fd = ::open(disk.c_str(), O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC | O_NOCTTY);
+  if (fd < 0) {
     int err = errno;
     ErrorCode code = (err == ENOENT || err == ENOTDIR) ? ErrorCode::kNotFound : ErrorCode::kIo;
     return makeError(code, std::string(abs) + ": " + std::strerror(err));
   }
+  struct stat st {};
+  if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+    bool stat_ok = st.st_mode != 0;
+    ::close(fd);
+    return makeError(ErrorCode::kInvalidInput, std::string(abs) + ": not a regular file" +
+                                                   (stat_ok ? " (" + describeFileType(st.st_mode) + ")" : ""));
+  }
   std::vector<uint8_t> data;
-  char buf[8192];
+  uint8_t buf[8192];
+  bool failed = false;
   while (data.size() < max_bytes) {
     size_t want = std::min(sizeof buf, max_bytes - data.size());
-    in.read(buf, static_cast<std::streamsize>(want));
-    auto got = in.gcount();
+    ssize_t got = ::read(fd, buf, want);
+    if (got < 0 && errno == EINTR) continue;
+    if (got < 0) failed = true;
     if (got <= 0) break;
     data.insert(data.end(), buf, buf + got);
   }
-  if (in.bad()) return makeError(ErrorCode::kIo, std::string(abs) + ": read error");
+  ::close(fd);
+  if (failed) return makeError(ErrorCode::kIo, std::string(abs) + ": read error");
   if (observer_) observer_->onFileRead(*resolved);
   return data;
 }
@@ -170,14 +187,23 @@ Result<std::vector<std::string>> FileRoot::listDir(std::string_view abs) const {
   return names;
 }
 
+// Both resolve first and answer false when that fails (a symlink loop):
+// diskPath() would then hand the OS the raw path, whose links it would
+// follow out of the root.
 bool FileRoot::exists(std::string_view abs) const {
+  auto resolved = resolve(abs);
+  if (!resolved) return false;
+  std::filesystem::path disk = live_ ? std::filesystem::path(*resolved) : root_ / resolved->substr(1);
   struct stat st {};
-  return ::lstat(diskPath(abs).c_str(), &st) == 0;
+  return ::lstat(disk.c_str(), &st) == 0;
 }
 
 bool FileRoot::isDirectory(std::string_view abs) const {
+  auto resolved = resolve(abs);
+  if (!resolved) return false;
+  std::filesystem::path disk = live_ ? std::filesystem::path(*resolved) : root_ / resolved->substr(1);
   struct stat st {};
-  return ::stat(diskPath(abs).c_str(), &st) == 0 && S_ISDIR(st.st_mode);
+  return ::lstat(disk.c_str(), &st) == 0 && S_ISDIR(st.st_mode);
 }
 
 Result<std::string> FileRoot::readLink(std::string_view abs) const {
