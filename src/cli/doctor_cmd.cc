@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/commands.h"
+#include "core/interrupt.h"
 #include "doctor/rule.h"
 #include "doctor/wait_dns.h"
 #include "model/collect.h"
@@ -80,6 +81,8 @@ int runDoctor(const DoctorOptions& opts, const Environment& env) {
   }
   auto inv = model::collectInventory(root, model::CollectOptions{});
   if (!inv) return reportError(inv.error());
+  // Ctrl-C while reading an extracted --root: stop before printing.
+  if (auto st = checkInterrupt("--root"); !st) return reportError(st.error());
   if (!opts.root.empty()) inv->root = opts.root;
   auto findings = doctor::runRules(doctor::DoctorInput{*inv, *hostfile ? &**hostfile : nullptr});
   int errors = 0, warnings = 0, infos = 0;

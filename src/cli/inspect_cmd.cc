@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/commands.h"
+#include "core/interrupt.h"
 #include "model/collect.h"
 #include "model/root_source.h"
 #include "sys/paths.h"
@@ -107,6 +108,8 @@ int runInspect(const InspectOptions& opts) {
   if (!opts.hwloc_xml.empty()) options.hwloc_xml = opts.hwloc_xml;
   auto inv = model::collectInventory(root, options);
   if (!inv) return reportError(inv.error());
+  // Ctrl-C while reading an extracted --root: stop before printing.
+  if (auto st = checkInterrupt("--root"); !st) return reportError(st.error());
   if (!opts.root.empty()) inv->root = opts.root;
   auto st = emitOutput(opts.output, model::inventoryToJson(*inv), [&] { printHuman(*inv); });
   if (!st) return reportError(st.error());

@@ -3,6 +3,7 @@
 
 #include "cli/command.h"
 #include "cli/commands.h"
+#include "core/interrupt.h"
 
 extern char** environ;
 
@@ -37,5 +38,10 @@ int main(int argc, char** argv) {
     return code == 0 ? 0 : railkit::cli::kExitUsage;
   }
   if (!context.action) return railkit::cli::kExitUsage;
-  return context.action();
+  // Ctrl-C/SIGTERM still end every command; commands holding temporary
+  // files (a .tar.gz --root, snapshot) first remove them (core/interrupt.h).
+  railkit::installInterruptHandlers();
+  int status = context.action();
+  railkit::raisePendingInterrupt();  // end as the signal would have
+  return status;
 }
