@@ -1,10 +1,11 @@
-// railkit snapshot -o FILE.tar.gz|DIR [--root DIR]: copies every file inspect
-// reads, plus live-only facts, so inspect/doctor can run on the copy.
+// railkit snapshot -o FILE.tar.gz|DIR [--root DIR] [--force]: copies every file
+// inspect reads, plus live-only facts, so inspect/doctor can run on the copy.
 #include <memory>
 
 #include <fmt/core.h>
 
 #include "cli/commands.h"
+#include "core/interrupt.h"
 #include "model/collect.h"
 #include "model/root_source.h"
 #include "model/snapshot.h"
@@ -16,9 +17,12 @@ namespace {
 struct SnapshotOptions {
   std::string out;
   std::string root;
+  bool force = false;
 };
 
 int runSnapshot(const SnapshotOptions& opts) {
+  // Refuse an existing output before the (possibly long) collection.
+  if (auto st = model::checkSnapshotOutput(opts.out, opts.force); !st) return reportError(st.error());
   std::optional<model::RootSource> source;
   FileRoot root("/");
   if (!opts.root.empty()) {
@@ -32,7 +36,8 @@ int runSnapshot(const SnapshotOptions& opts) {
   auto inv = model::collectInventory(root, {});
   if (!inv) return reportError(inv.error());
   root.setObserver(nullptr);
-  auto stats = model::writeSnapshot(root, recorder, *inv, opts.out);
+  if (auto st = checkInterrupt("snapshot"); !st) return reportError(st.error());
+  auto stats = model::writeSnapshot(root, recorder, *inv, opts.out, opts.force);
   if (!stats) return reportError(stats.error());
   fmt::print("snapshot: wrote {} ({} files, {} symlinks, {} directories listed, {} RDMA devices, {} GPUs)\n",
              opts.out, stats->files, stats->links, stats->dirs, inv->rdma_devices.size(), inv->gpus.size());
@@ -46,6 +51,8 @@ void registerSnapshot(CLI::App& app, CommandContext& context) {
   auto opts = std::make_shared<SnapshotOptions>();
   command->add_option("-o,--output", opts->out, "Output: a new directory, or FILE.tar.gz")->required();
   command->add_option("--root", opts->root, "Snapshot a tree (directory or .tar.gz) instead of this machine");
+  command->add_flag("--force", opts->force,
+                    "Replace an existing output file, or a directory that is a railkit snapshot");
   command->callback([&context, opts] { context.action = [opts] { return runSnapshot(*opts); }; });
 }
 

@@ -1,13 +1,22 @@
 #include "model/snapshot.h"
 
-#include <cstdlib>
-#include <fstream>
+#include <fcntl.h>
+#include <stdio.h>
+#include <sys/stat.h>
 #include <unistd.h>
+
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
 
 #include <archive.h>
 #include <archive_entry.h>
 #include <nlohmann/json.hpp>
 
+#include "core/atomic_file.h"
+#include "core/interrupt.h"
+#include "core/tree_writer.h"
 #include "model/collect_parts.h"
 #include "model/root_source.h"
 
@@ -17,50 +26,89 @@ namespace railkit::model {
 
 namespace {
 
-fs::path inside(const fs::path& dir, const std::string& abs) { return dir / abs.substr(1); }
+constexpr const char* kWhat = "snapshot -o";
 
-Status writeTree(const FileRoot& root, const SnapshotRecorder& rec, const Inventory& inv,
-                 const fs::path& dir, SnapshotStats& stats) {
+// "/sys/class/net" -> "sys/class/net": TreeWriter names are relative.
+std::string rel(const std::string& abs) {
+  size_t i = abs.find_first_not_of('/');
+  return i == std::string::npos ? std::string() : abs.substr(i);
+}
+
+// A temporary directory removed (without following links) when it goes out
+// of scope unless released.
+class TempTree {
+ public:
+  explicit TempTree(fs::path path) : path_(std::move(path)) {}
+  TempTree(const TempTree&) = delete;
+  TempTree& operator=(const TempTree&) = delete;
+  ~TempTree() {
+    std::error_code ec;
+    if (!path_.empty()) fs::remove_all(path_, ec);
+  }
+  const fs::path& path() const { return path_; }
+  void release() { path_.clear(); }
+
+ private:
+  fs::path path_;
+};
+
+Result<fs::path> makeTempDir(const fs::path& parent, const std::string& prefix) {
+  std::string tmpl = (parent / (prefix + "XXXXXX")).string();
+  if (!mkdtemp(tmpl.data()))
+    return makeError(ErrorCode::kIo, std::string("snapshot: cannot create a temporary directory in ") +
+                                         parent.string() + ": " + std::strerror(errno));
+  return fs::path(tmpl);
+}
+
+// The source may itself be a hostile snapshot, so the copy is written
+// through a TreeWriter too: no name of the source can make us write outside
+// `dir` (kReplace: placeholders for listed entries are replaced by the real
+// file or link later).
+Status writeTree(const FileRoot& root, const SnapshotRecorder& rec, const Inventory& inv, const fs::path& dir,
+                 SnapshotStats& stats) {
+  auto opened = TreeWriter::open(dir.string(), TreeWriter::Existing::kReplace);
+  if (!opened) return tl::unexpected(opened.error());
+  TreeWriter& tree = *opened;
+  auto context = [](const Error& e) { return tl::unexpected(e.withContext("snapshot")); };
   std::error_code ec;
   // Listed directories with their entries: links as links, directories as
   // directories, anything else (device nodes, unread files) as empty files.
   for (const auto& d : rec.dirs()) {
-    fs::create_directories(inside(dir, d), ec);
+    if (auto st = checkInterrupt("snapshot"); !st) return st;
+    if (rel(d).empty()) continue;
+    if (auto st = tree.makeDirectory(rel(d)); !st) return context(st.error());
     ++stats.dirs;
     auto entries = root.listDir(d);
     if (!entries) continue;
     for (const auto& name : *entries) {
+      if (auto st = checkInterrupt("snapshot"); !st) return st;
       fs::path src = root.diskPath(d) / name;
-      fs::path dst = inside(dir, d) / name;
-      auto st = fs::symlink_status(src, ec);
-      if (fs::is_symlink(st)) {
-        fs::remove(dst, ec);
-        fs::create_symlink(fs::read_symlink(src, ec), dst, ec);
-      } else if (fs::is_directory(st)) {
-        fs::create_directories(dst, ec);
-      } else if (!fs::exists(dst, ec)) {
-        std::ofstream(dst, std::ios::binary);
+      std::string dst = rel(joinPath(d, name));
+      auto type = fs::symlink_status(src, ec);
+      Status st;
+      if (fs::is_symlink(type)) {
+        st = tree.makeSymlink(dst, fs::read_symlink(src, ec).string());
+      } else if (fs::is_directory(type)) {
+        st = tree.makeDirectory(dst);
+      } else {
+        auto fd = tree.createFile(dst);
+        if (!fd) st = tl::unexpected(fd.error());
       }
+      if (!st) return context(st.error());
     }
   }
   for (const auto& [link, target] : rec.links()) {
-    fs::path dst = inside(dir, link);
-    fs::create_directories(dst.parent_path(), ec);
-    fs::remove(dst, ec);
-    fs::create_symlink(target, dst, ec);
-    if (ec) return makeError(ErrorCode::kIo, "snapshot: cannot create link " + dst.string() + ": " + ec.message());
+    if (auto st = checkInterrupt("snapshot"); !st) return st;
+    if (auto st = tree.makeSymlink(rel(link), target); !st) return context(st.error());
     ++stats.links;
   }
   for (const auto& f : rec.files()) {
+    if (auto st = checkInterrupt("snapshot"); !st) return st;
     // Read through the root again: /proc files report size 0, so copy bytes.
     auto bytes = root.readBytes(f, 16 << 20);
     if (!bytes) continue;
-    fs::path dst = inside(dir, f);
-    fs::create_directories(dst.parent_path(), ec);
-    fs::remove(dst, ec);
-    std::ofstream out(dst, std::ios::binary);
-    out.write(reinterpret_cast<const char*>(bytes->data()), static_cast<std::streamsize>(bytes->size()));
-    if (!out) return makeError(ErrorCode::kIo, "snapshot: cannot write " + dst.string());
+    std::string_view text(reinterpret_cast<const char*>(bytes->data()), bytes->size());
+    if (auto st = tree.writeFile(rel(f), text); !st) return context(st.error());
     ++stats.files;
   }
   nlohmann::json live = nlohmann::json::object();
@@ -76,29 +124,33 @@ Status writeTree(const FileRoot& root, const SnapshotRecorder& rec, const Invent
     live["shm_bytes"] = *inv.process.shm_bytes;
     live["shm_source"] = "statvfs";
   }
-  fs::path live_path = inside(dir, kLiveFactsPath);
-  fs::create_directories(live_path.parent_path(), ec);
-  std::ofstream(live_path) << live.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
+  std::string text = live.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+  if (auto st = tree.writeFile(rel(kLiveFactsPath), text); !st) return context(st.error());
   return {};
 }
 
-Status packTarGz(const fs::path& dir, const fs::path& out) {
+// Packs `dir` (our own staging tree) into the open file `fd`.
+Status packTarGz(const fs::path& dir, int fd, const std::string& out) {
   struct archive* a = archive_write_new();
   archive_write_add_filter_gzip(a);
   archive_write_set_format_pax(a);
   auto fail = [&](const std::string& what) {
-    std::string msg = "snapshot: " + out.string() + ": " + what + " (" +
+    std::string msg = std::string(kWhat) + " " + out + ": " + what + " (" +
                       (archive_error_string(a) ? archive_error_string(a) : "") + ")";
     archive_write_free(a);
     return makeError(ErrorCode::kIo, msg);
   };
-  if (archive_write_open_filename(a, out.c_str()) != ARCHIVE_OK) return fail("cannot create");
+  if (archive_write_open_fd(a, fd) != ARCHIVE_OK) return fail("cannot start the archive");
   std::error_code ec;
   for (auto it = fs::recursive_directory_iterator(dir, ec); it != fs::recursive_directory_iterator(); it.increment(ec)) {
     if (ec) break;
-    std::string rel = it->path().lexically_relative(dir).string();
+    if (auto st = checkInterrupt("snapshot"); !st) {
+      archive_write_free(a);
+      return st;
+    }
+    std::string name = it->path().lexically_relative(dir).string();
     struct archive_entry* e = archive_entry_new();
-    archive_entry_set_pathname(e, rel.c_str());
+    archive_entry_set_pathname(e, name.c_str());
     auto st = it->symlink_status();
     std::string content;
     if (fs::is_symlink(st)) {
@@ -117,39 +169,111 @@ Status packTarGz(const fs::path& dir, const fs::path& out) {
     }
     if (archive_write_header(a, e) != ARCHIVE_OK) {
       archive_entry_free(e);
-      return fail("cannot add " + rel);
+      return fail("cannot add " + name);
     }
-    if (!content.empty()) archive_write_data(a, content.data(), content.size());
+    if (!content.empty() && archive_write_data(a, content.data(), content.size()) < 0) {
+      archive_entry_free(e);
+      return fail("cannot add " + name);
+    }
     archive_entry_free(e);
+  }
+  if (ec) {
+    archive_write_free(a);
+    return makeError(ErrorCode::kIo, "snapshot: cannot walk the staging tree: " + ec.message());
   }
   if (archive_write_close(a) != ARCHIVE_OK) return fail("cannot finish");
   archive_write_free(a);
   return {};
 }
 
-}  // namespace
-
-Result<SnapshotStats> writeSnapshot(const FileRoot& root, const SnapshotRecorder& recorder,
-                                    const Inventory& inventory, const fs::path& out) {
-  SnapshotStats stats;
+bool isEmptyDir(const fs::path& p) {
   std::error_code ec;
-  if (isTarGz(out)) {
-    std::string tmpl = (fs::temp_directory_path() / "railkit-snap-XXXXXX").string();
-    if (!mkdtemp(tmpl.data())) return makeError(ErrorCode::kIo, "snapshot: cannot create a temporary directory");
-    fs::path staging = tmpl;
-    auto st = writeTree(root, recorder, inventory, staging, stats);
-    if (st) st = packTarGz(staging, out);
-    fs::remove_all(staging, ec);
-    if (!st) return tl::unexpected(st.error());
+  return fs::is_directory(fs::symlink_status(p, ec)) && fs::is_empty(p, ec);
+}
+
+// What --force may replace with a directory: a file, or a directory that is
+// a railkit snapshot. Never an arbitrary directory (think `-o ~ --force`).
+bool replaceableByForce(const fs::path& p) {
+  std::error_code ec;
+  auto st = fs::symlink_status(p, ec);
+  if (fs::is_regular_file(st)) return true;
+  return fs::is_directory(st) && fs::is_regular_file(fs::symlink_status(p / rel(kLiveFactsPath), ec));
+}
+
+Result<SnapshotStats> writeTarGz(const FileRoot& root, const SnapshotRecorder& rec, const Inventory& inv,
+                                 const fs::path& out, bool force) {
+  SnapshotStats stats;
+  auto file = AtomicFile::create(out.string(), kWhat, force ? ExistingFile::kReplace : ExistingFile::kRefuse);
+  if (!file) return tl::unexpected(file.error());
+  auto staging = makeTempDir(fs::temp_directory_path(), "railkit-snap-");
+  if (!staging) return tl::unexpected(staging.error());
+  TempTree cleanup(*staging);
+  if (auto st = writeTree(root, rec, inv, *staging, stats); !st) return tl::unexpected(st.error());
+  if (auto st = packTarGz(*staging, file->fd(), out.string()); !st) return tl::unexpected(st.error());
+  if (auto st = file->commit(); !st) return tl::unexpected(st.error());
+  return stats;
+}
+
+Result<SnapshotStats> writeDirectory(const FileRoot& root, const SnapshotRecorder& rec, const Inventory& inv,
+                                     const fs::path& out, bool force) {
+  SnapshotStats stats;
+  fs::path parent = out.parent_path().empty() ? fs::path(".") : out.parent_path();
+  // Built beside the final name (same file system), then renamed into place:
+  // a killed run leaves no half-written snapshot under that name.
+  auto temp = makeTempDir(parent, "." + out.filename().string() + ".railkit-snap-");
+  if (!temp) return tl::unexpected(temp.error());
+  TempTree cleanup(*temp);
+  ::chmod(temp->c_str(), 0755);  // mkdtemp's 0700 is for staging, not for a result
+  if (auto st = writeTree(root, rec, inv, *temp, stats); !st) return tl::unexpected(st.error());
+  std::error_code ec;
+  bool exists = fs::exists(fs::symlink_status(out, ec));
+  if (!exists || isEmptyDir(out)) {
+    // rename(2) replaces an empty directory in one step, and fails if it
+    // was filled meanwhile.
+    if (::rename(temp->c_str(), out.c_str()) != 0)
+      return makeError(ErrorCode::kIo, std::string(kWhat) + " " + out.string() + ": cannot rename into place: " +
+                                           std::strerror(errno));
+    cleanup.release();
     return stats;
   }
-  if (fs::exists(out, ec) && !(fs::is_directory(out, ec) && fs::is_empty(out, ec)))
-    return makeError(ErrorCode::kUsage, "snapshot -o " + out.string() + ": exists and is not an empty directory");
-  fs::create_directories(out, ec);
-  if (ec) return makeError(ErrorCode::kIo, "snapshot -o " + out.string() + ": " + ec.message());
-  auto st = writeTree(root, recorder, inventory, out, stats);
-  if (!st) return tl::unexpected(st.error());
-  return stats;
+  if (!force || !replaceableByForce(out))
+    return makeError(ErrorCode::kUsage, std::string(kWhat) + " " + out.string() + ": changed while the snapshot was written");
+  // Swap the new tree and the old one atomically, then remove the old one
+  // (now under the temporary name).
+  if (::renameat2(AT_FDCWD, temp->c_str(), AT_FDCWD, out.c_str(), RENAME_EXCHANGE) != 0)
+    return makeError(ErrorCode::kIo, std::string(kWhat) + " " + out.string() + ": cannot replace it: " +
+                                         std::strerror(errno));
+  return stats;  // `cleanup` removes the old snapshot
+}
+
+}  // namespace
+
+Status checkSnapshotOutput(const fs::path& out, bool force) {
+  std::error_code ec;
+  auto st = fs::symlink_status(out, ec);
+  if (!fs::exists(st)) return okStatus();
+  const std::string head = std::string(kWhat) + " " + out.string() + ": ";
+  if (isTarGz(out)) {
+    if (fs::is_directory(st)) return makeError(ErrorCode::kUsage, head + "is a directory, expected a file name");
+    if (!force) return makeError(ErrorCode::kUsage, head + "already exists (remove it or pass --force)");
+    return okStatus();
+  }
+  if (isEmptyDir(out)) return okStatus();
+  if (!force)
+    return makeError(ErrorCode::kUsage, head + "exists and is not an empty directory (remove it or pass --force)");
+  if (!replaceableByForce(out))
+    return makeError(ErrorCode::kUsage,
+                     head + "exists and is not a railkit snapshot (no railkit/live.json); --force replaces only those");
+  return okStatus();
+}
+
+Result<SnapshotStats> writeSnapshot(const FileRoot& root, const SnapshotRecorder& recorder,
+                                    const Inventory& inventory, const fs::path& out, bool force) {
+  if (auto st = checkSnapshotOutput(out, force); !st) return tl::unexpected(st.error());
+  // Held until every temporary file and directory below is gone.
+  CleanupScope scope;
+  if (isTarGz(out)) return writeTarGz(root, recorder, inventory, out, force);
+  return writeDirectory(root, recorder, inventory, out, force);
 }
 
 }  // namespace railkit::model

@@ -6,7 +6,9 @@
 // their raw targets, listed directories recreated with their entries) and
 // adds railkit/live.json with the facts that are not files (interface
 // addresses, /dev/shm size from statvfs). A .tar.gz output is packed with
-// libarchive.
+// libarchive. The source may itself be a hostile snapshot: the copy is made
+// through a TreeWriter (core/tree_writer.h), so no name in it can make us
+// write outside the output.
 
 #include <filesystem>
 #include <map>
@@ -41,9 +43,20 @@ struct SnapshotStats {
   size_t dirs = 0;
 };
 
-// Writes the recorded tree from `root` to `out` (a directory, created, must be
-// empty or absent; or a path ending in .tar.gz/.tgz).
+// Whether `out` may be written: absent, or an empty directory; with `force`
+// also an existing .tar.gz file, or (for a directory output) a file or a
+// directory that is a railkit snapshot (holds railkit/live.json). Called
+// before collecting, so a refused output costs nothing; writeSnapshot checks
+// again.
+Status checkSnapshotOutput(const std::filesystem::path& out, bool force);
+
+// Writes the recorded tree from `root` to `out` (a directory, or a path
+// ending in .tar.gz/.tgz). Nothing appears under `out` until it is complete:
+// a directory is built in a hidden sibling (.NAME.railkit-snap-XXXXXX) and
+// renamed into place; an archive is staged in $TMPDIR/railkit-snap-XXXXXX,
+// packed into a temporary file beside `out` (core/atomic_file.h) and renamed.
+// On error or Ctrl-C/SIGTERM (core/interrupt.h) every temporary is removed.
 Result<SnapshotStats> writeSnapshot(const FileRoot& root, const SnapshotRecorder& recorder,
-                                    const Inventory& inventory, const std::filesystem::path& out);
+                                    const Inventory& inventory, const std::filesystem::path& out, bool force);
 
 }  // namespace railkit::model

@@ -1,5 +1,6 @@
 // snapshot round trips: inspect --root <snapshot> == inspect --root <tree>
 // (directory and .tar.gz), and on this machine live == snapshot of live.
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -97,5 +98,78 @@ TEST(InspectJson, NonUtf8BytesInTheTreeGiveValidJson) {
   auto j = nlohmann::json::parse(out, nullptr, false);
   ASSERT_FALSE(j.is_discarded()) << out;
   EXPECT_NE(out.find("eth\xef\xbf\xbd"), std::string::npos) << out.substr(0, 2000);
+  fs::remove_all(tree);
+}
+
+// An existing output is never replaced silently; --force replaces a file or
+// a railkit snapshot directory, never another directory. No temporary file
+// is left beside the output.
+TEST(SnapshotOutput, ExistingOutputNeedsForce) {
+  fs::path tree = tempPath("force-tree");
+  railkit::testing::buildHealthyDgxH100(tree);
+  fs::path dir = tempPath("force-out");
+  fs::create_directories(dir);
+  std::string tgz = (dir / "node.tar.gz").string();
+  std::string out;
+  ASSERT_EQ(runTo("snapshot -o " + tgz + " --root " + tree.string() + " 2>&1", out), 0) << out;
+  auto first = fs::last_write_time(tgz);
+  auto size = fs::file_size(tgz);
+  EXPECT_EQ(runTo("snapshot -o " + tgz + " --root " + tree.string() + " 2>&1", out), 2) << out;
+  EXPECT_NE(out.find("already exists (remove it or pass --force)"), std::string::npos) << out;
+  EXPECT_EQ(std::count(out.begin(), out.end(), '\n'), 1) << out;
+  EXPECT_EQ(fs::last_write_time(tgz), first);
+  EXPECT_EQ(fs::file_size(tgz), size);
+  ASSERT_EQ(runTo("snapshot --force -o " + tgz + " --root " + tree.string() + " 2>&1", out), 0) << out;
+
+  // A directory snapshot: refused without --force, replaced with it.
+  fs::path snapdir = dir / "node";
+  ASSERT_EQ(runTo("snapshot -o " + snapdir.string() + " --root " + tgz + " 2>&1", out), 0) << out;
+  std::ofstream(snapdir / "stale") << "old\n";
+  EXPECT_EQ(runTo("snapshot -o " + snapdir.string() + " --root " + tgz + " 2>&1", out), 2) << out;
+  EXPECT_NE(out.find("--force"), std::string::npos) << out;
+  EXPECT_TRUE(fs::exists(snapdir / "stale"));
+  ASSERT_EQ(runTo("snapshot --force -o " + snapdir.string() + " --root " + tgz + " 2>&1", out), 0) << out;
+  EXPECT_FALSE(fs::exists(snapdir / "stale"));
+  EXPECT_TRUE(fs::exists(snapdir / "railkit" / "live.json"));
+
+  // --force never replaces a directory that is not a snapshot.
+  fs::path other = dir / "precious";
+  fs::create_directories(other);
+  std::ofstream(other / "keep") << "data\n";
+  EXPECT_EQ(runTo("snapshot --force -o " + other.string() + " --root " + tree.string() + " 2>&1", out), 2) << out;
+  EXPECT_NE(out.find("not a railkit snapshot"), std::string::npos) << out;
+  EXPECT_TRUE(fs::exists(other / "keep"));
+  // -o x.tar.gz naming a directory is refused even with --force.
+  EXPECT_EQ(runTo("snapshot --force -o " + dir.string() + "/d.tar.gz --root " + tree.string() + " 2>&1", out), 0)
+      << out;
+  fs::create_directories(dir / "isdir.tar.gz");
+  EXPECT_EQ(runTo("snapshot --force -o " + (dir / "isdir.tar.gz").string() + " --root " + tree.string() + " 2>&1", out), 2)
+      << out;
+
+  for (const auto& e : fs::directory_iterator(dir)) {
+    std::string name = e.path().filename().string();
+    EXPECT_NE(name.front(), '.') << "temporary left beside the output: " << name;
+  }
+  fs::remove_all(dir);
+  fs::remove_all(tree);
+}
+
+// The source of a snapshot may itself be a hostile tree: the copy never
+// writes outside its output, whatever links the source holds.
+TEST(SnapshotOutput, HostileSourceTreeStaysInside) {
+  fs::path tree = tempPath("hostile-src");
+  railkit::testing::buildHealthyDgxH100(tree);
+  fs::path canary = tempPath("hostile-canary");
+  fs::create_directories(canary);
+  // Links out of the tree in places the readers list and follow.
+  fs::create_symlink(canary, tree / "dev" / "infiniband" / "esc");
+  fs::create_symlink(canary.string() + "/x", tree / "sys" / "class" / "net" / "esc0");
+  fs::path out_dir = tempPath("hostile-out");
+  std::string out;
+  ASSERT_EQ(runTo("snapshot -o " + out_dir.string() + " --root " + tree.string() + " 2>&1", out), 0) << out;
+  EXPECT_TRUE(fs::is_empty(canary)) << "snapshot wrote outside its output";
+  EXPECT_TRUE(fs::is_symlink(out_dir / "dev" / "infiniband" / "esc"));
+  fs::remove_all(out_dir);
+  fs::remove_all(canary);
   fs::remove_all(tree);
 }

@@ -1,0 +1,126 @@
+// Ctrl-C / SIGTERM while a .tar.gz --root is extracted or read, or while
+// `snapshot` writes: the process ends as killed by that signal (shell status
+// 130 / 143) and leaves no railkit-root-* / railkit-snap-* directory and no
+// temporary or partial output behind.
+//
+// The signal is sent as soon as the temporary directory appears; from then
+// until it is removed the command holds its cleanup scope, so the test does
+// not depend on how fast this machine extracts.
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <thread>
+
+#include <gtest/gtest.h>
+
+#include "archive_builder.h"
+#include "run_railkit.h"
+
+namespace fs = std::filesystem;
+using railkit::testing::ArchiveBuilder;
+using railkit::testing::namesIn;
+
+namespace {
+
+class Interrupt : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    base_ = fs::temp_directory_path() / ("railkit-interrupt-" + std::to_string(::getpid()) + "-" +
+                                         ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::remove_all(base_);
+    fs::create_directories(tmp_ = base_ / "tmp");
+    fs::create_directories(out_ = base_ / "out");
+  }
+  void TearDown() override { fs::remove_all(base_); }
+
+  // Many small entries: seconds of work, well inside the limits.
+  fs::path bigArchive() {
+    fs::path path = base_ / "big.tar.gz";
+    ArchiveBuilder b(path);
+    b.file("proc/meminfo", "MemTotal: 1 kB\n");
+    for (int i = 0; i < 60000; ++i) {
+    std::string name = "sys/bulk/d";
+    name.append(std::to_string(i % 100)).append("/f").append(std::to_string(i));
+    b.file(name, "1\n");
+  }
+    EXPECT_TRUE(b.write());
+    return path;
+  }
+
+  // Waits (up to 120 s) until `dir` holds a name starting with `prefix`,
+  // then sends `sig`; returns the wait status.
+  int signalWhenPresent(pid_t pid, const fs::path& dir, const std::string& prefix, int sig) {
+    auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(120);
+    bool seen = false;
+    while (!seen && std::chrono::steady_clock::now() < deadline) {
+      for (const auto& n : namesIn(dir)) seen = seen || n.rfind(prefix, 0) == 0;
+      int status = 0;
+      if (!seen && ::waitpid(pid, &status, WNOHANG) == pid) {
+        ADD_FAILURE() << "railkit ended before " << prefix << "* appeared in " << dir;
+        return status;
+      }
+      if (!seen) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    }
+    EXPECT_TRUE(seen) << prefix << "* never appeared in " << dir;
+    ::kill(pid, seen ? sig : SIGKILL);
+    int status = 0;
+    ::waitpid(pid, &status, 0);
+    return status;
+  }
+
+  void expectKilledBy(int status, int sig) {
+    EXPECT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == sig)
+        << "want killed by signal " << sig << "; exited=" << WIFEXITED(status) << " code=" << WEXITSTATUS(status)
+        << " signal=" << (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
+  }
+
+  fs::path base_, tmp_, out_;
+};
+
+TEST_F(Interrupt, SigintDuringInspectExtraction) {
+  fs::path archive = bigArchive();
+  pid_t pid = railkit::testing::spawnRailkit({"inspect", "--root", archive.string()}, tmp_.string());
+  expectKilledBy(signalWhenPresent(pid, tmp_, "railkit-root-", SIGINT), SIGINT);
+  EXPECT_EQ(namesIn(tmp_), std::vector<std::string>{}) << "temporary directory left behind";
+}
+
+TEST_F(Interrupt, SigtermDuringDoctorExtraction) {
+  fs::path archive = bigArchive();
+  pid_t pid = railkit::testing::spawnRailkit({"doctor", "--root", archive.string()}, tmp_.string());
+  expectKilledBy(signalWhenPresent(pid, tmp_, "railkit-root-", SIGTERM), SIGTERM);
+  EXPECT_EQ(namesIn(tmp_), std::vector<std::string>{}) << "temporary directory left behind";
+}
+
+// A tree whose /dev/infiniband lists 60000 entries: snapshot copies each.
+fs::path bigTree(const fs::path& base) {
+  fs::path tree = base / "tree";
+  fs::create_directories(tree / "dev/infiniband");
+  fs::create_directories(tree / "proc");
+  std::ofstream(tree / "proc/meminfo") << "MemTotal: 1 kB\n";
+  for (int i = 0; i < 60000; ++i) std::ofstream(tree / "dev/infiniband" / std::string("uverbs").append(std::to_string(i)));
+  return tree;
+}
+
+TEST_F(Interrupt, SigintDuringSnapshotToTarGz) {
+  fs::path tree = bigTree(base_);
+  fs::path target = out_ / "node.tar.gz";
+  pid_t pid = railkit::testing::spawnRailkit({"snapshot", "-o", target.string(), "--root", tree.string()}, tmp_.string());
+  expectKilledBy(signalWhenPresent(pid, tmp_, "railkit-snap-", SIGINT), SIGINT);
+  EXPECT_EQ(namesIn(tmp_), std::vector<std::string>{}) << "staging directory left behind";
+  EXPECT_EQ(namesIn(out_), std::vector<std::string>{}) << "temporary or partial archive left behind";
+}
+
+TEST_F(Interrupt, SigtermDuringSnapshotToDirectory) {
+  fs::path tree = bigTree(base_);
+  fs::path target = out_ / "node";
+  pid_t pid = railkit::testing::spawnRailkit({"snapshot", "-o", target.string(), "--root", tree.string()}, tmp_.string());
+  expectKilledBy(signalWhenPresent(pid, out_, ".node.railkit-snap-", SIGTERM), SIGTERM);
+  EXPECT_EQ(namesIn(out_), std::vector<std::string>{}) << "temporary or partial snapshot left behind";
+  EXPECT_EQ(namesIn(tmp_), std::vector<std::string>{});
+}
+
+}  // namespace
