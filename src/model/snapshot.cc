@@ -125,7 +125,11 @@ Status writeTree(const FileRoot& root, const SnapshotRecorder& rec, const Invent
     live["shm_source"] = "statvfs";
   }
   std::string text = live.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
-  if (auto st = tree.writeFile(rel(kLiveFactsPath), text); !st) return context(st.error());
+  // railkit/ is ours: a source that had a link there (to anywhere) gets a
+  // real directory instead, replacing the copied link.
+  fs::path live_path = rel(kLiveFactsPath);
+  if (auto st = tree.makeDirectory(live_path.parent_path().string()); !st) return context(st.error());
+  if (auto st = tree.writeFile(live_path.string(), text); !st) return context(st.error());
   return {};
 }
 
@@ -184,6 +188,14 @@ Status packTarGz(const fs::path& dir, int fd, const std::string& out) {
   if (archive_write_close(a) != ARCHIVE_OK) return fail("cannot finish");
   archive_write_free(a);
   return {};
+}
+
+// "-o out/" names the directory "out": the temporary sibling and the rename
+// need the last component.
+fs::path outputPath(const fs::path& out) {
+  fs::path p = out;
+  while (!p.has_filename() && p.has_relative_path()) p = p.parent_path();
+  return p;
 }
 
 bool isEmptyDir(const fs::path& p) {
@@ -248,7 +260,8 @@ Result<SnapshotStats> writeDirectory(const FileRoot& root, const SnapshotRecorde
 
 }  // namespace
 
-Status checkSnapshotOutput(const fs::path& out, bool force) {
+Status checkSnapshotOutput(const fs::path& given, bool force) {
+  fs::path out = outputPath(given);
   std::error_code ec;
   auto st = fs::symlink_status(out, ec);
   if (!fs::exists(st)) return okStatus();
@@ -268,7 +281,8 @@ Status checkSnapshotOutput(const fs::path& out, bool force) {
 }
 
 Result<SnapshotStats> writeSnapshot(const FileRoot& root, const SnapshotRecorder& recorder,
-                                    const Inventory& inventory, const fs::path& out, bool force) {
+                                    const Inventory& inventory, const fs::path& given, bool force) {
+  fs::path out = outputPath(given);
   if (auto st = checkSnapshotOutput(out, force); !st) return tl::unexpected(st.error());
   // Held until every temporary file and directory below is gone.
   CleanupScope scope;

@@ -164,12 +164,30 @@ TEST(SnapshotOutput, HostileSourceTreeStaysInside) {
   // Links out of the tree in places the readers list and follow.
   fs::create_symlink(canary, tree / "dev" / "infiniband" / "esc");
   fs::create_symlink(canary.string() + "/x", tree / "sys" / "class" / "net" / "esc0");
+  // railkit/live.json is read from the source and written to the copy: a
+  // link there made the copy write live.json into the link's target.
+  fs::create_symlink(canary, tree / "railkit");
   fs::path out_dir = tempPath("hostile-out");
   std::string out;
   ASSERT_EQ(runTo("snapshot -o " + out_dir.string() + " --root " + tree.string() + " 2>&1", out), 0) << out;
   EXPECT_TRUE(fs::is_empty(canary)) << "snapshot wrote outside its output";
   EXPECT_TRUE(fs::is_symlink(out_dir / "dev" / "infiniband" / "esc"));
+  EXPECT_TRUE(fs::is_regular_file(fs::symlink_status(out_dir / "railkit" / "live.json")));
   fs::remove_all(out_dir);
   fs::remove_all(canary);
+  fs::remove_all(tree);
+}
+
+// "-o DIR/" is the directory DIR, built beside it and renamed into place.
+TEST(SnapshotOutput, TrailingSlash) {
+  fs::path tree = tempPath("slash-tree");
+  railkit::testing::buildHealthyDgxH100(tree);
+  fs::path dir = tempPath("slash-out");
+  std::string out;
+  ASSERT_EQ(runTo("snapshot -o " + dir.string() + "/ --root " + tree.string() + " 2>&1", out), 0) << out;
+  EXPECT_TRUE(fs::exists(dir / "railkit" / "live.json"));
+  for (const auto& e : fs::directory_iterator(dir.parent_path()))
+    EXPECT_EQ(e.path().filename().string().find(".railkit-snapshot-slash-out.railkit-snap-"), std::string::npos);
+  fs::remove_all(dir);
   fs::remove_all(tree);
 }
