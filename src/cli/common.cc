@@ -1,10 +1,10 @@
 #include <cstdio>
-#include <fstream>
 #include <iostream>
 
 #include <nlohmann/json.hpp>
 
 #include "cli/command.h"
+#include "core/atomic_file.h"
 
 namespace railkit::cli {
 
@@ -30,10 +30,9 @@ Status emitOutput(const OutputOptions& options, const nlohmann::json& document,
   // aborting the dump.
   auto text = [&] { return document.dump(2, ' ', false, nlohmann::json::error_handler_t::replace); };
   if (!options.json_out.empty()) {
-    std::ofstream out(options.json_out);
-    if (!out) return makeError(ErrorCode::kIo, "--json-out " + options.json_out + ": cannot write");
-    out << text() << '\n';
-    if (!out) return makeError(ErrorCode::kIo, "--json-out " + options.json_out + ": write failed");
+    // A temporary file renamed over the name: a killed run leaves the
+    // previous result or the new one, never half a document.
+    if (auto st = writeFileAtomic(options.json_out, text() + '\n', "--json-out"); !st) return st;
   }
   if (options.json) {
     std::cout << text() << '\n';

@@ -1,17 +1,14 @@
 // railkit lint FILE... [--schemas DIR] [--json]: checks manifests for the
 // recurring RDMA/NCCL/MPI mistakes and against OpenAPI/CRD schemas.
-#include <cerrno>
-#include <cstring>
-#include <fstream>
 #include <iostream>
 #include <memory>
-#include <sstream>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include "cli/commands.h"
 #include "core/finding.h"
+#include "core/input_file.h"
 #include "k8s/lint/lint.h"
 #include "k8s/schema.h"
 
@@ -24,13 +21,9 @@ struct LintOptions {
   OutputOptions output;
 };
 
-Result<std::string> readFile(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return makeError(ErrorCode::kNotFound, path + ": cannot open file: " + std::strerror(errno));
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
+// A manifest bundle (an operator's CRDs plus its objects) reaches a few MB;
+// 16 MiB leaves room and keeps /dev/zero or a wrong file from being parsed.
+constexpr std::size_t kMaxManifestBytes = std::size_t{16} << 20;
 
 void printHuman(const std::vector<Finding>& findings) {
   size_t errors = 0, warnings = 0;
@@ -52,7 +45,7 @@ void printHuman(const std::vector<Finding>& findings) {
 int runLint(const LintOptions& options) {
   k8s::LintInput input;
   for (const std::string& file : options.files) {
-    auto text = readFile(file);
+    auto text = readInputFile(file, {"manifest", kMaxManifestBytes, false});
     if (!text) return reportError(text.error());
     auto manifest = k8s::loadManifest(*text, file);
     if (!manifest) return reportError(manifest.error());

@@ -106,9 +106,10 @@ int runLogs(const LogsOptions& opts) {
     }
     logs::gradeReport(report, *request);
   }
+  // Log text may hold any bytes: emitOutput dumps with U+FFFD for invalid
+  // UTF-8, so the document is not copied through a dump and a re-parse here
+  // (two more copies of a large table at the peak).
   nlohmann::json doc = logs::reportToJson(report);
-  // Log text may hold any bytes; the document must stay valid UTF-8.
-  doc = nlohmann::json::parse(doc.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
   auto st = emitOutput(opts.output, doc, [&] { std::fputs(logs::renderText(report).c_str(), stdout); });
   if (!st) return reportError(st.error());
   for (const auto& input : report.inputs)

@@ -1,12 +1,13 @@
 // railkit render --profile P.yaml [-o DIR]: manifests for an RDMA exposure
 // mode and a launcher; `railkit render node-prep`: the node-side pieces.
 #include <filesystem>
-#include <fstream>
 #include <iostream>
 #include <memory>
-#include <sstream>
+#include <optional>
 
 #include "cli/commands.h"
+#include "core/atomic_file.h"
+#include "core/input_file.h"
 #include "k8s/render/render.h"
 
 namespace railkit::cli {
@@ -16,18 +17,34 @@ struct RenderOptions {
   std::string profile;
   std::string out_dir;
   std::string mode, launcher, image, ns, name;
-  int nodes = 0;
-  int gpus = 0;
+  std::optional<int> nodes;
+  std::optional<int> gpus;
 };
 
+// A profile is a few hundred bytes of YAML; the cap only stops /dev/urandom
+// or a wrong file from being parsed.
+constexpr std::size_t kMaxProfileBytes = std::size_t{1} << 20;
+
+// The same bounds the profile's nodes/gpusPerNode obey (profile.cc).
+constexpr int kMaxNodes = 100000;
+constexpr int kMaxGpusPerNode = 64;
+
+Status checkCount(const std::optional<int>& value, const char* flag, int max) {
+  if (value && (*value < 1 || *value > max))
+    return makeError(ErrorCode::kUsage, std::string(flag) + " " + std::to_string(*value) +
+                                            ": expected a whole number from 1 to " + std::to_string(max));
+  return okStatus();
+}
+
 Result<k8s::render::Profile> loadProfile(const RenderOptions& options) {
+  if (auto st = checkCount(options.nodes, "--nodes", kMaxNodes); !st) return tl::unexpected(st.error());
+  if (auto st = checkCount(options.gpus, "--gpus-per-node", kMaxGpusPerNode); !st)
+    return tl::unexpected(st.error());
   k8s::render::Profile profile;
   if (!options.profile.empty()) {
-    std::ifstream in(options.profile, std::ios::binary);
-    if (!in) return makeError(ErrorCode::kNotFound, options.profile + ": cannot open profile");
-    std::ostringstream text;
-    text << in.rdbuf();
-    auto parsed = k8s::render::parseProfile(text.str(), options.profile);
+    auto text = readInputFile(options.profile, {"profile", kMaxProfileBytes, false});
+    if (!text) return tl::unexpected(text.error());
+    auto parsed = k8s::render::parseProfile(*text, options.profile);
     if (!parsed) return parsed;
     profile = *parsed;
   }
@@ -36,16 +53,9 @@ Result<k8s::render::Profile> loadProfile(const RenderOptions& options) {
   if (!options.image.empty()) profile.image = options.image;
   if (!options.ns.empty()) profile.ns = options.ns;
   if (!options.name.empty()) profile.name = options.name;
-  if (options.nodes > 0) profile.nodes = options.nodes;
-  if (options.gpus > 0) profile.gpus_per_node = options.gpus;
+  if (options.nodes) profile.nodes = *options.nodes;
+  if (options.gpus) profile.gpus_per_node = *options.gpus;
   return profile;
-}
-
-Status writeFile(const std::filesystem::path& path, const std::string& text) {
-  std::ofstream out(path, std::ios::binary);
-  out << text;
-  if (!out) return makeError(ErrorCode::kIo, "cannot write " + path.string());
-  return okStatus();
 }
 
 int emit(const std::vector<std::pair<std::string, std::string>>& files, const std::string& out_dir) {
@@ -55,9 +65,14 @@ int emit(const std::vector<std::pair<std::string, std::string>>& files, const st
   }
   std::error_code ec;
   std::filesystem::create_directories(out_dir, ec);
+  if (ec)
+    return reportError(
+        Error{ErrorCode::kIo, "render -o " + out_dir + ": cannot create the directory: " + ec.message()});
+  // Each file is written beside its name and renamed: an interrupted render
+  // leaves the previous manifest or the new one, never half of one.
   for (const auto& [name, text] : files)
-    if (auto status = writeFile(std::filesystem::path(out_dir) / name, text); !status)
-      return reportError(status.error());
+    if (auto st = writeFileAtomic((std::filesystem::path(out_dir) / name).string(), text, "render -o"); !st)
+      return reportError(st.error());
   std::cerr << "wrote " << files.size() << " files to " << out_dir << "\n";
   return kExitOk;
 }

@@ -1,9 +1,11 @@
 #include "k8s/schema.h"
 
-#include <filesystem>
-#include <fstream>
-#include <sstream>
+#include <sys/stat.h>
 
+#include <cstdint>
+#include <filesystem>
+
+#include "core/input_file.h"
 #include "k8s/schema_validator.h"
 
 namespace railkit::k8s {
@@ -11,12 +13,30 @@ namespace fs = std::filesystem;
 
 namespace {
 
+// The largest real document (core v1 OpenAPI of Kubernetes 1.35) is 2 MB,
+// the largest CRD file under 1 MB; 16 MiB leaves room for growth and for
+// CRD bundles while refusing /dev/zero or a stray dump.
+constexpr std::size_t kMaxSchemaBytes = std::size_t{16} << 20;
+
 Result<std::string> readText(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return makeError(ErrorCode::kNotFound, "cannot open " + path.string());
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
+  return readInputFile(path.string(), {"schema", kMaxSchemaBytes, false});
+}
+
+// A file of the schema directory that load() would read (an OpenAPI document
+// read later, on demand, or a CRD YAML read now) must be a regular file of a
+// sane size: a FIFO or device there would otherwise block lint or fill memory.
+Status checkSchemaFile(const fs::path& path) {
+  std::string where = "schema " + path.string();
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0) return makeError(ErrorCode::kNotFound, where + ": no such file");
+  if (!S_ISREG(st.st_mode))
+    return makeError(ErrorCode::kInvalidInput,
+                     where + ": expected a regular file, found " + describeFileType(st.st_mode));
+  if (static_cast<std::uintmax_t>(st.st_size) > kMaxSchemaBytes)
+    return makeError(ErrorCode::kInvalidInput, where + ": " + std::to_string(st.st_size) +
+                                                   " bytes, larger than the " + formatByteLimit(kMaxSchemaBytes) +
+                                                   " limit, not read");
+  return okStatus();
 }
 
 // "api__v1_openapi.json" -> "v1"; "apis__apps__v1_openapi.json" -> "apps/v1".
@@ -101,16 +121,18 @@ Result<SchemaSet> SchemaSet::load(const std::string& dir) {
   std::vector<fs::path> files;
   for (auto it = fs::recursive_directory_iterator(dir, ec); !ec && it != fs::recursive_directory_iterator();
        it.increment(ec))
-    if (it->is_regular_file(ec)) files.push_back(it->path());
+    if (!it->is_directory(ec)) files.push_back(it->path());
   std::sort(files.begin(), files.end());
   for (const fs::path& path : files) {
     std::string name = path.filename().string();
-    if (auto gv = groupVersionOfFile(name)) {
+    std::string ext = path.extension().string();
+    auto gv = groupVersionOfFile(name);
+    if (!gv && ext != ".yaml" && ext != ".yml") continue;  // README, SOURCES.md, ...
+    if (auto st = checkSchemaFile(path); !st) return tl::unexpected(st.error());
+    if (gv) {
       set.openapi_[*gv] = Document{path.string(), nullptr};
       continue;
     }
-    std::string ext = path.extension().string();
-    if (ext != ".yaml" && ext != ".yml") continue;
     auto text = readText(path);
     if (!text) return tl::unexpected(text.error());
     auto stream = parseYaml(*text, path.string());

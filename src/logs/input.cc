@@ -1,6 +1,7 @@
 #include "logs/input.h"
 
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -9,6 +10,7 @@
 #include <fmt/core.h>
 #include <nlohmann/json.hpp>
 
+#include "core/input_file.h"
 #include "logs/line_prefix.h"
 #include "logs/output_findings.h"
 
@@ -74,11 +76,15 @@ class InputAnalyzer : public StagedLineSink {
       report.table = table_.result();
       for (auto& f : tableFindings(*report.table, file_)) report.findings.push_back(std::move(f));
       if (!rows) report.notes.push_back("nccl-tests header without result rows (the run stopped early?)");
+      if (report.table->rows_not_kept > 0)
+        report.notes.push_back(rowsNotKeptNote(report.table->rows_not_kept));
     } else if (perftest_.recognised()) {
       report.kind = InputKind::kPerftest;
       report.perftest = perftest_.result();
       for (auto& f : perftestFindings(*report.perftest, file_)) report.findings.push_back(std::move(f));
       if (report.perftest->rows.empty()) report.notes.push_back("perftest output without result rows");
+      if (report.perftest->rows_not_kept > 0)
+        report.notes.push_back(rowsNotKeptNote(report.perftest->rows_not_kept));
     } else if (report.nccl_lines) {
       report.kind = InputKind::kNcclLog;
       if (table_.recognised())
@@ -102,6 +108,12 @@ class InputAnalyzer : public StagedLineSink {
     perftest_.feedLine(text, stripped, line_number);
   }
 
+  static std::string rowsNotKeptNote(uint64_t count) {
+    return fmt::format(
+        "{} result row(s) past the first {} were not kept; the table values come from the kept rows", count,
+        kMaxTableRows);
+  }
+
   static std::string binaryNote(const ReadStats& stats) {
     return fmt::format("binary data (control byte at offset {}), not a text log: not analysed", stats.binary_offset);
   }
@@ -111,6 +123,25 @@ class InputAnalyzer : public StagedLineSink {
   NcclTestsTableParser table_;
   PerftestParser perftest_;
 };
+
+// A name must be a regular file: a FIFO or /dev/zero given by name would block
+// or never end. A pipe is read as cat reads it, through "-". Once per file.
+Status checkNamedInput(int fd, const std::string& path) {
+  struct stat st {};
+  if (::fstat(fd, &st) != 0)
+    return makeError(ErrorCode::kIo, fmt::format("{}: cannot stat: {}", path, std::strerror(errno)));
+  if (!S_ISREG(st.st_mode)) {
+    const char* hint =
+        S_ISFIFO(st.st_mode) ? " (to read a pipe, give - and redirect it: railkit logs - < PIPE)" : "";
+    return makeError(ErrorCode::kInvalidInput,
+                     fmt::format("{}: expected a regular file or - for standard input, found {}{}", path,
+                                 describeFileType(st.st_mode), hint));
+  }
+  // The open was non-blocking for the FIFO case; regular reads block as usual.
+  int flags = ::fcntl(fd, F_GETFL);
+  if (flags >= 0) (void)::fcntl(fd, F_SETFL, flags & ~O_NONBLOCK);
+  return okStatus();
+}
 
 }  // namespace
 
@@ -127,11 +158,18 @@ const char* inputKindName(InputKind kind) {
 Result<InputReport> analyzeFile(const std::string& path, const LineReaderOptions& options) {
   bool is_stdin = path == "-";
   std::string name = is_stdin ? "<stdin>" : path;
-  int fd = is_stdin ? STDIN_FILENO : ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  // O_NONBLOCK: opening a FIFO that has no writer must not wait for one.
+  int fd = is_stdin ? STDIN_FILENO : ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
   if (fd < 0) {
     int err = errno;
     return makeError(err == ENOENT ? ErrorCode::kNotFound : ErrorCode::kIo,
                      fmt::format("{}: cannot open: {}", path, std::strerror(err)));
+  }
+  if (!is_stdin) {
+    if (auto st = checkNamedInput(fd, path); !st) {
+      ::close(fd);
+      return tl::unexpected(st.error());
+    }
   }
 #ifdef POSIX_FADV_SEQUENTIAL
   if (!is_stdin) (void)::posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);
@@ -139,10 +177,7 @@ Result<InputReport> analyzeFile(const std::string& path, const LineReaderOptions
   InputAnalyzer analyzer(name);
   auto stats = readLines(fd, name, analyzer, options);
   if (!is_stdin) ::close(fd);
-  if (!stats) {
-    // A directory opens but does not read: say what it is.
-    return tl::unexpected(stats.error());
-  }
+  if (!stats) return tl::unexpected(stats.error());
   return analyzer.finish(*stats);
 }
 

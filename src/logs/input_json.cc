@@ -45,6 +45,7 @@ nlohmann::json tableJson(const NcclTestsTable& t) {
           {"wrong_total", opt(t.wrong_total)},
           {"out_of_bounds", opt(t.out_of_bounds)},
           {"old_layout", t.old_layout},
+          {"rows_not_kept", t.rows_not_kept},
           {"test_op", t.op.empty() ? nlohmann::json(nullptr) : nlohmann::json(t.op)},
           {"test_ranks", t.ranks.size()},
           {"test_hosts", t.hosts},
@@ -111,9 +112,11 @@ nlohmann::json perftestJson(const PerftestResult& p) {
           {"bw_unit", text(p.bw_unit)},
           {"bw_peak_measured", !p.peak_not_measured},
           {"rows", rows},
+          {"rows_not_kept", p.rows_not_kept},
           {"bw_avg_max_gbps", opt(best)},
           {"bw_avg_largest_gbps", opt(largest)},
-          {"errors", errors}};
+          {"errors", errors},
+          {"error_lines", p.error_lines}};
 }
 
 }  // namespace

@@ -157,8 +157,7 @@ void NcclTestsTableParser::parseComment(std::string_view rest, uint64_t line_num
     for (size_t i = 2; i + 1 < f.size(); ++i) {
       if (f[i] != "on") continue;
       std::string host(f[i + 1]);
-      if (std::find(table_.hosts.begin(), table_.hosts.end(), host) == table_.hosts.end() &&
-          table_.hosts.size() < 100000)
+      if (table_.hosts.size() < 100000 && host_set_.insert(host).second)
         table_.hosts.push_back(std::move(host));
       break;
     }
@@ -197,10 +196,13 @@ void NcclTestsTableParser::feedLine(std::string_view raw, std::string_view line,
     }
     return;
   }
-  if (table_.rows.size() >= 100000) return;
   auto f = fields(line);
   bool old = false;
   if (auto row = parseRow(f, old)) {
+    if (table_.rows.size() >= kMaxTableRows) {
+      ++table_.rows_not_kept;
+      return;
+    }
     row->line = line_number;
     table_.old_layout = table_.old_layout || old;
     if (row->oop_wrong) wrong_ += *row->oop_wrong;

@@ -12,6 +12,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <unordered_set>
 #include <vector>
 
 namespace railkit::logs {
@@ -28,8 +29,13 @@ struct NcclTestsRow {
   uint64_t line = 0;  // 1-based line in the input
 };
 
+// Rows kept per table: a run prints a few dozen; a log of thousands of runs
+// must not hold (and print as JSON) every one.
+inline constexpr size_t kMaxTableRows = 10000;
+
 struct NcclTestsTable {
-  std::vector<NcclTestsRow> rows;
+  std::vector<NcclTestsRow> rows;  // the first kMaxTableRows
+  uint64_t rows_not_kept = 0;      // result rows past them
   std::optional<double> peak_busbw_gbs;      // over both halves of every row
   std::optional<double> largest_busbw_gbs;   // busbw at the largest size
   std::optional<double> avg_busbw_gbs;       // "# Avg bus bandwidth" as printed
@@ -61,6 +67,9 @@ class NcclTestsTableParser {
  private:
   void parseComment(std::string_view rest, uint64_t line_number);
   NcclTestsTable table_;
+  // table_.hosts as a set: a job of 100k ranks prints one rank line each, and
+  // a linear search per line would make that quadratic.
+  std::unordered_set<std::string> host_set_;
   long wrong_ = 0;
 };
 

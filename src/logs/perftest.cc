@@ -123,9 +123,14 @@ void PerftestParser::feedLine(std::string_view, std::string_view line, uint64_t 
     return;
   }
   if (isErrorLine(t)) {
-    PerftestError error{std::string(t.substr(0, 512)), line_number, std::nullopt};
-    if (startsWith(t, "Failed status ")) error.wc_status = leadingInt(t.substr(14));
-    result_.errors.push_back(std::move(error));
+    ++result_.error_lines;
+    std::optional<int> status;
+    if (startsWith(t, "Failed status ")) status = leadingInt(t.substr(14));
+    // Memory stays flat however many error lines come: the first ones say
+    // what went wrong, the count says how often.
+    if (result_.errors.size() >= kMaxKeptErrors && (kept_status_ || !status)) return;
+    kept_status_ = kept_status_ || status.has_value();
+    result_.errors.push_back({std::string(t.substr(0, 512)), line_number, status});
     return;
   }
   if (columns_.empty() && t.find(" : ") != std::string_view::npos) parseSettings(t);
@@ -220,7 +225,7 @@ void PerftestParser::parseTableHeader(std::string_view line) {
 }
 
 void PerftestParser::parseRow(std::string_view line, uint64_t line_number) {
-  if (columns_.empty() || result_.rows.size() >= 100000) return;
+  if (columns_.empty()) return;
   auto tokens = splitWhitespace(line);
   if (tokens.size() != columns_.size()) return;
   PerftestRow row;
@@ -249,7 +254,12 @@ void PerftestParser::parseRow(std::string_view line, uint64_t line_number) {
       case Column::kOther: break;
     }
   }
-  if (have_bytes) result_.rows.push_back(row);
+  if (!have_bytes) return;
+  if (result_.rows.size() >= kMaxTableRows) {
+    ++result_.rows_not_kept;
+    return;
+  }
+  result_.rows.push_back(row);
 }
 
 PerftestResult parsePerftest(std::string_view text) {

@@ -16,6 +16,8 @@
 #include <utility>
 #include <vector>
 
+#include "logs/nccl_tests_table.h"  // kMaxTableRows
+
 namespace railkit::logs {
 
 struct PerftestRow {
@@ -45,14 +47,20 @@ struct PerftestResult {
   std::string device, link_type, transport_type, connection_type, rdma_cm_qps, data_exchange;
   std::optional<int> qps, mtu_bytes, gid_index, tx_depth;
   std::vector<std::pair<std::string, std::string>> settings;  // every `Key : value`, in order
-  std::vector<PerftestRow> rows;
+  std::vector<PerftestRow> rows;  // the first kMaxTableRows (nccl_tests_table.h)
+  uint64_t rows_not_kept = 0;     // result rows past them
+  // The first kMaxKeptErrors error lines (plus the first one that carries a
+  // work-completion status, when it comes later); error_lines counts them all.
+  // A run that loops on a failing QP prints millions of them.
   std::vector<PerftestError> errors;
+  uint64_t error_lines = 0;
   bool peak_not_measured = false;  // `WARNING: BW peak won't be measured`
   uint64_t title_line = 0;
 };
 
 class PerftestParser {
  public:
+  static constexpr size_t kMaxKeptErrors = 100;
   void feedLine(std::string_view line, uint64_t line_number);
   // The same with `stripped` = stripLinePrefix(line), computed once by a
   // caller that feeds several parsers.
@@ -71,6 +79,7 @@ class PerftestParser {
   std::vector<Column> columns_;
   double bw_factor_ = 1.0;  // to Gb/s
   bool recognised_ = false;
+  bool kept_status_ = false;  // an error with a wc_status is among `errors`
 };
 
 // Convenience for tests and fuzzing: every line of `text`.

@@ -1,11 +1,10 @@
 #include "model/hwloc_xml.h"
 
 #include <algorithm>
-#include <fstream>
-#include <sstream>
 
 #include <pugixml.hpp>
 
+#include "core/input_file.h"
 #include "core/strings.h"
 #include "model/collect_parts.h"
 #include "sys/paths.h"
@@ -15,6 +14,7 @@ namespace railkit::model {
 namespace {
 
 constexpr int kMaxDepth = 256;
+constexpr std::size_t kMaxHwlocXmlBytes = std::size_t{32} << 20;
 
 // Lowest NUMA node of an hwloc nodeset ("0x00000002", "0x0,0x00000010"):
 // words are 32-bit, most significant first. nullopt when empty or when
@@ -132,11 +132,11 @@ Result<HwlocTopology> parseHwlocXml(std::string_view xml, const std::string& whe
 }
 
 Result<HwlocTopology> loadHwlocXml(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return makeError(ErrorCode::kNotFound, "--hwloc-xml " + path + ": cannot open file");
-  std::ostringstream text;
-  text << in.rdbuf();
-  return parseHwlocXml(text.str(), path);
+  // The export of a big machine (hundreds of cores, every PCI device) is a
+  // few MB; the cap leaves plenty of room and stops /dev/zero at once.
+  auto text = readInputFile(path, {"--hwloc-xml", kMaxHwlocXmlBytes, false});
+  if (!text) return tl::unexpected(text.error());
+  return parseHwlocXml(*text, path);
 }
 
 void applyHwlocTopology(const HwlocTopology& topo, Inventory& inv) {

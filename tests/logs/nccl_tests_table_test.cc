@@ -86,5 +86,35 @@ TEST(LogsNcclTestsTable, EverySharedSampleHasRows) {
   EXPECT_GT(files, 0);
 }
 
+TEST(NcclTestsTable, RowsPastTheCapAreCountedNotKept) {
+  NcclTestsTableParser parser;
+  uint64_t n = 0;
+  parser.feedLine("# nThread 1 nGpus 1 minBytes 8 maxBytes 1048576 step: 2(factor) warmup iters: 5 iters: 20", ++n);
+  for (size_t i = 0; i < kMaxTableRows + 25; ++i)
+    parser.feedLine("     1048576        262144     float     sum      -1   123.4    8.50   15.93      0   122.9    "
+                    "8.53   15.99      0",
+                    ++n);
+  parser.feedLine("# Out of bounds values : 0 OK", ++n);
+  NcclTestsTable table = parser.result();
+  EXPECT_EQ(table.rows.size(), kMaxTableRows);
+  EXPECT_EQ(table.rows_not_kept, 25u);
+  EXPECT_EQ(table.wrong_total, 0);
+  EXPECT_EQ(table.out_of_bounds, "# Out of bounds values : 0 OK");
+}
+
+TEST(NcclTestsTable, ManyDistinctHostsAreListedOnce) {
+  NcclTestsTableParser parser;
+  uint64_t n = 0;
+  for (int r = 0; r < 3000; ++r)
+    parser.feedLine("#  Rank " + std::to_string(r) + " Group  0 Pid  1 on node-" + std::to_string(r / 8) +
+                        " device  0 [0x0f] NVIDIA H100",
+                    ++n);
+  NcclTestsTable table = parser.result();
+  EXPECT_EQ(table.ranks.size(), 3000u);
+  ASSERT_EQ(table.hosts.size(), 375u);
+  EXPECT_EQ(table.hosts.front(), "node-0");
+  EXPECT_EQ(table.hosts.back(), "node-374");
+}
+
 }  // namespace
 }  // namespace railkit::logs

@@ -6,6 +6,7 @@
 
 #include <gtest/gtest.h>
 
+#include "logs/output_findings.h"
 #include "support/test_support.h"
 
 namespace railkit::logs {
@@ -175,6 +176,25 @@ TEST(LogsPerftest, EverySharedSampleIsRecognisedWithRows) {
     EXPECT_FALSE(p.result().rows.empty()) << e.path();
   }
   EXPECT_GE(files, 8);
+}
+
+TEST(LogsPerftest, ErrorLinesAreCountedAndOnlyTheFirstKept) {
+  // A run looping on a failed QP: thousands of error lines, the status only late.
+  PerftestParser p;
+  uint64_t n = 0;
+  p.feedLine("RDMA_Write BW Test", ++n);
+  for (int i = 0; i < 5000; ++i) p.feedLine("Completion with error at client", ++n);
+  p.feedLine("Failed status 12: wr_id 0 syndrom 0x81", ++n);
+  for (int i = 0; i < 5000; ++i) p.feedLine("Failed status 5: wr_id 0 syndrom 0x0", ++n);
+  const auto& r = p.result();
+  EXPECT_EQ(r.error_lines, 10001u);
+  ASSERT_EQ(r.errors.size(), PerftestParser::kMaxKeptErrors + 1);
+  EXPECT_EQ(r.errors.front().line, 2u);
+  // The first line with a status is kept past the cap: the finding decodes it.
+  EXPECT_EQ(r.errors.back().wc_status, 12);
+  auto findings = perftestFindings(r, "f");
+  ASSERT_EQ(findings.size(), 1u);
+  EXPECT_NE(findings[0].message.find("status 12"), std::string::npos) << findings[0].message;
 }
 
 }  // namespace

@@ -8,12 +8,13 @@
 namespace railkit::k8s::render {
 namespace {
 
-Status readInt(const YamlNode* node, int& out, const std::string& where, const char* key) {
+Status readInt(const YamlNode* node, int& out, const std::string& where, const char* key, uint64_t max) {
   if (node == nullptr) return okStatus();
   auto value = parseUint(node->text());
-  if (!value || *value == 0 || *value > 100000)
+  if (!value || *value == 0 || *value > max)
     return makeError(ErrorCode::kInvalidInput, where + ":" + std::to_string(node->line) + ": " + key +
-                                                   " expects a positive integer, found '" + node->value + "'");
+                                                   " expects a whole number from 1 to " +
+                                                   std::to_string(max) + ", found '" + node->value + "'");
   out = static_cast<int>(*value);
   return okStatus();
 }
@@ -60,8 +61,8 @@ Result<Profile> parseProfile(std::string_view text, std::string_view file) {
   str("resourceName", profile.resource_name);
   str("controlInterface", profile.control_interface);
   str("shmSize", profile.shm_size);
-  if (auto status = readInt(root.get("nodes"), profile.nodes, where, "nodes"); !status) return tl::unexpected(status.error());
-  if (auto status = readInt(root.get("gpusPerNode"), profile.gpus_per_node, where, "gpusPerNode"); !status)
+  if (auto status = readInt(root.get("nodes"), profile.nodes, where, "nodes", 100000); !status) return tl::unexpected(status.error());
+  if (auto status = readInt(root.get("gpusPerNode"), profile.gpus_per_node, where, "gpusPerNode", 64); !status)
     return tl::unexpected(status.error());
   readList(root.get("dataInterfaces"), profile.data_interfaces);
   readList(root.get("hcas"), profile.hcas);

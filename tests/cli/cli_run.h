@@ -1,0 +1,65 @@
+#pragma once
+// Runs the railkit binary under `timeout`, so a command that hangs on a FIFO
+// fails its test (exit 124) instead of hanging the suite.
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include "support/test_support.h"
+
+namespace railkit::testing {
+
+struct CliRun {
+  int status = -1;  // exit status; 124 when `timeout` had to stop it
+  std::string out, err;
+  double seconds = 0;
+  // stderr is one line: what railkit promises for every usage/input error.
+  bool oneErrorLine() const { return !err.empty() && err.find('\n') == err.size() - 1; }
+};
+
+// A fresh directory per test binary run, removed by nobody: it is under /tmp.
+inline std::filesystem::path cliTempDir(const std::string& tag) {
+  auto dir = std::filesystem::temp_directory_path() / ("railkit-" + tag + "-" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  return dir;
+}
+
+// Runs `script` with sh under `timeout 60`; its stdout and stderr are kept.
+inline CliRun runShell(const std::string& script, const std::filesystem::path& scratch) {
+  auto script_path = scratch / "run.sh";
+  auto err_path = scratch / "stderr.txt";
+  std::ofstream(script_path) << script << "\n";
+  std::string command = "timeout 60 sh " + script_path.string() + " 2>" + err_path.string();
+  CliRun run;
+  auto start = std::chrono::steady_clock::now();
+  FILE* pipe = ::popen(command.c_str(), "r");
+  if (pipe == nullptr) return run;
+  char buffer[4096];
+  size_t n;
+  while ((n = std::fread(buffer, 1, sizeof buffer, pipe)) > 0) run.out.append(buffer, n);
+  int status = ::pclose(pipe);
+  run.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  run.status = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  std::ifstream in(err_path, std::ios::binary);
+  run.err.assign(std::istreambuf_iterator<char>(in), {});
+  return run;
+}
+
+// `args` is shell text after "railkit ".
+inline CliRun runRailkit(const std::string& args, const std::filesystem::path& scratch) {
+  return runShell("exec " + railkitBinary() + " " + args, scratch);
+}
+
+inline std::string makeFifo(const std::filesystem::path& path) {
+  std::filesystem::remove(path);
+  EXPECT_EQ(::mkfifo(path.c_str(), 0600), 0) << path;
+  return path.string();
+}
+
+}  // namespace railkit::testing

@@ -1,0 +1,164 @@
+// What railkit writes: --json-out and render -o go to a temporary file that is
+// renamed over the name (a new inode; no truncated file under the final name,
+// no temporary left behind). And how it fails on the command line: CLI11's
+// parse errors are one stderr line with exit 2, --help stays help with exit 0.
+#include <sys/stat.h>
+
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include "cli/cli_run.h"
+
+namespace fs = std::filesystem;
+using railkit::testing::CliRun;
+
+namespace {
+
+const fs::path& scratch() {
+  static fs::path dir = railkit::testing::cliTempDir("outputs");
+  return dir;
+}
+
+CliRun run(const std::string& args) { return railkit::testing::runRailkit(args, scratch()); }
+
+std::string writeFile(const fs::path& path, const std::string& text) {
+  std::ofstream(path, std::ios::binary) << text;
+  return path.string();
+}
+
+std::string slurp(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
+ino_t inodeOf(const fs::path& path) {
+  struct stat st {};
+  return ::stat(path.c_str(), &st) == 0 ? st.st_ino : 0;
+}
+
+// Names AtomicFile gives its temporary files: ".<name>.tmp-XXXXXX".
+int leftoverTemporaries(const fs::path& dir) {
+  int count = 0;
+  for (const auto& entry : fs::directory_iterator(dir))
+    if (entry.path().filename().string().find(".tmp-") != std::string::npos) ++count;
+  return count;
+}
+
+std::string cleanManifest() {
+  return writeFile(scratch() / "clean.yaml", "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\n");
+}
+
+TEST(CliOutputs, JsonOutReplacesAnExistingFileWhole) {
+  fs::path dir = scratch() / "json-out";
+  fs::create_directories(dir);
+  fs::path out = dir / "result.json";
+  // An old result much longer than the new one: writing in place would leave its tail.
+  writeFile(out, std::string(200000, 'x'));
+  // A second link to the old file: rewriting in place would change it too.
+  fs::path keep = dir / "old-result.json";
+  fs::remove(keep);
+  fs::create_hard_link(out, keep);
+  ino_t before = inodeOf(out);
+  CliRun r = run("lint --json-out " + out.string() + " " + cleanManifest());
+  EXPECT_EQ(r.status, 0) << r.err;
+  auto doc = nlohmann::json::parse(slurp(out), nullptr, false);
+  ASSERT_FALSE(doc.is_discarded()) << slurp(out).substr(0, 300);
+  EXPECT_TRUE(doc.contains("findings"));
+  EXPECT_NE(inodeOf(out), before) << "the new result was written into the old file, not renamed over it";
+  EXPECT_EQ(slurp(keep), std::string(200000, 'x'));
+  EXPECT_EQ(fs::status(out).permissions() & fs::perms::others_read, fs::perms::others_read);
+  EXPECT_EQ(leftoverTemporaries(dir), 0);
+  // The human view still goes to stdout.
+  EXPECT_NE(r.out.find("0 error(s)"), std::string::npos) << r.out;
+  // Every command goes through the same path: logs too.
+  std::string log = writeFile(scratch() / "plain.log", "hello\n");
+  r = run("logs --json-out " + out.string() + " " + log);
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_FALSE(nlohmann::json::parse(slurp(out), nullptr, false).is_discarded());
+  EXPECT_EQ(leftoverTemporaries(dir), 0);
+}
+
+TEST(CliOutputs, JsonOutIntoAMissingDirectoryIsOneLine) {
+  fs::path out = scratch() / "no-such-dir" / "result.json";
+  CliRun r = run("lint --json-out " + out.string() + " " + cleanManifest());
+  EXPECT_EQ(r.status, 2) << r.err;
+  EXPECT_TRUE(r.oneErrorLine()) << r.err;
+  EXPECT_NE(r.err.find("--json-out " + out.string() + ": cannot create a file in"), std::string::npos) << r.err;
+  EXPECT_FALSE(fs::exists(out.parent_path()));
+  // A directory where the file should go.
+  r = run("lint --json-out " + scratch().string() + " " + cleanManifest());
+  EXPECT_EQ(r.status, 2) << r.err;
+  EXPECT_TRUE(r.oneErrorLine()) << r.err;
+  EXPECT_NE(r.err.find("is a directory"), std::string::npos) << r.err;
+  EXPECT_EQ(leftoverTemporaries(scratch()), 0);
+}
+
+TEST(CliOutputs, RenderOutputDirectoryFilesAreRenamedIntoPlace) {
+  fs::path profile = scratch() / "profile.yaml";
+  writeFile(profile,
+            "name: t\nnamespace: t\nimage: registry.example.com/nccl:1\nmode: rdma-shared\nlauncher: mpijob\n");
+  fs::path dir = scratch() / "rendered";
+  fs::remove_all(dir);
+  CliRun r = run("render --profile " + profile.string() + " -o " + dir.string());
+  ASSERT_EQ(r.status, 0) << r.err;
+  int files = 0;
+  fs::path some;
+  for (const auto& entry : fs::directory_iterator(dir)) ++files, some = entry.path();
+  ASSERT_GT(files, 1);
+  std::string first = slurp(some);
+  // A stale, longer version of one file is replaced whole, by a new inode.
+  writeFile(some, first + std::string(100000, '#'));
+  ino_t before = inodeOf(some);
+  r = run("render --profile " + profile.string() + " -o " + dir.string());
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(slurp(some), first);
+  EXPECT_NE(inodeOf(some), before);
+  EXPECT_EQ(leftoverTemporaries(dir), 0);
+  // -o naming a file is one line, exit 2.
+  fs::path file = scratch() / "a-file";
+  writeFile(file, "x");
+  r = run("render --profile " + profile.string() + " -o " + file.string());
+  EXPECT_EQ(r.status, 2) << r.err;
+  EXPECT_TRUE(r.oneErrorLine()) << r.err;
+}
+
+TEST(CliOutputs, ParseErrorsAreOneLineAndExitTwo) {
+  struct Case {
+    std::string args, expected;
+  };
+  std::string manifest = cleanManifest();
+  for (const Case& c : {Case{"frobnicate", "frobnicate"}, Case{"", "subcommand"}, Case{"lint", "files"},
+                        Case{"render --nodes many", "--nodes"}, Case{"logs --expect-busbw fast x.log", "fast"},
+                        Case{"lint --no-such-flag " + manifest, "--no-such-flag"},
+                        Case{"render node-prep --bogus", "--bogus"}}) {
+    SCOPED_TRACE(c.args);
+    CliRun r = run(c.args);
+    EXPECT_EQ(r.status, 2) << r.err;
+    EXPECT_TRUE(r.oneErrorLine()) << r.err;
+    EXPECT_EQ(r.err.rfind("railkit: ", 0), 0u) << r.err;
+    EXPECT_NE(r.err.find(c.expected), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("--help)"), std::string::npos) << r.err;
+    EXPECT_EQ(r.out, "");
+  }
+  // The hint names the subcommand whose help lists the option.
+  EXPECT_NE(run("render node-prep --bogus").err.find("(see railkit render node-prep --help)"), std::string::npos);
+}
+
+TEST(CliOutputs, HelpAndVersionStayExitZero) {
+  CliRun r = run("--help");
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("lint"), std::string::npos) << r.out;
+  EXPECT_GT(std::count(r.out.begin(), r.out.end(), '\n'), 5);
+  r = run("render --help");
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("--gpus-per-node"), std::string::npos) << r.out;
+  r = run("--version");
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("railkit"), std::string::npos) << r.out;
+}
+
+}  // namespace
