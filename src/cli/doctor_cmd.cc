@@ -1,5 +1,6 @@
 // railkit doctor [--root DIR|FILE.tar.gz] [--json] [--list-rules] [--hostfile F]: runs the
 // rule catalog over the inventory and prints findings with their fixes.
+#include <cmath>
 #include <memory>
 #include <optional>
 
@@ -21,6 +22,7 @@ struct DoctorOptions {
   bool list_rules = false;
   std::string hostfile;    // --hostfile: resolve every host of an MPI hostfile
   std::string hosts_file;  // --hosts-file: resolve from this hosts(5) file only
+  double dns_timeout_s = 5;  // --dns-timeout: bound on all --hostfile lookups together
   OutputOptions output;
 };
 
@@ -59,12 +61,18 @@ void printHuman(const std::string& root, const std::vector<Finding>& findings, i
 // --hostfile: parse and resolve now (an unreadable hostfile is exit 2).
 Result<std::optional<doctor::HostfileCheck>> checkHostfile(const DoctorOptions& opts, const Environment& env) {
   if (opts.hostfile.empty()) return std::optional<doctor::HostfileCheck>{};
+  if (!std::isfinite(opts.dns_timeout_s) || opts.dns_timeout_s < 0.1 || opts.dns_timeout_s > 3600)
+    return makeError(ErrorCode::kUsage, "--dns-timeout must be between 0.1 and 3600 seconds");
   auto hostfile = doctor::loadHostfile(opts.hostfile);
   if (!hostfile) return tl::unexpected(hostfile.error());
   std::string hosts_file = opts.hosts_file.empty() ? lookup(env, "RAILKIT_HOSTS_FILE").value_or("") : opts.hosts_file;
   auto resolver = doctor::makeResolver(hosts_file);
   if (!resolver) return tl::unexpected(resolver.error());
-  return doctor::resolveHostfile(*hostfile, opts.hostfile, **resolver);
+  // Bounded: a dead nameserver makes the hosts it cannot answer unresolved
+  // after --dns-timeout instead of hanging doctor.
+  doctor::SteadyClock clock;
+  return doctor::resolveHostfile(*hostfile, opts.hostfile, **resolver, clock,
+                                 doctor::Clock::Duration(std::llround(opts.dns_timeout_s * 1000)));
 }
 
 int runDoctor(const DoctorOptions& opts, const Environment& env) {
@@ -110,6 +118,10 @@ void registerDoctor(CLI::App& app, CommandContext& context) {
   command->add_option("--hosts-file", opts->hosts_file,
                       "Resolve --hostfile names from this hosts(5) file only, never DNS (also RAILKIT_HOSTS_FILE)")
       ->type_name("FILE");
+  command->add_option("--dns-timeout", opts->dns_timeout_s,
+                      "Give --hostfile lookups at most this many seconds in all (default 5); hosts "
+                      "without an answer by then are reported unresolved")
+      ->type_name("SECONDS");
   addOutputFlags(*command, opts->output);
   command->callback([&context, opts] {
     context.action = [opts, &context] { return runDoctor(*opts, context.env); };

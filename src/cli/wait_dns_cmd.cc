@@ -2,17 +2,19 @@
 // --namespace NS [--service SVC] --out F2]: waits until every host of an MPI
 // hostfile resolves, so an MPIJob launcher starts mpirun only when it can
 // reach its workers. Exit 0 all resolve, 1 timeout (names the hosts left),
-// 2 bad arguments or an unreadable hostfile.
+// 2 bad arguments or an unreadable hostfile. The timeout holds even when the
+// nameserver never answers (lookups run in parallel and are abandoned at the
+// deadline; see doctor/wait_dns.h).
 #include <fmt/core.h>
 
 #include <chrono>
 #include <cmath>
 #include <cstdio>
-#include <fstream>
 #include <memory>
 #include <nlohmann/json.hpp>
 
 #include "cli/commands.h"
+#include "core/atomic_file.h"
 #include "doctor/hostfile.h"
 #include "doctor/resolver.h"
 #include "doctor/wait_dns.h"
@@ -33,15 +35,6 @@ struct WaitDnsOptions {
 
 std::string seconds(doctor::Clock::Duration d) {
   return fmt::format("{:.1f}s", d.count() / 1000.0);
-}
-
-Status writeFile(const std::string& path, const std::string& text) {
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  if (!out) return makeError(ErrorCode::kIo, "--out " + path + ": cannot write");
-  out << text;
-  out.flush();
-  if (!out) return makeError(ErrorCode::kIo, "--out " + path + ": write failed");
-  return okStatus();
 }
 
 nlohmann::json toJson(const WaitDnsOptions& opts, const doctor::WaitResult& result) {
@@ -68,13 +61,15 @@ nlohmann::json toJson(const WaitDnsOptions& opts, const doctor::WaitResult& resu
           {"unresolved", unresolved}};
 }
 
-// Prints what changed since the last poll: every host still waiting after the
-// first poll, then each host as it comes up, and every 10 s who is still
-// missing (so a launcher's log shows the wait is alive and on whom).
+// Prints what changed since the last call: each host the first time it is
+// seen not resolving, each host as it comes up, and every 10 s who is still
+// missing (so a launcher's log shows the wait is alive and on whom). The wait
+// calls it at least every second while lookups hang.
 class ProgressPrinter {
  public:
   void operator()(const doctor::WaitResult& state) {
     if (printed_.empty()) printed_.assign(state.hosts.size(), false);
+    if (waiting_.empty()) waiting_.assign(state.hosts.size(), false);
     if (!state.all_resolved && state.elapsed - last_status_ >= std::chrono::seconds(10)) {
       last_status_ = state.elapsed;
       std::string names;
@@ -89,8 +84,9 @@ class ProgressPrinter {
       if (h.resolved && !printed_[i]) {
         fmt::print("DNS OK    {} -> {} ({})\n", h.name, h.detail, seconds(h.resolved_after));
         printed_[i] = true;
-      } else if (!h.resolved && state.polls == 1) {
-        fmt::print("DNS WAIT  {}: {}\n", h.name, h.detail);
+      } else if (!h.resolved && !waiting_[i]) {
+        fmt::print("DNS WAIT  {}: {}\n", h.name, h.answered ? h.detail : "no answer yet");
+        waiting_[i] = true;
       }
     }
     std::fflush(stdout);
@@ -98,6 +94,7 @@ class ProgressPrinter {
 
  private:
   std::vector<bool> printed_;
+  std::vector<bool> waiting_;
   doctor::Clock::Duration last_status_{0};
 };
 
@@ -122,7 +119,8 @@ int runWaitDns(const WaitDnsOptions& opts, const Environment& env) {
     // the ones mpirun will use.
     auto rewritten = doctor::rewriteHostfileFqdn(*text, *hostfile, opts.fqdn, opts.hostfile);
     if (!rewritten) return reportError(rewritten.error());
-    if (auto st = writeFile(opts.out, *rewritten); !st) return reportError(st.error());
+    // Atomic: a launcher reading --out never sees half a hostfile.
+    if (auto st = writeFileAtomic(opts.out, *rewritten, "--out"); !st) return reportError(st.error());
     auto reparsed = doctor::parseHostfile(*rewritten, opts.out);
     if (!reparsed) return reportError(reparsed.error());
     hostfile = std::move(reparsed);

@@ -4,10 +4,9 @@
 #include <arpa/inet.h>
 
 #include <algorithm>
-#include <filesystem>
-#include <fstream>
 #include <unordered_set>
 
+#include "core/input_file.h"
 #include "core/strings.h"
 
 namespace railkit::doctor {
@@ -71,6 +70,12 @@ Status parseLine(std::string_view raw, std::string_view content, int line, std::
     return lineError(source, line,
                      "host name is " + std::to_string(host.size()) + " characters, more than " +
                          std::to_string(kMaxHostName));
+  // mpirun hands each host to ssh (or its rsh agent) as an argument: a name
+  // starting with '-' would be read as an option (-oProxyCommand=...).
+  if (host.front() == '-')
+    return lineError(source, line,
+                     "host name " + quoteForMessage(host) +
+                         " starts with '-': ssh and mpirun would read it as an option");
   for (char c : host)
     if (!validHostChar(c, ipv6))
       return lineError(source, line,
@@ -159,22 +164,9 @@ Result<Hostfile> parseHostfile(std::string_view text, std::string_view source) {
 }
 
 Result<std::string> readHostfileText(const std::string& path) {
-  std::error_code ec;
-  auto status = std::filesystem::status(path, ec);
-  if (ec || !std::filesystem::exists(status))
-    return makeError(ErrorCode::kNotFound, "hostfile " + path + " does not exist");
-  if (std::filesystem::is_directory(status))
-    return makeError(ErrorCode::kInvalidInput, "hostfile " + path + " is a directory, expected a file");
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return makeError(ErrorCode::kIo, "cannot open hostfile " + path);
-  std::string text(kMaxHostfileBytes + 1, '\0');
-  in.read(text.data(), static_cast<std::streamsize>(text.size()));
-  text.resize(static_cast<size_t>(in.gcount()));
-  if (in.bad()) return makeError(ErrorCode::kIo, "error reading hostfile " + path);
-  if (text.size() > kMaxHostfileBytes)
-    return makeError(ErrorCode::kInvalidInput, "hostfile " + path + " is larger than " +
-                                                   std::to_string(kMaxHostfileBytes >> 20) + " MiB");
-  return text;
+  // Type checked before reading (a FIFO, /dev/zero or a directory is refused
+  // at once) and capped: a hostfile is never endless.
+  return readInputFile(path, InputFileOptions{"hostfile", kMaxHostfileBytes, false});
 }
 
 Result<Hostfile> loadHostfile(const std::string& path) {

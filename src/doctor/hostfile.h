@@ -49,9 +49,13 @@ inline constexpr uint32_t kMaxSlots = 1u << 20;
 // Parses hostfile text. `source` names the file in error messages
 // ("hostfile:3: ..."). Errors (kInvalidInput) name the line and what was
 // expected: bad slot counts, unknown fields, binary data, invalid host names.
+// Host names are letters, digits, '-', '.', '_' (IPv6 literals also ':',
+// '[', ']', '%'), and never start with '-': they end up as arguments on an
+// ssh command line. Whitespace separates fields; control bytes are refused.
 Result<Hostfile> parseHostfile(std::string_view text, std::string_view source);
 
-// The text of the hostfile at `path` (at most kMaxHostfileBytes).
+// The text of the hostfile at `path` (at most kMaxHostfileBytes). A FIFO, a
+// device or a directory is refused at once (kInvalidInput), never read.
 Result<std::string> readHostfileText(const std::string& path);
 // readHostfileText + parseHostfile.
 Result<Hostfile> loadHostfile(const std::string& path);

@@ -4,16 +4,17 @@
 #include <arpa/inet.h>
 #include <netdb.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 
-#include <fstream>
+#include <algorithm>
+#include <cerrno>
+#include <utility>
 
+#include "core/input_file.h"
 #include "core/strings.h"
 
 namespace railkit::doctor {
 namespace {
-
-// A hosts file larger than this is not a hosts file.
-constexpr size_t kMaxHostsBytes = 16u << 20;
 
 bool isAddress(const std::string& token) {
   unsigned char buf[16];
@@ -27,7 +28,38 @@ std::string normalise(std::string_view name) {
   return out;
 }
 
+// getaddrinfo's answer as numeric addresses, or its error as a code.
+Result<Addresses> fromGai(int rc, const addrinfo* list) {
+  if (rc != 0) {
+    const ErrorCode code = (rc == EAI_NONAME
+#ifdef EAI_NODATA
+                            || rc == EAI_NODATA
+#endif
+                            )
+                               ? ErrorCode::kNotFound
+                               : ErrorCode::kUnavailable;
+    return makeError(code, gai_strerror(rc));
+  }
+  Addresses out;
+  for (const addrinfo* ai = list; ai; ai = ai->ai_next) {
+    char host[NI_MAXHOST];
+    if (getnameinfo(ai->ai_addr, ai->ai_addrlen, host, sizeof host, nullptr, 0, NI_NUMERICHOST) != 0)
+      continue;
+    if (std::find(out.begin(), out.end(), host) == out.end()) out.emplace_back(host);
+  }
+  if (out.empty()) return makeError(ErrorCode::kNotFound, "no address");
+  return out;
+}
+
 }  // namespace
+
+void ImmediateResolver::start(size_t id, const std::string& name) {
+  ready_.push_back(Answer{id, resolve(name)});
+}
+
+std::vector<Answer> ImmediateResolver::wait(std::chrono::milliseconds) {
+  return std::exchange(ready_, {});
+}
 
 HostsTable parseHostsText(std::string_view text) {
   HostsTable table;
@@ -53,29 +85,28 @@ Result<std::unique_ptr<HostsFileResolver>> HostsFileResolver::open(const std::fi
 }
 
 Status HostsFileResolver::reloadIfChanged() {
-  std::error_code ec;
-  auto mtime = std::filesystem::last_write_time(path_, ec);
-  if (ec) return makeError(ErrorCode::kNotFound, "hosts file " + path_.string() + " does not exist");
-  auto size = std::filesystem::file_size(path_, ec);
-  if (ec)
-    return makeError(ErrorCode::kInvalidInput, "hosts file " + path_.string() + " is not a regular file");
-  if (mtime_ && *mtime_ == mtime && size_ == size) return okStatus();
-  if (size > kMaxHostsBytes)
-    return makeError(ErrorCode::kInvalidInput, "hosts file " + path_.string() + " is larger than 16 MiB");
-  std::ifstream in(path_, std::ios::binary);
-  if (!in) return makeError(ErrorCode::kIo, "cannot open hosts file " + path_.string());
-  std::string text(size, '\0');
-  in.read(text.data(), static_cast<std::streamsize>(size));
-  text.resize(static_cast<size_t>(in.gcount()));
-  table_ = parseHostsText(text);
-  mtime_ = mtime;
-  size_ = size;
+  struct stat st {};
+  if (::stat(path_.c_str(), &st) == 0 && loaded_ && S_ISREG(st.st_mode) && st.st_ino == ino_ &&
+      st.st_size == size_ && st.st_mtim.tv_sec == mtime_.tv_sec && st.st_mtim.tv_nsec == mtime_.tv_nsec)
+    return okStatus();
+  // Whatever the path is now (gone, a FIFO, /dev/zero, huge), the capped,
+  // type-checked read says so at once instead of blocking or filling memory.
+  auto text = readInputFile(path_.string(), InputFileOptions{"hosts file", kMaxHostsFileBytes, false});
+  if (!text) {
+    loaded_ = false;  // whatever comes back at this path is read afresh
+    return tl::unexpected(text.error());
+  }
+  table_ = parseHostsText(*text);
+  loaded_ = true;
+  ino_ = st.st_ino;
+  size_ = st.st_size;
+  mtime_ = st.st_mtim;
   return okStatus();
 }
 
-Result<std::vector<std::string>> HostsFileResolver::resolve(const std::string& name) {
+Result<Addresses> HostsFileResolver::resolve(const std::string& name) {
   // An address resolves to itself, as getaddrinfo does, without any lookup.
-  if (isAddress(name)) return std::vector<std::string>{name};
+  if (isAddress(name)) return Addresses{name};
   if (auto st = reloadIfChanged(); !st)
     return makeError(ErrorCode::kUnavailable, st.error().message);  // the file may come back
   auto it = table_.find(normalise(name));
@@ -83,32 +114,78 @@ Result<std::vector<std::string>> HostsFileResolver::resolve(const std::string& n
   return it->second;
 }
 
-Result<std::vector<std::string>> SystemResolver::resolve(const std::string& name) {
+// gai_error/gai_cancel/gai_suspend name the request by the gaicb's address,
+// and glibc's worker thread writes through ar_name/ar_request/ar_result, so
+// all of it lives in one heap block that never moves.
+struct SystemResolver::Request {
+  size_t id = 0;
+  std::string name;
   addrinfo hints{};
-  hints.ai_family = AF_UNSPEC;
-  hints.ai_socktype = SOCK_STREAM;
-  addrinfo* list = nullptr;
-  int rc = getaddrinfo(name.c_str(), nullptr, &hints, &list);
+  gaicb cb{};
+};
+
+void SystemResolver::start(size_t id, const std::string& name) {
+  auto req = std::make_unique<Request>();
+  req->id = id;
+  req->name = name;
+  req->hints.ai_family = AF_UNSPEC;
+  req->hints.ai_socktype = SOCK_STREAM;
+  req->cb.ar_name = req->name.c_str();
+  req->cb.ar_request = &req->hints;
+  gaicb* list[] = {&req->cb};
+  int rc = getaddrinfo_a(GAI_NOWAIT, list, 1, nullptr);
   if (rc != 0) {
-    const ErrorCode code = (rc == EAI_NONAME
-#ifdef EAI_NODATA
-                            || rc == EAI_NODATA
-#endif
-                            )
-                               ? ErrorCode::kNotFound
-                               : ErrorCode::kUnavailable;
-    return makeError(code, gai_strerror(rc));
+    failed_to_start_.push_back(Answer{id, makeError(ErrorCode::kUnavailable, gai_strerror(rc))});
+    return;
   }
-  std::vector<std::string> out;
-  for (addrinfo* ai = list; ai; ai = ai->ai_next) {
-    char host[NI_MAXHOST];
-    if (getnameinfo(ai->ai_addr, ai->ai_addrlen, host, sizeof host, nullptr, 0, NI_NUMERICHOST) != 0)
+  running_.push_back(std::move(req));
+}
+
+std::vector<Answer> SystemResolver::takeFinished() {
+  std::vector<Answer> out = std::exchange(failed_to_start_, {});
+  auto still = running_.begin();
+  for (auto& req : running_) {
+    int rc = gai_error(&req->cb);
+    if (rc == EAI_INPROGRESS) {
+      *still++ = std::move(req);
       continue;
-    if (std::find(out.begin(), out.end(), host) == out.end()) out.emplace_back(host);
+    }
+    out.push_back(Answer{req->id, fromGai(rc, req->cb.ar_result)});
+    if (req->cb.ar_result) freeaddrinfo(req->cb.ar_result);
   }
-  freeaddrinfo(list);
-  if (out.empty()) return makeError(ErrorCode::kNotFound, "no address");
+  running_.erase(still, running_.end());
   return out;
+}
+
+std::vector<Answer> SystemResolver::wait(std::chrono::milliseconds wait) {
+  auto out = takeFinished();
+  if (!out.empty() || running_.empty() || wait.count() <= 0) return out;
+  std::vector<const gaicb*> list;
+  list.reserve(running_.size());
+  for (const auto& req : running_) list.push_back(&req->cb);
+  const auto ms = wait.count();
+  timespec timeout{static_cast<time_t>(ms / 1000), static_cast<long>(ms % 1000) * 1000000L};
+  // Returns when one request completes, at the timeout, or on a signal: in
+  // every case the caller gets what is finished and decides what next.
+  (void)gai_suspend(list.data(), static_cast<int>(list.size()), &timeout);
+  return takeFinished();
+}
+
+SystemResolver::SystemResolver() = default;
+
+SystemResolver::~SystemResolver() {
+  for (auto& req : running_) {
+    int rc = gai_cancel(&req->cb);
+    if (rc == EAI_ALLDONE) {
+      if (req->cb.ar_result) freeaddrinfo(req->cb.ar_result);
+    } else if (rc == EAI_NOTCANCELED) {
+      // A glibc thread is inside getaddrinfo for it and will write to it when
+      // the nameserver gives up; freeing it now would be a use after free.
+      // Abandoned on purpose: this happens only at a deadline, just before
+      // the command exits.
+      (void)req.release();
+    }
+  }
 }
 
 Result<std::unique_ptr<Resolver>> makeResolver(const std::string& hosts_file) {

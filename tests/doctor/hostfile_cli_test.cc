@@ -2,9 +2,11 @@
 // Every run passes --hosts-file (or RAILKIT_HOSTS_FILE) so names come only
 // from files written here, never from the machine's DNS.
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <array>
 #include <chrono>
 #include <cstdio>
@@ -122,7 +124,7 @@ TEST_F(DoctorHostfileCli, DoctorBadHostfileIsExit2WithOneLine) {
   auto hosts = write("hosts", "10.1.0.10 a\n");
   auto missing = run("doctor --hostfile " + (dir_ / "nope").string() + " --hosts-file " + hosts);
   EXPECT_EQ(missing.status, 2);
-  EXPECT_NE(missing.err.find("does not exist"), std::string::npos) << missing.err;
+  EXPECT_NE(missing.err.find("no such file"), std::string::npos) << missing.err;
   auto bad = write("bad", "a slots=2\nb slots=two\n");
   auto r = run("doctor --hostfile " + bad + " --hosts-file " + hosts);
   EXPECT_EQ(r.status, 2);
@@ -204,20 +206,22 @@ TEST_F(DoctorHostfileCli, WaitDnsBadArgumentsAreExit2) {
       {"wait-dns" + hf + " --timeout -1", "--timeout"},
       {"wait-dns" + hf + " --timeout 1 --interval 0", "--interval"},
       {"wait-dns --hostfile " + (dir_ / "missing").string() + " --hosts-file " + hosts + " --timeout 1",
-       "does not exist"},
+       "no such file"},
       {"wait-dns --hostfile " + write("bad", "w0 slots=8\nw1 slots=x\n") + " --hosts-file " + hosts +
            " --timeout 1",
        ":2: bad slot count"},
       {"wait-dns --hostfile " + write("empty", "# none\n") + " --hosts-file " + hosts + " --timeout 1",
        "no hosts"},
       {"wait-dns --hostfile " + hostfile + " --hosts-file " + (dir_ / "nohosts").string() + " --timeout 1",
-       "does not exist"},
+       "no such file"},
       {"wait-dns" + hf + " --timeout 1 --rewrite-fqdn", "--out"},
       {"wait-dns --hostfile " + write("short", "w0 slots=8\n") + " --hosts-file " + hosts +
            " --timeout 1 --rewrite-fqdn --out " + (dir_ / "o").string(),
        ":1: host w0 is a bare pod name"},
       {"wait-dns" + hf + " --timeout 1 --rewrite-fqdn --out " + (dir_ / "no/such/dir/o").string(),
-       "cannot write"},
+       "cannot create a file in"},
+      {"wait-dns" + hf + " --timeout 1 --rewrite-fqdn --namespace team --out " + dir_.string(),
+       "is a directory"},
   };
   for (const auto& c : cases) {
     auto r = run(c.args);
@@ -248,6 +252,80 @@ TEST_F(DoctorHostfileCli, WaitDnsRewriteFqdnWritesTheClusterForm) {
   EXPECT_NE(r.out.find("wrote " + out), std::string::npos) << r.out;
   // The short names are not in the hosts file: without the rewrite the wait fails.
   EXPECT_EQ(run("wait-dns --hostfile " + hostfile + " --timeout 0 --hosts-file " + hosts).status, 1);
+}
+
+// --hostfile and --hosts-file given a FIFO (no writer), a device, a directory
+// or a huge file: exit 2 at once with one line. `timeout 60` turns a hang
+// (the old reader blocked on a FIFO, read /dev/zero forever) into a failure.
+TEST_F(DoctorHostfileCli, NotAFileIsExit2AtOnce) {
+  auto hostfile = write("hostfile", kHostfile);
+  auto hosts = write("hosts", "10.1.0.10 job-worker-0.job.team.svc\n");
+  const auto fifo = (dir_ / "fifo").string();
+  ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0);
+  const auto huge = (dir_ / "huge").string();
+  { std::ofstream create(huge); }
+  fs::resize_file(huge, (16u << 20) + 1);  // sparse
+  const std::pair<std::string, std::string> inputs[] = {
+      {fifo, "found a FIFO"}, {"/dev/zero", "found a character device"},
+      {dir_.string(), "found a directory"}, {huge, "larger than the 16 MiB limit"}};
+  const auto start = std::chrono::steady_clock::now();
+  for (const auto& [path, says] : inputs) {
+    const std::string cmds[] = {
+        "doctor --hostfile " + path + " --hosts-file " + hosts,
+        "wait-dns --hostfile " + path + " --hosts-file " + hosts + " --timeout 1",
+        "doctor --hostfile " + hostfile + " --hosts-file " + path,
+        "wait-dns --hostfile " + hostfile + " --hosts-file " + path + " --timeout 1",
+    };
+    for (const auto& args : cmds) {
+      auto r = run(args, "timeout -s KILL 60");
+      EXPECT_EQ(r.status, 2) << args << "\n" << r.out << r.err;
+      EXPECT_NE(r.err.find(says), std::string::npos) << args << "\n" << r.err;
+      EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << args << "\n" << r.err;
+    }
+  }
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(60));
+}
+
+// A host name starting with '-' would be an option on ssh's command line.
+TEST_F(DoctorHostfileCli, DashHostIsExit2NamingFileAndLine) {
+  auto hosts = write("hosts", "10.1.0.10 a\n");
+  auto bad = write("dash", "a slots=2\n-oProxyCommand slots=2\n");
+  for (const std::string& cmd : {"doctor --hostfile " + bad + " --hosts-file " + hosts,
+                                "wait-dns --hostfile " + bad + " --hosts-file " + hosts + " --timeout 1"}) {
+    auto r = run(cmd);
+    EXPECT_EQ(r.status, 2) << cmd << "\n" << r.out << r.err;
+    EXPECT_NE(r.err.find(bad + ":2: host name '-oProxyCommand' starts with '-'"), std::string::npos) << r.err;
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+  }
+}
+
+TEST_F(DoctorHostfileCli, DoctorDnsTimeoutIsValidated) {
+  auto hostfile = write("hostfile", kHostfile);
+  auto hosts = write("hosts", "10.1.0.10 a\n");
+  for (const char* v : {"0", "-1", "nan", "100000"}) {
+    auto r = run("doctor --hostfile " + hostfile + " --hosts-file " + hosts + " --dns-timeout " + v);
+    EXPECT_EQ(r.status, 2) << v << "\n" << r.out << r.err;
+    EXPECT_NE(r.err.find("--dns-timeout"), std::string::npos) << r.err;
+  }
+}
+
+// --out is replaced in one step: an existing file is replaced whole, no
+// temporary file stays behind, and a failed rewrite leaves it untouched.
+TEST_F(DoctorHostfileCli, WaitDnsOutIsWrittenAtomically) {
+  auto hostfile = write("hostfile", "job-worker-0.job-worker slots=8\n");
+  auto hosts = write("hosts", "10.1.0.10 job-worker-0.job-worker.team.svc.cluster.local\n");
+  auto out = write("hostfile.fqdn", std::string(100000, '#') + "\n");  // longer than the result
+  auto r = run("wait-dns --hostfile " + hostfile + " --timeout 2 --hosts-file " + hosts +
+               " --rewrite-fqdn --namespace team --out " + out);
+  EXPECT_EQ(r.status, 0) << r.out << r.err;
+  EXPECT_EQ(read(out), "job-worker-0.job-worker.team.svc.cluster.local slots=8\n");
+  for (const auto& e : fs::directory_iterator(dir_))
+    EXPECT_EQ(e.path().filename().string().find(".tmp-"), std::string::npos) << e.path();
+  auto bare = write("bare", "w0 slots=8\n");
+  auto failed = run("wait-dns --hostfile " + bare + " --timeout 0 --hosts-file " + hosts +
+                    " --rewrite-fqdn --namespace team --out " + out);
+  EXPECT_EQ(failed.status, 2);
+  EXPECT_EQ(read(out), "job-worker-0.job-worker.team.svc.cluster.local slots=8\n");
 }
 
 }  // namespace

@@ -50,6 +50,25 @@ TEST(DoctorHostfileParser, AcceptsEveryForm) {
   EXPECT_EQ(hf->entries[6].line, 9);
 }
 
+// Forms that are not valid DNS names but appear in real hostfiles stay valid;
+// only the first character is checked for '-'.
+TEST(DoctorHostfileParser, AcceptsNamesWithInnerDashesUnderscoresAndV6) {
+  auto hf = parseHostfile(
+      "job_worker-0.job-svc.team.svc.cluster.local.\n"
+      "[fe80::1]\n"
+      "fe80::1%eth0 slots=2\n"
+      "node-1-:2\n"
+      "0node\n",
+      "hf");
+  ASSERT_TRUE(hf) << hf.error().message;
+  ASSERT_EQ(hf->entries.size(), 5u);
+  EXPECT_EQ(hf->entries[0].host, "job_worker-0.job-svc.team.svc.cluster.local.");
+  EXPECT_EQ(hf->entries[1].host, "[fe80::1]");
+  EXPECT_EQ(hf->entries[2].host, "fe80::1%eth0");
+  EXPECT_EQ(hf->entries[3].host, "node-1-");
+  EXPECT_EQ(hf->entries[3].slots, 2u);
+}
+
 TEST(DoctorHostfileParser, CrlfAndNoFinalNewline) {
   auto hf = parseHostfile("a slots=2\r\n# c\r\nb:3\r\n\r\nc", "hf");
   ASSERT_TRUE(hf) << hf.error().message;
@@ -101,6 +120,24 @@ TEST(DoctorHostfileParser, BadLinesNameFileLineAndProblem) {
       {":4\n", 1, "empty host name"},
       {"user@node\n", 1, "invalid character"},
       {"n\xc3\xa9ud\n", 1, "invalid character"},
+      // Names end up as arguments of ssh: an option is not a host.
+      {"ok\n-oProxyCommand\n", 2, "'-oProxyCommand' starts with '-'"},
+      {"-\n", 1, "starts with '-'"},
+      {"-node:4\n", 1, "'-node' starts with '-'"},
+      {"-fe80::1\n", 1, "starts with '-'"},
+      {"-oProxyCommand=sh\n", 1, "expected a host name first"},
+      // Shell metacharacters and other bytes no host name has.
+      {"node;reboot\n", 1, "invalid character"},
+      {"node|x\n", 1, "invalid character"},
+      {"node&\n", 1, "invalid character"},
+      {"$(id)\n", 1, "invalid character"},
+      {"`id`\n", 1, "invalid character"},
+      {"node>out\n", 1, "invalid character"},
+      {"'node'\n", 1, "invalid character"},
+      {"node\\x\n", 1, "invalid character"},
+      {"fe80::1;id\n", 1, "invalid character"},
+      {"node\x1b[0m\n", 1, "binary data"},
+      {"node\rx\n", 1, "binary data"},
   };
   for (const auto& c : cases) {
     auto hf = parseHostfile(c.text, "/etc/mpi/hostfile");

@@ -100,16 +100,21 @@ TEST(DoctorHostsFile, OpenFailsOnMissingFile) {
 
 TEST(DoctorSystemResolver, NumericAddressesNeedNoLookup) {
   SystemResolver r;
-  auto v4 = r.resolve("127.0.0.1");
-  ASSERT_TRUE(v4) << v4.error().message;
-  EXPECT_EQ(v4->front(), "127.0.0.1");
-  auto v6 = r.resolve("::1");
-  ASSERT_TRUE(v6) << v6.error().message;
-  EXPECT_EQ(v6->front(), "::1");
+  r.start(7, "127.0.0.1");
+  r.start(9, "::1");
+  std::map<size_t, Result<Addresses>> got;
+  for (int i = 0; i < 200 && got.size() < 2; ++i)  // 20 s at most on a loaded machine
+    for (auto& a : r.wait(std::chrono::milliseconds(100))) got.emplace(a.id, std::move(a.addresses));
+  ASSERT_EQ(got.size(), 2u);
+  ASSERT_TRUE(got.at(7)) << got.at(7).error().message;
+  EXPECT_EQ(got.at(7)->front(), "127.0.0.1");
+  ASSERT_TRUE(got.at(9)) << got.at(9).error().message;
+  EXPECT_EQ(got.at(9)->front(), "::1");
+  EXPECT_TRUE(r.wait(std::chrono::milliseconds(0)).empty());  // each answer is given once
 }
 
 // A resolver whose names appear after a number of questions each.
-class FakeResolver : public Resolver {
+class FakeResolver : public ImmediateResolver {
  public:
   std::map<std::string, int> resolves_after;  // name -> polls before it resolves (absent: never)
   std::map<std::string, int> asked;
@@ -190,7 +195,8 @@ TEST(DoctorHostfileRule, FiresPerUnresolvableHostWithLine) {
   auto resolver = makeResolver(hosts.string());
   ASSERT_TRUE(resolver);
   auto hf = parse("# launcher view\njob-worker-0.job.team.svc slots=8\njob-worker-1.job.team.svc slots=8\n");
-  auto check = resolveHostfile(hf, "/etc/mpi/hostfile", **resolver);
+  SteadyClock clock;
+  auto check = resolveHostfile(hf, "/etc/mpi/hostfile", **resolver, clock);
   ASSERT_EQ(check.hosts.size(), 2u);
   EXPECT_TRUE(check.hosts[0].resolved);
   EXPECT_EQ(check.hosts[0].detail, "10.1.0.10");
@@ -217,7 +223,8 @@ TEST(DoctorHostfileRule, SilentWhenAllResolveOrNoHostfile) {
   auto hosts = dir.write("hosts", "10.1.0.10 w0\n10.1.0.11 w1\n");
   auto resolver = makeResolver(hosts.string());
   ASSERT_TRUE(resolver);
-  auto check = resolveHostfile(parse("w0 slots=8\nw1:8\n10.1.0.12\n"), "hf", **resolver);
+  SteadyClock clock;
+  auto check = resolveHostfile(parse("w0 slots=8\nw1:8\n10.1.0.12\n"), "hf", **resolver, clock);
   model::Inventory inventory;
   const Rule* rule = findRule("mpi-hostfile-unresolvable");
   ASSERT_NE(rule, nullptr);
