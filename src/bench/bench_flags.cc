@@ -78,7 +78,9 @@ Result<Launch> resolveLaunch(const BenchFlags& f, const Environment& env, bool m
   if (!size) return tl::unexpected(size.error());
   auto rank = envNumber(env, rank_var, 0, kMaxWorldSize - 1, "a rank number");
   if (!rank) return tl::unexpected(rank.error());
-  auto port = envNumber(env, "MASTER_PORT", 1, 65535, "a TCP port");
+  // Port 0 (the kernel picks one) can only work for a job of one rank.
+  bool single = size->value_or(0) == 1;
+  auto port = envNumber(env, "MASTER_PORT", single ? 0 : 1, 65535, "a TCP port");
   if (!port) return tl::unexpected(port.error());
   auto addr = lookup(env, "MASTER_ADDR");
   if (mpi) {

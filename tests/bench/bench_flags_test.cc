@@ -99,6 +99,10 @@ TEST(BenchFlags, LauncherEnvironment) {
   EXPECT_EQ(ok->master_port, 29600);
   EXPECT_EQ(ok->bootstrap, "env");
 
+  // Port 0 (any) only for a job of one rank.
+  EXPECT_TRUE(resolveLaunch(f, envOf({{"RANK", "0"}, {"WORLD_SIZE", "1"}, {"MASTER_ADDR", "h"}, {"MASTER_PORT", "0"}}),
+                            false));
+
   struct Case {
     Environment env;
     std::string want;
