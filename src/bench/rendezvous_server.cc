@@ -64,6 +64,7 @@ class HelloServer {
           if (o_.notice) o_.notice(line);
         }) {
     slots_.assign(static_cast<std::size_t>(o_.size), Arrival{});
+    seen_.assign(static_cast<std::size_t>(o_.size), false);
     missing_ = o_.size - 1;
   }
   ~HelloServer() {
@@ -208,6 +209,7 @@ class HelloServer {
       --missing_;
     }
     slot = Arrival{fd, p.address, std::move(hello->blob)};
+    seen_[static_cast<std::size_t>(hello->rank)] = true;
     pending_.erase(pending_.begin() + static_cast<std::ptrdiff_t>(i));
   }
 
@@ -221,14 +223,19 @@ class HelloServer {
     ++missing_;
   }
 
+  // "2" or "2 (1 arrived but left)": the ranks never seen come first, as a
+  // rank that gave up at its own deadline closes just before rank 0's.
   std::string missingRanks() const {
-    std::string who;
+    std::string never, left;
     for (int r = 1; r < o_.size; ++r) {
       if (slots_[static_cast<std::size_t>(r)].fd >= 0) continue;
-      if (!who.empty()) who.push_back(',');
-      who.append(std::to_string(r));
+      std::string& list = seen_[static_cast<std::size_t>(r)] ? left : never;
+      if (!list.empty()) list.push_back(',');
+      list.append(std::to_string(r));
     }
-    return who;
+    if (left.empty()) return never;
+    if (never.empty()) return left + " (arrived but left)";
+    return never + " (and " + left + ", arrived but left)";
   }
 
   int listener_;
@@ -237,6 +244,7 @@ class HelloServer {
   RateLimitedLog log_;
   std::vector<Pending> pending_;
   std::vector<Arrival> slots_;
+  std::vector<bool> seen_;  // ranks that said hello at some point
   int missing_ = 0;
   bool done_ = false;
 };

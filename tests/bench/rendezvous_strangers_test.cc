@@ -12,6 +12,7 @@
 #include <thread>
 
 #include "bench/bootstrap.h"
+#include "bench/data_accept.h"
 #include "bench/rendezvous.h"
 #include "bench/socket_util.h"
 
@@ -205,6 +206,47 @@ TEST(BenchRendezvousStrangers, MalformedClientsAreDroppedAndReported) {
   expectCompleted(r1, 2);
   expectCompleted(r0, 2);
   EXPECT_TRUE(notices.any("dropped"));
+}
+
+// The tcp data listener: silent strangers and a client without the cookie
+// are dropped without delaying the real stream (each stranger could wait its
+// 50 s deadline; served one at a time they would outlast the 60 s budget).
+TEST(BenchDataPlaneStrangers, OnlyHellosWithTheCookieAreTaken) {
+  int port = 0;
+  auto listener = listenOn("127.0.0.1", 0, &port);
+  ASSERT_TRUE(listener.has_value());
+  const std::string cookie(kDataCookieBytes, 'c');
+  std::vector<int> idle;
+  for (int i = 0; i < 12; ++i) idle.push_back(connectRaw(port));
+  int wrong = connectRaw(port);
+  DataHello bad{kDataMagic, 1, 0, {}};
+  bad.cookie.fill('x');
+  ASSERT_TRUE(sendAll(wrong, &bad, sizeof bad, Clock::now() + seconds(10)).has_value());
+  int real = connectRaw(port);
+  DataHello good{kDataMagic, 1, 0, {}};
+  good.cookie.fill('c');
+  ASSERT_TRUE(sendAll(real, &good, sizeof good, Clock::now() + seconds(10)).has_value());
+
+  Notices notices;
+  int taken = -1;
+  DataAcceptOptions o;
+  o.cookie = cookie;
+  o.expected = 1;
+  o.hello_timeout = seconds(50);
+  o.wanted = [](const DataHello& h) { return h.rank == 1 && h.index == 0; };
+  o.take = [&taken](int fd, const DataHello&) { taken = fd; };
+  o.notice = [&notices](const std::string& line) { notices(line); };
+  auto s = acceptDataConnections(*listener, o, Clock::now() + seconds(60));
+  ASSERT_TRUE(s.has_value()) << s.error().message;
+  ASSERT_GE(taken, 0);
+  EXPECT_TRUE(notices.any("not a data hello of this job"));
+  // The stream taken is the real client's: a byte it sends arrives there.
+  ASSERT_TRUE(sendAll(real, "!", 1, Clock::now() + seconds(10)).has_value());
+  char c = 0;
+  ASSERT_TRUE(recvAll(taken, &c, 1, Clock::now() + seconds(30)).has_value());
+  EXPECT_EQ(c, '!');
+  for (int fd : idle) closeFd(fd);
+  for (int fd : {wrong, real, taken, *listener}) closeFd(fd);
 }
 
 }  // namespace
