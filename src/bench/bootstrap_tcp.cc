@@ -85,7 +85,7 @@ class TcpBootstrap final : public Bootstrap {
     closeFd(master_fd_);
     master_fd_ = *fd;
     auto greeting = recvLine(master_fd_, 256, deadline);
-    if (!greeting) return lostMaster("sent no greeting", greeting.error());
+    if (!greeting) return lostMaster("sent no rendezvous greeting (an older railkit?)", greeting.error());
     auto nonce = parseRendezvousNonce(*greeting);
     if (!nonce) {
       return makeError(ErrorCode::kPeerLost, "rank 0 (" + master() + ") is not a railkit rendezvous of protocol version " +
