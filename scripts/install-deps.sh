@@ -10,6 +10,7 @@ packages=(
   libcli11-dev nlohmann-json3-dev libfmt-dev libexpected-dev
   libgtest-dev libgmock-dev libpugixml-dev libarchive-dev libfyaml-dev
   libucx-dev ucx-utils libopenmpi-dev openmpi-bin
+  libssl-dev
   # tests: network namespaces, process tools
   iproute2 procps
 )

@@ -8,14 +8,16 @@
 //   env   RANK/WORLD_SIZE/MASTER_ADDR/MASTER_PORT (torchrun, Kubernetes
 //         Indexed Job). Rank 0 serves a rendezvous on MASTER_PORT on the
 //         control interface; every message carries a protocol version and
-//         the job id; a foreign or malformed connection is dropped and the
-//         run goes on; nobody waits longer than the bootstrap timeout.
+//         the job id (and, with --job-token, an HMAC answering a nonce);
+//         strangers are served concurrently and dropped, never fatal; nobody
+//         waits longer than the bootstrap timeout.
 //   local --local N: the CLI forks N ranks on lo; same protocol as env.
 //   mpi   under mpirun (OMPI_COMM_WORLD_*, PMI_*): rank/size from the launcher,
 //         allgather through MPI (bootstrap_mpi.cc, RAILKIT_HAVE_MPI).
 // Every call returns kTimeout / kPeerLost naming the missing rank(s).
 
 #include <chrono>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -50,6 +52,14 @@ struct BootstrapOptions {
   // --local: rank 0 serves on this socket, bound and listening before the
   // fork, so no other rank's listener can take the port in between.
   int inherited_listener = -1;
+  // --job-token / --job-token-file / RAILKIT_JOB_TOKEN; empty: none. With a
+  // token, hellos are authenticated (see rendezvous.h).
+  std::string job_token;
+  // Per-connection hello deadline at rank 0.
+  std::chrono::milliseconds hello_timeout{5000};
+  // Where rank 0 reports dropped strangers (one line each, rate-limited);
+  // unset: standard error.
+  std::function<void(const std::string&)> notice;
 };
 
 // The env/local rendezvous (TCP on the control plane, see rendezvous.h for the wire format).

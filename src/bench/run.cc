@@ -43,6 +43,12 @@ Result<BenchOutcome> runBench(const BenchConfig& c, std::ostream& text) {
   auto bootstrap = makeBootstrap(c);
   if (!bootstrap) return tl::unexpected(bootstrap.error());
   Bootstrap& boot = **bootstrap;
+  // The CLI checks -r against the world size it knows; a launcher may still
+  // report another size, so every rank checks again before the data plane.
+  if (c.sweep.root < 0 || c.sweep.root >= boot.size()) {
+    return makeError(ErrorCode::kUsage, "-r/--root: rank " + std::to_string(c.sweep.root) + " is not in this job of " +
+                                            std::to_string(boot.size()) + " rank(s)");
+  }
   auto transport = makeTransport(c.backend, boot, c.transport_options);
   if (!transport) return tl::unexpected(transport.error());
   Transport& t = **transport;

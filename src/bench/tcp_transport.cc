@@ -21,6 +21,7 @@
 #include <atomic>
 #include <cerrno>
 #include <condition_variable>
+#include <cstdio>
 #include <cstring>
 #include <deque>
 #include <mutex>
@@ -33,6 +34,9 @@
 #include <unistd.h>
 #include <unordered_map>
 
+#include "bench/data_accept.h"
+#include "bench/job_token.h"
+#include "bench/rendezvous.h"
 #include "bench/socket_util.h"
 #include "core/strings.h"
 
@@ -95,13 +99,6 @@ struct Pending {
   int rank;
 };
 
-// Hello on a data connection: who connects, which of its K streams this is.
-struct DataHello {
-  std::int32_t magic;
-  std::int32_t rank;
-  std::int32_t index;
-};
-constexpr std::int32_t kDataMagic = 0x524b5444;  // "RKTD"
 
 std::int64_t ticks(Clock::time_point t) { return t.time_since_epoch().count(); }
 
@@ -142,8 +139,16 @@ class TcpTransport final : public Transport {
     int port = 0;
     auto listener = listenOn(options_.data_address, 0, &port);
     if (!listener) return tl::unexpected(listener.error());
+    // The cookie a data connection to this rank must carry: it travels only
+    // through the bootstrap, so a stranger who finds the port cannot take a stream.
+    auto cookie = randomBytes(kDataCookieBytes);
+    if (!cookie) {
+      closeFd(*listener);
+      return tl::unexpected(cookie.error());
+    }
+    cookie_ = *cookie;
     std::string mine = options_.data_address + " " + std::to_string(port) + " " + options_.hostname + " " +
-                       (options_.data_interface.empty() ? "-" : options_.data_interface);
+                       (options_.data_interface.empty() ? "-" : options_.data_interface) + " " + hexEncode(cookie_);
     auto all = bootstrap.allgather(mine);
     if (!all) {
       closeFd(*listener);
@@ -151,12 +156,14 @@ class TcpTransport final : public Transport {
     }
     for (int r = 0; r < size_; ++r) {
       auto f = split((*all)[static_cast<std::size_t>(r)], ' ');
-      if (f.size() != 4 || !parseUint(f[1])) {
+      auto peer_cookie = f.size() == 5 ? hexDecode(f[4]) : std::nullopt;
+      if (f.size() != 5 || !parseUint(f[1]) || !peer_cookie || peer_cookie->size() != kDataCookieBytes) {
         closeFd(*listener);
         return makeError(ErrorCode::kPeerLost, "rank " + std::to_string(r) + " sent a bad data-plane address");
       }
       infos_[static_cast<std::size_t>(r)] =
           PeerInfo{r, std::string(f[2]), std::string(f[3]), std::string(f[0]) + ":" + std::string(f[1])};
+      cookies_.push_back(*peer_cookie);
     }
     Status s = connectPeers(*all, *listener);
     closeFd(*listener);
@@ -244,7 +251,9 @@ class TcpTransport final : public Transport {
       for (int k = 0; k < conns_; ++k) {
         auto fd = connectTo(std::string(f[0]), static_cast<int>(*parseUint(f[1])), options_.data_address, deadline);
         if (!fd) return makeError(ErrorCode::kPeerLost, "cannot reach " + describe(r) + ": " + fd.error().message);
-        DataHello hello{kDataMagic, rank_, k};
+        DataHello hello{kDataMagic, rank_, k, {}};
+        const std::string& cookie = cookies_[static_cast<std::size_t>(r)];
+        std::copy(cookie.begin(), cookie.end(), hello.cookie.begin());
         tuneDataSocket(*fd, user_timeout);
         setFd(r, k, *fd);
         if (auto s = sendAll(*fd, &hello, sizeof hello, deadline); !s) {
@@ -252,23 +261,23 @@ class TcpTransport final : public Transport {
         }
       }
     }
-    int expected = (size_ - 1 - rank_) * conns_;
-    while (expected > 0) {
-      auto fd = acceptUntil(listener, deadline);
-      if (!fd) return makeError(ErrorCode::kTimeout, "waiting for data connections from " + missingPeers());
-      // A stranger gets a short while to introduce itself, then is dropped.
-      DataHello h{};
-      auto hello_deadline = std::min(deadline, Clock::now() + std::chrono::seconds(2));
-      bool ok = recvAll(*fd, &h, sizeof h, hello_deadline).has_value() && h.magic == kDataMagic &&
-                h.rank > rank_ && h.rank < size_ && h.index >= 0 && h.index < conns_ &&
-                peers_[static_cast<std::size_t>(h.rank)].sends[static_cast<std::size_t>(h.index)].fd < 0;
-      if (!ok) {
-        closeFd(*fd);
-        continue;
-      }
-      tuneDataSocket(*fd, user_timeout);
-      setFd(h.rank, h.index, *fd);
-      --expected;
+    DataAcceptOptions accept;
+    accept.cookie = cookie_;
+    accept.expected = (size_ - 1 - rank_) * conns_;
+    accept.wanted = [this](const DataHello& h) {
+      return h.rank > rank_ && h.rank < size_ && h.index >= 0 && h.index < conns_ &&
+             peers_[static_cast<std::size_t>(h.rank)].sends[static_cast<std::size_t>(h.index)].fd < 0;
+    };
+    accept.take = [this, user_timeout](int fd, const DataHello& h) {
+      tuneDataSocket(fd, user_timeout);
+      setFd(h.rank, h.index, fd);
+    };
+    accept.notice = [this](const std::string& line) {
+      std::fprintf(stderr, "railkit: rank %d: %s\n", rank_, line.c_str());
+    };
+    if (auto s = acceptDataConnections(listener, accept, deadline); !s) {
+      if (s.error().code != ErrorCode::kTimeout) return s;
+      return makeError(ErrorCode::kTimeout, "waiting for data connections from " + missingPeers());
     }
     return okStatus();
   }
@@ -661,6 +670,8 @@ class TcpTransport final : public Transport {
   TransportOptions options_;
   std::vector<Peer> peers_;
   std::vector<PeerInfo> infos_;
+  std::string cookie_;                // this rank's data cookie
+  std::vector<std::string> cookies_;  // every rank's, by rank
   std::vector<std::unique_ptr<IoThread>> threads_;
   std::atomic<bool> stop_{false};
   std::vector<std::pair<int, Segment>> cuts_;  // post()'s scratch

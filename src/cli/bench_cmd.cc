@@ -13,7 +13,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include "bench/bench_flags.h"
 #include "bench/interfaces.h"
+#include "bench/job_token.h"
 #include "bench/nccl/nccl_api.h"
 #include "bench/nccl/nccl_env.h"
 #include "bench/run.h"
@@ -25,33 +27,12 @@
 namespace railkit::cli {
 namespace {
 
-struct BenchFlags {
-  std::string op;
-  std::string min_bytes = "32M", max_bytes = "32M", factor = "2", step = "0";
-  int iters = 20, warmup = 5, check = 1, average = 1, root = 0;
-  std::string redop = "sum", type = "float";
-  std::string backend = "tcp";
-  std::string data_if, ctrl_if;
-  int local = 0;
-  std::string job_id;
-  double bootstrap_timeout = 300, stall_timeout = 30;
-  std::optional<double> expect_busbw;
-  std::string expect_line_rate;
-  bool expect_line_rate_set = false;
-  std::optional<double> nic_gbps;
-  std::string nccl_lib;
-  int connections = 4;
-  bool one_way = false;
+using bench::BenchFlags;
+
+struct BenchCli {
+  BenchFlags flags;
   OutputOptions output;
 };
-
-std::optional<int> envInt(const Environment& env, const char* name) {
-  auto v = lookup(env, name);
-  if (!v) return std::nullopt;
-  auto n = parseUint(*v);
-  if (!n) return std::nullopt;
-  return static_cast<int>(*n);
-}
 
 // The data NICs' rates (--expect-line-rate without --nic-gbps) and, for the
 // nccl backend, NCCL_SOCKET_IFNAME / NCCL_IB_HCA derived from them.
@@ -142,42 +123,27 @@ Result<bench::BenchConfig> makeConfig(const BenchFlags& f, const Environment& en
     if (auto v = lookup(env, key)) t.env.push_back(std::string(key) + "=" + *v);
   }
 
+  auto launch = bench::resolveLaunch(f, env, bench::mpiBootstrapBuiltIn());
+  if (!launch) return tl::unexpected(launch.error());
+  if (auto s = bench::validateBenchFlags(f, *launch, bench::physicalMemoryBytes()); !s) return tl::unexpected(s.error());
+  auto token = bench::resolveJobToken(f, env);
+  if (!token) return tl::unexpected(token.error());
+  b.job_token = *token;
+  c.bootstrap = launch->bootstrap;
+  b.kind = launch->bootstrap == "local" ? "local" : "env";
+  b.rank = launch->rank;
+  b.size = launch->size;
+  b.master_addr = launch->master_addr;
+  b.master_port = launch->master_port;
+
   auto all = bench::listInterfaces();
   std::vector<std::string> data_names;  // every data NIC of this node
   if (f.local > 0) {
-    c.bootstrap = "local";
-    b.kind = "local";
-    b.master_addr = "127.0.0.1";
     b.control_address = "127.0.0.1";
-    b.size = f.local;
     c.control_interface = "lo";
     t.data_interface = "lo";
     t.data_address = "127.0.0.1";
   } else {
-    if (bench::launchedByMpi(env)) {
-      b.rank = envInt(env, "OMPI_COMM_WORLD_RANK").value_or(envInt(env, "PMI_RANK").value_or(0));
-      b.size = envInt(env, "OMPI_COMM_WORLD_SIZE").value_or(envInt(env, "PMI_SIZE").value_or(1));
-      // Without MPI built in, rank and size still come from mpirun and the
-      // ranks meet at rank 0's rendezvous, which needs its address.
-      if (bench::mpiBootstrapBuiltIn()) {
-        c.bootstrap = "mpi";
-      } else if (!lookup(env, "MASTER_ADDR")) {
-        return makeError(ErrorCode::kUsage,
-                         "started by mpirun, but this railkit was built without MPI: set MASTER_ADDR (and MASTER_PORT) to "
-                         "rank 0's control address, e.g. mpirun -x MASTER_ADDR=HOST ..., so the ranks meet at its rendezvous");
-      }
-    } else {
-      auto rank = envInt(env, "RANK");
-      auto size = envInt(env, "WORLD_SIZE");
-      if (!rank || !size || !lookup(env, "MASTER_ADDR")) {
-        return makeError(ErrorCode::kUsage,
-                         "no launcher found: set RANK, WORLD_SIZE, MASTER_ADDR, MASTER_PORT, run under mpirun, or use --local N");
-      }
-      b.rank = *rank;
-      b.size = *size;
-    }
-    b.master_addr = lookup(env, "MASTER_ADDR").value_or("");
-    b.master_port = envInt(env, "MASTER_PORT").value_or(29500);
     Result<bench::NetInterface> ctrl = f.ctrl_if.empty()
                                            ? (b.master_addr.empty() ? bench::selectInterface(all, "^lo", "control")
                                                                     : bench::interfaceRouting(all, b.master_addr))
@@ -269,6 +235,13 @@ int runLocal(bench::BenchConfig c, const OutputOptions& output) {
   if (c.bootstrap_options.job_id.rfind("rk-", 0) == 0) {
     c.bootstrap_options.job_id = bench::defaultJobId("127.0.0.1", port, c.bootstrap_options.size);
   }
+  // Without a token of the user's, the forked ranks share a fresh one: another
+  // user's process on this host cannot take a rank's place at the rendezvous.
+  if (c.bootstrap_options.job_token.empty()) {
+    auto token = bench::newJobToken();
+    if (!token) return reportError(token.error());
+    c.bootstrap_options.job_token = *token;
+  }
   std::vector<pid_t> children;
   for (int r = 0; r < c.bootstrap_options.size; ++r) {
     std::fflush(nullptr);
@@ -323,7 +296,8 @@ int runLocal(bench::BenchConfig c, const OutputOptions& output) {
 
 void registerBench(CLI::App& app, CommandContext& context) {
   auto* cmd = app.add_subcommand("bench", "Data-plane test: nccl-tests style collectives over tcp/ucx/nccl");
-  auto f = std::make_shared<BenchFlags>();
+  auto cli = std::make_shared<BenchCli>();
+  BenchFlags* f = &cli->flags;
   cmd->add_option("op", f->op, "all_reduce all_gather reduce_scatter broadcast reduce alltoall sendrecv, all, p2p or pairs")
       ->required();
   cmd->add_option("-b,--minbytes", f->min_bytes, "smallest size (K/M/G suffixes)")->capture_default_str();
@@ -342,6 +316,10 @@ void registerBench(CLI::App& app, CommandContext& context) {
   cmd->add_option("--ctrl-if", f->ctrl_if, "control interface (NCCL_SOCKET_IFNAME syntax)");
   cmd->add_option("--local", f->local, "fork N ranks on this host over lo")->check(CLI::Range(1, 64));
   cmd->add_option("--job-id", f->job_id, "job id checked at the rendezvous (default RAILKIT_JOB_ID or derived)");
+  cmd->add_option("--job-token", f->job_token,
+                  "shared secret every rank must hold; hellos carry an HMAC of it (default RAILKIT_JOB_TOKEN; "
+                  "visible in ps: prefer the variable or --job-token-file)");
+  cmd->add_option("--job-token-file", f->job_token_file, "read the job token from this file (e.g. a mounted Secret)");
   cmd->add_option("--bootstrap-timeout", f->bootstrap_timeout, "seconds to wait for every rank")->capture_default_str();
   cmd->add_option("--stall-timeout", f->stall_timeout, "seconds without progress before a peer is declared lost")
       ->capture_default_str();
@@ -352,14 +330,15 @@ void registerBench(CLI::App& app, CommandContext& context) {
   cmd->add_option("--nic-gbps", f->nic_gbps, "per-node data NIC rate in Gb/s for --expect-line-rate");
   cmd->add_flag("--one-way", f->one_way, "pairs: measure a -> b only (default: both directions at once)");
   cmd->add_option("--nccl-lib", f->nccl_lib, "directory holding libnccl.so.2 / libcudart (nccl backend)");
-  addOutputFlags(*cmd, f->output);
-  cmd->callback([&context, f, cmd] {
-    f->expect_line_rate_set = cmd->count("--expect-line-rate") > 0;
-    context.action = [f, &context] {
+  addOutputFlags(*cmd, cli->output);
+  cmd->callback([&context, cli, cmd] {
+    cli->flags.expect_line_rate_set = cmd->count("--expect-line-rate") > 0;
+    context.action = [cli, &context] {
+      const BenchFlags* f = &cli->flags;
       auto config = makeConfig(*f, context.env);
       if (!config) return reportError(config.error());
-      if (f->local > 0) return runLocal(*config, f->output);
-      return runRank(*config, f->output);
+      if (f->local > 0) return runLocal(*config, cli->output);
+      return runRank(*config, cli->output);
     };
   });
 }

@@ -5,6 +5,7 @@
 #include <memory>
 #include <optional>
 
+#include "bench/job_token.h"
 #include "cli/commands.h"
 #include "core/atomic_file.h"
 #include "core/input_file.h"
@@ -19,6 +20,7 @@ struct RenderOptions {
   std::string mode, launcher, image, ns, name;
   std::optional<int> nodes;
   std::optional<int> gpus;
+  std::string job_token;  // --job-token; default: a random one per render
 };
 
 // A profile is a few hundred bytes of YAML; the cap only stops /dev/urandom
@@ -77,9 +79,25 @@ int emit(const std::vector<std::pair<std::string, std::string>>& files, const st
   return kExitOk;
 }
 
+// The rendezvous secret for launchers that use railkit's env bootstrap:
+// random per render unless given (a fixed one makes output reproducible).
+Status setJobToken(k8s::render::Profile& profile, const std::string& given) {
+  if (!given.empty()) {
+    if (auto s = bench::checkJobToken(given, "--job-token"); !s) return s;
+    profile.job_token = given;
+    return okStatus();
+  }
+  if (!k8s::render::usesEnvBootstrap(profile.launcher)) return okStatus();
+  auto token = bench::newJobToken();
+  if (!token) return tl::unexpected(token.error());
+  profile.job_token = *token;
+  return okStatus();
+}
+
 int runRender(const RenderOptions& options) {
   auto profile = loadProfile(options);
   if (!profile) return reportError(profile.error());
+  if (auto s = setJobToken(*profile, options.job_token); !s) return reportError(s.error());
   auto objects = k8s::render::renderProfile(*profile);
   if (!objects) return reportError(objects.error());
   if (options.out_dir.empty()) {
@@ -107,6 +125,8 @@ void addProfileFlags(CLI::App& command, RenderOptions& options) {
   command.add_option("--name", options.name, "job name");
   command.add_option("--nodes", options.nodes, "worker nodes");
   command.add_option("--gpus-per-node", options.gpus, "GPUs per node");
+  command.add_option("--job-token", options.job_token,
+                     "job token for the rendezvous Secret (indexed-job, jobset, trainjob; default: random per render)");
 }
 
 }  // namespace

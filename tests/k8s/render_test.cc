@@ -23,6 +23,7 @@ TEST_P(K8sRenderMatrix, LintsCleanAgainstSchemas) {
   profile.launcher = launcher;
   profile.fabric = std::string(mode) == "sriov" ? "roce" : "infiniband";
   profile.hcas = {"mlx5_0", "mlx5_1"};
+  profile.job_token = "fixed-job-token-for-tests-0123456789";
   auto objects = renderProfile(profile);
   ASSERT_TRUE(objects) << objects.error().message;
   std::string yaml = toYaml(*objects);
@@ -71,6 +72,46 @@ TEST(K8sRender, MpiLauncherSeparatesControlPlane) {
   for (const char* needle : {"btl self,tcp", "btl_tcp_if_include eth0", "pml ob1", "routed direct", "--bind-to none",
                              "-x NCCL_SOCKET_IFNAME", "getent hosts", "slotsPerWorker: 8"})
     EXPECT_NE(yaml.find(needle), std::string::npos) << needle;
+}
+
+// The env-bootstrap launchers get one Secret per job with the token, and the
+// workers read it through secretKeyRef; the token never appears in the pod spec.
+TEST(K8sRender, JobTokenSecretForEnvBootstrapLaunchers) {
+  for (const char* launcher : kLaunchers) {
+    Profile profile;
+    profile.image = "img";
+    profile.name = "nccl-check";
+    profile.launcher = launcher;
+    profile.job_token = "fixed-job-token-for-tests-0123456789";
+    auto objects = renderProfile(profile);
+    ASSERT_TRUE(objects) << objects.error().message;
+    int secrets = 0;
+    std::size_t token_mentions = 0;
+    for (const auto& object : *objects) {
+      std::string yaml = toYaml(object);
+      for (auto at = yaml.find(profile.job_token); at != std::string::npos; at = yaml.find(profile.job_token, at + 1)) {
+        ++token_mentions;
+      }
+      if (object.object["kind"] != "Secret") continue;
+      ++secrets;
+      EXPECT_EQ(object.object["metadata"]["name"], "nccl-check-job-token");
+      EXPECT_EQ(object.object["stringData"]["token"], profile.job_token);
+    }
+    std::string yaml = toYaml(*objects);
+    bool env = usesEnvBootstrap(launcher);
+    EXPECT_EQ(secrets, env ? 1 : 0) << launcher;
+    EXPECT_EQ(token_mentions, env ? 1u : 0u) << launcher;  // only in the Secret
+    EXPECT_EQ(yaml.find("RAILKIT_JOB_TOKEN") != std::string::npos, env) << launcher;
+    EXPECT_EQ(yaml.find("secretKeyRef") != std::string::npos, env) << launcher;
+    // Same profile and token, same text.
+    EXPECT_EQ(toYaml(*renderProfile(profile)), yaml);
+  }
+  Profile missing;
+  missing.image = "img";
+  missing.launcher = "indexed-job";
+  EXPECT_FALSE(renderProfile(missing));  // no token: refused, never a default secret
+  missing.job_token = "short";
+  EXPECT_FALSE(renderProfile(missing));
 }
 
 TEST(K8sRender, NodePrepHasMemlock) {

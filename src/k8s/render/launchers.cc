@@ -1,4 +1,6 @@
 // Launchers: the job objects around the decorated worker pods.
+#include <algorithm>
+
 #include "k8s/render/parts.h"
 
 namespace railkit::k8s::render {
@@ -6,6 +8,31 @@ namespace railkit::k8s::render {
 json envVar(const std::string& name, const std::string& value) { return {{"name", name}, {"value", value}}; }
 
 json metadata(const std::string& name, const std::string& ns) { return {{"name", name}, {"namespace", ns}}; }
+
+bool usesEnvBootstrap(const std::string& launcher) {
+  return launcher == "indexed-job" || launcher == "jobset" || launcher == "trainjob";
+}
+
+std::string jobTokenSecretName(const Profile& profile) { return profile.name + "-job-token"; }
+
+// The token travels in a Secret, not in the pod spec: whoever may read the
+// Job (kubectl get -o yaml, events, logs of controllers) need not be able to
+// join its rendezvous.
+Result<RenderedObject> jobTokenSecret(const Profile& profile) {
+  const std::string& token = profile.job_token;
+  bool printable = std::all_of(token.begin(), token.end(), [](char c) { return c > ' ' && c < 0x7f; });
+  if (token.size() < 16 || token.size() > 1024 || !printable) {
+    return makeError(ErrorCode::kUsage, "render: the job token must be 16..1024 printable characters without spaces");
+  }
+  return RenderedObject{"job-token-secret.yaml",
+                        "Secret: the job token railkit bench's rendezvous checks (RAILKIT_JOB_TOKEN in the workers); "
+                        "a stranger without it cannot join or stop the job. One per job, random per render.",
+                        {{"apiVersion", "v1"},
+                         {"kind", "Secret"},
+                         {"metadata", metadata(jobTokenSecretName(profile), profile.ns)},
+                         {"type", "Opaque"},
+                         {"stringData", {{"token", token}}}}};
+}
 
 json ncclEnv(const Profile& profile, const PodDecoration& decoration) {
   json env = decoration.env;
@@ -73,7 +100,9 @@ json indexedEnv(const Profile& profile, const std::string& master) {
       {{{"name", "RANK"},
         {"valueFrom", {{"fieldRef", {{"fieldPath", "metadata.annotations['batch.kubernetes.io/job-completion-index']"}}}}}},
        envVar("WORLD_SIZE", std::to_string(profile.nodes)), envVar("MASTER_ADDR", master),
-       envVar("MASTER_PORT", "29500")});
+       envVar("MASTER_PORT", "29500"),
+       {{"name", "RAILKIT_JOB_TOKEN"},
+        {"valueFrom", {{"secretKeyRef", {{"name", jobTokenSecretName(profile)}, {"key", "token"}}}}}}});
 }
 
 json indexedJobSpec(const Profile& profile, const PodDecoration& decoration, const std::string& service,

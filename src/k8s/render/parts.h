@@ -36,6 +36,9 @@ json metadata(const std::string& name, const std::string& ns);
 // A worker pod spec (with `command`) decorated for the mode.
 json workerPodSpec(const Profile& profile, const PodDecoration& decoration, const json& command,
                    const json& extra_env);
+// The Secret holding profile.job_token (key "token"), one per job.
+Result<RenderedObject> jobTokenSecret(const Profile& profile);
+std::string jobTokenSecretName(const Profile& profile);
 // The NCCL/UCX variables workers get (mode env plus debug).
 json ncclEnv(const Profile& profile, const PodDecoration& decoration);
 

@@ -34,10 +34,19 @@ struct Profile {
   std::string shm_size = "64Gi";
   bool dra_gpus = false;  // GPUs also through DRA: one claim aligned by pcieRoot
   TestSpec test;
+  // Not from the YAML: the shared secret of this job's rendezvous
+  // (railkit bench --job-token), put in a Secret for the launchers that use
+  // the env bootstrap. `railkit render` makes a random one per render, or
+  // takes --job-token (tests: a fixed one, so output is deterministic).
+  std::string job_token;
 };
 
 inline constexpr const char* kModes[] = {"rdma-shared", "sriov", "host-device", "dra", "gke-tcpxo", "host-network"};
 inline constexpr const char* kLaunchers[] = {"mpijob", "indexed-job", "jobset", "trainjob"};
+
+// Launchers whose pods meet at railkit's env rendezvous (RANK, WORLD_SIZE,
+// MASTER_ADDR): they get the job token Secret.
+bool usesEnvBootstrap(const std::string& launcher);
 
 Result<Profile> parseProfile(std::string_view text, std::string_view file);
 // Checks values and fills defaults that depend on the mode.

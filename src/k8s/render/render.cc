@@ -53,6 +53,11 @@ Result<std::vector<RenderedObject>> renderProfile(const Profile& input) {
   auto launcher = renderLauncher(profile, decoration);
   if (!launcher) return tl::unexpected(launcher.error());
   objects.insert(objects.end(), mode->begin(), mode->end());
+  if (usesEnvBootstrap(profile.launcher)) {
+    auto secret = jobTokenSecret(profile);
+    if (!secret) return tl::unexpected(secret.error());
+    objects.push_back(std::move(*secret));
+  }
   for (RenderedObject& object : *launcher) {
     if (!decoration.pod_comment.empty()) object.comment += " " + decoration.pod_comment;
     objects.push_back(std::move(object));

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Foreign clients at the rendezvous port (env bootstrap, 2 nodes, tcp): while
 # rank 0 waits, strangers connect from node 2: one sends binary garbage, one
-# a well-formed hello with the wrong job id, one a hello of the wrong protocol
-# version, one connects and says nothing. Then the real rank 1 arrives: the
+# a well-formed hello with the wrong job id, one a hello of an unknown and one
+# of the previous protocol version, one connects and says nothing. Then the real rank 1 arrives: the
 # run must complete normally (exit 0) with #wrong 0 on every row.
 # Usage: fault_foreign_client_test.sh RAILKIT
 set -euo pipefail
@@ -29,8 +29,9 @@ def client(payload, hold=0.5):
     time.sleep(hold)
     s.close()
 client(os.urandom(4096) + b"\n")
-client(b"RAILKIT-RDV 1 wrongjob 1 2 " + b"41" * 8 + b"\n")
-client(b"RAILKIT-RDV 999 realjob 1 2 -\n")
+client(b"RAILKIT-RDV 2 wrongjob 1 2 " + b"41" * 8 + b" -\n")
+client(b"RAILKIT-RDV 999 realjob 1 2 - -\n")
+client(b"RAILKIT-RDV 1 realjob 1 2 -\n")
 client(b"GET / HTTP/1.0\r\n\r\n")
 client(b"", hold=1.0)
 PY
@@ -46,4 +47,5 @@ rows=$(grep -cE '^ +[0-9]+ +[0-9]+ +float' "$RK_WORK/out0" || true)
 # #wrong is the last column of both placements: every row shows 0 twice.
 bad=$(grep -E '^ +[0-9]+ +[0-9]+ +float' "$RK_WORK/out0" | awk '$9 != 0 || $NF != 0' | wc -l)
 (( bad == 0 )) || { echo "FAIL: $bad rows with wrong results" >&2; exit 1; }
-echo "ok: foreign clients dropped, run completed with #wrong 0"
+grep -q "rendezvous: dropped" "$RK_WORK/out0" || { echo "FAIL: rank 0 did not report the dropped strangers" >&2; exit 1; }
+echo "ok: foreign clients dropped and reported, run completed with #wrong 0"

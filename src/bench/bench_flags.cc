@@ -1,0 +1,227 @@
+#include "bench/bench_flags.h"
+
+#include <unistd.h>
+
+#include <cmath>
+#include <cstdio>
+
+#include "bench/collectives/collective.h"
+#include "bench/job_token.h"
+#include "bench/rendezvous.h"
+#include "bench/sweep.h"
+#include "core/input_file.h"
+#include "core/strings.h"
+
+namespace railkit::bench {
+namespace {
+
+Error usage(const std::string& message) { return Error{ErrorCode::kUsage, message}; }
+
+// A value as the user wrote it, short and printable, for a message.
+std::string quoted(std::string_view value) {
+  std::string out = "'";
+  for (char c : value.substr(0, 40)) out.push_back(c >= ' ' && c < 0x7f ? c : '?');
+  if (value.size() > 40) out += "...";
+  return out + "'";
+}
+
+// An integer environment variable in [lo, hi]; nullopt when unset.
+Result<std::optional<long long>> envNumber(const Environment& env, const char* name, long long lo, long long hi,
+                                           const char* what) {
+  auto v = lookup(env, name);
+  if (!v) return std::optional<long long>();
+  auto n = parseUint(*v);
+  if (!n || *n < static_cast<std::uint64_t>(lo) || *n > static_cast<std::uint64_t>(hi)) {
+    return tl::unexpected(usage(std::string(name) + "=" + quoted(*v) + ": expected " + what + " (" +
+                                std::to_string(lo) + ".." + std::to_string(hi) + ")"));
+  }
+  return std::optional<long long>(static_cast<long long>(*n));
+}
+
+std::string bytesText(long double bytes) {
+  const char* units[] = {"bytes", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
+  int u = 0;
+  while (bytes >= 1024 && u < 6) {
+    bytes /= 1024;
+    ++u;
+  }
+  char buf[64];
+  std::snprintf(buf, sizeof buf, u == 0 ? "%.0Lf %s" : "%.1Lf %s", bytes, units[u]);
+  return buf;
+}
+
+std::string num(double v) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%g", v);
+  return buf;
+}
+
+Status inRange(bool ok, const std::string& message) {
+  if (ok) return okStatus();
+  return tl::unexpected(usage(message));
+}
+
+}  // namespace
+
+Result<Launch> resolveLaunch(const BenchFlags& f, const Environment& env, bool mpi_built_in) {
+  Launch l;
+  if (f.local > 0) {
+    l.bootstrap = "local";
+    l.size = l.ranks_on_this_host = f.local;
+    l.master_addr = "127.0.0.1";
+    return l;
+  }
+  const bool mpi = lookup(env, "OMPI_COMM_WORLD_SIZE") || lookup(env, "PMI_SIZE");
+  const char* rank_var = mpi ? (lookup(env, "OMPI_COMM_WORLD_RANK") ? "OMPI_COMM_WORLD_RANK" : "PMI_RANK") : "RANK";
+  const char* size_var = mpi ? (lookup(env, "OMPI_COMM_WORLD_SIZE") ? "OMPI_COMM_WORLD_SIZE" : "PMI_SIZE") : "WORLD_SIZE";
+  auto size = envNumber(env, size_var, 1, kMaxWorldSize, "a world size");
+  if (!size) return tl::unexpected(size.error());
+  auto rank = envNumber(env, rank_var, 0, kMaxWorldSize - 1, "a rank number");
+  if (!rank) return tl::unexpected(rank.error());
+  // Port 0 (the kernel picks one) can only work for a job of one rank.
+  bool single = size->value_or(0) == 1;
+  auto port = envNumber(env, "MASTER_PORT", single ? 0 : 1, 65535, "a TCP port");
+  if (!port) return tl::unexpected(port.error());
+  auto addr = lookup(env, "MASTER_ADDR");
+  if (mpi) {
+    l.bootstrap = mpi_built_in ? "mpi" : "env";
+    if (!mpi_built_in && !addr) {
+      return tl::unexpected(usage(
+          "started by mpirun, but this railkit was built without MPI: set MASTER_ADDR (and MASTER_PORT) to rank 0's "
+          "control address, e.g. mpirun -x MASTER_ADDR=HOST ..., so the ranks meet at its rendezvous"));
+    }
+    l.rank = static_cast<int>(rank->value_or(0));
+    l.size = static_cast<int>(size->value_or(1));
+    auto local = envNumber(env, "OMPI_COMM_WORLD_LOCAL_SIZE", 1, kMaxWorldSize, "a rank count");
+    if (local && *local) l.ranks_on_this_host = static_cast<int>(**local);
+  } else {
+    if (!*rank || !*size || !addr) {
+      return tl::unexpected(usage(
+          "no launcher found: set RANK, WORLD_SIZE, MASTER_ADDR, MASTER_PORT, run under mpirun, or use --local N"));
+    }
+    l.rank = static_cast<int>(**rank);
+    l.size = static_cast<int>(**size);
+    auto local = envNumber(env, "LOCAL_WORLD_SIZE", 1, kMaxWorldSize, "a rank count");
+    if (local && *local) l.ranks_on_this_host = static_cast<int>(**local);
+  }
+  if (l.rank >= l.size) {
+    return tl::unexpected(usage(std::string(rank_var) + "=" + std::to_string(l.rank) + " is not below " + size_var +
+                                "=" + std::to_string(l.size)));
+  }
+  if (addr && addr->empty()) return tl::unexpected(usage("MASTER_ADDR is empty"));
+  l.master_addr = addr.value_or("");
+  l.master_port = static_cast<int>(port->value_or(29500));
+  return l;
+}
+
+long double bufferBytesPerRank(const std::string& op, std::uint64_t max_bytes) {
+  long double b = static_cast<long double>(max_bytes);
+  if (op == "p2p") return std::max<long double>(b, 2);
+  // pairs: a send and a receive buffer; a collective out of place: a send
+  // and a receive buffer, neither larger than the row's size.
+  return 2 * std::max<long double>(b, 1);
+}
+
+Status validateBenchFlags(const BenchFlags& f, const Launch& launch, std::uint64_t memory_bytes) {
+  if (f.op != "all" && f.op != "p2p" && f.op != "pairs" && findCollective(f.op) == nullptr) {
+    std::string known;
+    for (const auto& c : collectives()) known += std::string(c.name) + " ";
+    return tl::unexpected(usage("unknown op " + quoted(f.op) + " (" + known + "all p2p pairs)"));
+  }
+  if (f.backend != "tcp" && f.backend != "ucx" && f.backend != "nccl") {
+    return tl::unexpected(usage("--backend: unknown backend " + quoted(f.backend) + " (tcp ucx nccl)"));
+  }
+  if (auto s = inRange(f.iters >= 1, "-n/--iters: expected at least 1 timed iteration, found " + std::to_string(f.iters)); !s) return s;
+  if (auto s = inRange(f.warmup >= 0, "-w/--warmup_iters: expected 0 or more, found " + std::to_string(f.warmup)); !s) return s;
+  if (auto s = inRange(f.check == 0 || f.check == 1, "-c/--check: expected 0 or 1, found " + std::to_string(f.check)); !s) return s;
+  if (auto s = inRange(f.average >= 0 && f.average <= 3,
+                       "-a/--average: expected 0 (rank 0), 1 (mean), 2 (min) or 3 (max), found " + std::to_string(f.average));
+      !s) {
+    return s;
+  }
+  if (auto s = inRange(f.root >= 0 && f.root < launch.size,
+                       "-r/--root: rank " + std::to_string(f.root) + " is not in this job of " +
+                           std::to_string(launch.size) + " rank(s) (0.." + std::to_string(launch.size - 1) + ")");
+      !s) {
+    return s;
+  }
+  if (auto s = inRange(f.connections >= 1 && f.connections <= kMaxConnectionsPerPeer,
+                       "--connections: expected 1.." + std::to_string(kMaxConnectionsPerPeer) + " streams per peer, found " +
+                           std::to_string(f.connections));
+      !s) {
+    return s;
+  }
+  auto seconds = [](double v, bool zero_ok) {
+    return std::isfinite(v) && (zero_ok ? v >= 0 : v > 0) && v <= kMaxTimeoutSeconds;
+  };
+  if (auto s = inRange(seconds(f.stall_timeout, false), "--stall-timeout: expected seconds in (0, 86400], found " +
+                                                            num(f.stall_timeout));
+      !s) {
+    return s;
+  }
+  if (auto s = inRange(seconds(f.bootstrap_timeout, true), "--bootstrap-timeout: expected seconds in [0, 86400], found " +
+                                                               num(f.bootstrap_timeout));
+      !s) {
+    return s;
+  }
+  if (f.expect_busbw && !(std::isfinite(*f.expect_busbw) && *f.expect_busbw >= 0)) {
+    return tl::unexpected(usage("--expect-busbw: expected GB/s of 0 or more, found " + num(*f.expect_busbw)));
+  }
+  if (f.nic_gbps && !(std::isfinite(*f.nic_gbps) && *f.nic_gbps > 0)) {
+    return tl::unexpected(usage("--nic-gbps: expected a positive rate in Gb/s, found " + num(*f.nic_gbps)));
+  }
+  if (f.local > 0 && (!f.data_if.empty() || !f.ctrl_if.empty())) {
+    return tl::unexpected(usage(std::string(f.data_if.empty() ? "--ctrl-if" : "--data-if") +
+                                " cannot be used with --local (its ranks always talk over lo)"));
+  }
+  if (f.job_id.size() > kMaxJobIdChars) {
+    return tl::unexpected(usage("--job-id: longer than " + std::to_string(kMaxJobIdChars) + " characters"));
+  }
+  for (unsigned char c : f.job_id) {
+    if (c <= ' ' || c >= 0x7f) return tl::unexpected(usage("--job-id: holds a space or a non-printable character"));
+  }
+  auto max_bytes = parseSize(f.max_bytes);
+  if (max_bytes && memory_bytes > 0) {
+    long double need = bufferBytesPerRank(f.op, *max_bytes) * std::max(1, launch.ranks_on_this_host);
+    if (need > static_cast<long double>(memory_bytes)) {
+      return tl::unexpected(usage("-e " + f.max_bytes + ": " + std::to_string(std::max(1, launch.ranks_on_this_host)) +
+                                  " rank(s) on this host would need about " + bytesText(need) +
+                                  " of buffers, more than its " + bytesText(static_cast<long double>(memory_bytes)) +
+                                  " of memory"));
+    }
+  }
+  return okStatus();
+}
+
+std::uint64_t physicalMemoryBytes() {
+  long pages = sysconf(_SC_PHYS_PAGES);
+  long page = sysconf(_SC_PAGESIZE);
+  if (pages <= 0 || page <= 0) return 0;
+  return static_cast<std::uint64_t>(pages) * static_cast<std::uint64_t>(page);
+}
+
+Result<std::string> resolveJobToken(const BenchFlags& f, const Environment& env) {
+  if (!f.job_token.empty() && !f.job_token_file.empty()) {
+    return tl::unexpected(usage("--job-token and --job-token-file: give one of them"));
+  }
+  std::string token, source;
+  if (!f.job_token.empty()) {
+    token = f.job_token;
+    source = "--job-token";
+  } else if (!f.job_token_file.empty()) {
+    auto text = readInputFile(f.job_token_file, {"job token file", 4096, false});
+    if (!text) return tl::unexpected(text.error().withContext("--job-token-file"));
+    token = *text;
+    while (!token.empty() && (token.back() == '\n' || token.back() == '\r')) token.pop_back();
+    source = "--job-token-file " + f.job_token_file;
+  } else if (auto v = lookup(env, "RAILKIT_JOB_TOKEN")) {
+    token = *v;
+    source = "RAILKIT_JOB_TOKEN";
+  } else {
+    return std::string();
+  }
+  if (auto s = checkJobToken(token, source); !s) return tl::unexpected(s.error());
+  return token;
+}
+
+}  // namespace railkit::bench

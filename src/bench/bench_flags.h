@@ -1,0 +1,70 @@
+#pragma once
+// `railkit bench` flags and the launcher's environment, checked before any
+// rank runs: every mistake is one kUsage error (one line, exit 2) here,
+// instead of a bad_alloc, a "data corruption" verdict or one message per
+// forked rank later.
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "core/environment.h"
+#include "core/result.h"
+
+namespace railkit::bench {
+
+inline constexpr double kMaxTimeoutSeconds = 86400;  // a day
+inline constexpr int kMaxConnectionsPerPeer = 16;    // the tcp transport's limit
+
+struct BenchFlags {
+  std::string op;
+  std::string min_bytes = "32M", max_bytes = "32M", factor = "2", step = "0";
+  int iters = 20, warmup = 5, check = 1, average = 1, root = 0;
+  std::string redop = "sum", type = "float";
+  std::string backend = "tcp";
+  std::string data_if, ctrl_if;
+  int local = 0;
+  std::string job_id;
+  std::string job_token, job_token_file;
+  double bootstrap_timeout = 300, stall_timeout = 30;
+  std::optional<double> expect_busbw;
+  std::string expect_line_rate;
+  bool expect_line_rate_set = false;
+  std::optional<double> nic_gbps;
+  std::string nccl_lib;
+  int connections = 4;
+  bool one_way = false;
+};
+
+// Who this rank is and where the rendezvous is, from --local N or the
+// environment (torchrun/Kubernetes RANK, WORLD_SIZE, MASTER_ADDR,
+// MASTER_PORT; mpirun OMPI_COMM_WORLD_* / PMI_*).
+struct Launch {
+  std::string bootstrap = "env";  // local, env, mpi
+  int rank = 0;
+  int size = 1;
+  std::string master_addr;
+  int master_port = 29500;
+  int ranks_on_this_host = 1;     // for the memory check
+};
+
+// kUsage naming the variable and its value for anything that is not a
+// number in range: a port is 1..65535, a world size 1..65536, a rank below it.
+Result<Launch> resolveLaunch(const BenchFlags& flags, const Environment& env, bool mpi_built_in);
+
+// Buffer bytes one rank allocates for `op` at `max_bytes` (an upper bound).
+long double bufferBytesPerRank(const std::string& op, std::uint64_t max_bytes);
+
+// Every flag in range, the op known, -r below the world size, the buffers
+// within `memory_bytes` (0: unknown, not checked).
+Status validateBenchFlags(const BenchFlags& flags, const Launch& launch, std::uint64_t memory_bytes);
+
+// Physical memory of this host (0 when unknown).
+std::uint64_t physicalMemoryBytes();
+
+// The job token from --job-token, --job-token-file or RAILKIT_JOB_TOKEN
+// (in that order; the flag and the file together are an error); empty
+// when none is given.
+Result<std::string> resolveJobToken(const BenchFlags& flags, const Environment& env);
+
+}  // namespace railkit::bench

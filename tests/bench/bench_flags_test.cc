@@ -1,0 +1,155 @@
+// Every bad flag or launcher variable is one kUsage error before any rank runs.
+#include "bench/bench_flags.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <functional>
+#include <limits>
+
+namespace railkit::bench {
+namespace {
+
+constexpr std::uint64_t kMemory = 16ull << 30;
+
+BenchFlags local(int n = 2) {
+  BenchFlags f;
+  f.op = "all_reduce";
+  f.local = n;
+  return f;
+}
+
+Launch launchOf(const BenchFlags& f) { return *resolveLaunch(f, {}, false); }
+
+// The flags after `change` are refused with a kUsage message holding `want`.
+void expectRefused(const std::function<void(BenchFlags&)>& change, const std::string& want) {
+  BenchFlags f = local();
+  change(f);
+  auto s = validateBenchFlags(f, launchOf(f), kMemory);
+  ASSERT_FALSE(s.has_value()) << want;
+  EXPECT_EQ(s.error().code, ErrorCode::kUsage);
+  EXPECT_NE(s.error().message.find(want), std::string::npos) << s.error().message;
+  EXPECT_EQ(s.error().message.find('\n'), std::string::npos);
+}
+
+TEST(BenchFlags, DefaultsAreValid) {
+  BenchFlags f = local();
+  EXPECT_TRUE(validateBenchFlags(f, launchOf(f), kMemory).has_value());
+  f.op = "pairs";
+  EXPECT_TRUE(validateBenchFlags(f, launchOf(f), kMemory).has_value());
+}
+
+TEST(BenchFlags, RefusesEachBadFlag) {
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  expectRefused([](BenchFlags& f) { f.max_bytes = "16T"; }, "-e 16T");
+  expectRefused([](BenchFlags& f) { f.root = 2; }, "-r/--root: rank 2");
+  expectRefused([](BenchFlags& f) { f.root = -1; }, "-r/--root");
+  expectRefused([](BenchFlags& f) { f.stall_timeout = 0; }, "--stall-timeout");
+  expectRefused([](BenchFlags& f) { f.stall_timeout = -3; }, "--stall-timeout");
+  expectRefused([](BenchFlags& f) { f.stall_timeout = 1e12; }, "--stall-timeout");
+  expectRefused([nan](BenchFlags& f) { f.stall_timeout = nan; }, "--stall-timeout");
+  expectRefused([](BenchFlags& f) { f.bootstrap_timeout = -1; }, "--bootstrap-timeout");
+  expectRefused([nan](BenchFlags& f) { f.bootstrap_timeout = nan; }, "--bootstrap-timeout");
+  expectRefused([](BenchFlags& f) { f.bootstrap_timeout = 1e9; }, "--bootstrap-timeout");
+  expectRefused([](BenchFlags& f) { f.iters = 0; }, "-n/--iters");
+  expectRefused([](BenchFlags& f) { f.iters = -4; }, "-n/--iters");
+  expectRefused([](BenchFlags& f) { f.warmup = -1; }, "-w/--warmup_iters");
+  expectRefused([](BenchFlags& f) { f.average = 9; }, "-a/--average");
+  expectRefused([](BenchFlags& f) { f.check = 2; }, "-c/--check");
+  expectRefused([](BenchFlags& f) { f.connections = -1; }, "--connections");
+  expectRefused([](BenchFlags& f) { f.connections = 0; }, "--connections");
+  expectRefused([](BenchFlags& f) { f.connections = 100000; }, "--connections");
+  expectRefused([](BenchFlags& f) { f.expect_busbw = -1; }, "--expect-busbw");
+  expectRefused([nan](BenchFlags& f) { f.expect_busbw = nan; }, "--expect-busbw");
+  expectRefused([](BenchFlags& f) { f.nic_gbps = 0; }, "--nic-gbps");
+  expectRefused([](BenchFlags& f) { f.data_if = "eth0"; }, "--data-if cannot be used with --local");
+  expectRefused([](BenchFlags& f) { f.ctrl_if = "eth0"; }, "--ctrl-if cannot be used with --local");
+  expectRefused([](BenchFlags& f) { f.op = "bogus"; }, "unknown op 'bogus'");
+  expectRefused([](BenchFlags& f) { f.backend = "carrier-pigeon"; }, "--backend");
+  expectRefused([](BenchFlags& f) { f.job_id = "a b"; }, "--job-id");
+}
+
+TEST(BenchFlags, MemoryCountsRanksOnTheHost) {
+  BenchFlags f = local(4);
+  f.max_bytes = "3G";  // 2 buffers x 3 GiB x 4 ranks = 24 GiB > 16 GiB
+  EXPECT_FALSE(validateBenchFlags(f, launchOf(f), kMemory).has_value());
+  f.local = 2;  // 12 GiB fits
+  EXPECT_TRUE(validateBenchFlags(f, launchOf(f), kMemory).has_value());
+  f.max_bytes = "16T";  // unknown memory: not checked
+  EXPECT_TRUE(validateBenchFlags(f, launchOf(f), 0).has_value());
+  EXPECT_GT(physicalMemoryBytes(), 0u);
+}
+
+Environment envOf(std::initializer_list<std::pair<const char*, const char*>> kv) {
+  Environment env;
+  for (auto [k, v] : kv) env.emplace(k, v);
+  return env;
+}
+
+TEST(BenchFlags, LauncherEnvironment) {
+  BenchFlags f;
+  f.op = "all_reduce";
+  auto ok = resolveLaunch(f, envOf({{"RANK", "1"}, {"WORLD_SIZE", "4"}, {"MASTER_ADDR", "10.0.0.1"}, {"MASTER_PORT", "29600"}}),
+                          false);
+  ASSERT_TRUE(ok.has_value());
+  EXPECT_EQ(ok->rank, 1);
+  EXPECT_EQ(ok->size, 4);
+  EXPECT_EQ(ok->master_port, 29600);
+  EXPECT_EQ(ok->bootstrap, "env");
+
+  // Port 0 (any) only for a job of one rank.
+  EXPECT_TRUE(resolveLaunch(f, envOf({{"RANK", "0"}, {"WORLD_SIZE", "1"}, {"MASTER_ADDR", "h"}, {"MASTER_PORT", "0"}}),
+                            false));
+
+  struct Case {
+    Environment env;
+    std::string want;
+  };
+  std::vector<Case> cases = {
+      {envOf({{"RANK", "0"}, {"WORLD_SIZE", "2"}, {"MASTER_ADDR", "h"}, {"MASTER_PORT", "70000"}}), "MASTER_PORT='70000'"},
+      {envOf({{"RANK", "0"}, {"WORLD_SIZE", "2"}, {"MASTER_ADDR", "h"}, {"MASTER_PORT", "abc"}}), "MASTER_PORT='abc'"},
+      {envOf({{"RANK", "0"}, {"WORLD_SIZE", "2"}, {"MASTER_ADDR", "h"}, {"MASTER_PORT", "0"}}), "MASTER_PORT='0'"},
+      {envOf({{"RANK", "x"}, {"WORLD_SIZE", "2"}, {"MASTER_ADDR", "h"}}), "RANK='x'"},
+      {envOf({{"RANK", "-1"}, {"WORLD_SIZE", "2"}, {"MASTER_ADDR", "h"}}), "RANK='-1'"},
+      {envOf({{"RANK", "0"}, {"WORLD_SIZE", "two"}, {"MASTER_ADDR", "h"}}), "WORLD_SIZE='two'"},
+      {envOf({{"RANK", "0"}, {"WORLD_SIZE", "1000000"}, {"MASTER_ADDR", "h"}}), "WORLD_SIZE='1000000'"},
+      {envOf({{"RANK", "0"}, {"WORLD_SIZE", "0"}, {"MASTER_ADDR", "h"}}), "WORLD_SIZE='0'"},
+      {envOf({{"RANK", "2"}, {"WORLD_SIZE", "2"}, {"MASTER_ADDR", "h"}}), "RANK=2 is not below WORLD_SIZE=2"},
+      {envOf({{"OMPI_COMM_WORLD_RANK", "0"}, {"OMPI_COMM_WORLD_SIZE", "huge"}}), "OMPI_COMM_WORLD_SIZE='huge'"},
+      {envOf({{"WORLD_SIZE", "2"}}), "no launcher found"},
+  };
+  for (const auto& c : cases) {
+    auto l = resolveLaunch(f, c.env, true);
+    ASSERT_FALSE(l.has_value()) << c.want;
+    EXPECT_EQ(l.error().code, ErrorCode::kUsage);
+    EXPECT_NE(l.error().message.find(c.want), std::string::npos) << l.error().message;
+  }
+  // -r is checked against the world size the environment gives.
+  f.root = 4;
+  auto l = resolveLaunch(f, envOf({{"RANK", "0"}, {"WORLD_SIZE", "4"}, {"MASTER_ADDR", "h"}}), false);
+  ASSERT_TRUE(l.has_value());
+  EXPECT_FALSE(validateBenchFlags(f, *l, kMemory).has_value());
+}
+
+TEST(BenchFlags, JobToken) {
+  BenchFlags f;
+  EXPECT_EQ(*resolveJobToken(f, {}), "");
+  EXPECT_EQ(*resolveJobToken(f, envOf({{"RAILKIT_JOB_TOKEN", "from-the-environment"}})), "from-the-environment");
+  EXPECT_FALSE(resolveJobToken(f, envOf({{"RAILKIT_JOB_TOKEN", "short"}})).has_value());
+  f.job_token = "from-the-command-line";
+  EXPECT_EQ(*resolveJobToken(f, envOf({{"RAILKIT_JOB_TOKEN", "from-the-environment"}})), "from-the-command-line");
+  std::string path = ::testing::TempDir() + "railkit_job_token_test";
+  std::ofstream(path) << "from-a-mounted-secret\n";
+  f.job_token_file = path;
+  EXPECT_FALSE(resolveJobToken(f, {}).has_value());  // both: ambiguous
+  f.job_token.clear();
+  EXPECT_EQ(*resolveJobToken(f, {}), "from-a-mounted-secret");
+  f.job_token_file = "/dev/zero";
+  EXPECT_FALSE(resolveJobToken(f, {}).has_value());
+  std::remove(path.c_str());
+}
+
+}  // namespace
+}  // namespace railkit::bench
