@@ -12,6 +12,8 @@
 
 #include <gtest/gtest.h>
 
+#include "support/test_support.h"
+
 namespace railkit {
 namespace {
 
@@ -20,9 +22,7 @@ namespace fs = std::filesystem;
 class FileRootTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    dir_ = fs::temp_directory_path() / ("railkit-fileroot-" + std::to_string(::getpid()) + "-" +
-                                        ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::remove_all(dir_);
+    dir_ = railkit::testing::freshTestDir("railkit-fileroot");
     fs::create_directories(dir_ / "sys/devices/pci0000:00/0000:00:01.0/0000:3b:00.0/infiniband/mlx5_0");
     fs::create_directories(dir_ / "sys/class/infiniband");
     write("sys/devices/pci0000:00/0000:00:01.0/0000:3b:00.0/infiniband/mlx5_0/fw_ver", "28.39.1002\n");

@@ -11,6 +11,8 @@
 
 #include <gtest/gtest.h>
 
+#include "support/test_support.h"
+
 #include "core/atomic_file.h"
 #include "core/input_file.h"
 
@@ -22,10 +24,7 @@ namespace fs = std::filesystem;
 class InputOutputFileTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    dir_ = fs::temp_directory_path() / ("railkit-io-" + std::to_string(::getpid()) + "-" +
-                                        ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::remove_all(dir_);
-    fs::create_directories(dir_);
+    dir_ = railkit::testing::freshTestDir("railkit-io");
   }
   void TearDown() override { fs::remove_all(dir_); }
   std::string path(const std::string& name) const { return (dir_ / name).string(); }

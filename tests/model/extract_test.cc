@@ -10,6 +10,8 @@
 
 #include <gtest/gtest.h>
 
+#include "support/test_support.h"
+
 #include "archive_builder.h"
 #include "core/tree_writer.h"
 #include "model/root_source.h"
@@ -24,9 +26,7 @@ namespace {
 class Extract : public ::testing::Test {
  protected:
   void SetUp() override {
-    base_ = fs::temp_directory_path() / ("railkit-extract-" + std::to_string(::getpid()) + "-" +
-                                         ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::remove_all(base_);
+    base_ = railkit::testing::freshTestDir("railkit-extract");
     fs::create_directories(dest_ = base_ / "dest");
   }
   void TearDown() override { fs::remove_all(base_); }

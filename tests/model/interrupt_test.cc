@@ -17,6 +17,8 @@
 
 #include <gtest/gtest.h>
 
+#include "support/test_support.h"
+
 #include "archive_builder.h"
 #include "run_railkit.h"
 
@@ -29,9 +31,7 @@ namespace {
 class Interrupt : public ::testing::Test {
  protected:
   void SetUp() override {
-    base_ = fs::temp_directory_path() / ("railkit-interrupt-" + std::to_string(::getpid()) + "-" +
-                                         ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::remove_all(base_);
+    base_ = railkit::testing::freshTestDir("railkit-interrupt");
     fs::create_directories(tmp_ = base_ / "tmp");
     fs::create_directories(out_ = base_ / "out");
   }

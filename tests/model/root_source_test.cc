@@ -9,6 +9,8 @@
 #include <fstream>
 
 #include <gtest/gtest.h>
+
+#include "support/test_support.h"
 #include <nlohmann/json.hpp>
 
 #include "archive_builder.h"
@@ -26,9 +28,7 @@ namespace {
 class HostileRoot : public ::testing::Test {
  protected:
   void SetUp() override {
-    base_ = fs::temp_directory_path() / ("railkit-hostile-" + std::to_string(::getpid()) + "-" +
-                                         ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::remove_all(base_);
+    base_ = railkit::testing::freshTestDir("railkit-hostile");
     fs::create_directories(tmp_ = base_ / "tmp");
     fs::create_directories(canary_ = base_ / "canary");
     std::ofstream(canary_ / "victim") << "original\n";

@@ -1,5 +1,7 @@
 #pragma once
 // Paths every test needs, and the rule for ../shared: skip with a reason.
+#include <unistd.h>
+
 #include <filesystem>
 #include <string>
 
@@ -12,6 +14,18 @@ inline std::filesystem::path fixturesDir() { return sourceDir() / "tests" / "fix
 inline std::filesystem::path sharedDir() { return RAILKIT_SHARED_DIR; }
 inline bool haveShared() { return std::filesystem::is_directory(sharedDir() / "data"); }
 inline std::string railkitBinary() { return RAILKIT_BINARY; }
+
+// An empty directory of this test's own, under the temp directory: the prefix,
+// the process id and the running test's name keep parallel tests apart. The
+// caller removes it in TearDown.
+inline std::filesystem::path freshTestDir(const std::string& prefix) {
+  const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
+  auto dir = std::filesystem::temp_directory_path() /
+             (prefix + "-" + std::to_string(::getpid()) + "-" + (info ? info->name() : "suite"));
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  return dir;
+}
 
 }  // namespace railkit::testing
 
