@@ -23,11 +23,10 @@ struct CliRun {
   bool oneErrorLine() const { return !err.empty() && err.find('\n') == err.size() - 1; }
 };
 
-// A fresh directory per test binary run, removed by nobody: it is under /tmp.
-inline std::filesystem::path cliTempDir(const std::string& tag) {
-  auto dir = std::filesystem::temp_directory_path() / ("railkit-" + tag + "-" + std::to_string(::getpid()));
-  std::filesystem::create_directories(dir);
-  return dir;
+// A fresh directory for this test binary's run, removed when it exits.
+inline const std::filesystem::path& cliTempDir(const std::string& tag) {
+  static BinaryScratchDir dir("railkit-" + tag);
+  return dir.path();
 }
 
 // Runs `script` with sh under `timeout 60`; its stdout and stderr are kept.

@@ -18,8 +18,7 @@ using railkit::testing::makeFifo;
 namespace {
 
 const fs::path& scratch() {
-  static fs::path dir = railkit::testing::cliTempDir("hard-inputs");
-  return dir;
+  return railkit::testing::cliTempDir("hard-inputs");
 }
 
 CliRun run(const std::string& args) { return railkit::testing::runRailkit(args, scratch()); }

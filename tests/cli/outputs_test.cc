@@ -19,8 +19,7 @@ using railkit::testing::CliRun;
 namespace {
 
 const fs::path& scratch() {
-  static fs::path dir = railkit::testing::cliTempDir("outputs");
-  return dir;
+  return railkit::testing::cliTempDir("outputs");
 }
 
 CliRun run(const std::string& args) { return railkit::testing::runRailkit(args, scratch()); }

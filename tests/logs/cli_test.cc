@@ -26,13 +26,8 @@ struct CliRun {
 };
 
 fs::path tempRoot() {
-  static fs::path root = [] {
-    fs::path d = fs::temp_directory_path() / ("railkit-logs-cli-" + std::to_string(::getpid()));
-    fs::remove_all(d);
-    fs::create_directories(d);
-    return d;
-  }();
-  return root;
+  static railkit::testing::BinaryScratchDir root("railkit-logs-cli");
+  return root.path();
 }
 
 std::string slurp(const fs::path& p) {

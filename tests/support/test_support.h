@@ -15,6 +15,27 @@ inline std::filesystem::path sharedDir() { return RAILKIT_SHARED_DIR; }
 inline bool haveShared() { return std::filesystem::is_directory(sharedDir() / "data"); }
 inline std::string railkitBinary() { return RAILKIT_BINARY; }
 
+// A directory for one test binary's whole run, removed when the binary exits
+// (a FIFO or a 16 MiB sparse file left in /tmp by every run would pile up).
+class BinaryScratchDir {
+ public:
+  explicit BinaryScratchDir(const std::string& prefix)
+      : path_(std::filesystem::temp_directory_path() / (prefix + "-" + std::to_string(::getpid()))) {
+    std::filesystem::remove_all(path_);
+    std::filesystem::create_directories(path_);
+  }
+  ~BinaryScratchDir() {
+    std::error_code ec;
+    std::filesystem::remove_all(path_, ec);
+  }
+  BinaryScratchDir(const BinaryScratchDir&) = delete;
+  BinaryScratchDir& operator=(const BinaryScratchDir&) = delete;
+  const std::filesystem::path& path() const { return path_; }
+
+ private:
+  std::filesystem::path path_;
+};
+
 // An empty directory of this test's own, under the temp directory: the prefix,
 // the process id and the running test's name keep parallel tests apart. The
 // caller removes it in TearDown.
