@@ -66,6 +66,11 @@ void applyDataNics(const BenchFlags& f, const Environment& env, const std::vecto
 }
 
 Result<bench::BenchConfig> makeConfig(const BenchFlags& f, const Environment& env) {
+  // Every flag is checked before any is used: a NaN timeout must not reach
+  // the conversions below (UBSan: nan outside the range of long).
+  auto launch = bench::resolveLaunch(f, env, bench::mpiBootstrapBuiltIn());
+  if (!launch) return tl::unexpected(launch.error());
+  if (auto s = bench::validateBenchFlags(f, *launch, bench::physicalMemoryBytes()); !s) return tl::unexpected(s.error());
   bench::BenchConfig c;
   c.op = f.op;
   auto minb = bench::parseSize(f.min_bytes);
@@ -123,9 +128,6 @@ Result<bench::BenchConfig> makeConfig(const BenchFlags& f, const Environment& en
     if (auto v = lookup(env, key)) t.env.push_back(std::string(key) + "=" + *v);
   }
 
-  auto launch = bench::resolveLaunch(f, env, bench::mpiBootstrapBuiltIn());
-  if (!launch) return tl::unexpected(launch.error());
-  if (auto s = bench::validateBenchFlags(f, *launch, bench::physicalMemoryBytes()); !s) return tl::unexpected(s.error());
   auto token = bench::resolveJobToken(f, env);
   if (!token) return tl::unexpected(token.error());
   b.job_token = *token;

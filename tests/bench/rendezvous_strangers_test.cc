@@ -40,7 +40,7 @@ struct Notices {
 
 class Rendezvous {
  public:
-  Rendezvous(int size, std::string token, milliseconds hello_timeout = seconds(5)) : size_(size) {
+  Rendezvous(int size, std::string token, milliseconds hello_timeout = seconds(5)) {
     auto fd = listenOn("127.0.0.1", 0, &port_);
     EXPECT_TRUE(fd.has_value());
     listener_ = fd.value_or(-1);
@@ -72,7 +72,6 @@ class Rendezvous {
   }
 
  private:
-  int size_;
   int port_ = 0;
   int listener_ = -1;
   BootstrapOptions base_;

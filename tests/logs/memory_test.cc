@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <cstdlib>
 #include <functional>
 #include <string>
 
@@ -76,6 +77,20 @@ constexpr int kBlocks = 48;                // x 1 MiB: 48 MiB of input per kind
 constexpr size_t kBlockBytes = 1u << 20;
 constexpr long kBoundKib = 200 * 1024;  // 10-70 MiB now; keeping every line took 340 MiB to 1.7 GiB
 
+// The bound holds for the plain build. Under ASan, freed memory waits in a
+// quarantine of up to 256 MiB and every allocation has redzones and shadow,
+// so peak RSS says nothing about what logs keeps: there the runs still go
+// through the sanitizers and their exit statuses are checked, and the plain
+// build's pass of this same test checks the bound.
+void expectBoundedRss(const Usage& u) {
+  if (std::getenv("RAILKIT_SANITIZER_BUILD") != nullptr) {
+    std::printf("sanitizer build: peak RSS %ld MiB not compared (the plain build checks < %ld MiB)\n",
+                u.max_rss_kib / 1024, kBoundKib / 1024);
+    return;
+  }
+  EXPECT_LT(u.max_rss_kib, kBoundKib) << "peak RSS " << u.max_rss_kib / 1024 << " MiB";
+}
+
 TEST(LogsMemory, PerftestErrorLinesAreCountedNotKept) {
   std::string head =
       "RDMA_Write BW Test\n Device         : mlx5_0\n"
@@ -84,7 +99,7 @@ TEST(LogsMemory, PerftestErrorLinesAreCountedNotKept) {
   std::string body = repeat("Failed status 12: wr_id 0 syndrom 0x81\nCompletion with error at client\n", kBlockBytes);
   Usage u = feedLogs(kBlocks, [&](int i) { return i == 0 ? head + body : body; });
   EXPECT_EQ(u.status, 1);  // a failed run is a finding
-  EXPECT_LT(u.max_rss_kib, kBoundKib) << "peak RSS " << u.max_rss_kib / 1024 << " MiB";
+  expectBoundedRss(u);
 }
 
 TEST(LogsMemory, NcclTestsRowsAndRankLinesStayBounded) {
@@ -101,7 +116,7 @@ TEST(LogsMemory, NcclTestsRowsAndRankLinesStayBounded) {
     return ranks;
   });
   EXPECT_EQ(u.status, 0);
-  EXPECT_LT(u.max_rss_kib, kBoundKib) << "peak RSS " << u.max_rss_kib / 1024 << " MiB";
+  expectBoundedRss(u);
 }
 
 TEST(LogsMemory, NcclWarningsAndUnknownTextStayBounded) {
@@ -111,11 +126,11 @@ TEST(LogsMemory, NcclWarningsAndUnknownTextStayBounded) {
       kBlockBytes);
   Usage u = feedLogs(kBlocks, [&](int) { return nccl; });
   EXPECT_EQ(u.status, 1);
-  EXPECT_LT(u.max_rss_kib, kBoundKib) << "peak RSS " << u.max_rss_kib / 1024 << " MiB";
+  expectBoundedRss(u);
   std::string text = repeat("2024-05-01 12:00:00 step 100 loss 1.2345 lr 0.0001 Error: nothing to see\n", kBlockBytes);
   u = feedLogs(kBlocks, [&](int) { return text; });
   EXPECT_EQ(u.status, 0);
-  EXPECT_LT(u.max_rss_kib, kBoundKib) << "peak RSS " << u.max_rss_kib / 1024 << " MiB";
+  expectBoundedRss(u);
 }
 
 }  // namespace
