@@ -23,10 +23,17 @@ struct CliRun {
   bool oneErrorLine() const { return !err.empty() && err.find('\n') == err.size() - 1; }
 };
 
-// A fresh directory for this test binary's run, removed when it exits.
-inline const std::filesystem::path& cliTempDir(const std::string& tag) {
-  static BinaryScratchDir dir("railkit-" + tag);
+// This test binary's scratch directory, removed when it exits.
+inline const std::filesystem::path& cliScratch() {
+  static BinaryScratchDir dir("railkit-cli");
   return dir.path();
+}
+
+// Writes `text` to `path`; a relative path lands in cliScratch().
+inline std::string writeScratchFile(const std::filesystem::path& path, const std::string& text) {
+  std::filesystem::path full = cliScratch() / path;
+  std::ofstream(full, std::ios::binary) << text;
+  return full.string();
 }
 
 // Runs `script` with sh under `timeout 60`; its stdout and stderr are kept.
@@ -51,7 +58,7 @@ inline CliRun runShell(const std::string& script, const std::filesystem::path& s
 }
 
 // `args` is shell text after "railkit ".
-inline CliRun runRailkit(const std::string& args, const std::filesystem::path& scratch) {
+inline CliRun runRailkit(const std::string& args, const std::filesystem::path& scratch = cliScratch()) {
   return runShell("exec " + railkitBinary() + " " + args, scratch);
 }
 

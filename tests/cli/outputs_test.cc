@@ -15,19 +15,11 @@
 
 namespace fs = std::filesystem;
 using railkit::testing::CliRun;
+using railkit::testing::cliScratch;
+using railkit::testing::runRailkit;
+using railkit::testing::writeScratchFile;
 
 namespace {
-
-const fs::path& scratch() {
-  return railkit::testing::cliTempDir("outputs");
-}
-
-CliRun run(const std::string& args) { return railkit::testing::runRailkit(args, scratch()); }
-
-std::string writeFile(const fs::path& path, const std::string& text) {
-  std::ofstream(path, std::ios::binary) << text;
-  return path.string();
-}
 
 std::string slurp(const fs::path& path) {
   std::ifstream in(path, std::ios::binary);
@@ -48,21 +40,21 @@ int leftoverTemporaries(const fs::path& dir) {
 }
 
 std::string cleanManifest() {
-  return writeFile(scratch() / "clean.yaml", "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\n");
+  return writeScratchFile(cliScratch() / "clean.yaml", "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\n");
 }
 
 TEST(CliOutputs, JsonOutReplacesAnExistingFileWhole) {
-  fs::path dir = scratch() / "json-out";
+  fs::path dir = cliScratch() / "json-out";
   fs::create_directories(dir);
   fs::path out = dir / "result.json";
   // An old result much longer than the new one: writing in place would leave its tail.
-  writeFile(out, std::string(200000, 'x'));
+  writeScratchFile(out, std::string(200000, 'x'));
   // A second link to the old file: rewriting in place would change it too.
   fs::path keep = dir / "old-result.json";
   fs::remove(keep);
   fs::create_hard_link(out, keep);
   ino_t before = inodeOf(out);
-  CliRun r = run("lint --json-out " + out.string() + " " + cleanManifest());
+  CliRun r = runRailkit("lint --json-out " + out.string() + " " + cleanManifest());
   EXPECT_EQ(r.status, 0) << r.err;
   auto doc = nlohmann::json::parse(slurp(out), nullptr, false);
   ASSERT_FALSE(doc.is_discarded()) << slurp(out).substr(0, 300);
@@ -74,35 +66,35 @@ TEST(CliOutputs, JsonOutReplacesAnExistingFileWhole) {
   // The human view still goes to stdout.
   EXPECT_NE(r.out.find("0 error(s)"), std::string::npos) << r.out;
   // Every command goes through the same path: logs too.
-  std::string log = writeFile(scratch() / "plain.log", "hello\n");
-  r = run("logs --json-out " + out.string() + " " + log);
+  std::string log = writeScratchFile(cliScratch() / "plain.log", "hello\n");
+  r = runRailkit("logs --json-out " + out.string() + " " + log);
   EXPECT_EQ(r.status, 0) << r.err;
   EXPECT_FALSE(nlohmann::json::parse(slurp(out), nullptr, false).is_discarded());
   EXPECT_EQ(leftoverTemporaries(dir), 0);
 }
 
 TEST(CliOutputs, JsonOutIntoAMissingDirectoryIsOneLine) {
-  fs::path out = scratch() / "no-such-dir" / "result.json";
-  CliRun r = run("lint --json-out " + out.string() + " " + cleanManifest());
+  fs::path out = cliScratch() / "no-such-dir" / "result.json";
+  CliRun r = runRailkit("lint --json-out " + out.string() + " " + cleanManifest());
   EXPECT_EQ(r.status, 2) << r.err;
   EXPECT_TRUE(r.oneErrorLine()) << r.err;
   EXPECT_NE(r.err.find("--json-out " + out.string() + ": cannot create a file in"), std::string::npos) << r.err;
   EXPECT_FALSE(fs::exists(out.parent_path()));
   // A directory where the file should go.
-  r = run("lint --json-out " + scratch().string() + " " + cleanManifest());
+  r = runRailkit("lint --json-out " + cliScratch().string() + " " + cleanManifest());
   EXPECT_EQ(r.status, 2) << r.err;
   EXPECT_TRUE(r.oneErrorLine()) << r.err;
   EXPECT_NE(r.err.find("is a directory"), std::string::npos) << r.err;
-  EXPECT_EQ(leftoverTemporaries(scratch()), 0);
+  EXPECT_EQ(leftoverTemporaries(cliScratch()), 0);
 }
 
 TEST(CliOutputs, RenderOutputDirectoryFilesAreRenamedIntoPlace) {
-  fs::path profile = scratch() / "profile.yaml";
-  writeFile(profile,
+  fs::path profile = cliScratch() / "profile.yaml";
+  writeScratchFile(profile,
             "name: t\nnamespace: t\nimage: registry.example.com/nccl:1\nmode: rdma-shared\nlauncher: mpijob\n");
-  fs::path dir = scratch() / "rendered";
+  fs::path dir = cliScratch() / "rendered";
   fs::remove_all(dir);
-  CliRun r = run("render --profile " + profile.string() + " -o " + dir.string());
+  CliRun r = runRailkit("render --profile " + profile.string() + " -o " + dir.string());
   ASSERT_EQ(r.status, 0) << r.err;
   int files = 0;
   fs::path some;
@@ -110,17 +102,17 @@ TEST(CliOutputs, RenderOutputDirectoryFilesAreRenamedIntoPlace) {
   ASSERT_GT(files, 1);
   std::string first = slurp(some);
   // A stale, longer version of one file is replaced whole, by a new inode.
-  writeFile(some, first + std::string(100000, '#'));
+  writeScratchFile(some, first + std::string(100000, '#'));
   ino_t before = inodeOf(some);
-  r = run("render --profile " + profile.string() + " -o " + dir.string());
+  r = runRailkit("render --profile " + profile.string() + " -o " + dir.string());
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_EQ(slurp(some), first);
   EXPECT_NE(inodeOf(some), before);
   EXPECT_EQ(leftoverTemporaries(dir), 0);
   // -o naming a file is one line, exit 2.
-  fs::path file = scratch() / "a-file";
-  writeFile(file, "x");
-  r = run("render --profile " + profile.string() + " -o " + file.string());
+  fs::path file = cliScratch() / "a-file";
+  writeScratchFile(file, "x");
+  r = runRailkit("render --profile " + profile.string() + " -o " + file.string());
   EXPECT_EQ(r.status, 2) << r.err;
   EXPECT_TRUE(r.oneErrorLine()) << r.err;
 }
@@ -135,7 +127,7 @@ TEST(CliOutputs, ParseErrorsAreOneLineAndExitTwo) {
                         Case{"lint --no-such-flag " + manifest, "--no-such-flag"},
                         Case{"render node-prep --bogus", "--bogus"}}) {
     SCOPED_TRACE(c.args);
-    CliRun r = run(c.args);
+    CliRun r = runRailkit(c.args);
     EXPECT_EQ(r.status, 2) << r.err;
     EXPECT_TRUE(r.oneErrorLine()) << r.err;
     EXPECT_EQ(r.err.rfind("railkit: ", 0), 0u) << r.err;
@@ -144,18 +136,18 @@ TEST(CliOutputs, ParseErrorsAreOneLineAndExitTwo) {
     EXPECT_EQ(r.out, "");
   }
   // The hint names the subcommand whose help lists the option.
-  EXPECT_NE(run("render node-prep --bogus").err.find("(see railkit render node-prep --help)"), std::string::npos);
+  EXPECT_NE(runRailkit("render node-prep --bogus").err.find("(see railkit render node-prep --help)"), std::string::npos);
 }
 
 TEST(CliOutputs, HelpAndVersionStayExitZero) {
-  CliRun r = run("--help");
+  CliRun r = runRailkit("--help");
   EXPECT_EQ(r.status, 0) << r.err;
   EXPECT_NE(r.out.find("lint"), std::string::npos) << r.out;
   EXPECT_GT(std::count(r.out.begin(), r.out.end(), '\n'), 5);
-  r = run("render --help");
+  r = runRailkit("render --help");
   EXPECT_EQ(r.status, 0) << r.err;
   EXPECT_NE(r.out.find("--gpus-per-node"), std::string::npos) << r.out;
-  r = run("--version");
+  r = runRailkit("--version");
   EXPECT_EQ(r.status, 0) << r.err;
   EXPECT_NE(r.out.find("railkit"), std::string::npos) << r.out;
 }

@@ -20,7 +20,7 @@
 #include "support/test_support.h"
 
 #include "archive_builder.h"
-#include "run_railkit.h"
+#include "support/run_railkit.h"
 
 namespace fs = std::filesystem;
 using railkit::testing::ArchiveBuilder;
@@ -43,10 +43,10 @@ class Interrupt : public ::testing::Test {
     ArchiveBuilder b(path);
     b.file("proc/meminfo", "MemTotal: 1 kB\n");
     for (int i = 0; i < 60000; ++i) {
-    std::string name = "sys/bulk/d";
-    name.append(std::to_string(i % 100)).append("/f").append(std::to_string(i));
-    b.file(name, "1\n");
-  }
+      std::string name = "sys/bulk/d";
+      name.append(std::to_string(i % 100)).append("/f").append(std::to_string(i));
+      b.file(name, "1\n");
+    }
     EXPECT_TRUE(b.write());
     return path;
   }

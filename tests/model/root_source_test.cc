@@ -14,7 +14,7 @@
 #include <nlohmann/json.hpp>
 
 #include "archive_builder.h"
-#include "run_railkit.h"
+#include "support/run_railkit.h"
 #include "support/node_builder.h"
 
 namespace fs = std::filesystem;

@@ -1,5 +1,5 @@
 #pragma once
-// Runs the railkit binary for the snapshot tests: separate stdout and stderr,
+// Runs the railkit binary with an argv (no shell): separate stdout and stderr,
 // an optional private TMPDIR (to see what temporary directories it leaves),
 // and a deadline after which it is killed, so that a hang fails the test
 // instead of stalling the suite.
