@@ -17,13 +17,20 @@
 namespace railkit {
 
 struct InputFileOptions {
-  // What the file is, for messages: "manifest", "profile", "hostfile".
+  // What the file is, for messages: "manifest", "profile", "hostfile"; empty
+  // for the path alone.
   std::string what = "file";
   // Larger inputs are refused (kInvalidInput), never truncated silently.
   std::size_t max_bytes = 16u << 20;
   // "-" reads standard input (a pipe, as cat does), still capped.
   bool allow_stdin = false;
 };
+
+// Opens a named input for a reader that streams it (logs): the same open
+// without blocking and the same type check as readInputFile, no size cap.
+// "-" is not handled here. The descriptor is blocking again, close-on-exec,
+// and the caller's to close.
+Result<int> openInputFile(const std::string& path, const InputFileOptions& options);
 
 // The whole file as text. kNotFound when absent, kInvalidInput for a
 // directory, FIFO, device, socket or an over-size file, kIo when the OS refuses.

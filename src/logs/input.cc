@@ -1,7 +1,6 @@
 #include "logs/input.h"
 
 #include <fcntl.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -124,25 +123,6 @@ class InputAnalyzer : public StagedLineSink {
   PerftestParser perftest_;
 };
 
-// A name must be a regular file: a FIFO or /dev/zero given by name would block
-// or never end. A pipe is read as cat reads it, through "-". Once per file.
-Status checkNamedInput(int fd, const std::string& path) {
-  struct stat st {};
-  if (::fstat(fd, &st) != 0)
-    return makeError(ErrorCode::kIo, fmt::format("{}: cannot stat: {}", path, std::strerror(errno)));
-  if (!S_ISREG(st.st_mode)) {
-    const char* hint =
-        S_ISFIFO(st.st_mode) ? " (to read a pipe, give - and redirect it: railkit logs - < PIPE)" : "";
-    return makeError(ErrorCode::kInvalidInput,
-                     fmt::format("{}: expected a regular file or - for standard input, found {}{}", path,
-                                 describeFileType(st.st_mode), hint));
-  }
-  // The open was non-blocking for the FIFO case; regular reads block as usual.
-  int flags = ::fcntl(fd, F_GETFL);
-  if (flags >= 0) (void)::fcntl(fd, F_SETFL, flags & ~O_NONBLOCK);
-  return okStatus();
-}
-
 }  // namespace
 
 const char* inputKindName(InputKind kind) {
@@ -158,18 +138,13 @@ const char* inputKindName(InputKind kind) {
 Result<InputReport> analyzeFile(const std::string& path, const LineReaderOptions& options) {
   bool is_stdin = path == "-";
   std::string name = is_stdin ? "<stdin>" : path;
-  // O_NONBLOCK: opening a FIFO that has no writer must not wait for one.
-  int fd = is_stdin ? STDIN_FILENO : ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
-  if (fd < 0) {
-    int err = errno;
-    return makeError(err == ENOENT ? ErrorCode::kNotFound : ErrorCode::kIo,
-                     fmt::format("{}: cannot open: {}", path, std::strerror(err)));
-  }
+  // A name must be a regular file: a FIFO or /dev/zero given by name would
+  // block or never end. A pipe is read as cat reads it, through "-".
+  int fd = STDIN_FILENO;
   if (!is_stdin) {
-    if (auto st = checkNamedInput(fd, path); !st) {
-      ::close(fd);
-      return tl::unexpected(st.error());
-    }
+    auto opened = openInputFile(path, {"", SIZE_MAX, true});
+    if (!opened) return tl::unexpected(opened.error());
+    fd = *opened;
   }
 #ifdef POSIX_FADV_SEQUENTIAL
   if (!is_stdin) (void)::posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);
