@@ -21,6 +21,9 @@ void attachNetworks(const Profile& profile, const std::string& network, PodDecor
   for (size_t i = 0; i < profile.data_interfaces.size(); ++i)
     list += (list.empty() ? "" : ",") + network + "@net" + std::to_string(i + 1);
   decoration.annotations["k8s.v1.cni.cncf.io/networks"] = list;
+  decoration.pod_data_interfaces.clear();
+  for (size_t i = 0; i < profile.data_interfaces.size(); ++i)
+    decoration.pod_data_interfaces.push_back("net" + std::to_string(i + 1));
 }
 
 RenderedObject nicClusterPolicy(const std::string& plugin, const json& config, const std::string& comment) {
@@ -57,6 +60,7 @@ Result<std::vector<RenderedObject>> renderMode(const Profile& profile, PodDecora
     decoration.limits["rdma/" + profile.resource_name] = 1;
     if (profile.mode == "host-network") {
       decoration.host_network = true;
+      decoration.pod_data_interfaces = profile.data_interfaces;
       decoration.pod_comment =
           "WARNING: hostNetwork shares the node's network namespace: every host interface and port, no "
           "isolation between pods, one job per node. Use it only where a secondary network is impossible.";
@@ -73,6 +77,7 @@ Result<std::vector<RenderedObject>> renderMode(const Profile& profile, PodDecora
                        {{"apiVersion", "mellanox.com/v1alpha1"}, {"kind", kind},
                         {"metadata", {{"name", network}}}, {"spec", spec}}});
     decoration.annotations["k8s.v1.cni.cncf.io/networks"] = network;
+    decoration.pod_data_interfaces = {"net1"};
     socketEnv(profile, decoration, true);
   } else if (profile.mode == "sriov") {
     json policy = {{"resourceName", profile.resource_name},
@@ -142,6 +147,7 @@ Result<std::vector<RenderedObject>> renderMode(const Profile& profile, PodDecora
                         {"metadata", metadata(profile.name + "-nic", ns)}, {"spec", {{"spec", {{"devices", devices}}}}}}});
     decoration.pod_claims.push_back({{"name", "nic"}, {"resourceClaimTemplateName", profile.name + "-nic"}});
     decoration.container_claims.push_back({{"name", "nic"}});
+    decoration.pod_data_interfaces = {"dranet0"};
     decoration.env.push_back(envVar("NCCL_SOCKET_IFNAME", profile.control_interface));
     decoration.env.push_back(envVar("NCCL_IB_HCA", profile.hcas.empty() ? "mlx5" : "=" + joined(profile.hcas)));
   } else if (profile.mode == "gke-tcpxo") {
@@ -152,6 +158,7 @@ Result<std::vector<RenderedObject>> renderMode(const Profile& profile, PodDecora
       std::string ifname = "eth" + std::to_string(i + 1);
       interfaces.push_back({{"interfaceName", ifname}, {"network", "vpc" + std::to_string(i + 1)}});
       nics += (nics.empty() ? "" : ",") + ifname;
+      decoration.pod_data_interfaces.push_back(ifname);
     }
     decoration.annotations["networking.gke.io/default-interface"] = "eth0";
     decoration.annotations["networking.gke.io/interfaces"] = interfaces.dump();

@@ -24,6 +24,11 @@ struct PodDecoration {
   json extra_mounts = json::array();  // for the main container
   std::vector<std::string> capabilities = {"IPC_LOCK"};
   std::string pod_comment;
+  // The data interfaces as the pod names them (net1.. from Multus, dranet0
+  // from a DRA claim, eth1.. on GKE, the host's own names with hostNetwork):
+  // what `railkit env --data-if` and `railkit bench --data-if` are given, never
+  // the host's names, which the pod does not have.
+  std::vector<std::string> pod_data_interfaces;
 };
 
 // Objects the mode needs next to the job, and what it adds to workers.
