@@ -45,9 +45,10 @@ std::string ncclTestsCommand(const Profile& profile) {
 
 std::string perRankWrapper(const PodNetwork& net, const std::string& command) {
   std::string prelude = envPrelude(net);
-  for (char& c : prelude)
-    if (c == '\n') c = ';';
-  return "bash -c '" + prelude + " exec " + command + "'";
+  prelude.pop_back();  // the last newline
+  for (size_t at = prelude.find('\n'); at != std::string::npos; at = prelude.find('\n', at))
+    prelude.replace(at, 1, "; ");
+  return "bash -c '" + prelude + "; exec " + command + "'";
 }
 
 std::string indexedBenchScript(const Profile& profile, const PodNetwork& net) {
@@ -78,13 +79,17 @@ std::string mpirunOptions(const PodNetwork& net) {
          "  --mca coll_hcoll_enable 0 --mca coll ^hcoll,ucc \\\n";
 }
 
-std::string indexedMpiScript(const Profile& profile, const PodNetwork& net, const std::string& host_of_rank) {
+std::string indexedMpiScript(const Profile& profile, const PodNetwork& net, const std::string& host_of_rank,
+                             const std::vector<std::string>& forward) {
   size_t at = host_of_rank.find("{i}");
   std::string before = host_of_rank.substr(0, at);
   std::string after = host_of_rank.substr(at + 3);
   std::string master = before + "0" + after;
   std::string ranks = std::to_string(profile.nodes * profile.gpus_per_node);
   std::string port = std::to_string(net.ssh_port);
+  // ssh starts the ranks with a bare environment: the pod's variables go with -x.
+  std::string exports = "-x PATH -x LD_LIBRARY_PATH";
+  for (const std::string& name : forward) exports += " -x " + name;
   return envPrelude(net) + sshdStartLines(net) +
          "if [ \"${RANK:-${PET_NODE_RANK:-}}\" = 0 ]; then\n"
          "  hostfile=/tmp/railkit-hostfile\n"
@@ -97,7 +102,7 @@ std::string indexedMpiScript(const Profile& profile, const PodNetwork& net, cons
          "  done\n"
          "  railkit wait-dns --hostfile \"$hostfile\" --timeout " + kWaitSeconds + " || { kill \"$sshd_pid\"; exit 3; }\n"
          "  mpirun --hostfile \"$hostfile\" -np " + ranks + " " + mpirunOptions(net) +
-         "    -x PATH -x LD_LIBRARY_PATH -x NCCL_DEBUG -x NCCL_DEBUG_SUBSYS \\\n"
+         "    " + exports + " \\\n"
          "    " + perRankWrapper(net, ncclTestsCommand(profile)) + "\n"
          "  status=$?\n"
          "  kill \"$sshd_pid\"\n"
@@ -127,8 +132,8 @@ std::string indexedMpiScript(const Profile& profile, const PodNetwork& net, cons
 std::string indexedPerftestScript(const Profile& profile, const PodNetwork& net, const std::string& server) {
   const std::string& tool = profile.test.op;
   return envPrelude(net) +
-         "# The RDMA device this pod has: the first of railkit env's NCCL_IB_HCA\n"
-         "# (else UCX_NET_DEVICES), as dev or dev:port.\n"
+         "# The RDMA device this pod has: the first entry of NCCL_IB_HCA (else\n"
+         "# UCX_NET_DEVICES) as railkit env computed it, dev or dev:port.\n"
          "hca=${NCCL_IB_HCA:-${UCX_NET_DEVICES:-}}\n"
          "hca=${hca#=}\n"
          "hca=${hca%%,*}\n"

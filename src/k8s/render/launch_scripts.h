@@ -45,8 +45,10 @@ std::string indexedBenchScript(const Profile& profile, const PodNetwork& net);
 // Indexed pods running an MPI program: every pod serves sshd; rank 0 waits
 // for the peers' names, writes the hostfile and runs mpirun; the others end
 // once rank 0's sshd stops answering. `host_of_rank` is the DNS name of rank
-// i with "{i}" in place of the index.
-std::string indexedMpiScript(const Profile& profile, const PodNetwork& net, const std::string& host_of_rank);
+// i with "{i}" in place of the index; `forward` names the pod variables
+// mpirun passes on (-x) to the ranks it starts over ssh.
+std::string indexedMpiScript(const Profile& profile, const PodNetwork& net, const std::string& host_of_rank,
+                             const std::vector<std::string>& forward);
 
 // perftest between two indexed pods: rank 0 serves, rank 1 connects to
 // `server`. Both sides bounded by timeout.

@@ -130,12 +130,15 @@ json indexedEnv(const Profile& profile, const std::string& master) {
 }
 
 // What an indexed pod runs: `host_of_rank` is rank i's DNS name with "{i}".
-std::string indexedScript(const Profile& profile, const PodNetwork& net, const std::string& host_of_rank) {
+std::string indexedScript(const Profile& profile, const PodDecoration& decoration, const PodNetwork& net,
+                          const std::string& host_of_rank) {
   std::string master = host_of_rank;
   master.replace(master.find("{i}"), 3, "0");
   if (profile.test.tool == "railkit") return indexedBenchScript(profile, net);
   if (profile.test.tool == "perftest") return indexedPerftestScript(profile, net, master);
-  return indexedMpiScript(profile, net, host_of_rank);
+  std::vector<std::string> forward;
+  for (const auto& item : ncclEnv(profile, decoration)) forward.push_back(item["name"].get<std::string>());
+  return indexedMpiScript(profile, net, host_of_rank, forward);
 }
 
 void mountSshKeys(const Profile& profile, json& spec, const std::string& container) {
@@ -151,7 +154,7 @@ json indexedJobSpec(const Profile& profile, const PodDecoration& decoration, con
   PodNetwork net = podNetwork(profile, decoration);
   std::string master = host_of_rank;
   master.replace(master.find("{i}"), 3, "0");
-  json spec = workerPodSpec(profile, decoration, bash(indexedScript(profile, net, host_of_rank)),
+  json spec = workerPodSpec(profile, decoration, bash(indexedScript(profile, decoration, net, host_of_rank)),
                             indexedEnv(profile, master));
   if (needsSshKeys(profile)) mountSshKeys(profile, spec, "worker");
   spec["restartPolicy"] = "Never";
