@@ -69,6 +69,8 @@ std::string sshdStartLines(const PodNetwork& net) {
          "sshd_pid=$!\n";
 }
 
+// orte_keep_fqdn_hostnames: OpenMPI would otherwise cut pod-0.svc to pod-0,
+// which only the pod itself resolves (the MPI Operator sets the same).
 std::string mpirunOptions(const PodNetwork& net) {
   std::string port = net.ssh_port == 22 ? "" : "-p " + std::to_string(net.ssh_port) + " ";
   return "--allow-run-as-root --bind-to none \\\n"
@@ -76,7 +78,7 @@ std::string mpirunOptions(const PodNetwork& net) {
          "-o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null -o ConnectionAttempts=10\" \\\n"
          "  --mca btl self,tcp --mca btl_tcp_if_include " + net.ctrl_if + " \\\n"
          "  --mca oob_tcp_if_include " + net.ctrl_if + " --mca pml ob1 --mca routed direct \\\n"
-         "  --mca coll_hcoll_enable 0 --mca coll ^hcoll,ucc \\\n";
+         "  --mca coll_hcoll_enable 0 --mca coll ^hcoll,ucc --mca orte_keep_fqdn_hostnames 1 \\\n";
 }
 
 std::string indexedMpiScript(const Profile& profile, const PodNetwork& net, const std::string& host_of_rank,
