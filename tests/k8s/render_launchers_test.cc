@@ -247,6 +247,7 @@ TEST(RenderLaunchers, TrainerMpiPolicyHasALauncherAndNodes) {
   EXPECT_NE(launch.find("exec all_reduce_perf"), std::string::npos);
   EXPECT_EQ(launch.find("railkit_env=$(railkit env --ctrl-if eth0 --data-if net1,net2 --check) || exit 1\n"),
             std::string::npos);  // the launcher has no RDMA: only the ranks compute it
+  EXPECT_EQ(node["readinessProbe"]["tcpSocket"]["port"], 22);
   std::string serve = scriptOf(node);
   EXPECT_TRUE(startsWith(serve, kPrelude));
   EXPECT_NE(serve.find("mkdir -p /run/sshd\nexec /usr/sbin/sshd -De\n"), std::string::npos);

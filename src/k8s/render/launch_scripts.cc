@@ -1,5 +1,7 @@
 #include "k8s/render/launch_scripts.h"
 
+#include <algorithm>
+
 namespace railkit::k8s::render {
 namespace {
 
@@ -90,7 +92,8 @@ std::string indexedMpiScript(const Profile& profile, const PodNetwork& net, cons
   std::string ranks = std::to_string(profile.nodes * profile.gpus_per_node);
   std::string port = std::to_string(net.ssh_port);
   // ssh starts the ranks with a bare environment: the pod's variables go with -x.
-  std::string exports = "-x PATH -x LD_LIBRARY_PATH";
+  std::string exports = "-x PATH";
+  if (std::find(forward.begin(), forward.end(), "LD_LIBRARY_PATH") == forward.end()) exports += " -x LD_LIBRARY_PATH";
   for (const std::string& name : forward) exports += " -x " + name;
   return envPrelude(net) + sshdStartLines(net) +
          "if [ \"${RANK:-${PET_NODE_RANK:-}}\" = 0 ]; then\n"

@@ -176,10 +176,14 @@ std::string mpiLauncherScript(const Profile& profile, const PodNetwork& net, con
                               const std::string& hostfile) {
   // ssh starts the ranks with a bare environment: the image's PATH and
   // library path, and the workers' NCCL settings, travel with -x.
-  std::string forward = " -x PATH -x LD_LIBRARY_PATH";
-  for (const auto& item : env)
-    if (item.contains("value"))
-      forward += " -x " + item["name"].get<std::string>() + "=" + item["value"].get<std::string>();
+  std::string forward;
+  bool library_path_set = false;
+  for (const auto& item : env) {
+    if (!item.contains("value")) continue;
+    library_path_set = library_path_set || item["name"] == "LD_LIBRARY_PATH";
+    forward += " -x " + item["name"].get<std::string>() + "=" + item["value"].get<std::string>();
+  }
+  forward = (library_path_set ? " -x PATH" : " -x PATH -x LD_LIBRARY_PATH") + forward;
   std::string script = "railkit wait-dns --hostfile " + hostfile + " --timeout 600 || exit 3\n";
   std::string ranks = std::to_string(profile.nodes * profile.gpus_per_node);
   std::string program;
@@ -275,6 +279,8 @@ json trainingRuntimeSpec(const Profile& profile, const PodDecoration& decoration
                        "/id_rsa /root/.ssh/id_rsa\n" + mpiLauncherScript(profile, net, env, "/etc/mpi/hostfile");
   json launcher_pod = {{"containers", {launcherContainer(profile, "node", launch)}}};
   json worker_pod = workerPodSpec(profile, decoration, bash(sshdWorkerScript(net, keys)), json::array(), "node");
+  // Ready once sshd listens: the launcher's dependsOn waits for that.
+  worker_pod["containers"][0]["readinessProbe"] = {{"tcpSocket", {{"port", net.ssh_port}}}, {"periodSeconds", 2}};
   json launcher = {{"name", "launcher"},
                    {"replicas", 1},
                    {"dependsOn", {{{"name", "node"}, {"status", "Ready"}}}},
