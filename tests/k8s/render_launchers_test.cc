@@ -9,6 +9,7 @@
 #include <fstream>
 
 #include "k8s/manifest.h"
+#include "k8s/render/launch_scripts.h"
 #include "k8s/render/profile.h"
 #include "k8s/render/render.h"
 #include "k8s/render/ssh_key.h"
@@ -377,6 +378,24 @@ TEST(RenderLaunchers, EveryScriptParsesAsShell) {
   std::filesystem::remove_all(dir);
   // 16 pod scripts and 6 rank wrappers (mpijob x3, trainjob mpi, indexed-job and jobset mpi) per mode.
   EXPECT_EQ(scripts, 6 * (16 + 6));
+}
+
+// A mode's own lines (GKE's NCCL env profile) run after railkit env, in the
+// pod and in each MPI rank.
+TEST(RenderLaunchers, ModePreludeRunsInEveryRank) {
+  Profile profile = profileOf("gke-tcpxo", "jobset", "nccl-tests");
+  ASSERT_TRUE(finishProfile(profile));
+  PodDecoration decoration;
+  decoration.pod_data_interfaces = {"eth1", "eth2"};
+  decoration.script_prelude = "source /usr/local/nvidia/lib64/nccl-env-profile.sh";
+  PodNetwork net = podNetwork(profile, decoration);
+  EXPECT_FALSE(net.rdma_expected);  // TCPXO: no RDMA device to check for
+  EXPECT_EQ(envPrelude(net),
+            "railkit_env=$(railkit env --ctrl-if eth0 --data-if eth1,eth2) || exit 1\neval \"$railkit_env\"\n"
+            "source /usr/local/nvidia/lib64/nccl-env-profile.sh\n");
+  EXPECT_EQ(perRankWrapper(net, "all_reduce_perf"),
+            "bash -c 'railkit_env=$(railkit env --ctrl-if eth0 --data-if eth1,eth2) || exit 1; eval \"$railkit_env\"; "
+            "source /usr/local/nvidia/lib64/nccl-env-profile.sh; exec all_reduce_perf'");
 }
 
 // The key pair render makes is one OpenSSH reads: ssh-keygen derives the

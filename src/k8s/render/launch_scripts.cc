@@ -25,6 +25,8 @@ PodNetwork podNetwork(const Profile& profile, const PodDecoration& decoration) {
   // none: there `railkit env` still prints the interfaces, without --check.
   net.rdma_expected = profile.mode != "gke-tcpxo" && !(profile.test.tool == "railkit" && profile.test.backend == "tcp");
   net.ssh_port = decoration.host_network ? 2222 : 22;
+  net.mode_prelude = decoration.script_prelude;
+  if (!net.mode_prelude.empty() && net.mode_prelude.back() != '\n') net.mode_prelude.push_back('\n');
   return net;
 }
 
@@ -32,7 +34,7 @@ std::string envPrelude(const PodNetwork& net) {
   std::string call = "railkit env --ctrl-if " + net.ctrl_if;
   if (!net.data_ifs.empty()) call += " --data-if " + joined(net.data_ifs);
   if (net.rdma_expected) call += " --check";
-  return "railkit_env=$(" + call + ") || exit 1\neval \"$railkit_env\"\n";
+  return "railkit_env=$(" + call + ") || exit 1\neval \"$railkit_env\"\n" + net.mode_prelude;
 }
 
 std::string benchCommand(const Profile& profile, const PodNetwork& net) {

@@ -302,6 +302,8 @@ json trainingRuntimeSpec(const Profile& profile, const PodDecoration& decoration
 
 Result<std::vector<RenderedObject>> renderLauncher(const Profile& profile, const PodDecoration& decoration) {
   std::vector<RenderedObject> objects;
+  if (decoration.script_prelude.find('\'') != std::string::npos)
+    return makeError(ErrorCode::kInternal, "render: a mode's script prelude holds a single quote");
   const std::string& name = profile.name;
   if (needsSshKeys(profile)) {
     auto secret = sshKeySecret(profile);

@@ -29,6 +29,10 @@ struct PodDecoration {
   // what `railkit env --data-if` and `railkit bench --data-if` are given, never
   // the host's names, which the pod does not have.
   std::vector<std::string> pod_data_interfaces;
+  // Shell lines the mode needs run in every rank after railkit env and before
+  // the test (e.g. GKE's `source .../nccl-env-profile.sh`). Plain lines, no
+  // single quote: they also go inside each MPI rank's `bash -c '...'`.
+  std::string script_prelude;
 };
 
 // Objects the mode needs next to the job, and what it adds to workers.
