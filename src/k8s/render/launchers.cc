@@ -45,7 +45,7 @@ json ncclEnv(const Profile& profile, const PodDecoration& decoration) {
 json workerPodSpec(const Profile& profile, const PodDecoration& decoration, const json& command,
                    const json& extra_env) {
   json limits = decoration.limits;
-  limits["nvidia.com/gpu"] = profile.gpus_per_node;
+  if (!decoration.gpus_from_dra) limits["nvidia.com/gpu"] = profile.gpus_per_node;
   json env = ncclEnv(profile, decoration);
   for (const auto& item : extra_env) env.push_back(item);
   json mounts = json::array({{{"name", "dshm"}, {"mountPath", "/dev/shm"}}});
@@ -64,6 +64,7 @@ json workerPodSpec(const Profile& profile, const PodDecoration& decoration, cons
   json volumes = json::array({{{"name", "dshm"}, {"emptyDir", {{"medium", "Memory"}, {"sizeLimit", profile.shm_size}}}}});
   for (const auto& volume : decoration.extra_volumes) volumes.push_back(volume);
   json spec = {{"containers", containers}, {"volumes", volumes}};
+  if (!decoration.init_containers.empty()) spec["initContainers"] = decoration.init_containers;
   if (!decoration.pod_claims.empty()) spec["resourceClaims"] = decoration.pod_claims;
   if (decoration.host_network) {
     spec["hostNetwork"] = true;
