@@ -341,5 +341,62 @@ TEST(K8sRenderModes, LargeJobsGetRailRangesThatHoldThem) {
   }
 }
 
+// Every mode x launcher x fabric (and dra with and without draGpus) lints
+// clean against the schemas: no error, no warning beyond host-network's own.
+struct MatrixCase {
+  std::string mode, launcher, fabric;
+  bool dra_gpus = false;
+};
+
+std::vector<MatrixCase> matrixCases() {
+  std::vector<MatrixCase> cases;
+  for (const char* mode : kModes)
+    for (const char* launcher : kLaunchers)
+      for (const char* fabric : {"infiniband", "roce", "tcpxo"}) {
+        if ((std::string(fabric) == "tcpxo") != (std::string(mode) == "gke-tcpxo")) continue;
+        cases.push_back({mode, launcher, fabric, false});
+        if (std::string(mode) == "dra") cases.push_back({mode, launcher, fabric, true});
+      }
+  return cases;
+}
+
+class K8sRenderModesMatrix : public ::testing::TestWithParam<MatrixCase> {};
+
+TEST_P(K8sRenderModesMatrix, LintsCleanAgainstSchemas) {
+  RAILKIT_REQUIRE_SHARED();
+  const MatrixCase& c = GetParam();
+  Profile profile = profileFor(c.mode, c.fabric, c.mode == "gke-tcpxo" ? 0 : 2);
+  profile.launcher = c.launcher;
+  profile.dra_gpus = c.dra_gpus;
+  profile.hcas = {"mlx5_0", "mlx5_1"};
+  auto objects = renderProfile(profile);
+  ASSERT_TRUE(objects) << objects.error().message;
+  static auto schemas = SchemaSet::load((railkit::testing::sharedDir() / "schemas").string());
+  ASSERT_TRUE(schemas) << schemas.error().message;
+  std::string yaml = toYaml(*objects);
+  auto manifest = loadManifest(yaml, "rendered.yaml");
+  ASSERT_TRUE(manifest) << manifest.error().message;
+  EXPECT_EQ((*manifest)->objects.size(), objects->size());
+  LintInput input;
+  input.manifests.push_back(std::move(*manifest));
+  input.schemas = &*schemas;
+  prepareLintInput(input);
+  for (const Finding& finding : runLint(input)) {
+    if (finding.id == "host-network" && c.mode == "host-network") continue;
+    EXPECT_EQ(finding.severity, Severity::kInfo) << finding.id << " " << finding.object << " " << finding.path << ": "
+                                                 << finding.message;
+  }
+  EXPECT_EQ(yaml.find("privileged: true"), std::string::npos);
+}
+
+INSTANTIATE_TEST_SUITE_P(AllModesLaunchersFabrics, K8sRenderModesMatrix, ::testing::ValuesIn(matrixCases()),
+                         [](const ::testing::TestParamInfo<MatrixCase>& info) {
+                           std::string name = info.param.mode + "_" + info.param.launcher + "_" + info.param.fabric +
+                                              (info.param.dra_gpus ? "_draGpus" : "");
+                           for (char& ch : name)
+                             if (ch == '-') ch = '_';
+                           return name;
+                         });
+
 }  // namespace
 }  // namespace railkit::k8s::render
