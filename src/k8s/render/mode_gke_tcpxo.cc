@@ -67,8 +67,8 @@ Result<Objects> renderTcpxoMode(const Profile& profile, PodDecoration& decoratio
       "GPUDirect-TCPXO (not RDMA). Prerequisites, not rendered here: the GKE Network and GKENetworkParamSet "
       "objects vpc1..vpc" + std::to_string(nics) + " (no extra gVNIC network on the GPU node pool: it takes a GPU NIC's "
       "PCI slot), the nccl-tcpxo-installer and NRI device injector DaemonSets. tcpxo-daemon is a native sidecar "
-      "(initContainer, restartPolicy Always), so the pod completes when the test ends. The test command sources "
-      "the node's nccl-env-profile.sh first.";
+      "(initContainer, restartPolicy Always), so the pod completes when the test ends. The NCCL tuning is the "
+      "node's nccl-env-profile.sh (it matches the installed TCPXO version), sourced before the test.";
   return Objects{};
 }
 
