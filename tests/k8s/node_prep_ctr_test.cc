@@ -5,7 +5,6 @@
 
 #include <cstdlib>
 #include <fstream>
-
 #include <nlohmann/json.hpp>
 
 #include "k8s/render/render.h"
@@ -15,13 +14,15 @@ namespace railkit::k8s::render {
 namespace {
 
 TEST(K8sNodePrepCtr, WholeDefaultSpecWithMemlock) {
-  if (std::system("command -v ctr >/dev/null 2>&1") != 0) GTEST_SKIP() << "ctr (Debian containerd) not installed";
+  if (std::system("command -v ctr >/dev/null 2>&1") != 0)
+    GTEST_SKIP() << "ctr (Debian containerd) not installed";
   auto dir = railkit::testing::freshTestDir("railkit-node-prep-ctr");
   std::string script;
   for (auto& [name, text] : renderNodePrep(Profile{}))
     if (name == "containerd-base-spec.sh") script = text;
   std::ofstream(dir / "script.sh") << script;
-  std::string command = "sh '" + (dir / "script.sh").string() + "' '" + (dir / "spec.json").string() + "' >/dev/null";
+  std::string command =
+      "sh '" + (dir / "script.sh").string() + "' '" + (dir / "spec.json").string() + "' >/dev/null";
   ASSERT_EQ(std::system(command.c_str()), 0);
   std::ifstream in(dir / "spec.json");
   auto spec = nlohmann::json::parse(in, nullptr, false);

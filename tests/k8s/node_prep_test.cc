@@ -8,9 +8,8 @@
 #include <cstdlib>
 #include <fstream>
 #include <map>
-#include <sstream>
-
 #include <nlohmann/json.hpp>
+#include <sstream>
 
 #include "k8s/render/render.h"
 #include "support/test_support.h"
@@ -43,11 +42,13 @@ TEST(K8sNodePrep, ContainerdConfigV2AndV3WireRuncAndNvidia) {
     EXPECT_NE(v2.find(std::string("[plugins.\"io.containerd.grpc.v1.cri\".containerd.runtimes.") + handler +
                       "]\n  base_runtime_spec = \"/etc/containerd/cri-base.json\""),
               std::string::npos)
-        << handler << "\n" << v2;
+        << handler << "\n"
+        << v2;
     EXPECT_NE(v3.find(std::string("[plugins.'io.containerd.cri.v1.runtime'.containerd.runtimes.") + handler +
                       "]\n  base_runtime_spec = '/etc/containerd/cri-base.json'"),
               std::string::npos)
-        << handler << "\n" << v3;
+        << handler << "\n"
+        << v3;
   }
   EXPECT_EQ(v3.find("io.containerd.grpc.v1.cri"), std::string::npos);
 }
@@ -72,12 +73,12 @@ class K8sNodePrepScript : public ::testing::Test {
   // Writes a stand-in ctr printing `spec` and runs the rendered script with it.
   int runWithCtr(const std::string& spec) {
     std::ofstream(dir_ / "spec.in") << spec;
-    std::ofstream(dir_ / "ctr") << "#!/bin/sh\n[ \"$1 $2\" = 'oci spec' ] || exit 9\ncat '" << (dir_ / "spec.in").string()
-                                << "'\n";
+    std::ofstream(dir_ / "ctr") << "#!/bin/sh\n[ \"$1 $2\" = 'oci spec' ] || exit 9\ncat '"
+                                << (dir_ / "spec.in").string() << "'\n";
     std::filesystem::permissions(dir_ / "ctr", std::filesystem::perms::owner_all);
     std::ofstream(dir_ / "script.sh") << nodePrepFiles("rdma-shared")["containerd-base-spec.sh"];
-    std::string command = "PATH='" + dir_.string() + "':/usr/bin:/bin sh '" + (dir_ / "script.sh").string() + "' '" +
-                          (dir_ / "out.json").string() + "' >/dev/null 2>&1";
+    std::string command = "PATH='" + dir_.string() + "':/usr/bin:/bin sh '" + (dir_ / "script.sh").string() +
+                          "' '" + (dir_ / "out.json").string() + "' >/dev/null 2>&1";
     return std::system(command.c_str());
   }
 
@@ -91,14 +92,14 @@ class K8sNodePrepScript : public ::testing::Test {
 
 // The shape `ctr oci spec` prints: indented, rlimits inside process.
 TEST_F(K8sNodePrepScript, ReplacesTheDefaultRlimitsKeepingTheWholeSpec) {
-  nlohmann::json spec = {
-      {"ociVersion", "1.0.2-dev"},
-      {"process", {{"cwd", "/"},
-                   {"capabilities", {{"bounding", {"CAP_CHOWN"}}}},
-                   {"rlimits", {{{"type", "RLIMIT_NOFILE"}, {"hard", 1024}, {"soft", 1024}}}},
-                   {"noNewPrivileges", true}}},
-      {"mounts", {{{"destination", "/proc"}, {"type", "proc"}, {"source", "proc"}}}},
-      {"linux", {{"maskedPaths", {"/proc/kcore"}}}}};
+  nlohmann::json spec = {{"ociVersion", "1.0.2-dev"},
+                         {"process",
+                          {{"cwd", "/"},
+                           {"capabilities", {{"bounding", {"CAP_CHOWN"}}}},
+                           {"rlimits", {{{"type", "RLIMIT_NOFILE"}, {"hard", 1024}, {"soft", 1024}}}},
+                           {"noNewPrivileges", true}}},
+                         {"mounts", {{{"destination", "/proc"}, {"type", "proc"}, {"source", "proc"}}}},
+                         {"linux", {{"maskedPaths", {"/proc/kcore"}}}}};
   ASSERT_EQ(runWithCtr(spec.dump(4)), 0);
   nlohmann::json out = output();
   ASSERT_FALSE(out.is_discarded());
@@ -112,7 +113,8 @@ TEST_F(K8sNodePrepScript, ReplacesTheDefaultRlimitsKeepingTheWholeSpec) {
 }
 
 TEST_F(K8sNodePrepScript, OneLineAndMissingRlimits) {
-  ASSERT_EQ(runWithCtr(R"({"process": {"rlimits": [], "cwd": "/"}, "mounts": [{"destination": "/dev"}]})"), 0);
+  ASSERT_EQ(runWithCtr(R"({"process": {"rlimits": [], "cwd": "/"}, "mounts": [{"destination": "/dev"}]})"),
+            0);
   EXPECT_EQ(output()["process"]["rlimits"][0]["type"], "RLIMIT_MEMLOCK");
   ASSERT_EQ(runWithCtr("{\n    \"process\": {\n        \"cwd\": \"/\"\n    },\n    \"mounts\": []\n}\n"), 0);
   EXPECT_EQ(output()["process"]["rlimits"][0]["type"], "RLIMIT_MEMLOCK");

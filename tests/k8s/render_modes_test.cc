@@ -44,7 +44,8 @@ Rendered renderModeOf(Profile profile) {
   return out;
 }
 
-std::vector<const RenderedObject*> ofKind(const std::vector<RenderedObject>& objects, const std::string& kind) {
+std::vector<const RenderedObject*> ofKind(const std::vector<RenderedObject>& objects,
+                                          const std::string& kind) {
   std::vector<const RenderedObject*> out;
   for (const auto& object : objects)
     if (object.object["kind"] == kind) out.push_back(&object);
@@ -111,7 +112,8 @@ TEST(K8sRenderModes, DraClaimsOneNicPerRailNamedDranetN) {
     EXPECT_EQ(config["opaque"]["parameters"]["interface"]["name"], "dranet" + std::to_string(i));
   }
   EXPECT_FALSE(devices.contains("constraints"));
-  EXPECT_EQ(r.decoration.pod_data_interfaces, (std::vector<std::string>{"dranet0", "dranet1", "dranet2", "dranet3"}));
+  EXPECT_EQ(r.decoration.pod_data_interfaces,
+            (std::vector<std::string>{"dranet0", "dranet1", "dranet2", "dranet3"}));
   EXPECT_FALSE(r.decoration.gpus_from_dra);
 }
 
@@ -139,7 +141,9 @@ TEST(K8sRenderModes, DraGpusAlignGpuByGpuAndDropDevicePluginGpus) {
   Profile two_nics = profileFor("dra", "infiniband", 2);
   two_nics.dra_gpus = true;
   Rendered r2 = renderModeOf(two_nics);
-  EXPECT_EQ(ofKind(r2.objects, "ResourceClaimTemplate")[0]->object["spec"]["spec"]["devices"]["constraints"].size(), 2u);
+  EXPECT_EQ(
+      ofKind(r2.objects, "ResourceClaimTemplate")[0]->object["spec"]["spec"]["devices"]["constraints"].size(),
+      2u);
 
   RAILKIT_REQUIRE_SHARED();
   for (const char* launcher : kLaunchers) {
@@ -194,7 +198,8 @@ TEST(K8sRenderModes, TcpxoDaemonIsANativeSidecarOnRxdm1020) {
     for (const json& pod : workerPods(*objects)) {
       ASSERT_TRUE(pod.contains("initContainers")) << launcher;
       EXPECT_EQ(pod["initContainers"][0]["name"], "tcpxo-daemon") << launcher;
-      for (const json& container : pod["containers"]) EXPECT_NE(container["name"], "tcpxo-daemon") << launcher;
+      for (const json& container : pod["containers"])
+        EXPECT_NE(container["name"], "tcpxo-daemon") << launcher;
     }
     expectLintClean(*objects);
   }
@@ -206,7 +211,8 @@ TEST(K8sRenderModes, TcpxoSourcesTheNodesNcclProfileThenNamesPodInterfaces) {
   ASSERT_EQ(prelude.size(), 2u);
   EXPECT_EQ(prelude[0], "NCCL_LIB_DIR=/usr/local/nvidia/lib64 . /usr/local/nvidia/lib64/nccl-env-profile.sh");
   EXPECT_NE(prelude[1].find("NCCL_FASTRAK_CTRL_DEV=eth0"), std::string::npos);
-  EXPECT_NE(prelude[1].find("NCCL_FASTRAK_IFNAME=eth1,eth2,eth3,eth4,eth5,eth6,eth7,eth8"), std::string::npos);
+  EXPECT_NE(prelude[1].find("NCCL_FASTRAK_IFNAME=eth1,eth2,eth3,eth4,eth5,eth6,eth7,eth8"),
+            std::string::npos);
   // The tuning comes from the profile script, not from values pinned here.
   for (const json& env : r.decoration.env) {
     EXPECT_NE(env["name"], "NCCL_TUNER_CONFIG_PATH");
@@ -214,7 +220,8 @@ TEST(K8sRenderModes, TcpxoSourcesTheNodesNcclProfileThenNamesPodInterfaces) {
   }
   // The script it sources lives on the host library mount.
   bool mounted = false;
-  for (const json& mount : r.decoration.extra_mounts) mounted = mounted || mount["mountPath"] == "/usr/local/nvidia";
+  for (const json& mount : r.decoration.extra_mounts)
+    mounted = mounted || mount["mountPath"] == "/usr/local/nvidia";
   EXPECT_TRUE(mounted);
 }
 
@@ -248,7 +255,8 @@ TEST(K8sRenderModes, SriovOneNetworkAndRangePerRailWithRdmaExclusive) {
     }
     EXPECT_EQ(resources.size(), 3u);
     EXPECT_EQ(ranges.size(), 3u);
-    EXPECT_EQ(r.decoration.annotations["k8s.v1.cni.cncf.io/networks"], "job-rail0@net1,job-rail1@net2,job-rail2@net3");
+    EXPECT_EQ(r.decoration.annotations["k8s.v1.cni.cncf.io/networks"],
+              "job-rail0@net1,job-rail1@net2,job-rail2@net3");
     EXPECT_EQ(r.decoration.pod_data_interfaces, (std::vector<std::string>{"net1", "net2", "net3"}));
     for (const auto& object : r.objects) EXPECT_EQ(toYaml(object).find("rdma system set"), std::string::npos);
   }
@@ -262,7 +270,8 @@ const json* policySpec(const Rendered& r) {
   if (policies.size() != 1) return nullptr;
   // A singleton: rendered as a merge, and the comment says so and how.
   EXPECT_NE(policies[0]->comment.find("MERGE"), std::string::npos);
-  EXPECT_NE(policies[0]->comment.find("kubectl patch nicclusterpolicy nic-cluster-policy --type merge"), std::string::npos);
+  EXPECT_NE(policies[0]->comment.find("kubectl patch nicclusterpolicy nic-cluster-policy --type merge"),
+            std::string::npos);
   EXPECT_EQ(policies[0]->object["metadata"]["name"], "nic-cluster-policy");
   EXPECT_FALSE(policies[0]->object["spec"].contains("ofedDriver"));
   return &policies[0]->object["spec"];
@@ -281,7 +290,8 @@ TEST(K8sRenderModes, RdmaSharedOneNetworkPerRailWithSecondaryNetwork) {
     EXPECT_TRUE(spec->contains("nvIpam"));
     json config = json::parse((*spec)["rdmaSharedDevicePlugin"]["config"].get<std::string>());
     EXPECT_EQ(config["configList"][0]["selectors"]["ifNames"], json(profile.data_interfaces));
-    auto networks = ofKind(r.objects, std::string(fabric) == "infiniband" ? "IPoIBNetwork" : "MacvlanNetwork");
+    auto networks =
+        ofKind(r.objects, std::string(fabric) == "infiniband" ? "IPoIBNetwork" : "MacvlanNetwork");
     auto pools = ofKind(r.objects, "IPPool");
     ASSERT_EQ(networks.size(), 2u);
     ASSERT_EQ(pools.size(), 2u);
@@ -383,16 +393,16 @@ TEST_P(K8sRenderModesMatrix, LintsCleanAgainstSchemas) {
   prepareLintInput(input);
   for (const Finding& finding : runLint(input)) {
     if (finding.id == "host-network" && c.mode == "host-network") continue;
-    EXPECT_EQ(finding.severity, Severity::kInfo) << finding.id << " " << finding.object << " " << finding.path << ": "
-                                                 << finding.message;
+    EXPECT_EQ(finding.severity, Severity::kInfo)
+        << finding.id << " " << finding.object << " " << finding.path << ": " << finding.message;
   }
   EXPECT_EQ(yaml.find("privileged: true"), std::string::npos);
 }
 
 INSTANTIATE_TEST_SUITE_P(AllModesLaunchersFabrics, K8sRenderModesMatrix, ::testing::ValuesIn(matrixCases()),
                          [](const ::testing::TestParamInfo<MatrixCase>& info) {
-                           std::string name = info.param.mode + "_" + info.param.launcher + "_" + info.param.fabric +
-                                              (info.param.dra_gpus ? "_draGpus" : "");
+                           std::string name = info.param.mode + "_" + info.param.launcher + "_" +
+                                              info.param.fabric + (info.param.dra_gpus ? "_draGpus" : "");
                            for (char& ch : name)
                              if (ch == '-') ch = '_';
                            return name;

@@ -24,11 +24,17 @@ json exactlyOne(const std::string& device_class, const std::string& cel) {
 Result<Objects> renderDraMode(const Profile& profile, PodDecoration& decoration) {
   Objects objects;
   const std::string nic_class = profile.name + "-rdma-nic";
-  objects.push_back({"deviceclass.yaml", "DeviceClass: RDMA-capable NICs published by the dra.net driver.",
-                     {{"apiVersion", "resource.k8s.io/v1"}, {"kind", "DeviceClass"},
-                      {"metadata", {{"name", nic_class}}},
-                      {"spec", {{"selectors", {{{"cel", {{"expression",
-                                  "device.driver == \"dra.net\" && device.attributes[\"dra.net\"].rdma == true"}}}}}}}}}});
+  objects.push_back(
+      {"deviceclass.yaml",
+       "DeviceClass: RDMA-capable NICs published by the dra.net driver.",
+       {{"apiVersion", "resource.k8s.io/v1"},
+        {"kind", "DeviceClass"},
+        {"metadata", {{"name", nic_class}}},
+        {"spec",
+         {{"selectors",
+           {{{"cel",
+              {{"expression",
+                "device.driver == \"dra.net\" && device.attributes[\"dra.net\"].rdma == true"}}}}}}}}}});
   json requests = json::array();
   json config = json::array();
   const size_t nics = profile.data_interfaces.size();
@@ -38,16 +44,19 @@ Result<Objects> renderDraMode(const Profile& profile, PodDecoration& decoration)
     requests.push_back({{"name", request},
                         {"exactly", exactlyOne(nic_class, "device.attributes[\"dra.net\"].ifName == \"" +
                                                               profile.data_interfaces[i] + "\"")}});
-    config.push_back({{"requests", {request}},
-                      {"opaque", {{"driver", "dra.net"}, {"parameters", {{"interface", {{"name", pod_name}}}}}}}});
+    config.push_back(
+        {{"requests", {request}},
+         {"opaque", {{"driver", "dra.net"}, {"parameters", {{"interface", {{"name", pod_name}}}}}}}});
     decoration.pod_data_interfaces.push_back(pod_name);
   }
   json devices = {{"requests", requests}, {"config", config}};
-  std::string comment = "ResourceClaimTemplate: one NIC per rail, rail i's host interface named dranet<i> in the pod.";
+  std::string comment =
+      "ResourceClaimTemplate: one NIC per rail, rail i's host interface named dranet<i> in the pod.";
   if (profile.dra_gpus) {
     const size_t gpus = static_cast<size_t>(profile.gpus_per_node);
     for (size_t g = 0; g < gpus; ++g)
-      devices["requests"].push_back({{"name", "gpu" + std::to_string(g)}, {"exactly", exactlyOne("gpu.nvidia.com", "")}});
+      devices["requests"].push_back(
+          {{"name", "gpu" + std::to_string(g)}, {"exactly", exactlyOne("gpu.nvidia.com", "")}});
     // GPU i with NIC i, one constraint per pair. Where one side is longer
     // its extra devices stay unconstrained: tying several GPUs to one NIC
     // would ask for several GPUs under one root, which boxes rarely have.
@@ -61,16 +70,21 @@ Result<Objects> renderDraMode(const Profile& profile, PodDecoration& decoration)
     comment += " GPUs come through DRA too, one request each, and each GPU-NIC pair shares a PCIe root (" +
                std::string(kPcieRoot) + "), GPU i with NIC i; the worker requests no nvidia.com/gpu.";
   } else {
-    comment += " GPUs come from the device plugin, so NIC/GPU PCIe alignment is not guaranteed (set draGpus).";
+    comment +=
+        " GPUs come from the device plugin, so NIC/GPU PCIe alignment is not guaranteed (set draGpus).";
   }
-  objects.push_back({"claim-template.yaml", comment,
-                     {{"apiVersion", "resource.k8s.io/v1"}, {"kind", "ResourceClaimTemplate"},
+  objects.push_back({"claim-template.yaml",
+                     comment,
+                     {{"apiVersion", "resource.k8s.io/v1"},
+                      {"kind", "ResourceClaimTemplate"},
                       {"metadata", metadata(profile.name + "-rails", profile.ns)},
                       {"spec", {{"spec", {{"devices", devices}}}}}}});
-  decoration.pod_claims.push_back({{"name", "rails"}, {"resourceClaimTemplateName", profile.name + "-rails"}});
+  decoration.pod_claims.push_back(
+      {{"name", "rails"}, {"resourceClaimTemplateName", profile.name + "-rails"}});
   decoration.container_claims.push_back({{"name", "rails"}});
   decoration.env.push_back(envVar("NCCL_SOCKET_IFNAME", profile.control_interface));
-  decoration.env.push_back(envVar("NCCL_IB_HCA", profile.hcas.empty() ? "mlx5" : std::string("=").append(joined(profile.hcas))));
+  decoration.env.push_back(
+      envVar("NCCL_IB_HCA", profile.hcas.empty() ? "mlx5" : std::string("=").append(joined(profile.hcas))));
   if (profile.fabric == "roce") decoration.env.push_back(envVar("NCCL_IB_GID_INDEX", "3"));
   return objects;
 }

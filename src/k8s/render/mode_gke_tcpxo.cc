@@ -29,13 +29,16 @@ Result<Objects> renderTcpxoMode(const Profile& profile, PodDecoration& decoratio
   decoration.annotations["networking.gke.io/default-interface"] = "eth0";
   decoration.annotations["networking.gke.io/interfaces"] = interfaces.dump();
   std::string devices;
-  for (int gpu = 0; gpu < profile.gpus_per_node; ++gpu) devices += "- path: /dev/nvidia" + std::to_string(gpu) + "\n";
+  for (int gpu = 0; gpu < profile.gpus_per_node; ++gpu)
+    devices += "- path: /dev/nvidia" + std::to_string(gpu) + "\n";
   devices += "- path: /dev/nvidiactl\n- path: /dev/nvidia-uvm\n- path: /dev/dmabuf_import_helper\n";
   decoration.annotations["devices.gke.io/container.tcpxo-daemon"] = devices;
   decoration.extra_volumes.push_back({{"name", "sys"}, {"hostPath", {{"path", "/sys"}}}});
   decoration.extra_volumes.push_back({{"name", "proc-sys"}, {"hostPath", {{"path", "/proc/sys"}}}});
-  decoration.extra_volumes.push_back({{"name", "libraries"}, {"hostPath", {{"path", "/home/kubernetes/bin/nvidia"}}}});
-  decoration.extra_volumes.push_back({{"name", "aperture-devices"}, {"hostPath", {{"path", "/dev/aperture_devices"}}}});
+  decoration.extra_volumes.push_back(
+      {{"name", "libraries"}, {"hostPath", {{"path", "/home/kubernetes/bin/nvidia"}}}});
+  decoration.extra_volumes.push_back(
+      {{"name", "aperture-devices"}, {"hostPath", {{"path", "/dev/aperture_devices"}}}});
   // The image's entrypoint script is not executable as shipped: chmod first.
   const std::string rxdm = std::string("set -ex\nchmod 755 ") + kRxdmEntrypoint + "\n" + kRxdmEntrypoint +
                            " --num_hops=2 --num_nics " + std::to_string(nics) + "\n";
@@ -45,11 +48,13 @@ Result<Objects> renderTcpxoMode(const Profile& profile, PodDecoration& decoratio
        {"restartPolicy", "Always"},
        {"command", {"/bin/sh", "-c", rxdm}},
        {"securityContext", {{"capabilities", {{"add", {"NET_ADMIN", "NET_BIND_SERVICE"}}}}}},
-       {"volumeMounts", {{{"name", "libraries"}, {"mountPath", "/usr/local/nvidia"}, {"readOnly", true}},
-                         {{"name", "sys"}, {"mountPath", "/hostsysfs"}},
-                         {{"name", "proc-sys"}, {"mountPath", "/hostprocsysfs"}}}},
+       {"volumeMounts",
+        {{{"name", "libraries"}, {"mountPath", "/usr/local/nvidia"}, {"readOnly", true}},
+         {{"name", "sys"}, {"mountPath", "/hostsysfs"}},
+         {{"name", "proc-sys"}, {"mountPath", "/hostprocsysfs"}}}},
        {"env", {envVar("LD_LIBRARY_PATH", kNcclLibDir)}}});
-  decoration.extra_mounts.push_back({{"name", "libraries"}, {"mountPath", "/usr/local/nvidia"}, {"readOnly", true}});
+  decoration.extra_mounts.push_back(
+      {{"name", "libraries"}, {"mountPath", "/usr/local/nvidia"}, {"readOnly", true}});
   decoration.extra_mounts.push_back({{"name", "aperture-devices"}, {"mountPath", "/dev/aperture_devices"}});
   // The profile script sets the NCCL_FASTRAK_* tuning and NCCL_TUNER_CONFIG_PATH
   // for the TCPXO version the node runs; its interface names are the host's,
@@ -65,9 +70,13 @@ Result<Objects> renderTcpxoMode(const Profile& profile, PodDecoration& decoratio
   decoration.env.push_back(envVar("LD_LIBRARY_PATH", kNcclLibDir));
   decoration.pod_comment =
       "GPUDirect-TCPXO (not RDMA). Prerequisites, not rendered here: the GKE Network and GKENetworkParamSet "
-      "objects vpc1..vpc" + std::to_string(nics) + " (no extra gVNIC network on the GPU node pool: it takes a GPU NIC's "
-      "PCI slot), the nccl-tcpxo-installer and NRI device injector DaemonSets. tcpxo-daemon is a native sidecar "
-      "(initContainer, restartPolicy Always), so the pod completes when the test ends. The NCCL tuning is the "
+      "objects vpc1..vpc" +
+      std::to_string(nics) +
+      " (no extra gVNIC network on the GPU node pool: it takes a GPU NIC's "
+      "PCI slot), the nccl-tcpxo-installer and NRI device injector DaemonSets. tcpxo-daemon is a native "
+      "sidecar "
+      "(initContainer, restartPolicy Always), so the pod completes when the test ends. The NCCL tuning is "
+      "the "
       "node's nccl-env-profile.sh (it matches the installed TCPXO version), sourced before the test.";
   return Objects{};
 }

@@ -20,18 +20,22 @@ json component(const std::string& image) {
 // cluster's (its ofedDriver, its other resources), so the object holds only
 // what this job needs and its comment says how to merge it.
 RenderedObject nicClusterPolicyMerge(const json& spec, const std::string& why) {
-  return {"nicclusterpolicy-merge.yaml",
-          "NicClusterPolicy, to MERGE into the cluster's: " + why +
-              " The policy is a cluster singleton, so this holds only what this job needs. Where the cluster has "
-              "one: kubectl patch nicclusterpolicy nic-cluster-policy --type merge --patch-file <this file> (keeps "
-              "ofedDriver and every field not named here; a plugin's config string is replaced whole, so copy "
-              "the cluster's existing resource entries into it first). Where it has none: kubectl create -f <this "
-              "file>. Never kubectl apply it over a policy that was itself applied: apply deletes the fields this "
-              "file lacks.",
-          {{"apiVersion", "mellanox.com/v1alpha1"},
-           {"kind", "NicClusterPolicy"},
-           {"metadata", {{"name", "nic-cluster-policy"}}},
-           {"spec", spec}}};
+  return {
+      "nicclusterpolicy-merge.yaml",
+      "NicClusterPolicy, to MERGE into the cluster's: " + why +
+          " The policy is a cluster singleton, so this holds only what this job needs. Where the cluster has "
+          "one: kubectl patch nicclusterpolicy nic-cluster-policy --type merge --patch-file <this file> "
+          "(keeps "
+          "ofedDriver and every field not named here; a plugin's config string is replaced whole, so copy "
+          "the cluster's existing resource entries into it first). Where it has none: kubectl create -f "
+          "<this "
+          "file>. Never kubectl apply it over a policy that was itself applied: apply deletes the fields "
+          "this "
+          "file lacks.",
+      {{"apiVersion", "mellanox.com/v1alpha1"},
+       {"kind", "NicClusterPolicy"},
+       {"metadata", {{"name", "nic-cluster-policy"}}},
+       {"spec", spec}}};
 }
 
 // What the rendered networks need on every node: Multus to attach them, the
@@ -40,7 +44,8 @@ RenderedObject nicClusterPolicyMerge(const json& spec, const std::string& why) {
 // v25.10; its examples use nv-ipam).
 void addSecondaryNetwork(const Profile& profile, json& spec) {
   json secondary = {{"multus", component("multus-cni")}, {"cniPlugins", component("plugins")}};
-  if (profile.mode == "rdma-shared" && profile.fabric == "infiniband") secondary["ipoib"] = component("ipoib-cni");
+  if (profile.mode == "rdma-shared" && profile.fabric == "infiniband")
+    secondary["ipoib"] = component("ipoib-cni");
   spec["secondaryNetwork"] = secondary;
   json ipam = component("nvidia-k8s-ipam");
   ipam["enableWebhook"] = false;
@@ -50,7 +55,8 @@ void addSecondaryNetwork(const Profile& profile, json& spec) {
 RenderedObject railPool(const Profile& profile, size_t rail) {
   RailSubnet subnet = railSubnet(profile, rail);
   return {"ippool-rail" + std::to_string(rail) + ".yaml",
-          "nv-ipam IPPool: the addresses of rail " + std::to_string(rail) + " (" + profile.data_interfaces[rail] +
+          "nv-ipam IPPool: the addresses of rail " + std::to_string(rail) + " (" +
+              profile.data_interfaces[rail] +
               "), one range per rail so each net interface of a pod sits in its own subnet.",
           {{"apiVersion", "nv-ipam.nvidia.com/v1alpha1"},
            {"kind", "IPPool"},
@@ -100,9 +106,9 @@ Result<Objects> renderNetworkOperatorMode(const Profile& profile, PodDecoration&
   Objects objects;
   const size_t rails = profile.data_interfaces.size();
   if (profile.mode == "host-network") {
-    objects.push_back(nicClusterPolicyMerge(sharedPluginSpec(profile),
-                                            "the shared RDMA device plugin advertises rdma/" + profile.resource_name +
-                                                " on nodes with the data NICs."));
+    objects.push_back(nicClusterPolicyMerge(
+        sharedPluginSpec(profile), "the shared RDMA device plugin advertises rdma/" + profile.resource_name +
+                                       " on nodes with the data NICs."));
     decoration.limits["rdma/" + profile.resource_name] = 1;
     decoration.host_network = true;
     decoration.pod_data_interfaces = profile.data_interfaces;
@@ -116,8 +122,8 @@ Result<Objects> renderNetworkOperatorMode(const Profile& profile, PodDecoration&
   json spec = host_device ? hostDevicePluginSpec(profile) : sharedPluginSpec(profile);
   addSecondaryNetwork(profile, spec);
   std::string why = host_device
-                        ? "the SR-IOV device plugin advertises each data NIC as nvidia.com/" + profile.resource_name +
-                              "<rail>, selected by " +
+                        ? "the SR-IOV device plugin advertises each data NIC as nvidia.com/" +
+                              profile.resource_name + "<rail>, selected by " +
                               (profile.data_pci_addresses.empty() ? "its PF name (VFs of the data PFs; set "
                                                                     "dataPciAddresses to hand over whole PFs)"
                                                                   : "PCI address") +
@@ -132,13 +138,15 @@ Result<Objects> renderNetworkOperatorMode(const Profile& profile, PodDecoration&
     const std::string rail = "rail " + std::to_string(i) + " (" + profile.data_interfaces[i] + ")";
     json network = {{"networkNamespace", profile.ns}, {"ipam", nvIpam(profile, i)}};
     std::string kind = "HostDeviceNetwork";
-    std::string comment = "HostDeviceNetwork: moves " + rail + "'s NIC into the pod as net" + std::to_string(i + 1) + ".";
+    std::string comment =
+        "HostDeviceNetwork: moves " + rail + "'s NIC into the pod as net" + std::to_string(i + 1) + ".";
     if (host_device) {
       network["resourceName"] = profile.resource_name + std::to_string(i);
     } else if (profile.fabric == "infiniband") {
       kind = "IPoIBNetwork";
       network["master"] = profile.data_interfaces[i];
-      comment = "IPoIBNetwork: an IPoIB child of " + rail + " in the pod as net" + std::to_string(i + 1) + ".";
+      comment =
+          "IPoIBNetwork: an IPoIB child of " + rail + " in the pod as net" + std::to_string(i + 1) + ".";
     } else {
       kind = "MacvlanNetwork";
       network["master"] = profile.data_interfaces[i];
@@ -146,9 +154,12 @@ Result<Objects> renderNetworkOperatorMode(const Profile& profile, PodDecoration&
       network["mtu"] = 9000;
       comment = "MacvlanNetwork: a macvlan of " + rail + " in the pod as net" + std::to_string(i + 1) + ".";
     }
-    objects.push_back({"network-rail" + std::to_string(i) + ".yaml", comment,
-                       {{"apiVersion", "mellanox.com/v1alpha1"}, {"kind", kind},
-                        {"metadata", {{"name", railName(profile, i)}}}, {"spec", network}}});
+    objects.push_back({"network-rail" + std::to_string(i) + ".yaml",
+                       comment,
+                       {{"apiVersion", "mellanox.com/v1alpha1"},
+                        {"kind", kind},
+                        {"metadata", {{"name", railName(profile, i)}}},
+                        {"spec", network}}});
     if (host_device) decoration.limits["nvidia.com/" + profile.resource_name + std::to_string(i)] = 1;
   }
   if (!host_device) decoration.limits["rdma/" + profile.resource_name] = 1;

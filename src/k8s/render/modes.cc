@@ -18,10 +18,13 @@ RailSubnet railSubnet(const Profile& profile, size_t rail) {
   constexpr int kBlock = 4;  // a pod, its replacement and room to spare
   if (profile.nodes * kBlock <= 252) return {"192.168." + std::to_string(100 + rail) + ".0/24", kBlock};
   constexpr int kSlash15 = (1 << 17) - 2;
-  return {"10." + std::to_string(100 + 2 * rail) + ".0.0/15", std::max(1, std::min(kBlock, kSlash15 / profile.nodes))};
+  return {"10." + std::to_string(100 + 2 * rail) + ".0.0/15",
+          std::max(1, std::min(kBlock, kSlash15 / profile.nodes))};
 }
 
-std::string railName(const Profile& profile, size_t rail) { return profile.name + "-rail" + std::to_string(rail); }
+std::string railName(const Profile& profile, size_t rail) {
+  return profile.name + "-rail" + std::to_string(rail);
+}
 
 void attachRailNetworks(const Profile& profile, PodDecoration& decoration) {
   std::vector<std::string> selections;
@@ -36,13 +39,15 @@ void attachRailNetworks(const Profile& profile, PodDecoration& decoration) {
 
 void socketEnv(const Profile& profile, PodDecoration& decoration) {
   decoration.env.push_back(envVar("NCCL_SOCKET_IFNAME", profile.control_interface));
-  if (!profile.hcas.empty()) decoration.env.push_back(envVar("NCCL_IB_HCA", std::string("=").append(joined(profile.hcas))));
+  if (!profile.hcas.empty())
+    decoration.env.push_back(envVar("NCCL_IB_HCA", std::string("=").append(joined(profile.hcas))));
   if (profile.fabric == "roce") decoration.env.push_back(envVar("NCCL_IB_GID_INDEX", "3"));
 }
 
 Result<std::vector<RenderedObject>> renderMode(const Profile& profile, PodDecoration& decoration) {
   if (profile.data_interfaces.size() > kMaxRails)
-    return makeError(ErrorCode::kUsage, "profile: at most " + std::to_string(kMaxRails) + " data interfaces, found " +
+    return makeError(ErrorCode::kUsage, "profile: at most " + std::to_string(kMaxRails) +
+                                            " data interfaces, found " +
                                             std::to_string(profile.data_interfaces.size()));
   struct Entry {
     const char* mode;

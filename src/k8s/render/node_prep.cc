@@ -24,7 +24,8 @@ std::string baseSpecScript() {
 # (containerd-config-v2.toml or -v3.toml) and restart containerd.
 # Usage: sh containerd-base-spec.sh [SPEC_PATH]   (CTR="k3s ctr" where ctr is k3s's)
 set -eu
-spec="${1:-)SH") + kSpecPath + R"SH(}"
+spec="${1:-)SH") +
+         kSpecPath + R"SH(}"
 tmp="$spec.tmp.$$"
 trap 'rm -f "$tmp"' EXIT
 rlimit='{"type": "RLIMIT_MEMLOCK", "hard": 18446744073709551615, "soft": 18446744073709551615}'
@@ -54,19 +55,23 @@ fi
 // The handlers to wire: runc (the default) and the GPU Operator's nvidia.
 // The plugin path differs between config versions 2 and 3.
 std::string containerdConfig(int version) {
-  const std::string plugin = version == 2 ? "plugins.\"io.containerd.grpc.v1.cri\"" : "plugins.'io.containerd.cri.v1.runtime'";
+  const std::string plugin =
+      version == 2 ? "plugins.\"io.containerd.grpc.v1.cri\"" : "plugins.'io.containerd.cri.v1.runtime'";
   const std::string quote = version == 2 ? "\"" : "'";
-  std::string out = std::string("# ") + (version == 2 ? "containerd 1.x, config version 2" : "containerd 2.x, config version 3") +
-                    ": merge into /etc/containerd/config.toml.\n"
-                    "# Every runtime handler needs the line, the GPU Operator's nvidia (and nvidia-cdi,\n"
-                    "# nvidia-legacy where present) included: a pod's runtimeClassName picks the handler, and one\n"
-                    "# without it runs containers at the 64 KiB memlock default. Add the line under each table\n"
-                    "# your config has (containerd config dump lists them); never repeat a table header.\n"
-                    "# Then: systemctl restart containerd (running containers keep their old spec).\n"
-                    "version = " + std::to_string(version) + "\n";
+  std::string out =
+      std::string("# ") +
+      (version == 2 ? "containerd 1.x, config version 2" : "containerd 2.x, config version 3") +
+      ": merge into /etc/containerd/config.toml.\n"
+      "# Every runtime handler needs the line, the GPU Operator's nvidia (and nvidia-cdi,\n"
+      "# nvidia-legacy where present) included: a pod's runtimeClassName picks the handler, and one\n"
+      "# without it runs containers at the 64 KiB memlock default. Add the line under each table\n"
+      "# your config has (containerd config dump lists them); never repeat a table header.\n"
+      "# Then: systemctl restart containerd (running containers keep their old spec).\n"
+      "version = " +
+      std::to_string(version) + "\n";
   for (const char* handler : {"runc", "nvidia"})
-    out += "\n[" + plugin + ".containerd.runtimes." + handler + "]\n  base_runtime_spec = " + quote + kSpecPath + quote +
-           "\n";
+    out += "\n[" + plugin + ".containerd.runtimes." + handler + "]\n  base_runtime_spec = " + quote +
+           kSpecPath + quote + "\n";
   return out;
 }
 
@@ -79,8 +84,9 @@ std::string netnsModeFile(const Profile& profile) {
       "# initramfs loads ib_core). Never 'rdma system set netns exclusive' on a node that runs pods:\n"
       "# the kernel refuses to switch while any other network namespace exists (EBUSY).\n";
   if (profile.mode == "sriov")
-    out += "# With the SR-IOV Network Operator, the SriovNetworkPoolConfig (rdmaMode: exclusive) in the render\n"
-           "# writes this same option and reboots the nodes for you: use that instead of this file.\n";
+    out +=
+        "# With the SR-IOV Network Operator, the SriovNetworkPoolConfig (rdmaMode: exclusive) in the render\n"
+        "# writes this same option and reboots the nodes for you: use that instead of this file.\n";
   return out + "options ib_core netns_mode=0\n";
 }
 
@@ -95,11 +101,12 @@ std::vector<std::pair<std::string, std::string>> renderNodePrep(const Profile& p
                      "# /etc/systemd/system/containerd.service.d/memlock.conf\n"
                      "# Containers inherit limits from containerd; raise them at the source too.\n"
                      "[Service]\nLimitMEMLOCK=infinity\n");
-  files.emplace_back("nicclusterpolicy-tolerations-patch.yaml",
-                     "# kubectl patch nicclusterpolicy nic-cluster-policy --type merge --patch-file THIS\n"
-                     "# Without tolerations the driver and device-plugin pods never land on tainted GPU nodes,\n"
-                     "# and the RDMA resources are never advertised.\n"
-                     "spec:\n  tolerations:\n  - key: nvidia.com/gpu\n    operator: Exists\n    effect: NoSchedule\n");
+  files.emplace_back(
+      "nicclusterpolicy-tolerations-patch.yaml",
+      "# kubectl patch nicclusterpolicy nic-cluster-policy --type merge --patch-file THIS\n"
+      "# Without tolerations the driver and device-plugin pods never land on tainted GPU nodes,\n"
+      "# and the RDMA resources are never advertised.\n"
+      "spec:\n  tolerations:\n  - key: nvidia.com/gpu\n    operator: Exists\n    effect: NoSchedule\n");
   files.emplace_back("ib_core-netns-exclusive.conf", netnsModeFile(profile));
   return files;
 }
