@@ -4,9 +4,8 @@
 #include <cstdio>
 #include <iostream>
 #include <memory>
-#include <optional>
-
 #include <nlohmann/json.hpp>
+#include <optional>
 
 #include "cli/commands.h"
 #include "core/interrupt.h"
@@ -73,7 +72,8 @@ int runEnv(const EnvOptions& opts) {
   for (const auto& note : env.notes)
     std::fprintf(stderr, "railkit env: note: %s\n", podenv::commentSafe(note).c_str());
   for (const auto& m : env.missing)
-    std::fprintf(stderr, "railkit env: missing: %s\n", podenv::commentSafe(podenv::describeMissing(m)).c_str());
+    std::fprintf(stderr, "railkit env: missing: %s\n",
+                 podenv::commentSafe(podenv::describeMissing(m)).c_str());
   auto st = emitOutput(opts.output, podenv::podEnvToJson(env, inv->root, !failed),
                        [&] { std::cout << podenv::renderShell(env, !failed); });
   if (!st) return reportError(st.error());
@@ -87,16 +87,19 @@ void registerEnv(CLI::App& app, CommandContext& context) {
       "env", "Print NCCL/UCX export lines computed from the RDMA devices this pod really has");
   auto opts = std::make_shared<EnvOptions>();
   command->add_option("--root", opts->root, "Read a snapshot (directory or .tar.gz) instead of this machine");
-  command->add_option("--ctrl-if", opts->ctrl_if,
-                      "Control interface for NCCL_SOCKET_IFNAME (default: the IPv4 default route's, else eth0)")
+  command
+      ->add_option("--ctrl-if", opts->ctrl_if,
+                   "Control interface for NCCL_SOCKET_IFNAME (default: the IPv4 default route's, else eth0)")
       ->type_name("IF");
-  auto* data_if = command->add_option("--data-if", opts->data_if,
-                                      "Comma list of the pod's data interfaces, in rail order (default: every "
-                                      "interface with an RDMA port behind it, except the control one)")
+  auto* data_if = command
+                      ->add_option("--data-if", opts->data_if,
+                                   "Comma list of the pod's data interfaces, in rail order (default: every "
+                                   "interface with an RDMA port behind it, except the control one)")
                       ->type_name("LIST");
-  auto* hca = command->add_option("--hca", opts->hca,
-                                  "Comma list of RDMA devices (dev or dev:port) to use as well, and to require "
-                                  "with --check")
+  auto* hca = command
+                  ->add_option("--hca", opts->hca,
+                               "Comma list of RDMA devices (dev or dev:port) to use as well, and to require "
+                               "with --check")
                   ->type_name("LIST");
   command->add_flag("--check", opts->check,
                     "Exit 1 (and print no export line) when a --data-if, --ctrl-if or --hca is missing, or "

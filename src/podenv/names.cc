@@ -6,7 +6,9 @@ namespace railkit::podenv {
 
 namespace {
 
-bool isControl(unsigned char c) { return c < 0x20 || c == 0x7f; }
+bool isControl(unsigned char c) {
+  return c < 0x20 || c == 0x7f;
+}
 
 }  // namespace
 
@@ -57,7 +59,8 @@ Result<std::vector<HcaRequest>> parseHcaList(std::string_view text) {
       device = item.substr(0, colon);
       auto port = parseUint(item.substr(colon + 1));
       if (!port || *port < 1 || *port > 255)
-        return makeError(ErrorCode::kUsage, "--hca: '" + commentSafe(item) + "': the port after ':' must be 1..255");
+        return makeError(ErrorCode::kUsage,
+                         "--hca: '" + commentSafe(item) + "': the port after ':' must be 1..255");
       request.port = static_cast<int>(*port);
     }
     if (auto problem = rdmaNameProblem(device))

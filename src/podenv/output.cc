@@ -16,11 +16,14 @@ std::string describeMissing(const Missing& m) {
 
 std::string renderShell(const PodEnv& env, bool exports_allowed) {
   std::string interfaces;
-  for (const auto& p : env.ports) interfaces += (interfaces.empty() ? "" : ",") + (p.netdev.empty() ? p.name() : p.netdev);
+  for (const auto& p : env.ports)
+    interfaces += (interfaces.empty() ? "" : ",") + (p.netdev.empty() ? p.name() : p.netdev);
   // A comment ends at a newline: text from sysfs in a note must not.
-  std::string out = "# " + commentSafe("railkit env: control " + env.control_interface + " (" + env.control_source +
-                                       "), " + std::to_string(env.ports.size()) + " RDMA port(s)" +
-                                       (interfaces.empty() ? "" : " behind " + interfaces)) + "\n";
+  std::string out = "# " +
+                    commentSafe("railkit env: control " + env.control_interface + " (" + env.control_source +
+                                "), " + std::to_string(env.ports.size()) + " RDMA port(s)" +
+                                (interfaces.empty() ? "" : " behind " + interfaces)) +
+                    "\n";
   for (const auto& note : env.notes) out += "# note: " + commentSafe(note) + "\n";
   for (const auto& m : env.missing) out += "# missing: " + commentSafe(describeMissing(m)) + "\n";
   // Every value was checked (podenv/names.h); quoting is the second fence.

@@ -3,10 +3,9 @@
 // lines for stderr. Kept apart from the computation so the CLI stays thin and
 // the tests read the exact text a pod's shell will run.
 
+#include <nlohmann/json_fwd.hpp>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json_fwd.hpp>
 
 #include "podenv/pod_env.h"
 

@@ -39,7 +39,8 @@ std::string describe(const SelectedPort& p) {
 
 class Builder {
  public:
-  Builder(const model::Inventory& inventory, const PodEnvOptions& options) : inv_(inventory), opts_(options) {}
+  Builder(const model::Inventory& inventory, const PodEnvOptions& options)
+      : inv_(inventory), opts_(options) {}
 
   PodEnv build() {
     chooseControl();
@@ -61,14 +62,15 @@ class Builder {
       env_.control_interface = opts_.ctrl_if;
       env_.control_source = "--ctrl-if";
       if (!findInterface(inv_, opts_.ctrl_if))
-        env_.missing.push_back({"ctrl-if", opts_.ctrl_if, "not in this pod (no /sys/class/net/" + opts_.ctrl_if + ")"});
+        env_.missing.push_back(
+            {"ctrl-if", opts_.ctrl_if, "not in this pod (no /sys/class/net/" + opts_.ctrl_if + ")"});
       return;
     }
     const std::string& route = inv_.default_route_interface;
     if (!route.empty()) {
       if (auto problem = netdevNameProblem(route)) {
-        env_.notes.push_back("the default route's interface '" + commentSafe(route) + "' is unusable (" + *problem +
-                             "); using eth0");
+        env_.notes.push_back("the default route's interface '" + commentSafe(route) + "' is unusable (" +
+                             *problem + "); using eth0");
       } else {
         env_.control_interface = route;
         env_.control_source = "default route";
@@ -124,7 +126,8 @@ class Builder {
     for (const auto& d : inv_.rdma_devices)
       if (d.name == request.device) device = &d;
     if (!device) {
-      env_.missing.push_back({"hca", spec, "no RDMA device of that name in this pod (/sys/class/infiniband)"});
+      env_.missing.push_back(
+          {"hca", spec, "no RDMA device of that name in this pod (/sys/class/infiniband)"});
       return;
     }
     bool any = false;
@@ -136,7 +139,8 @@ class Builder {
       addPort(*device, p, netdev, "hca");
     }
     if (!any)
-      env_.missing.push_back({"hca", spec, request.port ? "the device has no such port" : "the device has no ports"});
+      env_.missing.push_back(
+          {"hca", spec, request.port ? "the device has no such port" : "the device has no ports"});
   }
 
   void addPort(const model::RdmaDevice& d, const model::RdmaPort& p, const std::string& netdev,
@@ -202,12 +206,11 @@ class Builder {
     for (const auto* p : roce)
       per_port += (per_port.empty() ? "" : ", ") + p->name() + "=" +
                   (p->gid_index ? std::to_string(*p->gid_index) : std::string("none"));
-    env_.notes.push_back(
-        std::string(kNcclIbGidIndex) + " not set: " +
-        (infiniband ? "InfiniBand ports are selected too, and one index would apply to them"
-                    : "the selected RoCE ports differ in their IPv4 RoCE v2 GID index") +
-        " (" + per_port + "); NCCL (2.21 or newer) picks per port with " + kNcclIbRoceVersionNum + "=2 " +
-        kNcclIbAddrFamily + "=AF_INET");
+    env_.notes.push_back(std::string(kNcclIbGidIndex) + " not set: " +
+                         (infiniband ? "InfiniBand ports are selected too, and one index would apply to them"
+                                     : "the selected RoCE ports differ in their IPv4 RoCE v2 GID index") +
+                         " (" + per_port + "); NCCL (2.21 or newer) picks per port with " +
+                         kNcclIbRoceVersionNum + "=2 " + kNcclIbAddrFamily + "=AF_INET");
     env_.exports.emplace_back(kNcclIbRoceVersionNum, "2");
     env_.exports.emplace_back(kNcclIbAddrFamily, "AF_INET");
   }

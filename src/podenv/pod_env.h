@@ -35,11 +35,11 @@ struct PodEnvOptions {
 struct SelectedPort {
   std::string device;  // "mlx5_5"
   int port = 1;
-  std::string netdev;  // the pod-side interface, "" when none (an --hca port)
-  std::string link_layer;  // "InfiniBand", "Ethernet", "" when unreadable
-  std::string state;       // "ACTIVE", ...
+  std::string netdev;            // the pod-side interface, "" when none (an --hca port)
+  std::string link_layer;        // "InfiniBand", "Ethernet", "" when unreadable
+  std::string state;             // "ACTIVE", ...
   std::optional<int> gid_index;  // RoCE only
-  std::string mapped_by;   // "device", "gid" or "hca"
+  std::string mapped_by;         // "device", "gid" or "hca"
   std::string name() const { return device + ":" + std::to_string(port); }
 };
 

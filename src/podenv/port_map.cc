@@ -115,7 +115,8 @@ PortOfInterface findPortOfInterface(const model::Inventory& inventory, const std
   return out;
 }
 
-GidChoice ipv4RoceV2Gid(const model::RdmaPort& port, const std::string& ifname, const model::NetInterface* ifc) {
+GidChoice ipv4RoceV2Gid(const model::RdmaPort& port, const std::string& ifname,
+                        const model::NetInterface* ifc) {
   GidChoice out;
   std::vector<const model::Gid*> v2;
   for (const auto& g : port.gids)
@@ -136,7 +137,8 @@ GidChoice ipv4RoceV2Gid(const model::RdmaPort& port, const std::string& ifname, 
     if (ifname.empty()) {
       pool = v2;
     } else {
-      out.note = "its IPv4 RoCE v2 GIDs belong to other interfaces (" + v2.front()->netdev + "...), not " + ifname;
+      out.note =
+          "its IPv4 RoCE v2 GIDs belong to other interfaces (" + v2.front()->netdev + "...), not " + ifname;
       return out;
     }
   }
@@ -153,9 +155,9 @@ GidChoice ipv4RoceV2Gid(const model::RdmaPort& port, const std::string& ifname, 
   } else if (pool.size() > 1) {
     out.note = "several IPv4 RoCE v2 GIDs and no recorded address to choose by; took the lowest index";
   }
-  out.index = (*std::min_element(pool.begin(), pool.end(),
-                                 [](const model::Gid* a, const model::Gid* b) { return a->index < b->index; }))
-                  ->index;
+  out.index = (*std::min_element(pool.begin(), pool.end(), [](const model::Gid* a, const model::Gid* b) {
+                return a->index < b->index;
+              }))->index;
   return out;
 }
 

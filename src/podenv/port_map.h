@@ -39,7 +39,8 @@ struct GidChoice {
 // The RoCE v2 GID of `port` whose address is IPv4-mapped (::ffff:a.b.c.d) and
 // belongs to `ifname` (ndevs), holding one of `ifc`'s addresses when those are
 // known. `ifc` may be null (an --hca port whose netdev is not in the pod).
-GidChoice ipv4RoceV2Gid(const model::RdmaPort& port, const std::string& ifname, const model::NetInterface* ifc);
+GidChoice ipv4RoceV2Gid(const model::RdmaPort& port, const std::string& ifname,
+                        const model::NetInterface* ifc);
 
 // "0000:0000:0000:0000:0000:ffff:0a0a:0301" -> "10.10.3.1"; nullopt when the
 // GID is not IPv4-mapped.

@@ -19,7 +19,9 @@ class EnvCliTest : public ::testing::Test {
     root_ = dir_ / "root";
   }
   void TearDown() override { std::filesystem::remove_all(dir_); }
-  CliRun env(const std::string& flags) { return runRailkit("env --root " + root_.string() + " " + flags, dir_); }
+  CliRun env(const std::string& flags) {
+    return runRailkit("env --root " + root_.string() + " " + flags, dir_);
+  }
 
   std::filesystem::path dir_, root_;
 };
@@ -54,7 +56,8 @@ TEST_F(EnvCliTest, JsonShape) {
   auto run = env("--data-if net1 --check --json");
   ASSERT_EQ(run.status, 0) << run.err;
   auto j = nlohmann::json::parse(run.out);
-  for (const char* key : {"root", "control_interface", "control_source", "exports", "ports", "notes", "missing", "ok"})
+  for (const char* key :
+       {"root", "control_interface", "control_source", "exports", "ports", "notes", "missing", "ok"})
     EXPECT_TRUE(j.contains(key)) << key;
   EXPECT_EQ(j["exports"]["NCCL_IB_HCA"], "=mlx5_5:1");
   EXPECT_EQ(j["exports"]["NCCL_IB_GID_INDEX"], "3");
@@ -91,7 +94,8 @@ TEST_F(EnvCliTest, EvalSetsExactlyTheValuesEvenForAHostileInterfaceName) {
   node.spec().netdevs[1].name = hostile;  // the control interface, was eth0
   node.write(root_);
   writeDefaultRoute(root_, hostile);
-  std::string script = "cd " + dir_.string() + " && out=$(" + railkitBinary() + " env --root " + root_.string() +
+  std::string script = "cd " + dir_.string() + " && out=$(" + railkitBinary() + " env --root " +
+                       root_.string() +
                        " --data-if ib3) || exit 9; eval \"$out\"; printf '%s|%s|%s' \"$NCCL_SOCKET_IFNAME\" "
                        "\"$NCCL_IB_HCA\" \"$UCX_NET_DEVICES\"; [ ! -e x ] || echo ' RAN'";
   auto run = runShell(script, dir_);
@@ -102,9 +106,10 @@ TEST_F(EnvCliTest, EvalSetsExactlyTheValuesEvenForAHostileInterfaceName) {
 TEST_F(EnvCliTest, ExampleNodePrintsEveryRail) {
   auto run = runRailkit("env --root " + (sourceDir() / "examples" / "dgx-h100-8gpu").string(), dir_);
   ASSERT_EQ(run.status, 0) << run.err;
-  EXPECT_NE(run.out.find("export NCCL_IB_HCA='=mlx5_0:1,mlx5_1:1,mlx5_2:1,mlx5_3:1,mlx5_4:1,mlx5_5:1,mlx5_6:1,"
-                         "mlx5_7:1'\n"),
-            std::string::npos)
+  EXPECT_NE(
+      run.out.find("export NCCL_IB_HCA='=mlx5_0:1,mlx5_1:1,mlx5_2:1,mlx5_3:1,mlx5_4:1,mlx5_5:1,mlx5_6:1,"
+                   "mlx5_7:1'\n"),
+      std::string::npos)
       << run.out;
   // mlx5_5's port is DOWN in the example: said, on stdout and stderr.
   EXPECT_NE(run.out.find("# note: mlx5_5:1 (ib5) is DOWN"), std::string::npos) << run.out;

@@ -1,7 +1,7 @@
 // Names that reach shell text and NCCL lists: what is refused, how values are quoted.
-#include <gtest/gtest.h>
-
 #include "podenv/names.h"
+
+#include <gtest/gtest.h>
 
 namespace railkit::podenv {
 namespace {
@@ -9,7 +9,8 @@ namespace {
 TEST(PodEnvNames, NetdevNamesFollowTheKernelAndNcclLists) {
   for (const char* ok : {"eth0", "net1", "ens1f0np0", "ib0.8001", "dranet0", "a'b$(x)", "123456789012345"})
     EXPECT_FALSE(netdevNameProblem(ok).has_value()) << ok;
-  for (const char* bad : {"", ".", "..", "1234567890123456", "a/b", "a:b", "a b", "a\tb", "a\nb", "a,b", "a\x01"})
+  for (const char* bad :
+       {"", ".", "..", "1234567890123456", "a/b", "a:b", "a b", "a\tb", "a\nb", "a,b", "a\x01"})
     EXPECT_TRUE(netdevNameProblem(bad).has_value()) << bad;
 }
 

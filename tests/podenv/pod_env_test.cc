@@ -1,14 +1,15 @@
 // computePodEnv on pods written as sysfs trees: one test per way a pod gets
 // its RDMA device (PF, renamed VF, macvlan on a shared device, IPoIB child).
+#include "podenv/pod_env.h"
+
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
 
 #include "model/collect.h"
 #include "podenv/output.h"
-#include "podenv/pod_env.h"
-#include "podenv/port_map.h"
 #include "podenv/pod_fixtures.h"
+#include "podenv/port_map.h"
 #include "support/test_support.h"
 
 namespace railkit::podenv {
@@ -70,7 +71,8 @@ TEST_F(PodEnvTest, InfinibandPfsInDataInterfaceOrderWithoutGidIndex) {
 
 TEST_F(PodEnvTest, DefaultDataInterfacesAreEveryRdmaNetdevButTheControlOne) {
   auto env = envOf(NodeBuilder::healthyDgxH100());
-  EXPECT_EQ(exported(env, "NCCL_IB_HCA"), "=mlx5_0:1,mlx5_1:1,mlx5_2:1,mlx5_3:1,mlx5_4:1,mlx5_5:1,mlx5_6:1,mlx5_7:1");
+  EXPECT_EQ(exported(env, "NCCL_IB_HCA"),
+            "=mlx5_0:1,mlx5_1:1,mlx5_2:1,mlx5_3:1,mlx5_4:1,mlx5_5:1,mlx5_6:1,mlx5_7:1");
   EXPECT_EQ(env.control_source, "fallback");  // no /proc/net/route in the tree
   EXPECT_TRUE(env.missing.empty());
 }

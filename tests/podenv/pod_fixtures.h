@@ -22,8 +22,8 @@ inline void writeAddresses(const std::filesystem::path& root, const std::string&
 // /proc/net/route with one default route through `ifname`.
 inline void writeDefaultRoute(const std::filesystem::path& root, const std::string& ifname) {
   writeFileAt(root, "proc/net/route",
-              "Iface\tDestination\tGateway \tFlags\tRefCnt\tUse\tMetric\tMask\t\tMTU\tWindow\tIRTT\n" + ifname +
-                  "\t00000000\t0101F40A\t0003\t0\t0\t0\t00000000\t0\t0\t0\n" + ifname +
+              "Iface\tDestination\tGateway \tFlags\tRefCnt\tUse\tMetric\tMask\t\tMTU\tWindow\tIRTT\n" +
+                  ifname + "\t00000000\t0101F40A\t0003\t0\t0\t0\t00000000\t0\t0\t0\n" + ifname +
                   "\t0001F40A\t00000000\t0001\t0\t0\t0\t00FFFFFF\t0\t0\t0\n");
 }
 
