@@ -262,6 +262,20 @@ TEST(K8sRenderModes, SriovOneNetworkAndRangePerRailWithRdmaExclusive) {
   }
 }
 
+// A VF, a moved PF or a claimed NIC is not the host's device under the
+// host's name: those modes leave NCCL_IB_HCA to railkit env in the pod.
+TEST(K8sRenderModes, HcasPinnedOnlyWhereThePodSeesTheHostsDevices) {
+  for (const char* mode : kModes) {
+    Profile profile = profileFor(mode, std::string(mode) == "gke-tcpxo" ? "tcpxo" : "infiniband", 2);
+    profile.hcas = {"mlx5_0", "mlx5_1"};
+    Rendered r = renderModeOf(profile);
+    bool pinned = false;
+    for (const json& env : r.decoration.env) pinned = pinned || env["name"] == "NCCL_IB_HCA";
+    bool host_names = std::string(mode) == "rdma-shared" || std::string(mode) == "host-network";
+    EXPECT_EQ(pinned, host_names) << mode;
+  }
+}
+
 // --- rdma-shared / host-device / host-network (network-operator) ------------
 
 const json* policySpec(const Rendered& r) {

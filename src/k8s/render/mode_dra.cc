@@ -82,10 +82,7 @@ Result<Objects> renderDraMode(const Profile& profile, PodDecoration& decoration)
   decoration.pod_claims.push_back(
       {{"name", "rails"}, {"resourceClaimTemplateName", profile.name + "-rails"}});
   decoration.container_claims.push_back({{"name", "rails"}});
-  decoration.env.push_back(envVar("NCCL_SOCKET_IFNAME", profile.control_interface));
-  decoration.env.push_back(
-      envVar("NCCL_IB_HCA", profile.hcas.empty() ? "mlx5" : std::string("=").append(joined(profile.hcas))));
-  if (profile.fabric == "roce") decoration.env.push_back(envVar("NCCL_IB_GID_INDEX", "3"));
+  socketEnv(profile, decoration, false);
   return objects;
 }
 

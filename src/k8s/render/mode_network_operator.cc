@@ -115,7 +115,7 @@ Result<Objects> renderNetworkOperatorMode(const Profile& profile, PodDecoration&
     decoration.pod_comment =
         "WARNING: hostNetwork shares the node's network namespace: every host interface and port, no "
         "isolation between pods, one job per node. Use it only where a secondary network is impossible.";
-    socketEnv(profile, decoration);
+    socketEnv(profile, decoration, true);
     return objects;
   }
   bool host_device = profile.mode == "host-device";
@@ -164,7 +164,7 @@ Result<Objects> renderNetworkOperatorMode(const Profile& profile, PodDecoration&
   }
   if (!host_device) decoration.limits["rdma/" + profile.resource_name] = 1;
   attachRailNetworks(profile, decoration);
-  socketEnv(profile, decoration);
+  socketEnv(profile, decoration, !host_device);
   return objects;
 }
 

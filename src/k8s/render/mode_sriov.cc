@@ -74,7 +74,7 @@ Result<Objects> renderSriovMode(const Profile& profile, PodDecoration& decoratio
     decoration.limits["openshift.io/" + resource] = 1;
   }
   attachRailNetworks(profile, decoration);
-  socketEnv(profile, decoration);
+  socketEnv(profile, decoration, false);
   return objects;
 }
 

@@ -37,9 +37,9 @@ void attachRailNetworks(const Profile& profile, PodDecoration& decoration) {
   decoration.annotations["k8s.v1.cni.cncf.io/networks"] = joined(selections);
 }
 
-void socketEnv(const Profile& profile, PodDecoration& decoration) {
+void socketEnv(const Profile& profile, PodDecoration& decoration, bool pin_hcas) {
   decoration.env.push_back(envVar("NCCL_SOCKET_IFNAME", profile.control_interface));
-  if (!profile.hcas.empty())
+  if (pin_hcas && !profile.hcas.empty())
     decoration.env.push_back(envVar("NCCL_IB_HCA", std::string("=").append(joined(profile.hcas))));
   if (profile.fabric == "roce") decoration.env.push_back(envVar("NCCL_IB_GID_INDEX", "3"));
 }

@@ -34,9 +34,12 @@ std::string railName(const Profile& profile, size_t rail);
 // Multus selection of one network per rail, attached as net1..netN in rail
 // order; sets the pod-side data interface names to match.
 void attachRailNetworks(const Profile& profile, PodDecoration& decoration);
-// NCCL_SOCKET_IFNAME on the control interface, NCCL_IB_HCA when the profile
-// names HCAs, the RoCE v2 GID index on roce.
-void socketEnv(const Profile& profile, PodDecoration& decoration);
+// NCCL_SOCKET_IFNAME on the control interface, the RoCE v2 GID index on roce,
+// and NCCL_IB_HCA when the profile names HCAs and `pin_hcas`: only where the
+// pod sees the host's RDMA devices under the host's names (rdma-shared,
+// host-network). A VF, a moved PF or a claimed NIC is another device or name
+// in the pod; there `railkit env` computes NCCL_IB_HCA at container start.
+void socketEnv(const Profile& profile, PodDecoration& decoration, bool pin_hcas);
 std::string joined(const std::vector<std::string>& list, const std::string& separator = ",");
 
 }  // namespace railkit::k8s::render
