@@ -127,8 +127,8 @@ TEST(RenderLaunchers, IndexedPodsRunRailkitBenchWithTheEnvBootstrap) {
   tcp.test.backend = "tcp";
   auto objects = rendered(tcp);
   std::string script = scriptOf(podSpecOf(*objectOfKind(objects, "Job"))["containers"][0]);
-  EXPECT_TRUE(startsWith(script, "railkit_env=$(railkit env --ctrl-if eth0 --data-if net1) || exit 1\n")) << script;
-  EXPECT_NE(script.find("--backend tcp --data-if =net1 --ctrl-if =eth0"), std::string::npos) << script;
+  EXPECT_TRUE(startsWith(script, "railkit_env=$(railkit env --ctrl-if eth0 --data-if net1,net2) || exit 1\n")) << script;
+  EXPECT_NE(script.find("--backend tcp --data-if =net1,net2 --ctrl-if =eth0"), std::string::npos) << script;
 }
 
 TEST(RenderLaunchers, TrainerTorchPolicyGivesPetEnvToTheNodeContainer) {
@@ -143,8 +143,8 @@ TEST(RenderLaunchers, TrainerTorchPolicyGivesPetEnvToTheNodeContainer) {
   const json& container = podSpecOf(*runtime)["containers"][0];
   EXPECT_EQ(container["name"], "node");
   std::string script = scriptOf(container);
-  EXPECT_TRUE(startsWith(script, "railkit_env=$(railkit env --ctrl-if eth0 --data-if dranet0 --check) || exit 1\n"));
-  EXPECT_NE(script.find("railkit bench all_reduce --backend nccl --data-if =dranet0 --ctrl-if =eth0"),
+  EXPECT_TRUE(startsWith(script, "railkit_env=$(railkit env --ctrl-if eth0 --data-if dranet0,dranet1 --check) || exit 1\n"));
+  EXPECT_NE(script.find("railkit bench all_reduce --backend nccl --data-if =dranet0,dranet1 --ctrl-if =eth0"),
             std::string::npos);
   // Trainer injects PET_*: a RANK or MASTER_PORT of ours could only disagree.
   EXPECT_FALSE(envOf(container, "RANK"));
@@ -301,7 +301,7 @@ TEST(RenderLaunchers, MpiJobSshAndInterfaces) {
     EXPECT_NE(launch.find("--mca btl_tcp_if_include ens9f0"), std::string::npos);
     EXPECT_NE(launch.find("--mca oob_tcp_if_include ens9f0"), std::string::npos);
     EXPECT_EQ(launch.find("eth0"), std::string::npos) << launch;
-    std::string data = host ? "ens1f0,ens2f0" : "net1";
+    std::string data = host ? "ens1f0,ens2f0" : "net1,net2";
     EXPECT_NE(launch.find("railkit env --ctrl-if ens9f0 --data-if " + data + " --check"), std::string::npos) << launch;
     EXPECT_TRUE(startsWith(launch, "railkit wait-dns --hostfile /etc/mpi/hostfile --timeout 600 || exit 3\n"));
     std::string serve = host ? "mkdir -p /run/sshd\nexec /usr/sbin/sshd -De -p 2222\n"
@@ -319,7 +319,7 @@ TEST(RenderLaunchers, MpiJobSshAndInterfaces) {
   std::string launch = scriptOf(objectOfKind(bench, "MPIJob")->at("spec")["mpiReplicaSpecs"]["Launcher"]["template"]
                                     ["spec"]["containers"][0]);
   EXPECT_NE(launch.find("-x MASTER_ADDR=\"$master\" -x MASTER_PORT=29500"), std::string::npos) << launch;
-  EXPECT_NE(launch.find("exec railkit bench all_reduce --backend nccl --data-if =net1 --ctrl-if =eth0"),
+  EXPECT_NE(launch.find("exec railkit bench all_reduce --backend nccl --data-if =net1,net2 --ctrl-if =eth0"),
             std::string::npos);
 }
 
@@ -387,7 +387,7 @@ TEST(RenderLaunchers, ModePreludeRunsInEveryRank) {
   ASSERT_TRUE(finishProfile(profile));
   PodDecoration decoration;
   decoration.pod_data_interfaces = {"eth1", "eth2"};
-  decoration.script_prelude = "source /usr/local/nvidia/lib64/nccl-env-profile.sh";
+  decoration.command_prelude = {"source /usr/local/nvidia/lib64/nccl-env-profile.sh"};
   PodNetwork net = podNetwork(profile, decoration);
   EXPECT_FALSE(net.rdma_expected);  // TCPXO: no RDMA device to check for
   EXPECT_EQ(envPrelude(net),

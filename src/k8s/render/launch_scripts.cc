@@ -25,8 +25,7 @@ PodNetwork podNetwork(const Profile& profile, const PodDecoration& decoration) {
   // none: there `railkit env` still prints the interfaces, without --check.
   net.rdma_expected = profile.mode != "gke-tcpxo" && !(profile.test.tool == "railkit" && profile.test.backend == "tcp");
   net.ssh_port = decoration.host_network ? 2222 : 22;
-  net.mode_prelude = decoration.script_prelude;
-  if (!net.mode_prelude.empty() && net.mode_prelude.back() != '\n') net.mode_prelude.push_back('\n');
+  for (const std::string& line : decoration.command_prelude) net.mode_prelude += line + "\n";
   return net;
 }
 

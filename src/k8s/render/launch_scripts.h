@@ -23,7 +23,7 @@ struct PodNetwork {
   std::vector<std::string> data_ifs;   // PodDecoration::pod_data_interfaces
   bool rdma_expected = true;           // railkit env --check: RDMA must be there
   int ssh_port = 22;                   // 2222 with hostNetwork (the node's sshd holds 22)
-  std::string mode_prelude;            // PodDecoration::script_prelude
+  std::string mode_prelude;            // PodDecoration::command_prelude, one line each
 };
 
 PodNetwork podNetwork(const Profile& profile, const PodDecoration& decoration);

@@ -76,7 +76,7 @@ json ncclEnv(const Profile& profile, const PodDecoration& decoration) {
 json workerPodSpec(const Profile& profile, const PodDecoration& decoration, const json& command,
                    const json& extra_env, const std::string& container) {
   json limits = decoration.limits;
-  limits["nvidia.com/gpu"] = profile.gpus_per_node;
+  if (!decoration.gpus_from_dra) limits["nvidia.com/gpu"] = profile.gpus_per_node;
   json env = ncclEnv(profile, decoration);
   for (const auto& item : extra_env) env.push_back(item);
   json mounts = json::array({{{"name", "dshm"}, {"mountPath", "/dev/shm"}}});
@@ -95,6 +95,7 @@ json workerPodSpec(const Profile& profile, const PodDecoration& decoration, cons
   json volumes = json::array({{{"name", "dshm"}, {"emptyDir", {{"medium", "Memory"}, {"sizeLimit", profile.shm_size}}}}});
   for (const auto& volume : decoration.extra_volumes) volumes.push_back(volume);
   json spec = {{"containers", containers}, {"volumes", volumes}};
+  if (!decoration.init_containers.empty()) spec["initContainers"] = decoration.init_containers;
   if (!decoration.pod_claims.empty()) spec["resourceClaims"] = decoration.pod_claims;
   if (decoration.host_network) {
     spec["hostNetwork"] = true;
@@ -302,8 +303,10 @@ json trainingRuntimeSpec(const Profile& profile, const PodDecoration& decoration
 
 Result<std::vector<RenderedObject>> renderLauncher(const Profile& profile, const PodDecoration& decoration) {
   std::vector<RenderedObject> objects;
-  if (decoration.script_prelude.find('\'') != std::string::npos)
-    return makeError(ErrorCode::kInternal, "render: a mode's script prelude holds a single quote");
+  // The prelude also goes inside each MPI rank's bash -c '...'.
+  for (const std::string& line : decoration.command_prelude)
+    if (line.find('\'') != std::string::npos || line.find('\n') != std::string::npos)
+      return makeError(ErrorCode::kInternal, "render: a mode's command prelude line holds a quote or newline");
   const std::string& name = profile.name;
   if (needsSshKeys(profile)) {
     auto secret = sshKeySecret(profile);
