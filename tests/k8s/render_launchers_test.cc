@@ -84,7 +84,9 @@ const json& podSpecOf(const json& object) {
   return object["spec"]["template"]["spec"]["replicatedJobs"][0]["template"]["spec"]["template"]["spec"];
 }
 
-bool startsWith(const std::string& text, const std::string& prefix) { return text.rfind(prefix, 0) == 0; }
+bool startsWith(const std::string& text, const std::string& prefix) {
+  return text.rfind(prefix, 0) == 0;
+}
 
 const char* kPrelude =
     "railkit_env=$(railkit env --ctrl-if eth0 --data-if net1,net2 --check) || exit 1\n"
@@ -106,8 +108,10 @@ TEST(RenderLaunchers, IndexedPodsRunRailkitBenchWithTheEnvBootstrap) {
     ASSERT_NE(job, nullptr) << c.launcher;
     const json& container = podSpecOf(*job)["containers"][0];
     std::string script = scriptOf(container);
-    EXPECT_EQ(script, std::string(kPrelude) +
-                          "exec railkit bench all_reduce --backend ucx --data-if =net1,net2 --ctrl-if =eth0 -b 8 -e 8G\n");
+    EXPECT_EQ(
+        script,
+        std::string(kPrelude) +
+            "exec railkit bench all_reduce --backend ucx --data-if =net1,net2 --ctrl-if =eth0 -b 8 -e 8G\n");
     auto rank = envOf(container, "RANK");
     ASSERT_TRUE(rank);
     EXPECT_EQ((*rank)["valueFrom"]["fieldRef"]["fieldPath"],
@@ -115,7 +119,8 @@ TEST(RenderLaunchers, IndexedPodsRunRailkitBenchWithTheEnvBootstrap) {
     EXPECT_EQ((*envOf(container, "WORLD_SIZE"))["value"], "2");
     EXPECT_EQ((*envOf(container, "MASTER_ADDR"))["value"], c.master);
     EXPECT_EQ((*envOf(container, "MASTER_PORT"))["value"], "29500");
-    EXPECT_EQ((*envOf(container, "RAILKIT_JOB_TOKEN"))["valueFrom"]["secretKeyRef"]["name"], "nccl-check-job-token");
+    EXPECT_EQ((*envOf(container, "RAILKIT_JOB_TOKEN"))["valueFrom"]["secretKeyRef"]["name"],
+              "nccl-check-job-token");
     // The pod's devices come from railkit env, never the host's names.
     EXPECT_FALSE(envOf(container, "NCCL_IB_HCA"));
     EXPECT_FALSE(envOf(container, "UCX_NET_DEVICES"));
@@ -127,7 +132,8 @@ TEST(RenderLaunchers, IndexedPodsRunRailkitBenchWithTheEnvBootstrap) {
   tcp.test.backend = "tcp";
   auto objects = rendered(tcp);
   std::string script = scriptOf(podSpecOf(*objectOfKind(objects, "Job"))["containers"][0]);
-  EXPECT_TRUE(startsWith(script, "railkit_env=$(railkit env --ctrl-if eth0 --data-if net1,net2) || exit 1\n")) << script;
+  EXPECT_TRUE(startsWith(script, "railkit_env=$(railkit env --ctrl-if eth0 --data-if net1,net2) || exit 1\n"))
+      << script;
   EXPECT_NE(script.find("--backend tcp --data-if =net1,net2 --ctrl-if =eth0"), std::string::npos) << script;
 }
 
@@ -139,11 +145,13 @@ TEST(RenderLaunchers, TrainerTorchPolicyGivesPetEnvToTheNodeContainer) {
   EXPECT_EQ((*runtime)["spec"]["mlPolicy"]["numNodes"], 2);
   const json& replicated = (*runtime)["spec"]["template"]["spec"]["replicatedJobs"][0];
   EXPECT_EQ(replicated["name"], "node");
-  EXPECT_EQ(replicated["template"]["metadata"]["labels"]["trainer.kubeflow.org/trainjob-ancestor-step"], "trainer");
+  EXPECT_EQ(replicated["template"]["metadata"]["labels"]["trainer.kubeflow.org/trainjob-ancestor-step"],
+            "trainer");
   const json& container = podSpecOf(*runtime)["containers"][0];
   EXPECT_EQ(container["name"], "node");
   std::string script = scriptOf(container);
-  EXPECT_TRUE(startsWith(script, "railkit_env=$(railkit env --ctrl-if eth0 --data-if dranet0,dranet1 --check) || exit 1\n"));
+  EXPECT_TRUE(startsWith(
+      script, "railkit_env=$(railkit env --ctrl-if eth0 --data-if dranet0,dranet1 --check) || exit 1\n"));
   EXPECT_NE(script.find("railkit bench all_reduce --backend nccl --data-if =dranet0,dranet1 --ctrl-if =eth0"),
             std::string::npos);
   // Trainer injects PET_*: a RANK or MASTER_PORT of ours could only disagree.
@@ -161,7 +169,8 @@ TEST(RenderLaunchers, IndexedPodsRunNcclTestsOverSsh) {
   auto objects = rendered(profile);
   const json* secret = nullptr;
   for (const auto& object : objects)
-    if (object.object["kind"] == "Secret" && object.object["metadata"]["name"] == "nccl-check-ssh") secret = &object.object;
+    if (object.object["kind"] == "Secret" && object.object["metadata"]["name"] == "nccl-check-ssh")
+      secret = &object.object;
   ASSERT_NE(secret, nullptr);
   EXPECT_EQ((*secret)["type"], "kubernetes.io/ssh-auth");
   EXPECT_EQ((*secret)["stringData"]["ssh-privatekey"], kPrivate);
@@ -180,7 +189,8 @@ TEST(RenderLaunchers, IndexedPodsRunNcclTestsOverSsh) {
   const json& container = pod["containers"][0];
   bool read_only = false;
   for (const auto& mount : container["volumeMounts"])
-    if (mount["name"] == "ssh-keys") read_only = mount["readOnly"] == true && mount["mountPath"] == "/etc/railkit/ssh";
+    if (mount["name"] == "ssh-keys")
+      read_only = mount["readOnly"] == true && mount["mountPath"] == "/etc/railkit/ssh";
   EXPECT_TRUE(read_only);
   std::string script = scriptOf(container);
   EXPECT_TRUE(startsWith(script, kPrelude)) << script;
@@ -188,8 +198,9 @@ TEST(RenderLaunchers, IndexedPodsRunNcclTestsOverSsh) {
        {"mkdir -p /run/sshd", "/usr/sbin/sshd -D -e &", "echo \"nccl-check-workers-0-$i.nccl-check slots=8\"",
         "railkit wait-dns --hostfile \"$hostfile\" --timeout 600", "mpirun --hostfile \"$hostfile\" -np 16",
         "-o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null", "--mca btl_tcp_if_include eth0",
-        "-x NCCL_DEBUG", "bash -c 'railkit_env=$(railkit env --ctrl-if eth0 --data-if net1,net2 --check) || exit 1; "
-                         "eval \"$railkit_env\"; exec all_gather_perf -b 8 -e 8G -f 2 -g 1'",
+        "-x NCCL_DEBUG",
+        "bash -c 'railkit_env=$(railkit env --ctrl-if eth0 --data-if net1,net2 --check) || exit 1; "
+        "eval \"$railkit_env\"; exec all_gather_perf -b 8 -e 8G -f 2 -g 1'",
         "master=nccl-check-workers-0-0.nccl-check", "/dev/tcp/$master/22", "kill \"$sshd_pid\"\nexit 0\n"})
     EXPECT_NE(script.find(needle), std::string::npos) << needle << "\n" << script;
   // rank 0 ends with mpirun's status, and stops its sshd first.
@@ -201,7 +212,8 @@ TEST(RenderLaunchers, TestNamesMapToRealBinaries) {
     Profile profile = profileOf("rdma-shared", "mpijob", "nccl-tests");
     profile.test.op = op;
     auto objects = rendered(profile);
-    EXPECT_NE(objects.back().object.dump().find(std::string(op) + "_perf -b 8 -e 8G -f 2 -g 1"), std::string::npos)
+    EXPECT_NE(objects.back().object.dump().find(std::string(op) + "_perf -b 8 -e 8G -f 2 -g 1"),
+              std::string::npos)
         << op;
   }
   for (const char* bad : {"allreduce", "all_reduce_perf", "ib_write_bw"}) {
@@ -277,8 +289,9 @@ TEST(RenderLaunchers, PerftestIsOneServerAndOneClient) {
 
   // Under an MPIJob: two ranks, one per worker; the server is the first host.
   auto mpi = rendered(profileOf("sriov", "mpijob", "perftest"));
-  std::string launch = scriptOf(objectOfKind(mpi, "MPIJob")->at("spec")["mpiReplicaSpecs"]["Launcher"]["template"]
-                                    ["spec"]["containers"][0]);
+  std::string launch =
+      scriptOf(objectOfKind(mpi, "MPIJob")
+                   ->at("spec")["mpiReplicaSpecs"]["Launcher"]["template"]["spec"]["containers"][0]);
   EXPECT_NE(launch.find("-np 2 --map-by ppr:1:node"), std::string::npos) << launch;
   EXPECT_NE(launch.find("-x RAILKIT_PERFTEST_SERVER=\"$server\""), std::string::npos);
   EXPECT_NE(launch.find("bash -c 'RANK=$OMPI_COMM_WORLD_RANK\n"), std::string::npos);
@@ -295,19 +308,23 @@ TEST(RenderLaunchers, MpiJobSshAndInterfaces) {
     std::string launch = scriptOf(replicas["Launcher"]["template"]["spec"]["containers"][0]);
     std::string worker = scriptOf(replicas["Worker"]["template"]["spec"]["containers"][0]);
     bool host = std::string(mode) == "host-network";
-    std::string rsh = host ? "--mca plm_rsh_args \"-p 2222 -o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null"
-                           : "--mca plm_rsh_args \"-o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null";
+    std::string rsh =
+        host ? "--mca plm_rsh_args \"-p 2222 -o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null"
+             : "--mca plm_rsh_args \"-o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null";
     EXPECT_NE(launch.find(rsh), std::string::npos) << launch;
     EXPECT_NE(launch.find("--mca btl_tcp_if_include ens9f0"), std::string::npos);
     EXPECT_NE(launch.find("--mca oob_tcp_if_include ens9f0"), std::string::npos);
     EXPECT_EQ(launch.find("eth0"), std::string::npos) << launch;
     std::string data = host ? "ens1f0,ens2f0" : "net1,net2";
-    EXPECT_NE(launch.find("railkit env --ctrl-if ens9f0 --data-if " + data + " --check"), std::string::npos) << launch;
-    EXPECT_TRUE(startsWith(launch, "railkit wait-dns --hostfile /etc/mpi/hostfile --timeout 600 || exit 3\n"));
+    EXPECT_NE(launch.find("railkit env --ctrl-if ens9f0 --data-if " + data + " --check"), std::string::npos)
+        << launch;
+    EXPECT_TRUE(
+        startsWith(launch, "railkit wait-dns --hostfile /etc/mpi/hostfile --timeout 600 || exit 3\n"));
     std::string serve = host ? "mkdir -p /run/sshd\nexec /usr/sbin/sshd -De -p 2222\n"
                              : "mkdir -p /run/sshd\nexec /usr/sbin/sshd -De\n";
     EXPECT_NE(worker.find(serve), std::string::npos) << worker;
-    EXPECT_TRUE(startsWith(worker, "railkit_env=$(railkit env --ctrl-if ens9f0 --data-if " + data + " --check)"));
+    EXPECT_TRUE(
+        startsWith(worker, "railkit_env=$(railkit env --ctrl-if ens9f0 --data-if " + data + " --check)"));
     // Static HCA names only where the pod has the host's devices.
     const json& worker_container = replicas["Worker"]["template"]["spec"]["containers"][0];
     EXPECT_EQ(envOf(worker_container, "NCCL_IB_HCA").has_value(), host) << mode;
@@ -316,8 +333,9 @@ TEST(RenderLaunchers, MpiJobSshAndInterfaces) {
   }
   // railkit bench under mpirun: the rendezvous on the first host.
   auto bench = rendered(profileOf("rdma-shared", "mpijob", "railkit"));
-  std::string launch = scriptOf(objectOfKind(bench, "MPIJob")->at("spec")["mpiReplicaSpecs"]["Launcher"]["template"]
-                                    ["spec"]["containers"][0]);
+  std::string launch =
+      scriptOf(objectOfKind(bench, "MPIJob")
+                   ->at("spec")["mpiReplicaSpecs"]["Launcher"]["template"]["spec"]["containers"][0]);
   EXPECT_NE(launch.find("-x MASTER_ADDR=\"$master\" -x MASTER_PORT=29500"), std::string::npos) << launch;
   EXPECT_NE(launch.find("exec railkit bench all_reduce --backend nccl --data-if =net1,net2 --ctrl-if =eth0"),
             std::string::npos);
@@ -344,7 +362,8 @@ TEST(RenderLaunchers, EveryScriptParsesAsShell) {
           std::string script = (*container)["command"][2];
           // The script and each rank's own `bash -c '...'` inside it.
           std::vector<std::string> bodies = {script};
-          for (size_t at = script.find("bash -c '"); at != std::string::npos; at = script.find("bash -c '", at + 1)) {
+          for (size_t at = script.find("bash -c '"); at != std::string::npos;
+               at = script.find("bash -c '", at + 1)) {
             size_t end = script.find('\'', at + 9);
             ASSERT_NE(end, std::string::npos) << script;
             bodies.push_back(script.substr(at + 9, end - at - 9));
@@ -358,7 +377,8 @@ TEST(RenderLaunchers, EveryScriptParsesAsShell) {
             std::string errors;
             char buffer[256];
             while (fgets(buffer, sizeof buffer, pipe) != nullptr) errors += buffer;
-            EXPECT_EQ(pclose(pipe), 0) << mode << " " << launcher << " " << tool << ": " << errors << "\n" << body;
+            EXPECT_EQ(pclose(pipe), 0) << mode << " " << launcher << " " << tool << ": " << errors << "\n"
+                                       << body;
           }
         }
         // The emitted YAML holds the same commands.
@@ -366,7 +386,8 @@ TEST(RenderLaunchers, EveryScriptParsesAsShell) {
         for (const Object& object : (*manifest)->objects)
           forEachPodSpec(object, [&](const PodSpecView& view) {
             for (const YamlNode& item : view.spec->get("containers")->items)
-              if (const YamlNode* command = item.get("command"); command != nullptr && command->items.size() == 3)
+              if (const YamlNode* command = item.get("command");
+                  command != nullptr && command->items.size() == 3)
                 from_yaml.push_back(command->items[2].text());
           });
         std::vector<std::string> from_json;
@@ -394,7 +415,8 @@ TEST(RenderLaunchers, ModePreludeRunsInEveryRank) {
             "railkit_env=$(railkit env --ctrl-if eth0 --data-if eth1,eth2) || exit 1\neval \"$railkit_env\"\n"
             "source /usr/local/nvidia/lib64/nccl-env-profile.sh\n");
   EXPECT_EQ(perRankWrapper(net, "all_reduce_perf"),
-            "bash -c 'railkit_env=$(railkit env --ctrl-if eth0 --data-if eth1,eth2) || exit 1; eval \"$railkit_env\"; "
+            "bash -c 'railkit_env=$(railkit env --ctrl-if eth0 --data-if eth1,eth2) || exit 1; eval "
+            "\"$railkit_env\"; "
             "source /usr/local/nvidia/lib64/nccl-env-profile.sh; exec all_reduce_perf'");
 }
 

@@ -23,7 +23,8 @@ PodNetwork podNetwork(const Profile& profile, const PodDecoration& decoration) {
   net.data_ifs = decoration.pod_data_interfaces;
   // railkit bench over tcp needs no RDMA device, and GPUDirect-TCPXO has
   // none: there `railkit env` still prints the interfaces, without --check.
-  net.rdma_expected = profile.mode != "gke-tcpxo" && !(profile.test.tool == "railkit" && profile.test.backend == "tcp");
+  net.rdma_expected =
+      profile.mode != "gke-tcpxo" && !(profile.test.tool == "railkit" && profile.test.backend == "tcp");
   net.ssh_port = decoration.host_network ? 2222 : 22;
   for (const std::string& line : decoration.command_prelude) net.mode_prelude += line + "\n";
   return net;
@@ -39,11 +40,13 @@ std::string envPrelude(const PodNetwork& net) {
 std::string benchCommand(const Profile& profile, const PodNetwork& net) {
   std::string out = "railkit bench " + profile.test.op + " --backend " + profile.test.backend;
   if (!net.data_ifs.empty()) out += " --data-if =" + joined(net.data_ifs);
-  return out + " --ctrl-if =" + net.ctrl_if + " -b " + profile.test.min_bytes + " -e " + profile.test.max_bytes;
+  return out + " --ctrl-if =" + net.ctrl_if + " -b " + profile.test.min_bytes + " -e " +
+         profile.test.max_bytes;
 }
 
 std::string ncclTestsCommand(const Profile& profile) {
-  return profile.test.op + "_perf -b " + profile.test.min_bytes + " -e " + profile.test.max_bytes + " -f 2 -g 1";
+  return profile.test.op + "_perf -b " + profile.test.min_bytes + " -e " + profile.test.max_bytes +
+         " -f 2 -g 1";
 }
 
 std::string perRankWrapper(const PodNetwork& net, const std::string& command) {
@@ -58,17 +61,25 @@ std::string indexedBenchScript(const Profile& profile, const PodNetwork& net) {
   return envPrelude(net) + "exec " + benchCommand(profile, net) + "\n";
 }
 
-std::string sshKeySecretName(const Profile& profile) { return profile.name + "-ssh"; }
+std::string sshKeySecretName(const Profile& profile) {
+  return profile.name + "-ssh";
+}
 
 std::string sshdStartLines(const PodNetwork& net) {
   std::string mount = kSshKeyMount;
   std::string port = net.ssh_port == 22 ? "" : " -p " + std::to_string(net.ssh_port);
   return "mkdir -p /run/sshd /root/.ssh\n"
          "chmod 700 /root/.ssh\n"
-         "install -m 600 " + mount + "/ssh-privatekey /root/.ssh/id_ecdsa\n"
-         "install -m 600 " + mount + "/ssh-publickey /root/.ssh/authorized_keys\n"
+         "install -m 600 " +
+         mount +
+         "/ssh-privatekey /root/.ssh/id_ecdsa\n"
+         "install -m 600 " +
+         mount +
+         "/ssh-publickey /root/.ssh/authorized_keys\n"
          "ssh-keygen -A >/dev/null  # host keys, where the image has none\n"
-         "/usr/sbin/sshd -D -e" + port + " &\n"
+         "/usr/sbin/sshd -D -e" +
+         port +
+         " &\n"
          "sshd_pid=$!\n";
 }
 
@@ -77,10 +88,15 @@ std::string sshdStartLines(const PodNetwork& net) {
 std::string mpirunOptions(const PodNetwork& net) {
   std::string port = net.ssh_port == 22 ? "" : "-p " + std::to_string(net.ssh_port) + " ";
   return "--allow-run-as-root --bind-to none \\\n"
-         "  --mca plm_rsh_args \"" + port +
+         "  --mca plm_rsh_args \"" +
+         port +
          "-o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null -o ConnectionAttempts=10\" \\\n"
-         "  --mca btl self,tcp --mca btl_tcp_if_include " + net.ctrl_if + " \\\n"
-         "  --mca oob_tcp_if_include " + net.ctrl_if + " --mca pml ob1 --mca routed direct \\\n"
+         "  --mca btl self,tcp --mca btl_tcp_if_include " +
+         net.ctrl_if +
+         " \\\n"
+         "  --mca oob_tcp_if_include " +
+         net.ctrl_if +
+         " --mca pml ob1 --mca routed direct \\\n"
          "  --mca coll_hcoll_enable 0 --mca coll ^hcoll,ucc --mca orte_keep_fqdn_hostnames 1 \\\n";
 }
 
@@ -94,22 +110,31 @@ std::string indexedMpiScript(const Profile& profile, const PodNetwork& net, cons
   std::string port = std::to_string(net.ssh_port);
   // ssh starts the ranks with a bare environment: the pod's variables go with -x.
   std::string exports = "-x PATH";
-  if (std::find(forward.begin(), forward.end(), "LD_LIBRARY_PATH") == forward.end()) exports += " -x LD_LIBRARY_PATH";
+  if (std::find(forward.begin(), forward.end(), "LD_LIBRARY_PATH") == forward.end())
+    exports += " -x LD_LIBRARY_PATH";
   for (const std::string& name : forward) exports += " -x " + name;
   return envPrelude(net) + sshdStartLines(net) +
          "if [ \"${RANK:-${PET_NODE_RANK:-}}\" = 0 ]; then\n"
          "  hostfile=/tmp/railkit-hostfile\n"
          "  : >\"$hostfile\"\n"
          "  i=0\n"
-         "  while [ \"$i\" -lt " + std::to_string(profile.nodes) + " ]; do\n"
-         "    echo \"" + before + "$i" + after + " slots=" + std::to_string(profile.gpus_per_node) +
+         "  while [ \"$i\" -lt " +
+         std::to_string(profile.nodes) +
+         " ]; do\n"
+         "    echo \"" +
+         before + "$i" + after + " slots=" + std::to_string(profile.gpus_per_node) +
          "\" >>\"$hostfile\"\n"
          "    i=$((i + 1))\n"
          "  done\n"
-         "  railkit wait-dns --hostfile \"$hostfile\" --timeout " + kWaitSeconds + " || { kill \"$sshd_pid\"; exit 3; }\n"
-         "  mpirun --hostfile \"$hostfile\" -np " + ranks + " " + mpirunOptions(net) +
-         "    " + exports + " \\\n"
-         "    " + perRankWrapper(net, ncclTestsCommand(profile)) + "\n"
+         "  railkit wait-dns --hostfile \"$hostfile\" --timeout " +
+         kWaitSeconds +
+         " || { kill \"$sshd_pid\"; exit 3; }\n"
+         "  mpirun --hostfile \"$hostfile\" -np " +
+         ranks + " " + mpirunOptions(net) + "    " + exports +
+         " \\\n"
+         "    " +
+         perRankWrapper(net, ncclTestsCommand(profile)) +
+         "\n"
          "  status=$?\n"
          "  kill \"$sshd_pid\"\n"
          "  exit \"$status\"\n"
@@ -117,12 +142,17 @@ std::string indexedMpiScript(const Profile& profile, const PodNetwork& net, cons
          "# The other ranks serve sshd until rank 0 has come and gone: its sshd\n"
          "# answers while mpirun runs and stops when rank 0 ends (a plain Indexed\n"
          "# Job has no success policy to end them).\n"
-         "master=" + master + "\n"
-         "probe() { timeout 5 bash -c \": <>/dev/tcp/$master/" + port + "\" 2>/dev/null; }\n"
+         "master=" +
+         master +
+         "\n"
+         "probe() { timeout 5 bash -c \": <>/dev/tcp/$master/" +
+         port +
+         "\" 2>/dev/null; }\n"
          "tries=0\n"
          "until probe; do\n"
          "  tries=$((tries + 1))\n"
-         "  if [ \"$tries\" -ge 120 ]; then echo \"rank 0 ($master) never answered on port " + port +
+         "  if [ \"$tries\" -ge 120 ]; then echo \"rank 0 ($master) never answered on port " +
+         port +
          "\" >&2; kill \"$sshd_pid\"; exit 3; fi\n"
          "  sleep 5\n"
          "done\n"
@@ -146,19 +176,32 @@ std::string indexedPerftestScript(const Profile& profile, const PodNetwork& net,
          "device=${hca%%:*}\n"
          "port=1\n"
          "case \"$hca\" in *:*) port=${hca#*:} ;; esac\n"
-         "if [ -z \"$device\" ]; then echo \"railkit env found no RDMA device for " + tool + "\" >&2; exit 1; fi\n"
+         "if [ -z \"$device\" ]; then echo \"railkit env found no RDMA device for " +
+         tool +
+         "\" >&2; exit 1; fi\n"
          "set -- -d \"$device\" -i \"$port\" --report_gbits -a -F\n"
          "if [ -n \"${NCCL_IB_GID_INDEX:-}\" ]; then set -- \"$@\" -x \"$NCCL_IB_GID_INDEX\"; fi\n"
-         "if [ \"${RANK:-${PET_NODE_RANK:-}}\" = 0 ]; then exec timeout " + kWaitSeconds + " " + tool +
+         "if [ \"${RANK:-${PET_NODE_RANK:-}}\" = 0 ]; then exec timeout " +
+         kWaitSeconds + " " + tool +
          " \"$@\"; fi\n"
-         "echo " + server + " >/tmp/railkit-server\n"
-         "railkit wait-dns --hostfile /tmp/railkit-server --timeout " + kWaitSeconds + " || exit 3\n"
+         "echo " +
+         server +
+         " >/tmp/railkit-server\n"
+         "railkit wait-dns --hostfile /tmp/railkit-server --timeout " +
+         kWaitSeconds +
+         " || exit 3\n"
          "# The server may not listen yet: retry the client until one deadline.\n"
-         "deadline=$(($(date +%s) + " + kWaitSeconds + "))\n"
+         "deadline=$(($(date +%s) + " +
+         kWaitSeconds +
+         "))\n"
          "while :; do\n"
          "  left=$((deadline - $(date +%s)))\n"
-         "  if [ \"$left\" -le 0 ]; then echo \"" + tool + ": no run with " + server + " before the deadline\" >&2; exit 3; fi\n"
-         "  if timeout \"$left\" " + tool + " \"$@\" " + server + "; then exit 0; fi\n"
+         "  if [ \"$left\" -le 0 ]; then echo \"" +
+         tool + ": no run with " + server +
+         " before the deadline\" >&2; exit 3; fi\n"
+         "  if timeout \"$left\" " +
+         tool + " \"$@\" " + server +
+         "; then exit 0; fi\n"
          "  sleep 2\n"
          "done\n";
 }

@@ -19,11 +19,11 @@ namespace railkit::k8s::render {
 
 // The pod's network as the scripts see it.
 struct PodNetwork {
-  std::string ctrl_if;                 // control interface, as the pod names it
-  std::vector<std::string> data_ifs;   // PodDecoration::pod_data_interfaces
-  bool rdma_expected = true;           // railkit env --check: RDMA must be there
-  int ssh_port = 22;                   // 2222 with hostNetwork (the node's sshd holds 22)
-  std::string mode_prelude;            // PodDecoration::command_prelude, one line each
+  std::string ctrl_if;                // control interface, as the pod names it
+  std::vector<std::string> data_ifs;  // PodDecoration::pod_data_interfaces
+  bool rdma_expected = true;          // railkit env --check: RDMA must be there
+  int ssh_port = 22;                  // 2222 with hostNetwork (the node's sshd holds 22)
+  std::string mode_prelude;           // PodDecoration::command_prelude, one line each
 };
 
 PodNetwork podNetwork(const Profile& profile, const PodDecoration& decoration);
