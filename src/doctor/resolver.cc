@@ -8,6 +8,8 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <chrono>
+#include <thread>
 #include <utility>
 
 #include "core/input_file.h"
@@ -114,7 +116,7 @@ Result<Addresses> HostsFileResolver::resolve(const std::string& name) {
   return it->second;
 }
 
-// gai_error/gai_cancel/gai_suspend name the request by the gaicb's address,
+// gai_error/gai_cancel name the request by the gaicb's address,
 // and glibc's worker thread writes through ar_name/ar_request/ar_result, so
 // all of it lives in one heap block that never moves.
 struct SystemResolver::Request {
@@ -158,17 +160,24 @@ std::vector<Answer> SystemResolver::takeFinished() {
 }
 
 std::vector<Answer> SystemResolver::wait(std::chrono::milliseconds wait) {
-  auto out = takeFinished();
-  if (!out.empty() || running_.empty() || wait.count() <= 0) return out;
-  std::vector<const gaicb*> list;
-  list.reserve(running_.size());
-  for (const auto& req : running_) list.push_back(&req->cb);
-  const auto ms = wait.count();
-  timespec timeout{static_cast<time_t>(ms / 1000), static_cast<long>(ms % 1000) * 1000000L};
-  // Returns when one request completes, at the timeout, or on a signal: in
-  // every case the caller gets what is finished and decides what next.
-  (void)gai_suspend(list.data(), static_cast<int>(list.size()), &timeout);
-  return takeFinished();
+  // Polls gai_error instead of blocking in gai_suspend. glibc's gai_suspend
+  // keeps its wait list on the caller's stack and, when it wakes at its
+  // timeout, unlinks only the requests still marked EAI_INPROGRESS; the
+  // worker thread marks a request done before it takes the lock and walks
+  // that list, so a request finishing at the timeout makes the worker write
+  // to a stack frame that is gone (seen as a crash in the worker thread of
+  // doctor_hostfile_tests under load). Requests started with GAI_NOWAIT and
+  // no sigevent have no wait list at all. A few milliseconds of latency is
+  // nothing next to a DNS answer.
+  constexpr auto kPollInterval = std::chrono::milliseconds(5);
+  const auto deadline = std::chrono::steady_clock::now() + wait;
+  for (;;) {
+    auto out = takeFinished();
+    if (!out.empty() || running_.empty()) return out;
+    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+    if (left.count() <= 0) return out;
+    std::this_thread::sleep_for(std::min(left, kPollInterval));
+  }
 }
 
 SystemResolver::SystemResolver() = default;
