@@ -203,8 +203,13 @@ TEST(RenderLaunchers, IndexedPodsRunNcclTestsOverSsh) {
         "eval \"$railkit_env\"; exec all_gather_perf -b 8 -e 8G -f 2 -g 1'",
         "master=nccl-check-workers-0-0.nccl-check", "/dev/tcp/$master/22", "kill \"$sshd_pid\"\nexit 0\n"})
     EXPECT_NE(script.find(needle), std::string::npos) << needle << "\n" << script;
-  // rank 0 ends with mpirun's status, and stops its sshd first.
-  EXPECT_NE(script.find("  status=$?\n  kill \"$sshd_pid\"\n  exit \"$status\"\n"), std::string::npos);
+  // rank 0 tells every peer the run is over (they end on that, not on a probe
+  // a short run slips between), then ends with mpirun's status.
+  EXPECT_NE(script.find("  status=$?\n"), std::string::npos) << script;
+  EXPECT_NE(script.find("\"nccl-check-workers-0-$i.nccl-check\" 'touch /run/railkit-run-over'"), std::string::npos)
+      << script;
+  EXPECT_NE(script.find("  kill \"$sshd_pid\"\n  exit \"$status\"\n"), std::string::npos);
+  EXPECT_NE(script.find("while [ ! -e /run/railkit-run-over ]; do"), std::string::npos) << script;
 }
 
 TEST(RenderLaunchers, TestNamesMapToRealBinaries) {
@@ -263,7 +268,12 @@ TEST(RenderLaunchers, TrainerMpiPolicyHasALauncherAndNodes) {
   EXPECT_EQ(node["readinessProbe"]["tcpSocket"]["port"], 22);
   std::string serve = scriptOf(node);
   EXPECT_TRUE(startsWith(serve, kPrelude));
-  EXPECT_NE(serve.find("mkdir -p /run/sshd\nexec /usr/sbin/sshd -De\n"), std::string::npos);
+  // sshd reads a 0600 copy of the Secret's authorized_keys, StrictModes on.
+  EXPECT_NE(serve.find("install -m 600 /tmp/mpi-keys/authorized_keys /run/railkit-ssh/authorized_keys\n"
+                       "exec /usr/sbin/sshd -De -o AuthorizedKeysFile=/run/railkit-ssh/authorized_keys\n"),
+            std::string::npos)
+      << serve;
+  EXPECT_EQ(serve.find("StrictModes"), std::string::npos);
 }
 
 // 3. perftest: rank 0 serves, rank 1 connects to rank 0's name, both under
@@ -320,8 +330,11 @@ TEST(RenderLaunchers, MpiJobSshAndInterfaces) {
         << launch;
     EXPECT_TRUE(
         startsWith(launch, "railkit wait-dns --hostfile /etc/mpi/hostfile --timeout 600 || exit 3\n"));
-    std::string serve = host ? "mkdir -p /run/sshd\nexec /usr/sbin/sshd -De -p 2222\n"
-                             : "mkdir -p /run/sshd\nexec /usr/sbin/sshd -De\n";
+    std::string sshd =
+        "mkdir -p /run/sshd /run/railkit-ssh\nchmod 700 /run/railkit-ssh\n"
+        "install -m 600 /root/.ssh/authorized_keys /run/railkit-ssh/authorized_keys\n"
+        "exec /usr/sbin/sshd -De -o AuthorizedKeysFile=/run/railkit-ssh/authorized_keys";
+    std::string serve = host ? sshd + " -p 2222\n" : sshd + "\n";
     EXPECT_NE(worker.find(serve), std::string::npos) << worker;
     EXPECT_TRUE(
         startsWith(worker, "railkit_env=$(railkit env --ctrl-if ens9f0 --data-if " + data + " --check)"));

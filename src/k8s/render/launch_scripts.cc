@@ -15,6 +15,13 @@ std::string joined(const std::vector<std::string>& list) {
 // bound on one perftest run: a job that cannot start ends instead of hanging.
 constexpr const char* kWaitSeconds = "600";
 
+// Written in each peer by rank 0 (over ssh) when mpirun has ended.
+constexpr const char* kRunOverMarker = "/run/railkit-run-over";
+
+std::string sshPort(const PodNetwork& net) {
+  return net.ssh_port == 22 ? "" : "-p " + std::to_string(net.ssh_port) + " ";
+}
+
 }  // namespace
 
 PodNetwork podNetwork(const Profile& profile, const PodDecoration& decoration) {
@@ -86,7 +93,7 @@ std::string sshdStartLines(const PodNetwork& net) {
 // orte_keep_fqdn_hostnames: OpenMPI would otherwise cut pod-0.svc to pod-0,
 // which only the pod itself resolves (the MPI Operator sets the same).
 std::string mpirunOptions(const PodNetwork& net) {
-  std::string port = net.ssh_port == 22 ? "" : "-p " + std::to_string(net.ssh_port) + " ";
+  std::string port = sshPort(net);
   return "--allow-run-as-root --bind-to none \\\n"
          "  --mca plm_rsh_args \"" +
          port +
@@ -136,30 +143,54 @@ std::string indexedMpiScript(const Profile& profile, const PodNetwork& net, cons
          perRankWrapper(net, ncclTestsCommand(profile)) +
          "\n"
          "  status=$?\n"
+         "  # Tell each peer the run is over: they end on this, not on a probe of\n"
+         "  # rank 0 that a short run can slip between.\n"
+         "  i=1\n"
+         "  while [ \"$i\" -lt " +
+         std::to_string(profile.nodes) +
+         " ]; do\n"
+         "    ssh " +
+         sshPort(net) +
+         "-o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null -o BatchMode=yes -o ConnectTimeout=10 \\\n"
+         "      \"" +
+         before + "$i" + after +
+         "\" 'touch " + kRunOverMarker +
+         "' || echo \"could not tell " + before + "$i" + after +
+         " the run is over\" >&2\n"
+         "    i=$((i + 1))\n"
+         "  done\n"
          "  kill \"$sshd_pid\"\n"
          "  exit \"$status\"\n"
          "fi\n"
-         "# The other ranks serve sshd until rank 0 has come and gone: its sshd\n"
-         "# answers while mpirun runs and stops when rank 0 ends (a plain Indexed\n"
-         "# Job has no success policy to end them).\n"
+         "# The other ranks serve sshd until rank 0 says the run is over (" +
+         kRunOverMarker +
+         ",\n"
+         "# written over ssh: a plain Indexed Job has no success policy to end them).\n"
+         "# Should rank 0 vanish without saying so, they end once its sshd, seen\n"
+         "# before, stops answering; never seen within the wait, they fail.\n"
          "master=" +
          master +
          "\n"
          "probe() { timeout 5 bash -c \": <>/dev/tcp/$master/" +
          port +
          "\" 2>/dev/null; }\n"
-         "tries=0\n"
-         "until probe; do\n"
-         "  tries=$((tries + 1))\n"
-         "  if [ \"$tries\" -ge 120 ]; then echo \"rank 0 ($master) never answered on port " +
+         "seen=0 misses=0 start=$(date +%s)\n"
+         "while [ ! -e " +
+         kRunOverMarker +
+         " ]; do\n"
+         "  if probe; then\n"
+         "    seen=1 misses=0\n"
+         "  elif [ \"$seen\" = 1 ]; then\n"
+         "    misses=$((misses + 1))\n"
+         "    if [ \"$misses\" -ge 3 ]; then echo \"rank 0 ($master) ended without saying the run is over\" >&2; break; fi\n"
+         "  elif [ $(($(date +%s) - start)) -ge " +
+         kWaitSeconds +
+         " ]; then\n"
+         "    echo \"rank 0 ($master) never answered on port " +
          port +
-         "\" >&2; kill \"$sshd_pid\"; exit 3; fi\n"
-         "  sleep 5\n"
-         "done\n"
-         "misses=0\n"
-         "while [ \"$misses\" -lt 3 ]; do\n"
-         "  if probe; then misses=0; else misses=$((misses + 1)); fi\n"
-         "  sleep 5\n"
+         "\" >&2; kill \"$sshd_pid\"; exit 3\n"
+         "  fi\n"
+         "  sleep 2\n"
          "done\n"
          "kill \"$sshd_pid\"\n"
          "exit 0\n";

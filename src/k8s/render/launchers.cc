@@ -230,13 +230,17 @@ std::string mpiLauncherScript(const Profile& profile, const PodNetwork& net, con
 }
 
 // A worker that serves sshd for mpirun; it checks first that the devices the
-// test needs are there, so a pod without them fails at once.
+// test needs are there, so a pod without them fails at once. The keys come
+// from a Secret volume (the MPI Operator's at /root/.ssh, Trainer's at
+// keys_from), a directory the kubelet leaves open to others, which sshd's
+// StrictModes refuses; a 0600 copy in a 0700 directory keeps StrictModes on
+// instead of turning it off as upstream images do.
 std::string sshdWorkerScript(const PodNetwork& net, const std::string& keys_from) {
+  const std::string keys = keys_from.empty() ? "/root/.ssh" : keys_from;
   std::string script = envPrelude(net);
-  if (!keys_from.empty())
-    script += "mkdir -p /root/.ssh\nchmod 700 /root/.ssh\ninstall -m 600 " + keys_from +
-              "/authorized_keys /root/.ssh/authorized_keys\n";
-  script += "mkdir -p /run/sshd\nexec /usr/sbin/sshd -De";
+  script += "mkdir -p /run/sshd /run/railkit-ssh\nchmod 700 /run/railkit-ssh\ninstall -m 600 " + keys +
+            "/authorized_keys /run/railkit-ssh/authorized_keys\n";
+  script += "exec /usr/sbin/sshd -De -o AuthorizedKeysFile=/run/railkit-ssh/authorized_keys";
   if (net.ssh_port != 22) script += " -p " + std::to_string(net.ssh_port);
   return script + "\n";
 }
