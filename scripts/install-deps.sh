@@ -13,6 +13,8 @@ packages=(
   libssl-dev
   # tests: network namespaces, process tools
   iproute2 procps
+  # tests: the pod runner starts a real sshd in each MPI worker pod
+  openssh-server openssh-client
 )
 
 missing=()
