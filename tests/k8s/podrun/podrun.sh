@@ -48,6 +48,9 @@ pr_run() {
     command -v "$tool" >/dev/null || rk_skip "$tool not found (scripts/install-deps.sh installs it)"
   done
   rk_netns_begin
+  # The manifest may be a pipe (<(railkit render ...)): keep a copy to plan from.
+  cat "$manifest" >"$RK_WORK/manifest.yaml" || return 2
+  manifest="$RK_WORK/manifest.yaml"
   mkdir -p "$RK_WORK/keys" "$RK_WORK/image/etc/ssh"
   # The SSH key pair the operators' Secrets hold, and the host key the image carries.
   ssh-keygen -q -t ecdsa -b 521 -m PEM -N '' -C podrun -f "$RK_WORK/keys/id_rsa" || return 2
