@@ -69,7 +69,7 @@ pr_run() {
       bash "$PR_DIR/pod.sh" pod "$PR_PLAN/pods/$pod" "$rk" "$RK_WORK/image" &
     PR_PID[$pod]=$!
   done < <(pr_pods)
-  local deadline=$((SECONDS + timeout)) running deleted=0
+  local started=$SECONDS deadline=$((SECONDS + timeout)) running deleted=0
   while :; do
     running=0
     while IFS=$'\t' read -r node pod host end role job ctrl; do
@@ -77,6 +77,7 @@ pr_run() {
       if ! pr_alive "${PR_PID[$pod]}"; then
         wait "${PR_PID[$pod]}" 2>/dev/null
         PR_END[$pod]=$(cat "$PR_PLAN/pods/$pod/status/phase" 2>/dev/null || echo "did not start")
+        pr_log "pod $pod ended after $((SECONDS - started)) s: ${PR_END[$pod]}"
       elif [[ $end == exits ]]; then
         running=1
       fi
@@ -90,6 +91,7 @@ pr_run() {
         pr_delete_pod "$node"
         wait "${PR_PID[$pod]}" 2>/dev/null
         PR_END[$pod]="Deleted (the MPI Operator's cleanPodPolicy, after the launcher ended)"
+        pr_log "pod $pod deleted after $((SECONDS - started)) s"
       done < <(pr_pods)
     fi
     ((running == 0)) && break
