@@ -1,5 +1,5 @@
 // Fuzzes every sys/ text parser (limits, status, mountinfo, rate, state, GID
-// type, link speed) on the same input: none may crash or hang.
+// type, link speed, default route) on the same input: none may crash or hang.
 #include <cstddef>
 #include <cstdint>
 #include <string_view>
@@ -17,5 +17,6 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   (void)railkit::sys::parseMountinfoShmBytes(text);
   (void)railkit::sys::mountinfoHasShm(text);
   (void)railkit::sys::parseLinkSpeedGts(text);
+  (void)railkit::sys::parseDefaultRouteInterface(text);
   return 0;
 }

@@ -13,5 +13,6 @@ void registerLogs(CLI::App& app, CommandContext& context);
 void registerBench(CLI::App& app, CommandContext& context);
 void registerRender(CLI::App& app, CommandContext& context);
 void registerLint(CLI::App& app, CommandContext& context);
+void registerEnv(CLI::App& app, CommandContext& context);
 
 }  // namespace railkit::cli

@@ -21,6 +21,7 @@ constexpr railkit::cli::CommandRegistrar kCommands[] = {
     railkit::cli::registerBench,
     railkit::cli::registerRender,
     railkit::cli::registerLint,
+    railkit::cli::registerEnv,
 };
 
 // CLI11's message for a parse error, made one line as every railkit error is:

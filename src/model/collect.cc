@@ -15,6 +15,7 @@ Result<Inventory> collectInventory(const FileRoot& root, const CollectOptions& o
   inv.rdma_devices = readRdmaDevices(root);
   inv.gpus = readGpus(root);
   inv.interfaces = readInterfaces(root);
+  inv.default_route_interface = readDefaultRouteInterface(root);
   inv.modules = readModules(root);
   if (auto mode = root.readLine(sys::paths::kIbCoreNetnsMode)) {
     auto m = trim(*mode);

@@ -49,6 +49,10 @@ std::vector<NetInterface> readInterfaces(const FileRoot& root) {
       auto v = parseUint(trim(*mtu));
       if (v && *v < 1000000) n.mtu = static_cast<int>(*v);
     }
+    if (auto port = root.readLine(dir + "/dev_port")) {
+      auto v = parseUint(trim(*port));
+      if (v && *v < 256) n.dev_port = static_cast<int>(*v);
+    }
     if (root.exists(dir + "/device")) {
       auto dev = root.resolve(dir + "/device");
       if (dev && startsWith(*dev, sys::paths::kDevicesPrefix)) n.pci = dev->substr(dev->rfind('/') + 1);
@@ -56,6 +60,12 @@ std::vector<NetInterface> readInterfaces(const FileRoot& root) {
     out.push_back(std::move(n));
   }
   return out;
+}
+
+std::string readDefaultRouteInterface(const FileRoot& root) {
+  auto table = root.readText(sys::paths::kProcNetRoute);
+  if (!table) return "";
+  return sys::parseDefaultRouteInterface(*table).value_or("");
 }
 
 std::vector<KernelModule> readModules(const FileRoot& root) {

@@ -20,6 +20,8 @@ std::vector<Gpu> readGpus(const FileRoot& root);
 // Bridges above the given functions, with their ACS state.
 std::vector<PciBridge> readBridges(const FileRoot& root, const std::vector<const PciFunction*>& below);
 std::vector<NetInterface> readInterfaces(const FileRoot& root);
+// The interface of the IPv4 default route, "" when none.
+std::string readDefaultRouteInterface(const FileRoot& root);
 std::vector<KernelModule> readModules(const FileRoot& root);
 ProcessFacts readProcessFacts(const FileRoot& root);
 // Addresses and /dev/shm size: getifaddrs/statvfs live, railkit/live.json with a --root.

@@ -97,6 +97,7 @@ struct NetInterface {
   std::string operstate;  // "up", "down", "unknown", ...
   std::optional<int> mtu;
   std::string pci;        // PCI address of the backing device, "" for virtual ones
+  std::optional<int> dev_port;  // 0-based port of the device behind it (dev_port)
   std::vector<std::string> addresses;  // live only: "10.0.0.1/24"
   bool addresses_known = false;
 };
@@ -139,6 +140,7 @@ struct Inventory {
   std::vector<RdmaDevice> rdma_devices;
   std::vector<Gpu> gpus;
   std::vector<NetInterface> interfaces;
+  std::string default_route_interface;  // /proc/net/route, "" when none or unreadable
   std::vector<KernelModule> modules;
   std::optional<bool> rdma_netns_shared;  // ib_core netns_mode: Y = shared
   bool dev_infiniband_present = false;

@@ -67,8 +67,9 @@ json inventoryToJson(const Inventory& inv) {
   j["interfaces"] = json::array();
   for (const auto& n : inv.interfaces)
     j["interfaces"].push_back({{"name", n.name}, {"type", n.type}, {"operstate", n.operstate},
-                               {"mtu", opt(n.mtu)}, {"pci", n.pci},
+                               {"mtu", opt(n.mtu)}, {"pci", n.pci}, {"dev_port", opt(n.dev_port)},
                                {"addresses", n.addresses_known ? json(n.addresses) : json(nullptr)}});
+  j["default_route_interface"] = inv.default_route_interface;
   j["modules"] = json::object();
   for (const auto& m : inv.modules) j["modules"][m.name] = m.loaded;
   j["rdma_netns_shared"] = opt(inv.rdma_netns_shared);

@@ -117,4 +117,23 @@ std::optional<double> parseLinkSpeedGts(std::string_view text) {
   return v;
 }
 
+std::optional<std::string> parseDefaultRouteInterface(std::string_view route_table) {
+  // "Iface Destination Gateway Flags RefCnt Use Metric Mask MTU Window IRTT",
+  // hexadecimal fields; the header line fails the flag parse and is skipped.
+  std::optional<std::string> best;
+  uint64_t best_metric = 0;
+  for (auto line : split(route_table, '\n')) {
+    auto f = splitWhitespace(line);
+    if (f.size() < 8 || f[1] != "00000000" || f[7] != "00000000") continue;
+    auto flags = parseUint(f[3], 16);
+    auto metric = parseUint(f[6]);
+    if (!flags || !metric || !(*flags & 0x1) || f[0].empty()) continue;
+    if (!best || *metric < best_metric) {
+      best = std::string(f[0]);
+      best_metric = *metric;
+    }
+  }
+  return best;
+}
+
 }  // namespace railkit::sys

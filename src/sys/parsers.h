@@ -44,4 +44,9 @@ bool mountinfoHasShm(std::string_view mountinfo);
 // "32.0 GT/s PCIe", "8 GT/s", "Unknown" -> GT/s.
 std::optional<double> parseLinkSpeedGts(std::string_view text);
 
+// The interface of the IPv4 default route in /proc/net/route: the up route
+// (flag RTF_UP) with destination and mask 00000000, the lowest metric winning
+// (the first on a tie, as the kernel lists them). nullopt when there is none.
+std::optional<std::string> parseDefaultRouteInterface(std::string_view route_table);
+
 }  // namespace railkit::sys

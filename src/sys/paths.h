@@ -18,6 +18,8 @@ inline constexpr const char* kSelfLimits = "/proc/self/limits";
 inline constexpr const char* kSelfMountinfo = "/proc/self/mountinfo";
 inline constexpr const char* kSelfEnviron = "/proc/self/environ";
 inline constexpr const char* kNvidiaGpus = "/proc/driver/nvidia/gpus";
+// The IPv4 routing table of the reader's network namespace (the pod's).
+inline constexpr const char* kProcNetRoute = "/proc/net/route";
 // Prefix of resolved PCI device paths.
 inline constexpr const char* kDevicesPrefix = "/sys/devices/";
 

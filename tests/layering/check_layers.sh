@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Fails when a lower layer includes a higher one. Layers, lowest first:
-#   core -> sys -> model -> {doctor, logs, bench, k8s} -> cli
+#   core -> sys -> model -> {doctor, logs, bench, k8s, podenv} -> cli
 # A domain may include core, sys, model and itself, never another domain.
 set -euo pipefail
 src=${1:?usage: check_layers.sh SRC_DIR}
@@ -9,12 +9,12 @@ allowed() {
     core) echo "core" ;;
     sys) echo "core sys" ;;
     model) echo "core sys model" ;;
-    doctor|logs|bench|k8s) echo "core sys model $1" ;;
-    cli) echo "core sys model doctor logs bench k8s cli" ;;
+    doctor|logs|bench|k8s|podenv) echo "core sys model $1" ;;
+    cli) echo "core sys model doctor logs bench k8s podenv cli" ;;
   esac
 }
 bad=0
-for layer in core sys model doctor logs bench k8s cli; do
+for layer in core sys model doctor logs bench k8s podenv cli; do
   [ -d "$src/$layer" ] || continue
   ok=$(allowed "$layer")
   while IFS=: read -r file _ line; do
@@ -23,14 +23,14 @@ for layer in core sys model doctor logs bench k8s cli; do
       echo "layering: ${file#$src/} ($layer) includes \"$inc/...\": $layer may include only: $ok"
       bad=1
     fi
-  done < <(grep -rnE '^#include "(core|sys|model|doctor|logs|bench|k8s|cli)/' "$src/$layer" || true)
+  done < <(grep -rnE '^#include "(core|sys|model|doctor|logs|bench|k8s|podenv|cli)/' "$src/$layer" || true)
 done
 # No /sys, /proc or /dev literal outside sys/paths.h (root injection) in the layers that read
 # the machine. doctor only sees the Inventory, logs only reads the files it is handed (its
 # literals are text NCCL prints, matched or quoted) and k8s writes paths for pods on other
 # machines, so their literals are never a file this process opens.
 readers=()
-for layer in core sys model bench cli; do [ -d "$src/$layer" ] && readers+=("$src/$layer"); done
+for layer in core sys model bench podenv cli; do [ -d "$src/$layer" ] && readers+=("$src/$layer"); done
 while IFS= read -r hit; do
   echo "layering: machine path literal outside src/sys/paths.h: $hit"
   bad=1

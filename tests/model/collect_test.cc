@@ -122,6 +122,27 @@ TEST(ModelCollect, JsonContract) {
   EXPECT_EQ(j.at("gpus").at(0).at("pci"), "0000:1b:00.0");
   EXPECT_EQ(j.at("topology").at("gpu_nic").size(), 64u);
   EXPECT_EQ(j.at("topology").at("gpu_nic").at(0).at("distance"), "PIX");
+  EXPECT_EQ(j.at("default_route_interface"), "");  // the tree has no /proc/net/route
+  fs::remove_all(dir);
+}
+
+TEST(ModelCollect, DefaultRouteAndDevPort) {
+  fs::path dir = tempDir("route");
+  railkit::testing::buildHealthyDgxH100(dir);
+  fs::create_directories(dir / "proc/net");
+  std::ofstream(dir / "proc/net/route")
+      << "Iface\tDestination\tGateway \tFlags\tRefCnt\tUse\tMetric\tMask\t\tMTU\tWindow\tIRTT\n"
+         "eth0\t00000000\t0101F40A\t0003\t0\t0\t0\t00000000\t0\t0\t0\n";
+  auto inv = collect(dir);
+  EXPECT_EQ(inv.default_route_interface, "eth0");
+  for (const auto& n : inv.interfaces) {
+    if (n.name == "ib3") {
+      EXPECT_EQ(n.dev_port, 0);
+    }
+  }
+  auto j = model::inventoryToJson(inv);
+  EXPECT_EQ(j.at("default_route_interface"), "eth0");
+  EXPECT_TRUE(j.at("interfaces").at(0).contains("dev_port"));
   fs::remove_all(dir);
 }
 

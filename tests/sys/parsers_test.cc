@@ -112,3 +112,18 @@ TEST(SysPciConfig, ShortOrLoopingConfigIsNotOff) {
   std::vector<uint8_t> ones(4096, 0xff);
   EXPECT_FALSE(parsePciConfigAcs(ones).capable);
 }
+
+TEST(SysParsers, DefaultRouteInterface) {
+  const char* table =
+      "Iface\tDestination\tGateway \tFlags\tRefCnt\tUse\tMetric\tMask\t\tMTU\tWindow\tIRTT\n"
+      "net1\t0000640A\t00000000\t0001\t0\t0\t0\t00FFFFFF\t0\t0\t0\n"
+      "eth1\t00000000\t0100A8C0\t0003\t0\t0\t200\t00000000\t0\t0\t0\n"
+      "eth0\t00000000\t0101F40A\t0003\t0\t0\t100\t00000000\t0\t0\t0\n"
+      "eth2\t00000000\t0101F40A\t0002\t0\t0\t0\t00000000\t0\t0\t0\n";
+  // eth2's route is not up; eth0 has the lower metric.
+  EXPECT_EQ(parseDefaultRouteInterface(table).value_or(""), "eth0");
+  EXPECT_FALSE(parseDefaultRouteInterface("Iface\tDestination\n").has_value());
+  EXPECT_FALSE(parseDefaultRouteInterface("").has_value());
+  EXPECT_FALSE(parseDefaultRouteInterface("net1\t0000640A\t00000000\t0001\t0\t0\t0\t00FFFFFF\n").has_value());
+  EXPECT_FALSE(parseDefaultRouteInterface("eth0\t00000000\t0\tzz\t0\t0\t0\t00000000\n").has_value());
+}
