@@ -26,9 +26,11 @@ struct PlannedPod {
   std::string job;          // the batch Job it belongs to ("rk-launcher", "rk-workers-0")
   int completion_index = -1;
   std::string role;         // "launcher", "worker", or the replicated job's name
-  // The MPI Operator deletes running workers when the launcher ends
-  // (runPolicy.cleanPodPolicy Running or All); others must end by themselves.
-  bool deleted_after_launcher = false;
+  // How the pod ends: by itself (a Job's pod), or, for an MPIJob's workers,
+  // deleted by the MPI Operator once the launcher has ended (cleanPodPolicy
+  // Running or All), or never (cleanPodPolicy None: sshd keeps running).
+  enum class End { kExits, kDeletedAfterLauncher, kOutlivesLauncher };
+  End end = End::kExits;
   // A headless Service publishes hostname.subdomain (made by the controller,
   // or a Service in the manifest selecting the pod).
   bool published = false;

@@ -127,7 +127,8 @@ Status expandMpiJob(const k8s::Object& object, const ControllerOptions& options,
       pod.controller = where;
       pod.role = "worker";
       pod.published = true;
-      pod.deleted_after_launcher = clean == "Running" || clean == "All";
+      pod.end = clean == "Running" || clean == "All" ? PlannedPod::End::kDeletedAfterLauncher
+                                                     : PlannedPod::End::kOutlivesLauncher;
       pod.spec = *worker;
       pod.spec.labels["training.kubeflow.org/replica-index"] = std::to_string(i);
       out.pods.push_back(std::move(pod));

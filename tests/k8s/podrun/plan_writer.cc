@@ -65,7 +65,10 @@ Status writePlan(const Plan& plan, const fs::path& dir) {
   for (const ResolvedPod& pod : plan.pods) {
     const PlannedPod& p = pod.pod;
     pods += std::to_string(pod.node) + "\t" + p.name + "\t" + p.hostname + "\t" +
-            (p.deleted_after_launcher ? "deleted-after-launcher" : "exits") + "\t" + p.role + "\t" +
+            (p.end == PlannedPod::End::kExits                  ? "exits"
+             : p.end == PlannedPod::End::kDeletedAfterLauncher ? "deleted-after-launcher"
+                                                               : "outlives-launcher") +
+            "\t" + p.role + "\t" +
             (p.job.empty() ? "-" : p.job) + "\t" + p.controller + "\n";
     if (p.controller != controller) summary += (controller = p.controller) + "\n";
     std::string ifs;

@@ -192,7 +192,7 @@ TEST(PodPlan, MpiJobHostfileSshAndLauncherEnv) {
   EXPECT_EQ(env(launcher, "OMPI_MCA_orte_set_default_slots"), "4");
   EXPECT_EQ(env(launcher, "K_MPI_JOB_ROLE"), "launcher");
   const ResolvedPod& worker = pod(*p, "mj-worker-1");
-  EXPECT_TRUE(worker.pod.deleted_after_launcher);
+  EXPECT_EQ(worker.pod.end, PlannedPod::End::kDeletedAfterLauncher);
   EXPECT_EQ(worker.containers[0].argv, (std::vector<std::string>{"/usr/sbin/sshd", "-De"}));
   const InjectedFile* key = file(worker.containers[0], "/root/.ssh/id_rsa");
   ASSERT_NE(key, nullptr);
@@ -211,7 +211,7 @@ TEST(PodPlan, MpiJobWithoutCleanPodPolicyLeavesWorkersRunning) {
   yaml.replace(yaml.find("Running"), 7, "None");
   auto p = plan(yaml);
   ASSERT_TRUE(p) << p.error().message;
-  EXPECT_FALSE(pod(*p, "mj-worker-0").pod.deleted_after_launcher);
+  EXPECT_EQ(pod(*p, "mj-worker-0").pod.end, PlannedPod::End::kOutlivesLauncher);
   ASSERT_FALSE(p->notes.empty());
 }
 
