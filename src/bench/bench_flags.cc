@@ -61,6 +61,37 @@ Status inRange(bool ok, const std::string& message) {
   return tl::unexpected(usage(message));
 }
 
+// The environment with RANK, WORLD_SIZE, MASTER_ADDR and MASTER_PORT filled
+// from their PET_* twins where only the twin is set. Under mpirun the MPI
+// variables rule and PET_* is left alone.
+Result<Environment> resolvePetEnvironment(const Environment& env, bool mpi) {
+  Environment out = env;
+  if (mpi) return out;
+  static constexpr std::pair<const char*, const char*> kTwins[] = {{"RANK", "PET_NODE_RANK"},
+                                                                   {"WORLD_SIZE", "PET_NNODES"},
+                                                                   {"MASTER_ADDR", "PET_MASTER_ADDR"},
+                                                                   {"MASTER_PORT", "PET_MASTER_PORT"}};
+  for (const auto& [plain, pet] : kTwins) {
+    auto pet_value = lookup(env, pet);
+    if (!pet_value) continue;
+    // torchrun accepts an elastic range (PET_NNODES=1:4); a benchmark needs
+    // one fixed number of nodes.
+    if (std::string_view(plain) != "MASTER_ADDR" && !parseUint(*pet_value)) {
+      return tl::unexpected(usage(std::string(pet) + "=" + quoted(*pet_value) + ": expected a whole number"));
+    }
+    auto plain_value = lookup(env, plain);
+    if (!plain_value) {
+      out.emplace(plain, *pet_value);
+      continue;
+    }
+    if (*plain_value != *pet_value) {
+      return tl::unexpected(usage(std::string(plain) + "=" + quoted(*plain_value) + " and " + pet + "=" +
+                                  quoted(*pet_value) + " disagree: set one of them, or both to the same value"));
+    }
+  }
+  return out;
+}
+
 }  // namespace
 
 Result<Launch> resolveLaunch(const BenchFlags& f, const Environment& env, bool mpi_built_in) {
@@ -72,17 +103,25 @@ Result<Launch> resolveLaunch(const BenchFlags& f, const Environment& env, bool m
     return l;
   }
   const bool mpi = lookup(env, "OMPI_COMM_WORLD_SIZE") || lookup(env, "PMI_SIZE");
+  // Kubeflow Trainer's torch policy (and torchrun's own environment) names
+  // the same facts PET_NODE_RANK, PET_NNODES, PET_MASTER_ADDR and
+  // PET_MASTER_PORT; they count nodes, and railkit runs one rank per node
+  // there. Both spellings may be set; when they disagree, the job would
+  // split, so that is refused.
+  auto pet = resolvePetEnvironment(env, mpi);
+  if (!pet) return tl::unexpected(pet.error());
+  const Environment& boot = *pet;
   const char* rank_var = mpi ? (lookup(env, "OMPI_COMM_WORLD_RANK") ? "OMPI_COMM_WORLD_RANK" : "PMI_RANK") : "RANK";
   const char* size_var = mpi ? (lookup(env, "OMPI_COMM_WORLD_SIZE") ? "OMPI_COMM_WORLD_SIZE" : "PMI_SIZE") : "WORLD_SIZE";
-  auto size = envNumber(env, size_var, 1, kMaxWorldSize, "a world size");
+  auto size = envNumber(boot, size_var, 1, kMaxWorldSize, "a world size");
   if (!size) return tl::unexpected(size.error());
-  auto rank = envNumber(env, rank_var, 0, kMaxWorldSize - 1, "a rank number");
+  auto rank = envNumber(boot, rank_var, 0, kMaxWorldSize - 1, "a rank number");
   if (!rank) return tl::unexpected(rank.error());
   // Port 0 (the kernel picks one) can only work for a job of one rank.
   bool single = size->value_or(0) == 1;
-  auto port = envNumber(env, "MASTER_PORT", single ? 0 : 1, 65535, "a TCP port");
+  auto port = envNumber(boot, "MASTER_PORT", single ? 0 : 1, 65535, "a TCP port");
   if (!port) return tl::unexpected(port.error());
-  auto addr = lookup(env, "MASTER_ADDR");
+  auto addr = lookup(boot, "MASTER_ADDR");
   if (mpi) {
     l.bootstrap = mpi_built_in ? "mpi" : "env";
     if (!mpi_built_in && !addr) {
@@ -97,7 +136,8 @@ Result<Launch> resolveLaunch(const BenchFlags& f, const Environment& env, bool m
   } else {
     if (!*rank || !*size || !addr) {
       return tl::unexpected(usage(
-          "no launcher found: set RANK, WORLD_SIZE, MASTER_ADDR, MASTER_PORT, run under mpirun, or use --local N"));
+          "no launcher found: set RANK, WORLD_SIZE, MASTER_ADDR, MASTER_PORT (or Trainer's PET_NODE_RANK, PET_NNODES, "
+          "PET_MASTER_ADDR, PET_MASTER_PORT), run under mpirun, or use --local N"));
     }
     l.rank = static_cast<int>(**rank);
     l.size = static_cast<int>(**size);

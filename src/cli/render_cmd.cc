@@ -10,6 +10,7 @@
 #include "core/atomic_file.h"
 #include "core/input_file.h"
 #include "k8s/render/render.h"
+#include "k8s/render/ssh_key.h"
 
 namespace railkit::cli {
 namespace {
@@ -94,10 +95,22 @@ Status setJobToken(k8s::render::Profile& profile, const std::string& given) {
   return okStatus();
 }
 
+// The key pair the pods of an MPI test over indexed pods share: new per
+// render, like the job token.
+Status setSshKeys(k8s::render::Profile& profile) {
+  if (!k8s::render::needsSshKeys(profile)) return okStatus();
+  auto pair = k8s::render::newSshKeyPair("railkit-" + profile.name);
+  if (!pair) return tl::unexpected(pair.error());
+  profile.ssh_private_key = pair->private_pem;
+  profile.ssh_public_key = pair->authorized_line;
+  return okStatus();
+}
+
 int runRender(const RenderOptions& options) {
   auto profile = loadProfile(options);
   if (!profile) return reportError(profile.error());
   if (auto s = setJobToken(*profile, options.job_token); !s) return reportError(s.error());
+  if (auto s = setSshKeys(*profile); !s) return reportError(s.error());
   auto objects = k8s::render::renderProfile(*profile);
   if (!objects) return reportError(objects.error());
   if (options.out_dir.empty()) {

@@ -38,8 +38,18 @@ void walk(const YamlNode& node, const std::string& path, const YamlNode* parent,
       walk(value, child, &node, next_role, object, visit, depth + 1);
     }
   } else if (node.isSeq()) {
-    for (size_t i = 0; i < node.items.size(); ++i)
-      walk(node.items[i], path + "[" + std::to_string(i) + "]", nullptr, role, object, visit, depth + 1);
+    // Kubeflow Trainer's mpi runtimes (and JobSets shaped like them) name
+    // the replicated job that runs mpirun `launcher` and the ranks `node`:
+    // the same roles as an MPIJob's Launcher and Worker.
+    bool replicated_jobs = path.size() >= 14 && path.compare(path.size() - 14, 14, "replicatedJobs") == 0;
+    for (size_t i = 0; i < node.items.size(); ++i) {
+      std::string next_role = role;
+      if (const YamlNode* name = node.items[i].get("name"); replicated_jobs && name != nullptr) {
+        if (name->text() == "launcher") next_role = "Launcher";
+        if (name->text() == "node") next_role = "Worker";
+      }
+      walk(node.items[i], path + "[" + std::to_string(i) + "]", nullptr, next_role, object, visit, depth + 1);
+    }
   }
 }
 

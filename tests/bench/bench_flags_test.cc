@@ -133,6 +133,64 @@ TEST(BenchFlags, LauncherEnvironment) {
   EXPECT_FALSE(validateBenchFlags(f, *l, kMemory).has_value());
 }
 
+// Kubeflow Trainer's torch policy and torchrun give PET_NODE_RANK, PET_NNODES,
+// PET_MASTER_ADDR and PET_MASTER_PORT; they stand for RANK, WORLD_SIZE,
+// MASTER_ADDR, MASTER_PORT, and a disagreement between the two is refused.
+TEST(BenchFlags, TrainerPetEnvironment) {
+  BenchFlags f;
+  f.op = "all_reduce";
+  auto pet = resolveLaunch(f,
+                           envOf({{"PET_NODE_RANK", "1"}, {"PET_NNODES", "3"}, {"PET_MASTER_ADDR", "job-node-0-0.job"},
+                                  {"PET_MASTER_PORT", "29400"}, {"PET_NPROC_PER_NODE", "8"}}),
+                           false);
+  ASSERT_TRUE(pet.has_value()) << pet.error().message;
+  EXPECT_EQ(pet->bootstrap, "env");
+  EXPECT_EQ(pet->rank, 1);
+  EXPECT_EQ(pet->size, 3);
+  EXPECT_EQ(pet->master_addr, "job-node-0-0.job");
+  EXPECT_EQ(pet->master_port, 29400);
+
+  // Both spellings, the same values: accepted.
+  auto both = resolveLaunch(f,
+                            envOf({{"RANK", "0"}, {"PET_NODE_RANK", "0"}, {"WORLD_SIZE", "2"}, {"PET_NNODES", "2"},
+                                   {"MASTER_ADDR", "h"}, {"PET_MASTER_ADDR", "h"}, {"MASTER_PORT", "29500"}}),
+                            false);
+  ASSERT_TRUE(both.has_value()) << both.error().message;
+  EXPECT_EQ(both->size, 2);
+  EXPECT_EQ(both->master_port, 29500);
+
+  struct Case {
+    Environment env;
+    std::string want;
+  };
+  std::vector<Case> cases = {
+      {envOf({{"RANK", "0"}, {"PET_NODE_RANK", "1"}, {"WORLD_SIZE", "2"}, {"MASTER_ADDR", "h"}}),
+       "RANK='0' and PET_NODE_RANK='1' disagree"},
+      {envOf({{"RANK", "0"}, {"WORLD_SIZE", "2"}, {"PET_NNODES", "4"}, {"MASTER_ADDR", "h"}}),
+       "WORLD_SIZE='2' and PET_NNODES='4' disagree"},
+      {envOf({{"PET_NODE_RANK", "0"}, {"PET_NNODES", "2"}, {"MASTER_ADDR", "a"}, {"PET_MASTER_ADDR", "b"}}),
+       "MASTER_ADDR='a' and PET_MASTER_ADDR='b' disagree"},
+      {envOf({{"PET_NODE_RANK", "0"}, {"PET_NNODES", "2"}, {"PET_MASTER_ADDR", "h"}, {"PET_MASTER_PORT", "1"},
+              {"MASTER_PORT", "2"}}),
+       "MASTER_PORT='2' and PET_MASTER_PORT='1' disagree"},
+      {envOf({{"PET_NODE_RANK", "0"}, {"PET_NNODES", "1:4"}, {"PET_MASTER_ADDR", "h"}}), "PET_NNODES='1:4'"},
+      {envOf({{"PET_NODE_RANK", "5"}, {"PET_NNODES", "2"}, {"PET_MASTER_ADDR", "h"}}), "RANK=5 is not below"},
+      {envOf({{"PET_NNODES", "2"}}), "PET_NODE_RANK"},
+  };
+  for (const auto& c : cases) {
+    auto l = resolveLaunch(f, c.env, false);
+    ASSERT_FALSE(l.has_value()) << c.want;
+    EXPECT_EQ(l.error().code, ErrorCode::kUsage);
+    EXPECT_NE(l.error().message.find(c.want), std::string::npos) << l.error().message;
+  }
+  // Under mpirun the MPI variables rule; PET_* is not consulted.
+  auto mpi = resolveLaunch(f, envOf({{"OMPI_COMM_WORLD_RANK", "1"}, {"OMPI_COMM_WORLD_SIZE", "2"},
+                                     {"PET_NODE_RANK", "0"}, {"MASTER_ADDR", "h"}, {"MASTER_PORT", "1"}}),
+                           false);
+  ASSERT_TRUE(mpi.has_value()) << mpi.error().message;
+  EXPECT_EQ(mpi->rank, 1);
+}
+
 TEST(BenchFlags, JobToken) {
   BenchFlags f;
   EXPECT_EQ(*resolveJobToken(f, {}), "");

@@ -10,20 +10,27 @@
 namespace railkit::k8s::render {
 namespace {
 
-class K8sRenderMatrix : public ::testing::TestWithParam<std::tuple<const char*, const char*>> {};
+class K8sRenderMatrix
+    : public ::testing::TestWithParam<std::tuple<const char*, const char*, const char*, const char*>> {};
+
+constexpr const char* kFabrics[] = {"infiniband", "roce"};
+constexpr const char* kTools[] = {"nccl-tests", "railkit", "perftest"};
 
 TEST_P(K8sRenderMatrix, LintsCleanAgainstSchemas) {
   RAILKIT_REQUIRE_SHARED();
   static auto schemas = SchemaSet::load((railkit::testing::sharedDir() / "schemas").string());
   ASSERT_TRUE(schemas) << schemas.error().message;
-  auto [mode, launcher] = GetParam();
+  auto [mode, launcher, fabric, tool] = GetParam();
   Profile profile;
   profile.image = "registry.example.com/nccl:1";
   profile.mode = mode;
   profile.launcher = launcher;
-  profile.fabric = std::string(mode) == "sriov" ? "roce" : "infiniband";
+  profile.fabric = fabric;
+  profile.test.tool = tool;
   profile.hcas = {"mlx5_0", "mlx5_1"};
   profile.job_token = "fixed-job-token-for-tests-0123456789";
+  profile.ssh_private_key = "-----BEGIN EC PRIVATE KEY-----\nfixed\n-----END EC PRIVATE KEY-----\n";
+  profile.ssh_public_key = "ecdsa-sha2-nistp256 AAAAfixed railkit-test\n";
   auto objects = renderProfile(profile);
   ASSERT_TRUE(objects) << objects.error().message;
   std::string yaml = toYaml(*objects);
@@ -51,8 +58,9 @@ TEST_P(K8sRenderMatrix, LintsCleanAgainstSchemas) {
   EXPECT_NE(yaml.find("pod-security.kubernetes.io/enforce: \"privileged\""), std::string::npos);
 }
 
-INSTANTIATE_TEST_SUITE_P(AllModesAndLaunchers, K8sRenderMatrix,
-                         ::testing::Combine(::testing::ValuesIn(kModes), ::testing::ValuesIn(kLaunchers)));
+INSTANTIATE_TEST_SUITE_P(AllModesLaunchersFabricsTools, K8sRenderMatrix,
+                         ::testing::Combine(::testing::ValuesIn(kModes), ::testing::ValuesIn(kLaunchers),
+                                            ::testing::ValuesIn(kFabrics), ::testing::ValuesIn(kTools)));
 
 TEST(K8sRender, ProfileErrors) {
   EXPECT_FALSE(parseProfile("image: x\nnodez: 2\n", "p.yaml"));
@@ -70,7 +78,8 @@ TEST(K8sRender, MpiLauncherSeparatesControlPlane) {
   ASSERT_TRUE(objects);
   std::string yaml = toYaml(*objects);
   for (const char* needle : {"btl self,tcp", "btl_tcp_if_include eth0", "pml ob1", "routed direct", "--bind-to none",
-                             "-x NCCL_SOCKET_IFNAME", "getent hosts", "slotsPerWorker: 8"})
+                             "-x NCCL_SOCKET_IFNAME", "railkit wait-dns --hostfile /etc/mpi/hostfile",
+                             "slotsPerWorker: 8"})
     EXPECT_NE(yaml.find(needle), std::string::npos) << needle;
 }
 
@@ -82,6 +91,7 @@ TEST(K8sRender, JobTokenSecretForEnvBootstrapLaunchers) {
     profile.image = "img";
     profile.name = "nccl-check";
     profile.launcher = launcher;
+    profile.test.tool = "railkit";  // no SSH key Secret beside the token's
     profile.job_token = "fixed-job-token-for-tests-0123456789";
     auto objects = renderProfile(profile);
     ASSERT_TRUE(objects) << objects.error().message;

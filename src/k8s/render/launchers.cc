@@ -1,6 +1,7 @@
 // Launchers: the job objects around the decorated worker pods.
 #include <algorithm>
 
+#include "k8s/render/launch_scripts.h"
 #include "k8s/render/parts.h"
 
 namespace railkit::k8s::render {
@@ -11,6 +12,12 @@ json metadata(const std::string& name, const std::string& ns) { return {{"name",
 
 bool usesEnvBootstrap(const std::string& launcher) {
   return launcher == "indexed-job" || launcher == "jobset" || launcher == "trainjob";
+}
+
+// Trainer's mpi policy makes its own keys (like the MPI Operator); a plain
+// Indexed Job or JobSet has nobody to do it.
+bool needsSshKeys(const Profile& profile) {
+  return (profile.launcher == "indexed-job" || profile.launcher == "jobset") && profile.test.tool == "nccl-tests";
 }
 
 std::string jobTokenSecretName(const Profile& profile) { return profile.name + "-job-token"; }
@@ -34,16 +41,40 @@ Result<RenderedObject> jobTokenSecret(const Profile& profile) {
                          {"stringData", {{"token", token}}}}};
 }
 
+// Pods of an MPI program over indexed pods share one key pair: root's
+// identity and authorized_keys. Read-only to the owner; the script copies
+// the files into /root/.ssh with the modes ssh insists on.
+Result<RenderedObject> sshKeySecret(const Profile& profile) {
+  if (profile.ssh_private_key.empty() || profile.ssh_public_key.empty())
+    return makeError(ErrorCode::kUsage, "render: an MPI test over " + profile.launcher +
+                                            " needs an SSH key pair for its pods (railkit render makes one)");
+  return RenderedObject{"ssh-secret.yaml",
+                        "Secret: the SSH key pair the pods of this job share (mpirun from rank 0 to every pod); "
+                        "one per job, random per render, mounted read-only.",
+                        {{"apiVersion", "v1"},
+                         {"kind", "Secret"},
+                         {"metadata", metadata(sshKeySecretName(profile), profile.ns)},
+                         {"type", "kubernetes.io/ssh-auth"},
+                         {"stringData", {{"ssh-privatekey", profile.ssh_private_key},
+                                         {"ssh-publickey", profile.ssh_public_key}}}}};
+}
+
 json ncclEnv(const Profile& profile, const PodDecoration& decoration) {
-  json env = decoration.env;
+  json env = json::array();
+  for (const auto& item : decoration.env) {
+    std::string name = item["name"].get<std::string>();
+    bool device_name = name == "NCCL_IB_HCA" || name == "NCCL_IB_GID_INDEX" || name == "UCX_NET_DEVICES";
+    if (device_name && !decoration.host_network) continue;
+    env.push_back(item);
+  }
   env.push_back(envVar("NCCL_DEBUG", "INFO"));
   env.push_back(envVar("NCCL_DEBUG_SUBSYS", "INIT,NET"));
-  if (profile.mode != "gke-tcpxo") env.push_back(envVar("UCX_NET_DEVICES", profile.control_interface));
+  (void)profile;
   return env;
 }
 
 json workerPodSpec(const Profile& profile, const PodDecoration& decoration, const json& command,
-                   const json& extra_env) {
+                   const json& extra_env, const std::string& container) {
   json limits = decoration.limits;
   limits["nvidia.com/gpu"] = profile.gpus_per_node;
   json env = ncclEnv(profile, decoration);
@@ -52,7 +83,7 @@ json workerPodSpec(const Profile& profile, const PodDecoration& decoration, cons
   for (const auto& mount : decoration.extra_mounts) mounts.push_back(mount);
   json resources = {{"requests", limits}, {"limits", limits}};
   if (!decoration.container_claims.empty()) resources["claims"] = decoration.container_claims;
-  json main = {{"name", "worker"},
+  json main = {{"name", container},
                {"image", profile.image},
                {"command", command},
                {"env", env},
@@ -74,24 +105,19 @@ json workerPodSpec(const Profile& profile, const PodDecoration& decoration, cons
 
 namespace {
 
-std::string testCommand(const Profile& profile) {
-  const TestSpec& test = profile.test;
-  if (test.tool == "railkit")
-    return "railkit bench " + test.op + " --backend nccl -b " + test.min_bytes + " -e " + test.max_bytes;
-  if (test.tool == "perftest") return test.op + " -d mlx5_0 --report_gbits -a";
-  return test.op + "_perf -b " + test.min_bytes + " -e " + test.max_bytes + " -f 2 -g 1";
-}
-
-std::vector<std::string> envNames(const json& env) {
-  std::vector<std::string> names;
-  for (const auto& item : env) names.push_back(item["name"].get<std::string>());
-  return names;
-}
+constexpr const char* kMasterPort = "29500";
 
 json podTemplate(const json& annotations, const json& spec) {
   json tmpl = {{"spec", spec}};
   if (!annotations.empty()) tmpl["metadata"] = {{"annotations", annotations}};
   return tmpl;
+}
+
+json bash(const std::string& script) { return json::array({"/bin/bash", "-c", script}); }
+
+json tokenEnv(const Profile& profile) {
+  return {{"name", "RAILKIT_JOB_TOKEN"},
+          {"valueFrom", {{"secretKeyRef", {{"name", jobTokenSecretName(profile)}, {"key", "token"}}}}}};
 }
 
 // Env bootstrap for Indexed Jobs: rank from the completion index.
@@ -100,14 +126,34 @@ json indexedEnv(const Profile& profile, const std::string& master) {
       {{{"name", "RANK"},
         {"valueFrom", {{"fieldRef", {{"fieldPath", "metadata.annotations['batch.kubernetes.io/job-completion-index']"}}}}}},
        envVar("WORLD_SIZE", std::to_string(profile.nodes)), envVar("MASTER_ADDR", master),
-       envVar("MASTER_PORT", "29500"),
-       {{"name", "RAILKIT_JOB_TOKEN"},
-        {"valueFrom", {{"secretKeyRef", {{"name", jobTokenSecretName(profile)}, {"key", "token"}}}}}}});
+       envVar("MASTER_PORT", kMasterPort), tokenEnv(profile)});
+}
+
+// What an indexed pod runs: `host_of_rank` is rank i's DNS name with "{i}".
+std::string indexedScript(const Profile& profile, const PodNetwork& net, const std::string& host_of_rank) {
+  std::string master = host_of_rank;
+  master.replace(master.find("{i}"), 3, "0");
+  if (profile.test.tool == "railkit") return indexedBenchScript(profile, net);
+  if (profile.test.tool == "perftest") return indexedPerftestScript(profile, net, master);
+  return indexedMpiScript(profile, net, host_of_rank);
+}
+
+void mountSshKeys(const Profile& profile, json& spec, const std::string& container) {
+  spec["volumes"].push_back({{"name", "ssh-keys"},
+                             {"secret", {{"secretName", sshKeySecretName(profile)}, {"defaultMode", 0400}}}});
+  for (auto& item : spec["containers"])
+    if (item["name"] == container)
+      item["volumeMounts"].push_back({{"name", "ssh-keys"}, {"mountPath", kSshKeyMount}, {"readOnly", true}});
 }
 
 json indexedJobSpec(const Profile& profile, const PodDecoration& decoration, const std::string& service,
-                    const std::string& master) {
-  json spec = workerPodSpec(profile, decoration, {"/bin/sh", "-c", testCommand(profile)}, indexedEnv(profile, master));
+                    const std::string& host_of_rank) {
+  PodNetwork net = podNetwork(profile, decoration);
+  std::string master = host_of_rank;
+  master.replace(master.find("{i}"), 3, "0");
+  json spec = workerPodSpec(profile, decoration, bash(indexedScript(profile, net, host_of_rank)),
+                            indexedEnv(profile, master));
+  if (needsSshKeys(profile)) mountSshKeys(profile, spec, "worker");
   spec["restartPolicy"] = "Never";
   spec["subdomain"] = service;
   return {{"completionMode", "Indexed"}, {"completions", profile.nodes}, {"parallelism", profile.nodes},
@@ -120,76 +166,165 @@ RenderedObject headlessService(const Profile& profile, const std::string& name, 
            {"spec", {{"clusterIP", "None"}, {"publishNotReadyAddresses", true}, {"selector", selector}}}}};
 }
 
+// The mpirun line of a launcher pod that has the hostfile at `hostfile`
+// (MPI Operator, Trainer's mpi policy). The launcher has no RDMA device:
+// each rank computes its own pod's settings (perRankWrapper).
+std::string mpiLauncherScript(const Profile& profile, const PodNetwork& net, const json& env,
+                              const std::string& hostfile) {
+  // ssh starts the ranks with a bare environment: the image's PATH and
+  // library path, and the workers' NCCL settings, travel with -x.
+  std::string forward = " -x PATH -x LD_LIBRARY_PATH";
+  for (const auto& item : env)
+    if (item.contains("value"))
+      forward += " -x " + item["name"].get<std::string>() + "=" + item["value"].get<std::string>();
+  std::string script = "railkit wait-dns --hostfile " + hostfile + " --timeout 600 || exit 3\n";
+  std::string ranks = std::to_string(profile.nodes * profile.gpus_per_node);
+  std::string program;
+  if (profile.test.tool == "perftest") {
+    // One rank per pod: rank 0 serves, rank 1 connects to the first host.
+    script += "server=$(head -n 1 " + hostfile + " | cut -d' ' -f1)\n";
+    ranks = "2 --map-by ppr:1:node";
+    forward += " -x RAILKIT_PERFTEST_SERVER=\"$server\"";
+    std::string body = indexedPerftestScript(profile, net, "\"$RAILKIT_PERFTEST_SERVER\"");
+    program = "bash -c 'RANK=$OMPI_COMM_WORLD_RANK\n" + body + "'";
+  } else if (profile.test.tool == "railkit") {
+    // railkit bench under mpirun: the MPI bootstrap, or (built without MPI)
+    // rank 0's rendezvous on the first host of the hostfile.
+    script += "master=$(head -n 1 " + hostfile + " | cut -d' ' -f1)\n";
+    forward += " -x MASTER_ADDR=\"$master\" -x MASTER_PORT=" + std::string(kMasterPort);
+    program = perRankWrapper(net, benchCommand(profile, net));
+  } else {
+    program = perRankWrapper(net, ncclTestsCommand(profile));
+  }
+  return script + "exec mpirun --hostfile " + hostfile + " -np " + ranks + " " + mpirunOptions(net) + " " + forward +
+         " \\\n  " + program + "\n";
+}
+
+// A worker that serves sshd for mpirun; it checks first that the devices the
+// test needs are there, so a pod without them fails at once.
+std::string sshdWorkerScript(const PodNetwork& net, const std::string& keys_from) {
+  std::string script = envPrelude(net);
+  if (!keys_from.empty())
+    script += "mkdir -p /root/.ssh\nchmod 700 /root/.ssh\ninstall -m 600 " + keys_from +
+              "/authorized_keys /root/.ssh/authorized_keys\n";
+  script += "mkdir -p /run/sshd\nexec /usr/sbin/sshd -De";
+  if (net.ssh_port != 22) script += " -p " + std::to_string(net.ssh_port);
+  return script + "\n";
+}
+
+// The launcher pod runs mpirun only: no GPU, no RDMA device, no NCCL env of
+// its own (the workers' settings go with -x).
+json launcherContainer(const Profile& profile, const std::string& name, const std::string& script) {
+  return {{"name", name},
+          {"image", profile.image},
+          {"command", bash(script)},
+          {"resources", {{"requests", {{"cpu", "1"}, {"memory", "1Gi"}}}}}};
+}
+
+RenderedObject mpiJob(const Profile& profile, const PodDecoration& decoration) {
+  PodNetwork net = podNetwork(profile, decoration);
+  json env = ncclEnv(profile, decoration);
+  json launcher = {{"containers", {launcherContainer(profile, "launcher",
+                                                     mpiLauncherScript(profile, net, env, "/etc/mpi/hostfile"))}}};
+  json worker = workerPodSpec(profile, decoration, bash(sshdWorkerScript(net, "")), json::array());
+  json spec = {{"slotsPerWorker", profile.gpus_per_node},
+               {"runPolicy", {{"cleanPodPolicy", "Running"}}},
+               {"mpiImplementation", "OpenMPI"},
+               {"sshAuthMountPath", "/root/.ssh"},
+               {"mpiReplicaSpecs",
+                {{"Launcher", {{"replicas", 1}, {"template", podTemplate(json::object(), launcher)}}},
+                 {"Worker", {{"replicas", profile.nodes}, {"template", podTemplate(decoration.annotations, worker)}}}}}};
+  return {"mpijob.yaml",
+          "MPIJob: mpirun's control traffic stays on " + net.ctrl_if +
+              " (btl self,tcp, routed direct); each rank runs railkit env in its own pod before the test. "
+              "slotsPerWorker = GPUs.",
+          {{"apiVersion", "kubeflow.org/v2beta1"}, {"kind", "MPIJob"}, {"metadata", metadata(profile.name, profile.ns)},
+           {"spec", spec}}};
+}
+
+// Trainer v2: the torch policy (PET_* env) for railkit bench and perftest;
+// the mpi policy with a launcher for MPI programs, as NVIDIA/aicr's
+// nccl-all-reduce TrainingRuntime does. Containers are named `node`.
+json trainingRuntimeSpec(const Profile& profile, const PodDecoration& decoration) {
+  PodNetwork net = podNetwork(profile, decoration);
+  const std::string& name = profile.name;
+  json ancestor = {{"labels", {{"trainer.kubeflow.org/trainjob-ancestor-step", "trainer"}}}};
+  auto jobOf = [](json pod_template) {
+    pod_template["spec"]["restartPolicy"] = "Never";
+    return json{{"template", pod_template}};
+  };
+  if (profile.test.tool != "nccl-tests") {
+    std::string master = name + "-node-0-0." + name;
+    std::string script = profile.test.tool == "railkit" ? indexedBenchScript(profile, net)
+                                                        : indexedPerftestScript(profile, net, master);
+    // Trainer injects PET_NNODES, PET_NODE_RANK, PET_MASTER_ADDR and
+    // PET_MASTER_PORT into the `node` container; railkit bench reads them.
+    json pod = workerPodSpec(profile, decoration, bash(script), json::array({tokenEnv(profile)}), "node");
+    json job = jobOf(podTemplate(decoration.annotations, pod));
+    json replicated = {{"name", "node"}, {"replicas", 1}, {"template", {{"metadata", ancestor}, {"spec", job}}}};
+    return {{"mlPolicy", {{"numNodes", profile.nodes}, {"torch", json::object()}}},
+            {"template", {{"spec", {{"network", {{"enableDNSHostnames", true}, {"publishNotReadyAddresses", true}}},
+                                    {"replicatedJobs", json::array({replicated})}}}}}};
+  }
+  const std::string keys = "/tmp/mpi-keys";  // Trainer's Secret, 0640/0644: copied for ssh
+  json env = ncclEnv(profile, decoration);
+  std::string launch = "mkdir -p /root/.ssh\nchmod 700 /root/.ssh\ninstall -m 600 " + keys +
+                       "/id_rsa /root/.ssh/id_rsa\n" + mpiLauncherScript(profile, net, env, "/etc/mpi/hostfile");
+  json launcher_pod = {{"containers", {launcherContainer(profile, "node", launch)}}};
+  json worker_pod = workerPodSpec(profile, decoration, bash(sshdWorkerScript(net, keys)), json::array(), "node");
+  json launcher = {{"name", "launcher"},
+                   {"replicas", 1},
+                   {"dependsOn", {{{"name", "node"}, {"status", "Ready"}}}},
+                   {"template", {{"metadata", ancestor}, {"spec", jobOf(podTemplate(json::object(), launcher_pod))}}}};
+  json node = {{"name", "node"}, {"replicas", 1},
+               {"template", {{"spec", jobOf(podTemplate(decoration.annotations, worker_pod))}}}};
+  json mpi = {{"numProcPerNode", profile.gpus_per_node},
+              {"mpiImplementation", "OpenMPI"},
+              {"sshAuthMountPath", keys},
+              {"runLauncherAsNode", false}};
+  // The launcher's success ends the JobSet, and with it the sshd pods.
+  return {{"mlPolicy", {{"numNodes", profile.nodes}, {"mpi", mpi}}},
+          {"template", {{"spec", {{"network", {{"enableDNSHostnames", true}, {"publishNotReadyAddresses", true}}},
+                                  {"successPolicy", {{"operator", "All"}, {"targetReplicatedJobs", {"launcher"}}}},
+                                  {"replicatedJobs", json::array({node, launcher})}}}}}};
+}
+
 }  // namespace
 
 Result<std::vector<RenderedObject>> renderLauncher(const Profile& profile, const PodDecoration& decoration) {
   std::vector<RenderedObject> objects;
   const std::string& name = profile.name;
+  if (needsSshKeys(profile)) {
+    auto secret = sshKeySecret(profile);
+    if (!secret) return tl::unexpected(secret.error());
+    objects.push_back(std::move(*secret));
+  }
   if (profile.launcher == "mpijob") {
-    json env = ncclEnv(profile, decoration);
-    std::string forward;
-    for (const std::string& var : envNames(env)) forward += " -x " + var;
-    int ranks = profile.nodes * profile.gpus_per_node;
-    std::string script =
-        "set -e\n"
-        "# Wait until every worker in the hostfile resolves: mpirun fails on the first unknown host.\n"
-        "for host in $(cut -d' ' -f1 /etc/mpi/hostfile); do\n"
-        "  until getent hosts \"$host\" >/dev/null; do sleep 2; done\n"
-        "done\n"
-        "mpirun --allow-run-as-root -np " + std::to_string(ranks) + " --bind-to none \\\n"
-        "  --mca btl self,tcp --mca btl_tcp_if_include " + profile.control_interface + " \\\n"
-        "  --mca oob_tcp_if_include " + profile.control_interface + " --mca pml ob1 --mca routed direct \\\n"
-        "  --mca coll_hcoll_enable 0 --mca coll ^hcoll,ucc \\\n"
-        " " + forward + " \\\n"
-        "  " + testCommand(profile) + "\n";
-    json launcher = {{"containers", {{{"name", "launcher"},
-                                      {"image", profile.image},
-                                      {"command", {"/bin/bash", "-c", script}},
-                                      {"env", env},
-                                      {"resources", {{"requests", {{"cpu", "1"}, {"memory", "1Gi"}}}}}}}}};
-    json worker = workerPodSpec(profile, decoration, {"/usr/sbin/sshd", "-De"}, json::array());
-    json spec = {{"slotsPerWorker", profile.gpus_per_node},
-                 {"runPolicy", {{"cleanPodPolicy", "Running"}}},
-                 {"mpiImplementation", "OpenMPI"},
-                 {"sshAuthMountPath", "/root/.ssh"},
-                 {"mpiReplicaSpecs",
-                  {{"Launcher", {{"replicas", 1}, {"template", podTemplate(json::object(), launcher)}}},
-                   {"Worker", {{"replicas", profile.nodes}, {"template", podTemplate(decoration.annotations, worker)}}}}}};
-    objects.push_back({"mpijob.yaml",
-                       "MPIJob: mpirun's control traffic stays on " + profile.control_interface +
-                           " (btl self,tcp, routed direct); NCCL uses the RDMA interfaces. slotsPerWorker = GPUs.",
-                       {{"apiVersion", "kubeflow.org/v2beta1"}, {"kind", "MPIJob"}, {"metadata", metadata(name, profile.ns)},
-                        {"spec", spec}}});
+    objects.push_back(mpiJob(profile, decoration));
   } else if (profile.launcher == "indexed-job") {
-    std::string master = name + "-0." + name;
     objects.push_back(headlessService(profile, name, {{"job-name", name}}));
-    objects.push_back({"job.yaml", "Indexed Job: one pod per node, ranks from the completion index, no SSH.",
+    objects.push_back({"job.yaml", "Indexed Job: one pod per node, ranks from the completion index.",
                        {{"apiVersion", "batch/v1"}, {"kind", "Job"}, {"metadata", metadata(name, profile.ns)},
-                        {"spec", indexedJobSpec(profile, decoration, name, master)}}});
+                        {"spec", indexedJobSpec(profile, decoration, name, name + "-{i}." + name)}}});
   } else if (profile.launcher == "jobset") {
-    std::string master = name + "-workers-0-0." + name;
-    json job = indexedJobSpec(profile, decoration, name, master);
+    json job = indexedJobSpec(profile, decoration, name, name + "-workers-0-{i}." + name);
     job["template"]["spec"].erase("subdomain");  // JobSet sets it from network.subdomain
     objects.push_back({"jobset.yaml", "JobSet: one replicated Indexed Job; JobSet creates the headless Service.",
                        {{"apiVersion", "jobset.x-k8s.io/v1alpha2"}, {"kind", "JobSet"},
                         {"metadata", metadata(name, profile.ns)},
-                        {"spec", {{"network", {{"enableDNSHostnames", true}, {"subdomain", name}}},
+                        {"spec", {{"network", {{"enableDNSHostnames", true}, {"subdomain", name},
+                                               {"publishNotReadyAddresses", true}}},
                                   {"replicatedJobs", {{{"name", "workers"}, {"replicas", 1}, {"template", {{"spec", job}}}}}}}}}});
   } else if (profile.launcher == "trainjob") {
-    std::string master = name + "-node-0-0." + name;
-    json job = indexedJobSpec(profile, decoration, name, master);
-    job["template"]["spec"].erase("subdomain");
-    json replicated = {{"name", "node"},
-                       {"replicas", 1},
-                       {"template", {{"metadata", {{"labels", {{"trainer.kubeflow.org/trainjob-ancestor-step", "trainer"}}}}},
-                                     {"spec", job}}}};
-    json jobset = {{"network", {{"enableDNSHostnames", true}, {"subdomain", name}}},
-                   {"replicatedJobs", json::array({replicated})}};
-    json runtime = {{"mlPolicy", {{"numNodes", profile.nodes}, {"torch", json::object()}}},
-                    {"template", {{"spec", jobset}}}};
-    objects.push_back({"trainingruntime.yaml", "TrainingRuntime: the decorated pod template Trainer v2 stamps out.",
+    objects.push_back({"trainingruntime.yaml",
+                       profile.test.tool == "nccl-tests"
+                           ? "TrainingRuntime (mpi policy): Trainer makes the SSH keys and /etc/mpi/hostfile; the "
+                             "launcher runs mpirun, the node pods serve sshd and end with the launcher."
+                           : "TrainingRuntime (torch policy): Trainer gives each `node` container PET_NODE_RANK, "
+                             "PET_NNODES, PET_MASTER_ADDR, PET_MASTER_PORT.",
                        {{"apiVersion", "trainer.kubeflow.org/v1alpha1"}, {"kind", "TrainingRuntime"},
-                        {"metadata", metadata(name + "-runtime", profile.ns)}, {"spec", runtime}}});
+                        {"metadata", metadata(name + "-runtime", profile.ns)},
+                        {"spec", trainingRuntimeSpec(profile, decoration)}}});
     objects.push_back({"trainjob.yaml", "TrainJob: runs the runtime on the requested number of nodes.",
                        {{"apiVersion", "trainer.kubeflow.org/v1alpha1"}, {"kind", "TrainJob"},
                         {"metadata", metadata(name, profile.ns)},

@@ -39,12 +39,17 @@ Result<std::vector<RenderedObject>> renderLauncher(const Profile& profile, const
 json envVar(const std::string& name, const std::string& value);
 json metadata(const std::string& name, const std::string& ns);
 // A worker pod spec (with `command`) decorated for the mode.
+// The main container is `container` ("node" for Trainer, whose plugins act
+// on that name only).
 json workerPodSpec(const Profile& profile, const PodDecoration& decoration, const json& command,
-                   const json& extra_env);
+                   const json& extra_env, const std::string& container = "worker");
 // The Secret holding profile.job_token (key "token"), one per job.
 Result<RenderedObject> jobTokenSecret(const Profile& profile);
 std::string jobTokenSecretName(const Profile& profile);
-// The NCCL/UCX variables workers get (mode env plus debug).
+// The NCCL/UCX variables workers get (mode env plus debug). Device names
+// (NCCL_IB_HCA, NCCL_IB_GID_INDEX, UCX_NET_DEVICES) come from `railkit env`
+// in the pod, so the static ones stay out except with hostNetwork, where
+// the pod has the host's own devices.
 json ncclEnv(const Profile& profile, const PodDecoration& decoration);
 
 }  // namespace railkit::k8s::render

@@ -29,6 +29,75 @@ void readList(const YamlNode* node, std::vector<std::string>& out) {
   }
 }
 
+// What each test tool can run: nccl-tests' binaries (op + "_perf"),
+// railkit bench's ops, perftest's bandwidth and latency tools.
+constexpr const char* kNcclTestsOps[] = {"all_reduce", "all_gather", "broadcast", "reduce", "reduce_scatter",
+                                         "alltoall", "scatter", "gather", "sendrecv", "hypercube"};
+constexpr const char* kRailkitOps[] = {"all_reduce", "all_gather", "reduce_scatter", "broadcast", "reduce",
+                                       "alltoall", "sendrecv", "p2p", "pairs", "all"};
+constexpr const char* kPerftestOps[] = {"ib_write_bw", "ib_read_bw", "ib_send_bw", "ib_atomic_bw",
+                                        "ib_write_lat", "ib_read_lat", "ib_send_lat", "ib_atomic_lat"};
+constexpr const char* kBackends[] = {"nccl", "tcp", "ucx"};
+
+template <size_t N>
+bool listed(const std::string& value, const char* const (&list)[N]) {
+  return std::find_if(std::begin(list), std::end(list), [&](const char* v) { return value == v; }) != std::end(list);
+}
+
+template <size_t N>
+std::string listText(const char* const (&list)[N]) {
+  std::string out;
+  for (const char* item : list) {
+    if (!out.empty()) out.push_back(' ');
+    out.append(item);
+  }
+  return out;
+}
+
+// Values that land in the rendered shell scripts: names only, so a profile
+// cannot smuggle shell syntax into the pods' commands.
+bool safeWord(const std::string& value) {
+  return !value.empty() && value.size() <= 63 && std::all_of(value.begin(), value.end(), [](char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-' || c == '_' ||
+           c == '.';
+  });
+}
+
+Status finishTest(const Profile& profile, TestSpec& test) {
+  if (test.tool == "nccl-tests" || test.tool == "railkit") {
+    if (test.op.empty()) test.op = "all_reduce";
+  } else if (test.tool == "perftest") {
+    if (test.op.empty()) test.op = "ib_write_bw";
+  } else {
+    return makeError(ErrorCode::kUsage, "profile: test.tool '" + test.tool + "': expected nccl-tests, railkit or perftest");
+  }
+  if (test.tool == "nccl-tests" && !listed(test.op, kNcclTestsOps))
+    return makeError(ErrorCode::kUsage, "profile: test.op '" + test.op + "' is not an nccl-tests binary (" +
+                                            listText(kNcclTestsOps) + ")");
+  if (test.tool == "railkit" && !listed(test.op, kRailkitOps))
+    return makeError(ErrorCode::kUsage,
+                     "profile: test.op '" + test.op + "' is not a railkit bench op (" + listText(kRailkitOps) + ")");
+  if (test.tool == "perftest" && !listed(test.op, kPerftestOps))
+    return makeError(ErrorCode::kUsage,
+                     "profile: test.op '" + test.op + "' is not a perftest tool (" + listText(kPerftestOps) + ")");
+  if (!listed(test.backend, kBackends))
+    return makeError(ErrorCode::kUsage, "profile: test.backend '" + test.backend + "': expected nccl, tcp or ucx");
+  if (test.tool != "railkit" && test.backend != "nccl")
+    return makeError(ErrorCode::kUsage, "profile: test.backend goes with test.tool railkit (railkit bench --backend)");
+  // perftest is one server and one client: a pair of nodes, no more.
+  if (test.tool == "perftest" && profile.nodes != 2)
+    return makeError(ErrorCode::kUsage, "profile: test.tool perftest runs between 2 nodes (a server and a client), "
+                                        "found nodes: " + std::to_string(profile.nodes));
+  for (const std::string* size : {&test.min_bytes, &test.max_bytes}) {
+    bool plain = !size->empty() && std::all_of(size->begin(), size->end(), [](char c) {
+      return (c >= '0' && c <= '9') || c == 'K' || c == 'M' || c == 'G' || c == 'T' || c == 'k' || c == 'm' || c == 'g';
+    });
+    if (!plain)
+      return makeError(ErrorCode::kUsage, "profile: test sizes must look like 8, 1M or 8G, found '" + *size + "'");
+  }
+  return okStatus();
+}
+
 }  // namespace
 
 Result<Profile> parseProfile(std::string_view text, std::string_view file) {
@@ -73,6 +142,7 @@ Result<Profile> parseProfile(std::string_view text, std::string_view file) {
     };
     field("tool", profile.test.tool);
     field("op", profile.test.op);
+    field("backend", profile.test.backend);
     field("minBytes", profile.test.min_bytes);
     field("maxBytes", profile.test.max_bytes);
   }
@@ -100,6 +170,14 @@ Status finishProfile(Profile& profile) {
     std::string base = profile.fabric == "infiniband" ? "ibp" : "ens";
     for (int i = 0; i < count; ++i) profile.data_interfaces.push_back(base + std::to_string(i));
   }
+  if (auto status = finishTest(profile, profile.test); !status) return status;
+  if (!safeWord(profile.name) || !safeWord(profile.ns))
+    return makeError(ErrorCode::kUsage, "profile: name and namespace must be DNS labels (letters, digits, '-')");
+  for (const std::string& name : profile.data_interfaces)
+    if (!safeWord(name)) return makeError(ErrorCode::kUsage, "profile: data interface '" + name + "' is not an interface name");
+  if (!safeWord(profile.control_interface))
+    return makeError(ErrorCode::kUsage,
+                     "profile: control interface '" + profile.control_interface + "' is not an interface name");
   if (profile.resource_name.empty()) {
     if (profile.mode == "rdma-shared" || profile.mode == "host-network") profile.resource_name = "rdma_shared_a";
     if (profile.mode == "sriov") profile.resource_name = "rdma_vfs";

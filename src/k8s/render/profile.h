@@ -13,7 +13,8 @@ namespace railkit::k8s::render {
 
 struct TestSpec {
   std::string tool = "nccl-tests";  // nccl-tests | railkit | perftest
-  std::string op = "all_reduce";    // collective, or ib_write_bw for perftest
+  std::string op;                   // collective (default all_reduce), or ib_write_bw.. for perftest
+  std::string backend = "nccl";     // railkit bench --backend: nccl | tcp | ucx (tool railkit only)
   std::string min_bytes = "8";
   std::string max_bytes = "8G";
 };
@@ -39,6 +40,12 @@ struct Profile {
   // the env bootstrap. `railkit render` makes a random one per render, or
   // takes --job-token (tests: a fixed one, so output is deterministic).
   std::string job_token;
+  // Not from the YAML: the SSH key pair (OpenSSH private key text and its
+  // authorized_keys line) the pods of an MPI program over indexed pods
+  // (indexed-job, jobset with nccl-tests) share through a Secret. Random per
+  // render, like the token.
+  std::string ssh_private_key;
+  std::string ssh_public_key;
 };
 
 inline constexpr const char* kModes[] = {"rdma-shared", "sriov", "host-device", "dra", "gke-tcpxo", "host-network"};
@@ -47,6 +54,9 @@ inline constexpr const char* kLaunchers[] = {"mpijob", "indexed-job", "jobset", 
 // Launchers whose pods meet at railkit's env rendezvous (RANK, WORLD_SIZE,
 // MASTER_ADDR): they get the job token Secret.
 bool usesEnvBootstrap(const std::string& launcher);
+// Profiles whose indexed pods start an MPI program over ssh themselves (no
+// operator makes their keys): they get the SSH key Secret.
+bool needsSshKeys(const Profile& profile);
 
 Result<Profile> parseProfile(std::string_view text, std::string_view file);
 // Checks values and fills defaults that depend on the mode.

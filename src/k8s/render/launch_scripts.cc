@@ -1,0 +1,155 @@
+#include "k8s/render/launch_scripts.h"
+
+namespace railkit::k8s::render {
+namespace {
+
+std::string joined(const std::vector<std::string>& list) {
+  std::string out;
+  for (const auto& item : list) out += (out.empty() ? "" : ",") + item;
+  return out;
+}
+
+// Seconds a pod waits for its peers' DNS names, for rank 0's sshd, and the
+// bound on one perftest run: a job that cannot start ends instead of hanging.
+constexpr const char* kWaitSeconds = "600";
+
+}  // namespace
+
+PodNetwork podNetwork(const Profile& profile, const PodDecoration& decoration) {
+  PodNetwork net;
+  net.ctrl_if = profile.mode == "gke-tcpxo" ? "eth0" : profile.control_interface;
+  net.data_ifs = decoration.pod_data_interfaces;
+  // railkit bench over tcp needs no RDMA device, and GPUDirect-TCPXO has
+  // none: there `railkit env` still prints the interfaces, without --check.
+  net.rdma_expected = profile.mode != "gke-tcpxo" && !(profile.test.tool == "railkit" && profile.test.backend == "tcp");
+  net.ssh_port = decoration.host_network ? 2222 : 22;
+  return net;
+}
+
+std::string envPrelude(const PodNetwork& net) {
+  std::string call = "railkit env --ctrl-if " + net.ctrl_if;
+  if (!net.data_ifs.empty()) call += " --data-if " + joined(net.data_ifs);
+  if (net.rdma_expected) call += " --check";
+  return "railkit_env=$(" + call + ") || exit 1\neval \"$railkit_env\"\n";
+}
+
+std::string benchCommand(const Profile& profile, const PodNetwork& net) {
+  std::string out = "railkit bench " + profile.test.op + " --backend " + profile.test.backend;
+  if (!net.data_ifs.empty()) out += " --data-if =" + joined(net.data_ifs);
+  return out + " --ctrl-if =" + net.ctrl_if + " -b " + profile.test.min_bytes + " -e " + profile.test.max_bytes;
+}
+
+std::string ncclTestsCommand(const Profile& profile) {
+  return profile.test.op + "_perf -b " + profile.test.min_bytes + " -e " + profile.test.max_bytes + " -f 2 -g 1";
+}
+
+std::string perRankWrapper(const PodNetwork& net, const std::string& command) {
+  std::string prelude = envPrelude(net);
+  for (char& c : prelude)
+    if (c == '\n') c = ';';
+  return "bash -c '" + prelude + " exec " + command + "'";
+}
+
+std::string indexedBenchScript(const Profile& profile, const PodNetwork& net) {
+  return envPrelude(net) + "exec " + benchCommand(profile, net) + "\n";
+}
+
+std::string sshKeySecretName(const Profile& profile) { return profile.name + "-ssh"; }
+
+std::string sshdStartLines(const PodNetwork& net) {
+  std::string mount = kSshKeyMount;
+  std::string port = net.ssh_port == 22 ? "" : " -p " + std::to_string(net.ssh_port);
+  return "mkdir -p /run/sshd /root/.ssh\n"
+         "chmod 700 /root/.ssh\n"
+         "install -m 600 " + mount + "/ssh-privatekey /root/.ssh/id_ecdsa\n"
+         "install -m 600 " + mount + "/ssh-publickey /root/.ssh/authorized_keys\n"
+         "ssh-keygen -A >/dev/null  # host keys, where the image has none\n"
+         "/usr/sbin/sshd -D -e" + port + " &\n"
+         "sshd_pid=$!\n";
+}
+
+std::string mpirunOptions(const PodNetwork& net) {
+  std::string port = net.ssh_port == 22 ? "" : "-p " + std::to_string(net.ssh_port) + " ";
+  return "--allow-run-as-root --bind-to none \\\n"
+         "  --mca plm_rsh_args \"" + port +
+         "-o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null -o ConnectionAttempts=10\" \\\n"
+         "  --mca btl self,tcp --mca btl_tcp_if_include " + net.ctrl_if + " \\\n"
+         "  --mca oob_tcp_if_include " + net.ctrl_if + " --mca pml ob1 --mca routed direct \\\n"
+         "  --mca coll_hcoll_enable 0 --mca coll ^hcoll,ucc \\\n";
+}
+
+std::string indexedMpiScript(const Profile& profile, const PodNetwork& net, const std::string& host_of_rank) {
+  size_t at = host_of_rank.find("{i}");
+  std::string before = host_of_rank.substr(0, at);
+  std::string after = host_of_rank.substr(at + 3);
+  std::string master = before + "0" + after;
+  std::string ranks = std::to_string(profile.nodes * profile.gpus_per_node);
+  std::string port = std::to_string(net.ssh_port);
+  return envPrelude(net) + sshdStartLines(net) +
+         "if [ \"${RANK:-${PET_NODE_RANK:-}}\" = 0 ]; then\n"
+         "  hostfile=/tmp/railkit-hostfile\n"
+         "  : >\"$hostfile\"\n"
+         "  i=0\n"
+         "  while [ \"$i\" -lt " + std::to_string(profile.nodes) + " ]; do\n"
+         "    echo \"" + before + "$i" + after + " slots=" + std::to_string(profile.gpus_per_node) +
+         "\" >>\"$hostfile\"\n"
+         "    i=$((i + 1))\n"
+         "  done\n"
+         "  railkit wait-dns --hostfile \"$hostfile\" --timeout " + kWaitSeconds + " || { kill \"$sshd_pid\"; exit 3; }\n"
+         "  mpirun --hostfile \"$hostfile\" -np " + ranks + " " + mpirunOptions(net) +
+         "    -x PATH -x LD_LIBRARY_PATH -x NCCL_DEBUG -x NCCL_DEBUG_SUBSYS \\\n"
+         "    " + perRankWrapper(net, ncclTestsCommand(profile)) + "\n"
+         "  status=$?\n"
+         "  kill \"$sshd_pid\"\n"
+         "  exit \"$status\"\n"
+         "fi\n"
+         "# The other ranks serve sshd until rank 0 has come and gone: its sshd\n"
+         "# answers while mpirun runs and stops when rank 0 ends (a plain Indexed\n"
+         "# Job has no success policy to end them).\n"
+         "master=" + master + "\n"
+         "probe() { timeout 5 bash -c \": <>/dev/tcp/$master/" + port + "\" 2>/dev/null; }\n"
+         "tries=0\n"
+         "until probe; do\n"
+         "  tries=$((tries + 1))\n"
+         "  if [ \"$tries\" -ge 120 ]; then echo \"rank 0 ($master) never answered on port " + port +
+         "\" >&2; kill \"$sshd_pid\"; exit 3; fi\n"
+         "  sleep 5\n"
+         "done\n"
+         "misses=0\n"
+         "while [ \"$misses\" -lt 3 ]; do\n"
+         "  if probe; then misses=0; else misses=$((misses + 1)); fi\n"
+         "  sleep 5\n"
+         "done\n"
+         "kill \"$sshd_pid\"\n"
+         "exit 0\n";
+}
+
+std::string indexedPerftestScript(const Profile& profile, const PodNetwork& net, const std::string& server) {
+  const std::string& tool = profile.test.op;
+  return envPrelude(net) +
+         "# The RDMA device this pod has: the first of railkit env's NCCL_IB_HCA\n"
+         "# (else UCX_NET_DEVICES), as dev or dev:port.\n"
+         "hca=${NCCL_IB_HCA:-${UCX_NET_DEVICES:-}}\n"
+         "hca=${hca#=}\n"
+         "hca=${hca%%,*}\n"
+         "device=${hca%%:*}\n"
+         "port=1\n"
+         "case \"$hca\" in *:*) port=${hca#*:} ;; esac\n"
+         "if [ -z \"$device\" ]; then echo \"railkit env found no RDMA device for " + tool + "\" >&2; exit 1; fi\n"
+         "set -- -d \"$device\" -i \"$port\" --report_gbits -a -F\n"
+         "if [ -n \"${NCCL_IB_GID_INDEX:-}\" ]; then set -- \"$@\" -x \"$NCCL_IB_GID_INDEX\"; fi\n"
+         "if [ \"${RANK:-${PET_NODE_RANK:-}}\" = 0 ]; then exec timeout " + kWaitSeconds + " " + tool +
+         " \"$@\"; fi\n"
+         "echo " + server + " >/tmp/railkit-server\n"
+         "railkit wait-dns --hostfile /tmp/railkit-server --timeout " + kWaitSeconds + " || exit 3\n"
+         "# The server may not listen yet: retry the client until one deadline.\n"
+         "deadline=$(($(date +%s) + " + kWaitSeconds + "))\n"
+         "while :; do\n"
+         "  left=$((deadline - $(date +%s)))\n"
+         "  if [ \"$left\" -le 0 ]; then echo \"" + tool + ": no run with " + server + " before the deadline\" >&2; exit 3; fi\n"
+         "  if timeout \"$left\" " + tool + " \"$@\" " + server + "; then exit 0; fi\n"
+         "  sleep 2\n"
+         "done\n";
+}
+
+}  // namespace railkit::k8s::render
