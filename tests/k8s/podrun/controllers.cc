@@ -156,6 +156,8 @@ Result<JobSetShape> parseJobSetSpec(const YamlNode& spec, const std::string& nam
     if (const YamlNode* sub = network->get("subdomain"); sub != nullptr && !sub->text().empty()) jobset.subdomain = sub->text();
     if (const YamlNode* dns = network->get("enableDNSHostnames")) jobset.dns_hostnames = dns->text() != "false";
   }
+  if (const YamlNode* targets = spec.at({"successPolicy", "targetReplicatedJobs"}); targets != nullptr && targets->isSeq())
+    for (const YamlNode& target : targets->items) jobset.success_targets.push_back(target.text());
   const YamlNode* jobs = spec.get("replicatedJobs");
   if (jobs == nullptr || !jobs->isSeq()) return makeError(ErrorCode::kInvalidInput, where + ": no spec.replicatedJobs");
   for (const YamlNode& item : jobs->items) {
@@ -171,7 +173,8 @@ Result<JobSetShape> parseJobSetSpec(const YamlNode& spec, const std::string& nam
     auto completions = intField(job_spec->get("completions"), 1, here + ".completions");
     if (!completions) return tl::unexpected(completions.error());
     rjob.completions = *completions;
-    rjob.indexed = job_spec->get("completionMode") && job_spec->get("completionMode")->text() == "Indexed";
+    // JobSet's webhook defaults every replicated Job to Indexed.
+    rjob.indexed = job_spec->get("completionMode") == nullptr || job_spec->get("completionMode")->text() == "Indexed";
     if (const YamlNode* labels = item.at({"template", "metadata", "labels"}); labels != nullptr && labels->isMap())
       for (const auto& [key, value] : labels->entries) rjob.job_labels[key] = value.text();
     auto pod = parsePodTemplate(*job_spec->get("template"), here);
@@ -203,7 +206,10 @@ void stampJobSet(const JobSetShape& jobset, const std::string& controller, Expan
       stampJob(job, out);
       // JobSet's pod webhook: hostname JOB-INDEX under the JobSet's subdomain,
       // published by the headless Service JobSet creates.
+      bool target = jobset.success_targets.empty();
+      for (const std::string& name : jobset.success_targets) target = target || name == rjob.name;
       for (size_t p = first; p < out.pods.size(); ++p) {
+        if (!target) out.pods[p].end = PlannedPod::End::kDeletedWhenDone;
         if (!jobset.dns_hostnames) continue;
         out.pods[p].subdomain = jobset.subdomain;
         out.pods[p].published = true;

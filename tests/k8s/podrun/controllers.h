@@ -26,10 +26,12 @@ struct PlannedPod {
   std::string job;          // the batch Job it belongs to ("rk-launcher", "rk-workers-0")
   int completion_index = -1;
   std::string role;         // "launcher", "worker", or the replicated job's name
-  // How the pod ends: by itself (a Job's pod), or, for an MPIJob's workers,
-  // deleted by the MPI Operator once the launcher has ended (cleanPodPolicy
-  // Running or All), or never (cleanPodPolicy None: sshd keeps running).
-  enum class End { kExits, kDeletedAfterLauncher, kOutlivesLauncher };
+  // How the pod ends: by itself (a Job's pod); deleted by its controller once
+  // the pods that end by themselves have ended (an MPIJob's workers with
+  // cleanPodPolicy Running or All; a JobSet's jobs outside its
+  // successPolicy.targetReplicatedJobs); or never (an MPIJob's workers with
+  // cleanPodPolicy None: sshd keeps running).
+  enum class End { kExits, kDeletedWhenDone, kOutlivesLauncher };
   End end = End::kExits;
   // A headless Service publishes hostname.subdomain (made by the controller,
   // or a Service in the manifest selecting the pod).
@@ -88,6 +90,9 @@ struct JobSetShape {
   std::string ns;
   std::string subdomain;
   bool dns_hostnames = true;
+  // successPolicy.targetReplicatedJobs: once they complete, the JobSet is
+  // done and JobSet deletes the other Jobs still active. Empty: all.
+  std::vector<std::string> success_targets;
   std::vector<ReplicatedJob> jobs;
 };
 Result<JobSetShape> parseJobSetSpec(const k8s::YamlNode& spec, const std::string& name, const std::string& ns,

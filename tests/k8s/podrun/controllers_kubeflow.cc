@@ -127,7 +127,7 @@ Status expandMpiJob(const k8s::Object& object, const ControllerOptions& options,
       pod.controller = where;
       pod.role = "worker";
       pod.published = true;
-      pod.end = clean == "Running" || clean == "All" ? PlannedPod::End::kDeletedAfterLauncher
+      pod.end = clean == "Running" || clean == "All" ? PlannedPod::End::kDeletedWhenDone
                                                      : PlannedPod::End::kOutlivesLauncher;
       pod.spec = *worker;
       pod.spec.labels["training.kubeflow.org/replica-index"] = std::to_string(i);

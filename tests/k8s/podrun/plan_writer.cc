@@ -66,7 +66,7 @@ Status writePlan(const Plan& plan, const fs::path& dir) {
     const PlannedPod& p = pod.pod;
     pods += std::to_string(pod.node) + "\t" + p.name + "\t" + p.hostname + "\t" +
             (p.end == PlannedPod::End::kExits                  ? "exits"
-             : p.end == PlannedPod::End::kDeletedAfterLauncher ? "deleted-after-launcher"
+             : p.end == PlannedPod::End::kDeletedWhenDone ? "deleted-when-done"
                                                                : "outlives-launcher") +
             "\t" + p.role + "\t" +
             (p.job.empty() ? "-" : p.job) + "\t" + p.controller + "\n";

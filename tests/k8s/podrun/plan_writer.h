@@ -1,7 +1,7 @@
 #pragma once
 // Writes a Plan as the directory podrun.sh runs:
 //   pods.tsv    one line per pod: NODE POD HOSTNAME END ROLE JOB CONTROLLER (tab-separated);
-//               END is "exits", "deleted-after-launcher" or "outlives-launcher"
+//               END is "exits", "deleted-when-done" or "outlives-launcher"
 //   report      the pod whose main container prints rank 0's table
 //   notes       what the platform would do that the manifest may not mean
 //   summary     the same for people: controllers, jobs, pods, interfaces

@@ -128,6 +128,35 @@ TEST(PodPlan, MissingSecretKeyIsTheKubeletsConfigError) {
   EXPECT_NE(p.error().message.find("CreateContainerConfigError"), std::string::npos);
 }
 
+TEST(PodPlan, JobSetSuccessPolicyDeletesTheOtherJobs) {
+  auto p = plan(R"y(
+apiVersion: jobset.x-k8s.io/v1alpha2
+kind: JobSet
+metadata: {name: js, namespace: ns}
+spec:
+  successPolicy: {operator: All, targetReplicatedJobs: [launcher]}
+  replicatedJobs:
+    - name: launcher
+      template:
+        spec:
+          template:
+            spec:
+              containers: [{name: c, command: [mpirun]}]
+    - name: node
+      template:
+        spec:
+          completions: 2
+          template:
+            spec:
+              containers: [{name: c, command: [sshd]}]
+)y");
+  ASSERT_TRUE(p) << p.error().message;
+  EXPECT_EQ(pod(*p, "js-launcher-0-0").pod.end, PlannedPod::End::kExits);
+  EXPECT_EQ(pod(*p, "js-node-0-1").pod.end, PlannedPod::End::kDeletedWhenDone);
+  // JobSet defaults every Job to Indexed.
+  EXPECT_EQ(pod(*p, "js-node-0-1").pod.completion_index, 1);
+}
+
 TEST(PodPlan, JobSetNamesPodsPerReplicatedJob) {
   auto p = plan(R"y(
 apiVersion: jobset.x-k8s.io/v1alpha2
@@ -192,7 +221,7 @@ TEST(PodPlan, MpiJobHostfileSshAndLauncherEnv) {
   EXPECT_EQ(env(launcher, "OMPI_MCA_orte_set_default_slots"), "4");
   EXPECT_EQ(env(launcher, "K_MPI_JOB_ROLE"), "launcher");
   const ResolvedPod& worker = pod(*p, "mj-worker-1");
-  EXPECT_EQ(worker.pod.end, PlannedPod::End::kDeletedAfterLauncher);
+  EXPECT_EQ(worker.pod.end, PlannedPod::End::kDeletedWhenDone);
   EXPECT_EQ(worker.containers[0].argv, (std::vector<std::string>{"/usr/sbin/sshd", "-De"}));
   const InjectedFile* key = file(worker.containers[0], "/root/.ssh/id_rsa");
   ASSERT_NE(key, nullptr);

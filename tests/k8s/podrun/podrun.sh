@@ -82,15 +82,16 @@ pr_run() {
         running=1
       fi
     done < <(pr_pods)
-    # Every pod that ends by itself has ended (the launcher): the MPI Operator
-    # deletes the running workers (cleanPodPolicy Running/All).
+    # Every pod that ends by itself has ended (the launcher): the controller
+    # deletes the others still running (MPI Operator cleanPodPolicy Running or
+    # All; JobSet once its successPolicy's target jobs are done).
     if ((running == 0 && deleted == 0)); then
       deleted=1
       while IFS=$'\t' read -r node pod host end role job ctrl; do
-        [[ $end == deleted-after-launcher && -z "${PR_END[$pod]:-}" ]] || continue
+        [[ $end == deleted-when-done && -z "${PR_END[$pod]:-}" ]] || continue
         pr_delete_pod "$node"
         wait "${PR_PID[$pod]}" 2>/dev/null
-        PR_END[$pod]="Deleted (the MPI Operator's cleanPodPolicy, after the launcher ended)"
+        PR_END[$pod]="Deleted (by its controller once the job was done: MPI Operator cleanPodPolicy, JobSet successPolicy)"
         pr_log "pod $pod deleted after $((SECONDS - started)) s"
       done < <(pr_pods)
     fi
@@ -111,7 +112,7 @@ pr_run() {
 # pr_report: each pod's end and containers' exit codes; the logs of pods that
 # failed; leftovers. Returns 1 when any pod failed or did not end.
 pr_report() {
-  local node pod host end role job ctrl fail=0 kind name pids
+  local node pod host end role job ctrl fail=0 kind name pids deleted=()
   while IFS=$'\t' read -r node pod host end role job ctrl; do
     local phase=${PR_END[$pod]:-Running} codes=""
     while read -r kind name; do
@@ -121,14 +122,11 @@ pr_report() {
       phase="Running: still running after the launcher ended (the MPI Operator deletes workers only with cleanPodPolicy Running or All)"
     pr_log "pod $pod (host $host, node $node, $ctrl, role $role): $phase;$codes"
     case $phase in
-      Succeeded | Deleted*) ;;
+      Succeeded) ;;
+      Deleted*) deleted+=("$pod") ;;
       *)
         fail=1
-        for log in "$PR_PLAN/pods/$pod/logs/"*.log; do
-          [[ -f $log ]] || continue
-          echo "---- $pod $(basename "$log" .log) (last 30 lines)"
-          tail -n 30 "$log"
-        done
+        pr_logs "$pod"
         ;;
     esac
     pids=$(ip netns pids "$(rk_node "$node")")
@@ -137,8 +135,22 @@ pr_report() {
       pr_log "FAIL: pod $pod still has processes after the job: $(ps -o comm= -p "${pids//$'\n'/,}" | tr '\n' ' ')"
     fi
   done < <(pr_pods)
+  # A failed launcher's cause is often on the workers' side (sshd's log).
+  if ((fail)); then
+    for pod in "${deleted[@]}"; do pr_logs "$pod"; done
+  fi
   while read -r line; do [[ -n $line ]] && pr_log "note: $line"; done <"$PR_PLAN/notes"
   return "$fail"
+}
+
+# pr_logs POD: the last lines of each of its containers' logs.
+pr_logs() {
+  local log
+  for log in "$PR_PLAN/pods/$1/logs/"*.log; do
+    [[ -f $log ]] || continue
+    echo "---- $1 $(basename "$log" .log) (last 30 lines)"
+    tail -n 30 "$log"
+  done
 }
 
 # pr_report_log: the main container log of the pod that prints rank 0's table.
@@ -158,5 +170,7 @@ if [[ "${BASH_SOURCE[0]}" == "$0" ]]; then
   pr_run "$@"
   rc=$?
   [[ -n "$PR_PLAN" ]] && cat "$(pr_report_log)"
+  # PODRUN_KEEP=DIR keeps the plan, the logs and the status files for a look after the run.
+  [[ -n "${PODRUN_KEEP:-}" && -n "$PR_PLAN" ]] && cp -a "$PR_PLAN" "$PODRUN_KEEP"
   exit "$rc"
 fi
