@@ -11,7 +11,6 @@ here=$(cd "$(dirname "$0")" && pwd)
 rk=$1 podplan=$2
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-tool=nccl-tests
 eval "$(sed -n '/^nccl_binary()/p; /^railkit_binary()/p' "$here/podrun_test.sh")"
 fail=0
 for mode in rdma-shared sriov; do

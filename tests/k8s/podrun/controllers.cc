@@ -78,15 +78,16 @@ void publishByServices(const k8s::Manifest& manifest, Expansion& out) {
     }
     if (!pod.published)
       out.notes.push_back("pod " + pod.name + " has subdomain " + pod.subdomain +
-                          " but no headless Service of that name selects it: " + pod.hostname + "." + pod.subdomain +
-                          " does not resolve");
+                          " but no headless Service of that name selects it: " + pod.hostname + "." +
+                          pod.subdomain + " does not resolve");
   }
 }
 
 Status expandJob(const k8s::Object& object, Expansion& out) {
   const YamlNode* spec = object.root->get("spec");
   std::string where = object.ref();
-  if (spec == nullptr || spec->get("template") == nullptr) return makeError(ErrorCode::kInvalidInput, where + ": no spec.template");
+  if (spec == nullptr || spec->get("template") == nullptr)
+    return makeError(ErrorCode::kInvalidInput, where + ": no spec.template");
   JobShape job;
   job.name = object.name;
   job.ns = object.ns;
@@ -153,13 +154,17 @@ Result<JobSetShape> parseJobSetSpec(const YamlNode& spec, const std::string& nam
   jobset.ns = ns;
   jobset.subdomain = name;
   if (const YamlNode* network = spec.get("network")) {
-    if (const YamlNode* sub = network->get("subdomain"); sub != nullptr && !sub->text().empty()) jobset.subdomain = sub->text();
-    if (const YamlNode* dns = network->get("enableDNSHostnames")) jobset.dns_hostnames = dns->text() != "false";
+    if (const YamlNode* sub = network->get("subdomain"); sub != nullptr && !sub->text().empty())
+      jobset.subdomain = sub->text();
+    if (const YamlNode* dns = network->get("enableDNSHostnames"))
+      jobset.dns_hostnames = dns->text() != "false";
   }
-  if (const YamlNode* targets = spec.at({"successPolicy", "targetReplicatedJobs"}); targets != nullptr && targets->isSeq())
+  if (const YamlNode* targets = spec.at({"successPolicy", "targetReplicatedJobs"});
+      targets != nullptr && targets->isSeq())
     for (const YamlNode& target : targets->items) jobset.success_targets.push_back(target.text());
   const YamlNode* jobs = spec.get("replicatedJobs");
-  if (jobs == nullptr || !jobs->isSeq()) return makeError(ErrorCode::kInvalidInput, where + ": no spec.replicatedJobs");
+  if (jobs == nullptr || !jobs->isSeq())
+    return makeError(ErrorCode::kInvalidInput, where + ": no spec.replicatedJobs");
   for (const YamlNode& item : jobs->items) {
     ReplicatedJob rjob;
     rjob.name = item.get("name") ? item.get("name")->text() : "";
@@ -174,8 +179,10 @@ Result<JobSetShape> parseJobSetSpec(const YamlNode& spec, const std::string& nam
     if (!completions) return tl::unexpected(completions.error());
     rjob.completions = *completions;
     // JobSet's webhook defaults every replicated Job to Indexed.
-    rjob.indexed = job_spec->get("completionMode") == nullptr || job_spec->get("completionMode")->text() == "Indexed";
-    if (const YamlNode* labels = item.at({"template", "metadata", "labels"}); labels != nullptr && labels->isMap())
+    rjob.indexed =
+        job_spec->get("completionMode") == nullptr || job_spec->get("completionMode")->text() == "Indexed";
+    if (const YamlNode* labels = item.at({"template", "metadata", "labels"});
+        labels != nullptr && labels->isMap())
       for (const auto& [key, value] : labels->entries) rjob.job_labels[key] = value.text();
     auto pod = parsePodTemplate(*job_spec->get("template"), here);
     if (!pod) return tl::unexpected(pod.error());
@@ -229,15 +236,21 @@ Result<Expansion> expandControllers(const k8s::Manifest& manifest, const Control
   }
   for (const k8s::Object& object : manifest.objects) {
     Status status;
-    if (object.kind == "Job") status = expandJob(object, out);
-    else if (object.kind == "JobSet") status = expandJobSet(object, out);
-    else if (object.kind == "MPIJob") status = expandMpiJob(object, options, out);
-    else if (object.kind == "TrainJob") status = expandTrainJob(object, manifest, options, out);
+    if (object.kind == "Job")
+      status = expandJob(object, out);
+    else if (object.kind == "JobSet")
+      status = expandJobSet(object, out);
+    else if (object.kind == "MPIJob")
+      status = expandMpiJob(object, options, out);
+    else if (object.kind == "TrainJob")
+      status = expandTrainJob(object, manifest, options, out);
     else if (object.kind == "Pod" || object.kind == "Deployment" || object.kind == "StatefulSet")
-      return makeError(ErrorCode::kInvalidInput, object.ref() + ": the pod runner does not simulate this kind");
+      return makeError(ErrorCode::kInvalidInput,
+                       object.ref() + ": the pod runner does not simulate this kind");
     if (!status) return tl::unexpected(status.error());
   }
-  if (out.pods.empty()) return makeError(ErrorCode::kInvalidInput, manifest.file + ": no Job, JobSet, TrainJob or MPIJob");
+  if (out.pods.empty())
+    return makeError(ErrorCode::kInvalidInput, manifest.file + ": no Job, JobSet, TrainJob or MPIJob");
   publishByServices(manifest, out);
   if (out.report_pod.empty()) {
     for (const PlannedPod& pod : out.pods)

@@ -22,10 +22,10 @@ struct PlannedPod {
   std::string ns;
   std::string hostname;
   std::string subdomain;
-  std::string controller;   // "MPIJob/rk", "Job/rk", "JobSet/rk", "TrainJob/rk"
-  std::string job;          // the batch Job it belongs to ("rk-launcher", "rk-workers-0")
+  std::string controller;  // "MPIJob/rk", "Job/rk", "JobSet/rk", "TrainJob/rk"
+  std::string job;         // the batch Job it belongs to ("rk-launcher", "rk-workers-0")
   int completion_index = -1;
-  std::string role;         // "launcher", "worker", or the replicated job's name
+  std::string role;  // "launcher", "worker", or the replicated job's name
   // How the pod ends: by itself (a Job's pod); deleted by its controller once
   // the pods that end by themselves have ended (an MPIJob's workers with
   // cleanPodPolicy Running or All; a JobSet's jobs outside its
@@ -50,7 +50,7 @@ struct DataObject {
 struct Expansion {
   std::vector<PlannedPod> pods;
   std::vector<DataObject> data;
-  std::string report_pod;  // the pod whose main container prints rank 0's table
+  std::string report_pod;          // the pod whose main container prints rank 0's table
   std::vector<std::string> notes;  // what the platform would do differently from what was meant
 };
 
@@ -100,7 +100,7 @@ Result<JobSetShape> parseJobSetSpec(const k8s::YamlNode& spec, const std::string
 void stampJobSet(const JobSetShape& jobset, const std::string& controller, Expansion& out);
 
 Status expandMpiJob(const k8s::Object& object, const ControllerOptions& options, Expansion& out);
-Status expandTrainJob(const k8s::Object& object, const k8s::Manifest& manifest, const ControllerOptions& options,
-                      Expansion& out);
+Status expandTrainJob(const k8s::Object& object, const k8s::Manifest& manifest,
+                      const ControllerOptions& options, Expansion& out);
 
 }  // namespace railkit::podrun

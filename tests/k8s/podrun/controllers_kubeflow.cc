@@ -16,8 +16,8 @@ std::string text(const YamlNode* node, const std::string& fallback) {
 }
 
 // A Secret volume holding the SSH key pair, mounted on `container` at `path`.
-void mountSshSecret(PodTemplate& pod, Container& container, const std::string& secret, const std::string& path,
-                    int default_mode, int private_mode, int public_mode) {
+void mountSshSecret(PodTemplate& pod, Container& container, const std::string& secret,
+                    const std::string& path, int default_mode, int private_mode, int public_mode) {
   Volume volume;
   volume.name = "ssh-auth";
   volume.kind = Volume::Kind::kSecret;
@@ -30,7 +30,8 @@ void mountSshSecret(PodTemplate& pod, Container& container, const std::string& s
   container.mounts.push_back({"ssh-auth", path, ""});
 }
 
-void mountHostfile(PodTemplate& pod, Container& container, const std::string& config_map, bool discover_script) {
+void mountHostfile(PodTemplate& pod, Container& container, const std::string& config_map,
+                   bool discover_script) {
   Volume volume;
   volume.name = "mpi-job-config";
   volume.kind = Volume::Kind::kConfigMap;
@@ -59,12 +60,14 @@ Status expandMpiJob(const k8s::Object& object, const ControllerOptions& options,
   std::string clean = text(spec->at({"runPolicy", "cleanPodPolicy"}), "None");
   std::string ssh_path = text(spec->get("sshAuthMountPath"), "/root/.ssh");
   if (text(spec->get("mpiImplementation"), "OpenMPI") != "OpenMPI")
-    return makeError(ErrorCode::kInvalidInput, where + ": the pod runner simulates mpiImplementation OpenMPI only");
+    return makeError(ErrorCode::kInvalidInput,
+                     where + ": the pod runner simulates mpiImplementation OpenMPI only");
   const YamlNode* launcher_spec = spec->at({"mpiReplicaSpecs", "Launcher"});
   const YamlNode* worker_spec = spec->at({"mpiReplicaSpecs", "Worker"});
   if (launcher_spec == nullptr || launcher_spec->get("template") == nullptr)
     return makeError(ErrorCode::kInvalidInput, where + ": no mpiReplicaSpecs.Launcher.template");
-  auto workers = intField(worker_spec ? worker_spec->get("replicas") : nullptr, 0, where + " Worker.replicas");
+  auto workers =
+      intField(worker_spec ? worker_spec->get("replicas") : nullptr, 0, where + " Worker.replicas");
   if (!workers) return tl::unexpected(workers.error());
   std::string secret = name + "-ssh";
   std::string config = name + "-config";
@@ -79,9 +82,13 @@ Status expandMpiJob(const k8s::Object& object, const ControllerOptions& options,
     hostfile += worker + domain + " slots=" + std::to_string(*slots) + "\n";
     discover += "echo " + worker + domain + "\n";
   }
-  out.data.push_back({"ConfigMap", object.ns, config, {{"hostfile", hostfile}, {"discover_hosts.sh", discover}}});
   out.data.push_back(
-      {"Secret", object.ns, secret, {{"ssh-privatekey", options.ssh_private_key}, {"ssh-publickey", options.ssh_public_key}}});
+      {"ConfigMap", object.ns, config, {{"hostfile", hostfile}, {"discover_hosts.sh", discover}}});
+  out.data.push_back(
+      {"Secret",
+       object.ns,
+       secret,
+       {{"ssh-privatekey", options.ssh_private_key}, {"ssh-publickey", options.ssh_public_key}}});
 
   std::map<std::string, std::string> job_labels = {{"training.kubeflow.org/operator-name", "mpi-operator"},
                                                    {"training.kubeflow.org/job-name", name}};
@@ -134,14 +141,16 @@ Status expandMpiJob(const k8s::Object& object, const ControllerOptions& options,
       out.pods.push_back(std::move(pod));
     }
     if (clean == "None")
-      out.notes.push_back(where + ": runPolicy.cleanPodPolicy None: the MPI Operator leaves the workers (sshd) running "
-                                  "after the launcher ends");
+      out.notes.push_back(
+          where +
+          ": runPolicy.cleanPodPolicy None: the MPI Operator leaves the workers (sshd) running "
+          "after the launcher ends");
   }
   return {};
 }
 
-Status expandTrainJob(const k8s::Object& object, const k8s::Manifest& manifest, const ControllerOptions& options,
-                      Expansion& out) {
+Status expandTrainJob(const k8s::Object& object, const k8s::Manifest& manifest,
+                      const ControllerOptions& options, Expansion& out) {
   std::string where = object.ref();
   const YamlNode* spec = object.root->get("spec");
   if (spec == nullptr) return makeError(ErrorCode::kInvalidInput, where + ": no spec");
@@ -153,14 +162,17 @@ Status expandTrainJob(const k8s::Object& object, const k8s::Manifest& manifest, 
         (runtime_kind == "ClusterTrainingRuntime" || candidate.ns == object.ns))
       runtime = &candidate;
   if (runtime == nullptr)
-    return makeError(ErrorCode::kInvalidInput, where + ": runtimeRef " + runtime_kind + "/" + runtime_name + " is not in the manifest");
+    return makeError(ErrorCode::kInvalidInput,
+                     where + ": runtimeRef " + runtime_kind + "/" + runtime_name + " is not in the manifest");
   const YamlNode* policy = runtime->root->at({"spec", "mlPolicy"});
   const YamlNode* template_spec = runtime->root->at({"spec", "template", "spec"});
-  if (template_spec == nullptr) return makeError(ErrorCode::kInvalidInput, runtime->ref() + ": no spec.template.spec");
+  if (template_spec == nullptr)
+    return makeError(ErrorCode::kInvalidInput, runtime->ref() + ": no spec.template.spec");
   auto jobset = parseJobSetSpec(*template_spec, object.name, object.ns, runtime->ref());
   if (!jobset) return tl::unexpected(jobset.error());
   const YamlNode* trainer = spec->get("trainer");
-  auto policy_nodes = intField(policy ? policy->get("numNodes") : nullptr, 0, runtime->ref() + " mlPolicy.numNodes");
+  auto policy_nodes =
+      intField(policy ? policy->get("numNodes") : nullptr, 0, runtime->ref() + " mlPolicy.numNodes");
   auto trainer_nodes = intField(trainer ? trainer->get("numNodes") : nullptr, 0, where + " trainer.numNodes");
   if (!policy_nodes) return tl::unexpected(policy_nodes.error());
   if (!trainer_nodes) return tl::unexpected(trainer_nodes.error());
@@ -189,16 +201,20 @@ Status expandTrainJob(const k8s::Object& object, const k8s::Manifest& manifest, 
           upsertEnv(node->env, literalEnv(text(item.get("name"), ""), text(item.get("value"), "")));
     }
     bool counted = torch != nullptr ? trainer_job : rjob.name == "node";
-    if (counted && nodes > 0) rjob.completions = mpi != nullptr && launcher_as_node ? std::max(nodes - 1, 1L) : nodes;
+    if (counted && nodes > 0)
+      rjob.completions = mpi != nullptr && launcher_as_node ? std::max(nodes - 1, 1L) : nodes;
     if (torch != nullptr && trainer_job) {
       if (node == nullptr) {
-        out.notes.push_back(where + ": Trainer's torch plugin injects PET_* only into a container named 'node'; "
-                                    "replicated job " + rjob.name + " has none, so it gets no PET_* env");
+        out.notes.push_back(where +
+                            ": Trainer's torch plugin injects PET_* only into a container named 'node'; "
+                            "replicated job " +
+                            rjob.name + " has none, so it gets no PET_* env");
       } else if (trainer != nullptr) {
         std::string nproc = trainer->get("numProcPerNode") ? trainer->get("numProcPerNode")->text() : "auto";
         upsertEnv(node->env, literalEnv("PET_NNODES", std::to_string(rjob.completions)));
         upsertEnv(node->env, literalEnv("PET_NPROC_PER_NODE", nproc));
-        upsertEnv(node->env, fieldEnv("PET_NODE_RANK", "metadata.annotations['batch.kubernetes.io/job-completion-index']"));
+        upsertEnv(node->env, fieldEnv("PET_NODE_RANK",
+                                      "metadata.annotations['batch.kubernetes.io/job-completion-index']"));
         upsertEnv(node->env, literalEnv("PET_MASTER_ADDR", master));
         upsertEnv(node->env, literalEnv("PET_MASTER_PORT", "29500"));
       }
@@ -206,8 +222,10 @@ Status expandTrainJob(const k8s::Object& object, const k8s::Manifest& manifest, 
     if (mpi != nullptr && (rjob.name == "node" || rjob.name == "launcher")) {
       std::string ssh_path = text(mpi->get("sshAuthMountPath"), "/root/.ssh");
       if (node == nullptr) {
-        out.notes.push_back(where + ": Trainer's mpi plugin mounts SSH keys only into a container named 'node'; "
-                                    "replicated job " + rjob.name + " has none");
+        out.notes.push_back(where +
+                            ": Trainer's mpi plugin mounts SSH keys only into a container named 'node'; "
+                            "replicated job " +
+                            rjob.name + " has none");
         continue;
       }
       mountSshSecret(rjob.pod, *node, object.name + "-mpi-ssh-auth", ssh_path, 0400, 0640, 0644);
@@ -229,12 +247,15 @@ Status expandTrainJob(const k8s::Object& object, const k8s::Manifest& manifest, 
       if (rjob.name != "node" && !(launcher_as_node && rjob.name == "launcher")) continue;
       for (long j = 0; j < rjob.replicas; ++j)
         for (long i = 0; i < rjob.completions; ++i)
-          hostfile += object.name + "-" + rjob.name + "-" + std::to_string(j) + "-" + std::to_string(i) + "." +
-                      jobset->subdomain + " slots=" + slots + "\n";
+          hostfile += object.name + "-" + rjob.name + "-" + std::to_string(j) + "-" + std::to_string(i) +
+                      "." + jobset->subdomain + " slots=" + slots + "\n";
     }
     out.data.push_back({"ConfigMap", object.ns, object.name + "-mpi-hostfile", {{"hostfile", hostfile}}});
-    out.data.push_back({"Secret", object.ns, object.name + "-mpi-ssh-auth",
-                        {{"ssh-privatekey", options.ssh_private_key}, {"ssh-publickey", options.ssh_public_key}}});
+    out.data.push_back(
+        {"Secret",
+         object.ns,
+         object.name + "-mpi-ssh-auth",
+         {{"ssh-privatekey", options.ssh_private_key}, {"ssh-publickey", options.ssh_public_key}}});
   }
   size_t first = out.pods.size();
   stampJobSet(*jobset, where, out);

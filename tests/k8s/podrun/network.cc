@@ -1,8 +1,7 @@
 #include "network.h"
 
-#include <set>
-
 #include <nlohmann/json.hpp>
+#include <set>
 
 namespace railkit::podrun {
 namespace {
@@ -37,10 +36,12 @@ Result<std::vector<std::string>> multusInterfaces(const std::string& annotation,
   size_t start = 0;
   while (start <= text.size()) {
     size_t comma = text.find(',', start);
-    std::string entry = trim(text.substr(start, comma == std::string::npos ? std::string::npos : comma - start));
+    std::string entry =
+        trim(text.substr(start, comma == std::string::npos ? std::string::npos : comma - start));
     if (!entry.empty()) {
       size_t at = entry.find('@');
-      names.push_back(at == std::string::npos ? "net" + std::to_string(names.size() + 1) : entry.substr(at + 1));
+      names.push_back(at == std::string::npos ? "net" + std::to_string(names.size() + 1)
+                                              : entry.substr(at + 1));
     }
     if (comma == std::string::npos) break;
     start = comma + 1;
@@ -51,19 +52,21 @@ Result<std::vector<std::string>> multusInterfaces(const std::string& annotation,
 // dra.net names the interface in the claim's opaque config
 // (parameters.interface.name); without one the NIC keeps its host name,
 // which the runner cannot know.
-std::string draInterface(const std::string& template_name, const std::string& ns, const k8s::Manifest& manifest,
-                         std::vector<std::string>& notes) {
+std::string draInterface(const std::string& template_name, const std::string& ns,
+                         const k8s::Manifest& manifest, std::vector<std::string>& notes) {
   for (const k8s::Object& object : manifest.objects) {
-    if ((object.kind != "ResourceClaimTemplate" && object.kind != "ResourceClaim") || object.name != template_name ||
-        object.ns != ns)
+    if ((object.kind != "ResourceClaimTemplate" && object.kind != "ResourceClaim") ||
+        object.name != template_name || object.ns != ns)
       continue;
-    const YamlNode* devices = object.kind == "ResourceClaimTemplate" ? object.root->at({"spec", "spec", "devices"})
-                                                                     : object.root->at({"spec", "devices"});
+    const YamlNode* devices = object.kind == "ResourceClaimTemplate"
+                                  ? object.root->at({"spec", "spec", "devices"})
+                                  : object.root->at({"spec", "devices"});
     const YamlNode* config = devices ? devices->get("config") : nullptr;
     if (config != nullptr && config->isSeq())
       for (const YamlNode& item : config->items)
         if (const YamlNode* name = item.at({"opaque", "parameters", "interface", "name"});
-            name != nullptr && item.at({"opaque", "driver"}) && item.at({"opaque", "driver"})->text() == "dra.net")
+            name != nullptr && item.at({"opaque", "driver"}) &&
+            item.at({"opaque", "driver"})->text() == "dra.net")
           return name->text();
     notes.push_back(object.ref() + ": no dra.net interface name; the pod sees the NIC under its host name");
     return "dranet-" + template_name;
@@ -109,7 +112,8 @@ Result<std::vector<std::string>> dataInterfaces(const PlannedPod& pod, const k8s
   return names;
 }
 
-std::string hostsFile(const ResolvedPod& self, const std::vector<ResolvedPod>& pods, const std::string& domain) {
+std::string hostsFile(const ResolvedPod& self, const std::vector<ResolvedPod>& pods,
+                      const std::string& domain) {
   std::string out =
       "# Kubernetes-managed hosts file (written by the pod runner in place of cluster DNS).\n"
       "127.0.0.1\tlocalhost\n::1\tlocalhost ip6-localhost ip6-loopback\n";
@@ -121,7 +125,8 @@ std::string hostsFile(const ResolvedPod& self, const std::vector<ResolvedPod>& p
     if (peer.pod.published) {
       names.insert(names.begin(), fqdn);
       for (const std::string& search : searches)
-        if (fqdn.size() > search.size() + 1 && fqdn.compare(fqdn.size() - search.size() - 1, std::string::npos, "." + search) == 0)
+        if (fqdn.size() > search.size() + 1 &&
+            fqdn.compare(fqdn.size() - search.size() - 1, std::string::npos, "." + search) == 0)
           names.push_back(fqdn.substr(0, fqdn.size() - search.size() - 1));
     }
     std::string text = peer.ip;

@@ -21,6 +21,7 @@ Result<std::vector<std::string>> dataInterfaces(const PlannedPod& pod, const k8s
 // The hosts file of one pod: localhost, the kubelet's own line for the pod,
 // and every published pod name in each form the pod's DNS search path
 // (NS.svc.DOMAIN, svc.DOMAIN, DOMAIN and dnsConfig.searches) completes.
-std::string hostsFile(const ResolvedPod& self, const std::vector<ResolvedPod>& pods, const std::string& domain);
+std::string hostsFile(const ResolvedPod& self, const std::vector<ResolvedPod>& pods,
+                      const std::string& domain);
 
 }  // namespace railkit::podrun

@@ -51,8 +51,9 @@ Status writeContainer(const ResolvedContainer& c, const fs::path& dir) {
 }  // namespace
 
 std::string shellQuote(const std::string& word) {
-  if (!word.empty() && word.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-./=:,@%+") ==
-                           std::string::npos)
+  if (!word.empty() &&
+      word.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-./=:,@%+") ==
+          std::string::npos)
     return word;
   std::string out = "'";
   for (char c : word) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
@@ -65,33 +66,38 @@ Status writePlan(const Plan& plan, const fs::path& dir) {
   for (const ResolvedPod& pod : plan.pods) {
     const PlannedPod& p = pod.pod;
     pods += std::to_string(pod.node) + "\t" + p.name + "\t" + p.hostname + "\t" +
-            (p.end == PlannedPod::End::kExits                  ? "exits"
+            (p.end == PlannedPod::End::kExits             ? "exits"
              : p.end == PlannedPod::End::kDeletedWhenDone ? "deleted-when-done"
-                                                               : "outlives-launcher") +
-            "\t" + p.role + "\t" +
-            (p.job.empty() ? "-" : p.job) + "\t" + p.controller + "\n";
+                                                          : "outlives-launcher") +
+            "\t" + p.role + "\t" + (p.job.empty() ? "-" : p.job) + "\t" + p.controller + "\n";
     if (p.controller != controller) summary += (controller = p.controller) + "\n";
     std::string ifs;
     for (const NetIf& netif : pod.netifs) ifs += (ifs.empty() ? "" : " ") + netif.name + "=" + netif.address;
-    summary += "  " + p.name + " (node " + std::to_string(pod.node) + ", job " + (p.job.empty() ? "-" : p.job) +
-               ", role " + p.role + ", host " + p.hostname + (p.published ? "." + p.subdomain : "") + ") " + ifs +
+    summary += "  " + p.name + " (node " + std::to_string(pod.node) + ", job " +
+               (p.job.empty() ? "-" : p.job) + ", role " + p.role + ", host " + p.hostname +
+               (p.published ? "." + p.subdomain : "") + ") " + ifs +
                (p.name == plan.report_pod ? "  <- rank 0's table" : "") + "\n";
     fs::path pod_dir = dir / "pods" / p.name;
     std::string netifs, containers;
-    for (const NetIf& netif : pod.netifs) netifs += netif.name + " " + netif.address + (netif.data ? " data\n" : " ctrl\n");
+    for (const NetIf& netif : pod.netifs)
+      netifs += netif.name + " " + netif.address + (netif.data ? " data\n" : " ctrl\n");
     for (const ResolvedContainer& c : pod.containers) {
       containers += c.kind + " " + c.name + "\n";
       auto status = writeContainer(c, pod_dir / "c" / c.name);
       if (!status) return status;
     }
-    for (auto [name, content] : {std::pair{"hostname", p.hostname + "\n"}, {"hosts", pod.hosts}, {"netifs", netifs},
+    for (auto [name, content] : {std::pair{"hostname", p.hostname + "\n"},
+                                 {"hosts", pod.hosts},
+                                 {"netifs", netifs},
                                  {"containers", containers}}) {
       auto status = writeFile(pod_dir / name, content);
       if (!status) return status;
     }
   }
   for (const std::string& note : plan.notes) notes += note + "\n";
-  for (auto [name, content] : {std::pair{"pods.tsv", pods}, {"summary", summary}, {"notes", notes},
+  for (auto [name, content] : {std::pair{"pods.tsv", pods},
+                               {"summary", summary},
+                               {"notes", notes},
                                {"report", plan.report_pod + "\n"}}) {
     auto status = writeFile(dir / name, content);
     if (!status) return status;

@@ -51,7 +51,8 @@ Result<EnvVar> parseEnvVar(const YamlNode& item, const std::string& where) {
     var.field_path = resource->get("resource") ? resource->get("resource")->text() : "";
   } else if (ref("secretKeyRef", EnvVar::From::kSecret) == nullptr &&
              ref("configMapKeyRef", EnvVar::From::kConfigMap) == nullptr) {
-    return makeError(ErrorCode::kInvalidInput, where + ": env " + var.name + ": valueFrom of a kind the runner does not know");
+    return makeError(ErrorCode::kInvalidInput,
+                     where + ": env " + var.name + ": valueFrom of a kind the runner does not know");
   }
   return var;
 }
@@ -130,7 +131,8 @@ Result<Volume> parseVolume(const YamlNode& node, const std::string& where) {
   volume.default_mode = *mode;
   if (const YamlNode* items = source->get("items"); items != nullptr && items->isSeq()) {
     for (const YamlNode& item : items->items) {
-      KeyToPath entry{item.get("key") ? item.get("key")->text() : "", item.get("path") ? item.get("path")->text() : "", -1};
+      KeyToPath entry{item.get("key") ? item.get("key")->text() : "",
+                      item.get("path") ? item.get("path")->text() : "", -1};
       auto item_mode = modeField(item.get("mode"), -1);
       if (!item_mode) return tl::unexpected(item_mode.error().withContext(where + ": volume " + volume.name));
       entry.mode = *item_mode;
@@ -148,7 +150,8 @@ Result<long> intField(const YamlNode* node, long fallback, const std::string& wh
   const std::string& text = node->text();
   auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
   if (ec != std::errc() || end != text.data() + text.size() || value < 0 || value > 10000)
-    return makeError(ErrorCode::kInvalidInput, where + ": expected a whole number 0..10000, found '" + text + "'");
+    return makeError(ErrorCode::kInvalidInput,
+                     where + ": expected a whole number 0..10000, found '" + text + "'");
   return value;
 }
 
@@ -187,9 +190,10 @@ Result<PodTemplate> parsePodTemplate(const YamlNode& tmpl, const std::string& wh
   if (const YamlNode* claims = spec->get("resourceClaims"); claims != nullptr && claims->isSeq()) {
     for (const YamlNode& claim : claims->items) {
       std::string name = claim.get("name") ? claim.get("name")->text() : "";
-      std::string source = claim.get("resourceClaimTemplateName") ? claim.get("resourceClaimTemplateName")->text()
-                           : claim.get("resourceClaimName")      ? claim.get("resourceClaimName")->text()
-                                                                  : "";
+      std::string source = claim.get("resourceClaimTemplateName")
+                               ? claim.get("resourceClaimTemplateName")->text()
+                           : claim.get("resourceClaimName") ? claim.get("resourceClaimName")->text()
+                                                            : "";
       pod.claims[name] = source;
     }
   }

@@ -40,7 +40,8 @@ int fail(const Error& error) {
 
 int run(const std::vector<std::string>& args) {
   if (args.size() < 3 || (args[0] != "plan" && args[0] != "compare")) {
-    std::cerr << "usage: railkit_podplan plan MANIFEST OUTDIR [--ssh-key-dir DIR] [--ctrl-net A.B.C] [--data-net A.B.C]\n"
+    std::cerr << "usage: railkit_podplan plan MANIFEST OUTDIR [--ssh-key-dir DIR] [--ctrl-net A.B.C] "
+                 "[--data-net A.B.C]\n"
                  "       railkit_podplan compare MANIFEST_A MANIFEST_B\n";
     return 2;
   }
@@ -91,4 +92,6 @@ int run(const std::vector<std::string>& args) {
 
 }  // namespace
 
-int main(int argc, char** argv) { return run(std::vector<std::string>(argv + 1, argv + argc)); }
+int main(int argc, char** argv) {
+  return run(std::vector<std::string>(argv + 1, argv + argc));
+}

@@ -21,7 +21,8 @@ Result<Plan> plan(const std::string& yaml) {
 }
 
 const ResolvedPod& pod(const Plan& p, const std::string& name) {
-  auto found = std::find_if(p.pods.begin(), p.pods.end(), [&](const ResolvedPod& r) { return r.pod.name == name; });
+  auto found =
+      std::find_if(p.pods.begin(), p.pods.end(), [&](const ResolvedPod& r) { return r.pod.name == name; });
   if (found == p.pods.end()) throw std::runtime_error("no pod " + name);
   return *found;
 }
@@ -34,7 +35,8 @@ std::string env(const ResolvedContainer& c, const std::string& name) {
 
 // NAME is one of the names of a hosts line.
 bool resolves(const std::string& hosts, const std::string& name) {
-  return hosts.find("\t" + name + "\t") != std::string::npos || hosts.find("\t" + name + "\n") != std::string::npos;
+  return hosts.find("\t" + name + "\t") != std::string::npos ||
+         hosts.find("\t" + name + "\n") != std::string::npos;
 }
 
 const InjectedFile* file(const ResolvedContainer& c, const std::string& path) {
@@ -103,7 +105,8 @@ TEST(PodPlan, IndexedJobPodsEnvAndNames) {
   EXPECT_EQ(second.netifs[2].name, "data7");
   EXPECT_EQ(second.netifs[2].address, "198.18.21.12/24");
   // Every peer resolves by hostname.subdomain, the search path's short form.
-  EXPECT_NE(second.hosts.find("198.18.10.11\tjob-0.svc.ns.svc.cluster.local\tjob-0.svc\t"), std::string::npos) << second.hosts;
+  EXPECT_NE(second.hosts.find("198.18.10.11\tjob-0.svc.ns.svc.cluster.local\tjob-0.svc\t"), std::string::npos)
+      << second.hosts;
   EXPECT_FALSE(resolves(second.hosts, "job-0"));
   EXPECT_EQ(p->report_pod, "job-0");
 }
@@ -116,7 +119,8 @@ TEST(PodPlan, JobWithoutItsHeadlessServiceIsNotPublished) {
   EXPECT_FALSE(pod(*p, "job-0").pod.published);
   EXPECT_EQ(pod(*p, "job-1").hosts.find("job-0"), std::string::npos);
   ASSERT_FALSE(p->notes.empty());
-  EXPECT_NE(p->notes[0].find("no headless Service of that name selects it"), std::string::npos) << p->notes[0];
+  EXPECT_NE(p->notes[0].find("no headless Service of that name selects it"), std::string::npos)
+      << p->notes[0];
 }
 
 TEST(PodPlan, MissingSecretKeyIsTheKubeletsConfigError) {
@@ -124,7 +128,8 @@ TEST(PodPlan, MissingSecretKeyIsTheKubeletsConfigError) {
   yaml.replace(yaml.find("key: token"), 10, "key: other");
   auto p = plan(yaml);
   ASSERT_FALSE(p);
-  EXPECT_NE(p.error().message.find("Secret tok key other is not in the manifest"), std::string::npos) << p.error().message;
+  EXPECT_NE(p.error().message.find("Secret tok key other is not in the manifest"), std::string::npos)
+      << p.error().message;
   EXPECT_NE(p.error().message.find("CreateContainerConfigError"), std::string::npos);
 }
 
@@ -354,13 +359,15 @@ TEST(PodPlanCompare, OnlyTheBinaryAndItsFlagsMayDiffer) {
                            scriptWords("wait; mpirun -np 2 \\\n  all_reduce_perf -b 8 -g 1\n"));
   ASSERT_TRUE(same) << same.error().message;
   EXPECT_EQ(*same, "'railkit bench all_reduce -b 8' -> 'all_reduce_perf -b 8 -g 1'");
-  auto sshd = compareWords(scriptWords("mpirun railkit bench x\n"), scriptWords("sshd; mpirun ib_write_bw x\n"));
+  auto sshd =
+      compareWords(scriptWords("mpirun railkit bench x\n"), scriptWords("sshd; mpirun ib_write_bw x\n"));
   ASSERT_FALSE(sshd);
   EXPECT_NE(sshd.error().message.find("beyond the binary"), std::string::npos) << sshd.error().message;
   auto extra = compareWords({"run", "x"}, {"run", "wrap", "x"});
   ASSERT_FALSE(extra);
   EXPECT_NE(extra.error().message.find("added or removed"), std::string::npos) << extra.error().message;
-  auto branch = compareWords(scriptWords("env; railkit bench x"), scriptWords("env; if a; then ib_write_bw; fi"));
+  auto branch =
+      compareWords(scriptWords("env; railkit bench x"), scriptWords("env; if a; then ib_write_bw; fi"));
   ASSERT_FALSE(branch);
   EXPECT_NE(branch.error().message.find("beyond the binary"), std::string::npos) << branch.error().message;
   EXPECT_TRUE(compareWords({"a", "b"}, {"a", "b"}).value().empty());
