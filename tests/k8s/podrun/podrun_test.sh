@@ -73,17 +73,21 @@ for host in $hosts; do
   awk -F'\t' -v h="$host" '$3 == h { found = 1 } END { exit !found }' "$PR_PLAN/pods.tsv" ||
     fail "rank host $host is no pod's hostname"
 done
-(($(grep '^#  Rank' "$log" | grep -c ' tcp net1 ') == nodes)) || fail "not every rank line shows tcp on net1"
+# The data interface as the pods name it: net1 (Multus), dranet0 (DRA), the
+# node's NIC (hostNetwork): the first data interface the plan gave a pod.
+data_if=$(awk '$3 == "data" { print $1; exit }' "$PR_PLAN"/pods/*/netifs)
+[[ -n $data_if ]] || fail "no pod has a data interface"
+(($(grep '^#  Rank' "$log" | grep -c " tcp $data_if ") == nodes)) || fail "not every rank line shows tcp on $data_if"
 rows=$(awk '$1 ~ /^[0-9]+$/ && NF == 13' "$log" | wc -l)
 bad=$(awk '$1 ~ /^[0-9]+$/ && NF == 13 && ($9 != 0 || $13 != 0)' "$log" | wc -l)
 ((rows > 0 && bad == 0)) || fail "$rows data rows, $bad with #wrong != 0"
 grep -q 'Out of bounds values : 0 OK' "$log" || fail "the table does not end with 'Out of bounds values : 0 OK'"
-# net1 carries the collective's bytes on every pod that has it (the ranks'
-# pods); eth0 carries the rendezvous and, under mpirun, ssh and ORTE.
+# The data interface carries the collective's bytes on every pod that has it
+# (the ranks' pods); eth0 carries the rendezvous and, under mpirun, ssh and ORTE.
 while IFS=$'\t' read -r node pod host end role job ctrl; do
-  grep -q '^net1 ' "$PR_PLAN/pods/$pod/netifs" || continue
-  c=$(rk_iface_bytes "$node" eth0) d=$(rk_iface_bytes "$node" net1)
-  echo "pod $pod: eth0 $c bytes, net1 $d bytes"
-  ((d > 1000000 && c * 10 < d)) || fail "pod $pod: net1 did not carry the bytes (eth0 $c, net1 $d)"
+  grep -q "^$data_if " "$PR_PLAN/pods/$pod/netifs" || continue
+  c=$(rk_iface_bytes "$node" eth0) d=$(rk_iface_bytes "$node" "$data_if")
+  echo "pod $pod: eth0 $c bytes, $data_if $d bytes"
+  ((d > 1000000 && c * 10 < d)) || fail "pod $pod: $data_if did not carry the bytes (eth0 $c, $data_if $d)"
 done <"$PR_PLAN/pods.tsv"
-echo "ok: $mode $launcher: $nodes ranks on $nodes hosts over net1, every pod ended"
+echo "ok: $mode $launcher: $nodes ranks on $nodes hosts over $data_if, every pod ended"
