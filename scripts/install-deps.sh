@@ -15,6 +15,8 @@ packages=(
   iproute2 procps
   # tests: the pod runner starts a real sshd in each MPI worker pod
   openssh-server openssh-client
+  # tests: node-prep's base spec script against the real `ctr oci spec`
+  containerd
 )
 
 missing=()

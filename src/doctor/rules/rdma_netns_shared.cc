@@ -25,8 +25,9 @@ std::vector<Finding> check(const DoctorInput& in) {
                         "isolated per pod",
                     {{sys::paths::kIbCoreNetnsMode, std::nullopt, "Y"},
                      {pciDevicePath(d, "sriov_numvfs"), std::nullopt, std::to_string(vfs)}},
-                    "rdma system set netns exclusive (persist: echo 'options ib_core netns_mode=0' > "
-                    "/etc/modprobe.d/ib_core.conf, then update-initramfs -u and reboot)"));
+                    "echo 'options ib_core netns_mode=0' > /etc/modprobe.d/ib_core.conf, update-initramfs -u, "
+                    "reboot (or SriovNetworkPoolConfig rdmaMode: exclusive); not 'rdma system set netns "
+                    "exclusive' on a node with pods: the kernel refuses it while other namespaces exist"));
   }
   return out;
 }
@@ -43,9 +44,12 @@ extern const Rule kRdmaNetnsShared = {
     "VF that belongs to another pod.\n"
     "Fix (on each SR-IOV node):\n"
     "  rdma system                           # prints 'netns shared ...'\n"
-    "  rdma system set netns exclusive       # takes effect for namespaces created afterwards\n"
     "  echo 'options ib_core netns_mode=0' > /etc/modprobe.d/ib_core.conf\n"
     "  update-initramfs -u && reboot         # ib_core loads early; the initramfs must carry the option\n"
+    "or, with the SR-IOV Network Operator, a SriovNetworkPoolConfig with `rdmaMode: exclusive` (the operator\n"
+    "writes the same option and reboots the nodes in turn). `rdma system set netns exclusive` switches at run\n"
+    "time only while no other network namespace exists: on a node that already runs pods the kernel refuses it\n"
+    "(EBUSY, rdma-system(8)). `railkit render node-prep` writes the modprobe file.\n"
     "and add the RDMA CNI to the SR-IOV network so the VF's RDMA device follows its netdev:\n"
     "  apiVersion: sriovnetwork.openshift.io/v1\n  kind: SriovNetwork\n"
     "  spec: {resourceName: mlnx_vf, metaPlugins: '{\"type\": \"rdma\"}'}",

@@ -1,5 +1,7 @@
 #include "k8s/render/launch_scripts.h"
 
+#include <algorithm>
+
 namespace railkit::k8s::render {
 namespace {
 
@@ -21,8 +23,10 @@ PodNetwork podNetwork(const Profile& profile, const PodDecoration& decoration) {
   net.data_ifs = decoration.pod_data_interfaces;
   // railkit bench over tcp needs no RDMA device, and GPUDirect-TCPXO has
   // none: there `railkit env` still prints the interfaces, without --check.
-  net.rdma_expected = profile.mode != "gke-tcpxo" && !(profile.test.tool == "railkit" && profile.test.backend == "tcp");
+  net.rdma_expected =
+      profile.mode != "gke-tcpxo" && !(profile.test.tool == "railkit" && profile.test.backend == "tcp");
   net.ssh_port = decoration.host_network ? 2222 : 22;
+  for (const std::string& line : decoration.command_prelude) net.mode_prelude += line + "\n";
   return net;
 }
 
@@ -30,75 +34,107 @@ std::string envPrelude(const PodNetwork& net) {
   std::string call = "railkit env --ctrl-if " + net.ctrl_if;
   if (!net.data_ifs.empty()) call += " --data-if " + joined(net.data_ifs);
   if (net.rdma_expected) call += " --check";
-  return "railkit_env=$(" + call + ") || exit 1\neval \"$railkit_env\"\n";
+  return "railkit_env=$(" + call + ") || exit 1\neval \"$railkit_env\"\n" + net.mode_prelude;
 }
 
 std::string benchCommand(const Profile& profile, const PodNetwork& net) {
   std::string out = "railkit bench " + profile.test.op + " --backend " + profile.test.backend;
   if (!net.data_ifs.empty()) out += " --data-if =" + joined(net.data_ifs);
-  return out + " --ctrl-if =" + net.ctrl_if + " -b " + profile.test.min_bytes + " -e " + profile.test.max_bytes;
+  return out + " --ctrl-if =" + net.ctrl_if + " -b " + profile.test.min_bytes + " -e " +
+         profile.test.max_bytes;
 }
 
 std::string ncclTestsCommand(const Profile& profile) {
-  return profile.test.op + "_perf -b " + profile.test.min_bytes + " -e " + profile.test.max_bytes + " -f 2 -g 1";
+  return profile.test.op + "_perf -b " + profile.test.min_bytes + " -e " + profile.test.max_bytes +
+         " -f 2 -g 1";
 }
 
 std::string perRankWrapper(const PodNetwork& net, const std::string& command) {
   std::string prelude = envPrelude(net);
-  for (char& c : prelude)
-    if (c == '\n') c = ';';
-  return "bash -c '" + prelude + " exec " + command + "'";
+  prelude.pop_back();  // the last newline
+  for (size_t at = prelude.find('\n'); at != std::string::npos; at = prelude.find('\n', at))
+    prelude.replace(at, 1, "; ");
+  return "bash -c '" + prelude + "; exec " + command + "'";
 }
 
 std::string indexedBenchScript(const Profile& profile, const PodNetwork& net) {
   return envPrelude(net) + "exec " + benchCommand(profile, net) + "\n";
 }
 
-std::string sshKeySecretName(const Profile& profile) { return profile.name + "-ssh"; }
+std::string sshKeySecretName(const Profile& profile) {
+  return profile.name + "-ssh";
+}
 
 std::string sshdStartLines(const PodNetwork& net) {
   std::string mount = kSshKeyMount;
   std::string port = net.ssh_port == 22 ? "" : " -p " + std::to_string(net.ssh_port);
   return "mkdir -p /run/sshd /root/.ssh\n"
          "chmod 700 /root/.ssh\n"
-         "install -m 600 " + mount + "/ssh-privatekey /root/.ssh/id_ecdsa\n"
-         "install -m 600 " + mount + "/ssh-publickey /root/.ssh/authorized_keys\n"
+         "install -m 600 " +
+         mount +
+         "/ssh-privatekey /root/.ssh/id_ecdsa\n"
+         "install -m 600 " +
+         mount +
+         "/ssh-publickey /root/.ssh/authorized_keys\n"
          "ssh-keygen -A >/dev/null  # host keys, where the image has none\n"
-         "/usr/sbin/sshd -D -e" + port + " &\n"
+         "/usr/sbin/sshd -D -e" +
+         port +
+         " &\n"
          "sshd_pid=$!\n";
 }
 
+// orte_keep_fqdn_hostnames: OpenMPI would otherwise cut pod-0.svc to pod-0,
+// which only the pod itself resolves (the MPI Operator sets the same).
 std::string mpirunOptions(const PodNetwork& net) {
   std::string port = net.ssh_port == 22 ? "" : "-p " + std::to_string(net.ssh_port) + " ";
   return "--allow-run-as-root --bind-to none \\\n"
-         "  --mca plm_rsh_args \"" + port +
+         "  --mca plm_rsh_args \"" +
+         port +
          "-o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null -o ConnectionAttempts=10\" \\\n"
-         "  --mca btl self,tcp --mca btl_tcp_if_include " + net.ctrl_if + " \\\n"
-         "  --mca oob_tcp_if_include " + net.ctrl_if + " --mca pml ob1 --mca routed direct \\\n"
-         "  --mca coll_hcoll_enable 0 --mca coll ^hcoll,ucc \\\n";
+         "  --mca btl self,tcp --mca btl_tcp_if_include " +
+         net.ctrl_if +
+         " \\\n"
+         "  --mca oob_tcp_if_include " +
+         net.ctrl_if +
+         " --mca pml ob1 --mca routed direct \\\n"
+         "  --mca coll_hcoll_enable 0 --mca coll ^hcoll,ucc --mca orte_keep_fqdn_hostnames 1 \\\n";
 }
 
-std::string indexedMpiScript(const Profile& profile, const PodNetwork& net, const std::string& host_of_rank) {
+std::string indexedMpiScript(const Profile& profile, const PodNetwork& net, const std::string& host_of_rank,
+                             const std::vector<std::string>& forward) {
   size_t at = host_of_rank.find("{i}");
   std::string before = host_of_rank.substr(0, at);
   std::string after = host_of_rank.substr(at + 3);
   std::string master = before + "0" + after;
   std::string ranks = std::to_string(profile.nodes * profile.gpus_per_node);
   std::string port = std::to_string(net.ssh_port);
+  // ssh starts the ranks with a bare environment: the pod's variables go with -x.
+  std::string exports = "-x PATH";
+  if (std::find(forward.begin(), forward.end(), "LD_LIBRARY_PATH") == forward.end())
+    exports += " -x LD_LIBRARY_PATH";
+  for (const std::string& name : forward) exports += " -x " + name;
   return envPrelude(net) + sshdStartLines(net) +
          "if [ \"${RANK:-${PET_NODE_RANK:-}}\" = 0 ]; then\n"
          "  hostfile=/tmp/railkit-hostfile\n"
          "  : >\"$hostfile\"\n"
          "  i=0\n"
-         "  while [ \"$i\" -lt " + std::to_string(profile.nodes) + " ]; do\n"
-         "    echo \"" + before + "$i" + after + " slots=" + std::to_string(profile.gpus_per_node) +
+         "  while [ \"$i\" -lt " +
+         std::to_string(profile.nodes) +
+         " ]; do\n"
+         "    echo \"" +
+         before + "$i" + after + " slots=" + std::to_string(profile.gpus_per_node) +
          "\" >>\"$hostfile\"\n"
          "    i=$((i + 1))\n"
          "  done\n"
-         "  railkit wait-dns --hostfile \"$hostfile\" --timeout " + kWaitSeconds + " || { kill \"$sshd_pid\"; exit 3; }\n"
-         "  mpirun --hostfile \"$hostfile\" -np " + ranks + " " + mpirunOptions(net) +
-         "    -x PATH -x LD_LIBRARY_PATH -x NCCL_DEBUG -x NCCL_DEBUG_SUBSYS \\\n"
-         "    " + perRankWrapper(net, ncclTestsCommand(profile)) + "\n"
+         "  railkit wait-dns --hostfile \"$hostfile\" --timeout " +
+         kWaitSeconds +
+         " || { kill \"$sshd_pid\"; exit 3; }\n"
+         "  mpirun --hostfile \"$hostfile\" -np " +
+         ranks + " " + mpirunOptions(net) + "    " + exports +
+         " \\\n"
+         "    " +
+         perRankWrapper(net, ncclTestsCommand(profile)) +
+         "\n"
          "  status=$?\n"
          "  kill \"$sshd_pid\"\n"
          "  exit \"$status\"\n"
@@ -106,12 +142,17 @@ std::string indexedMpiScript(const Profile& profile, const PodNetwork& net, cons
          "# The other ranks serve sshd until rank 0 has come and gone: its sshd\n"
          "# answers while mpirun runs and stops when rank 0 ends (a plain Indexed\n"
          "# Job has no success policy to end them).\n"
-         "master=" + master + "\n"
-         "probe() { timeout 5 bash -c \": <>/dev/tcp/$master/" + port + "\" 2>/dev/null; }\n"
+         "master=" +
+         master +
+         "\n"
+         "probe() { timeout 5 bash -c \": <>/dev/tcp/$master/" +
+         port +
+         "\" 2>/dev/null; }\n"
          "tries=0\n"
          "until probe; do\n"
          "  tries=$((tries + 1))\n"
-         "  if [ \"$tries\" -ge 120 ]; then echo \"rank 0 ($master) never answered on port " + port +
+         "  if [ \"$tries\" -ge 120 ]; then echo \"rank 0 ($master) never answered on port " +
+         port +
          "\" >&2; kill \"$sshd_pid\"; exit 3; fi\n"
          "  sleep 5\n"
          "done\n"
@@ -127,27 +168,40 @@ std::string indexedMpiScript(const Profile& profile, const PodNetwork& net, cons
 std::string indexedPerftestScript(const Profile& profile, const PodNetwork& net, const std::string& server) {
   const std::string& tool = profile.test.op;
   return envPrelude(net) +
-         "# The RDMA device this pod has: the first of railkit env's NCCL_IB_HCA\n"
-         "# (else UCX_NET_DEVICES), as dev or dev:port.\n"
+         "# The RDMA device this pod has: the first entry of NCCL_IB_HCA (else\n"
+         "# UCX_NET_DEVICES) as railkit env computed it, dev or dev:port.\n"
          "hca=${NCCL_IB_HCA:-${UCX_NET_DEVICES:-}}\n"
          "hca=${hca#=}\n"
          "hca=${hca%%,*}\n"
          "device=${hca%%:*}\n"
          "port=1\n"
          "case \"$hca\" in *:*) port=${hca#*:} ;; esac\n"
-         "if [ -z \"$device\" ]; then echo \"railkit env found no RDMA device for " + tool + "\" >&2; exit 1; fi\n"
+         "if [ -z \"$device\" ]; then echo \"railkit env found no RDMA device for " +
+         tool +
+         "\" >&2; exit 1; fi\n"
          "set -- -d \"$device\" -i \"$port\" --report_gbits -a -F\n"
          "if [ -n \"${NCCL_IB_GID_INDEX:-}\" ]; then set -- \"$@\" -x \"$NCCL_IB_GID_INDEX\"; fi\n"
-         "if [ \"${RANK:-${PET_NODE_RANK:-}}\" = 0 ]; then exec timeout " + kWaitSeconds + " " + tool +
+         "if [ \"${RANK:-${PET_NODE_RANK:-}}\" = 0 ]; then exec timeout " +
+         kWaitSeconds + " " + tool +
          " \"$@\"; fi\n"
-         "echo " + server + " >/tmp/railkit-server\n"
-         "railkit wait-dns --hostfile /tmp/railkit-server --timeout " + kWaitSeconds + " || exit 3\n"
+         "echo " +
+         server +
+         " >/tmp/railkit-server\n"
+         "railkit wait-dns --hostfile /tmp/railkit-server --timeout " +
+         kWaitSeconds +
+         " || exit 3\n"
          "# The server may not listen yet: retry the client until one deadline.\n"
-         "deadline=$(($(date +%s) + " + kWaitSeconds + "))\n"
+         "deadline=$(($(date +%s) + " +
+         kWaitSeconds +
+         "))\n"
          "while :; do\n"
          "  left=$((deadline - $(date +%s)))\n"
-         "  if [ \"$left\" -le 0 ]; then echo \"" + tool + ": no run with " + server + " before the deadline\" >&2; exit 3; fi\n"
-         "  if timeout \"$left\" " + tool + " \"$@\" " + server + "; then exit 0; fi\n"
+         "  if [ \"$left\" -le 0 ]; then echo \"" +
+         tool + ": no run with " + server +
+         " before the deadline\" >&2; exit 3; fi\n"
+         "  if timeout \"$left\" " +
+         tool + " \"$@\" " + server +
+         "; then exit 0; fi\n"
          "  sleep 2\n"
          "done\n";
 }

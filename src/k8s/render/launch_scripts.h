@@ -19,10 +19,11 @@ namespace railkit::k8s::render {
 
 // The pod's network as the scripts see it.
 struct PodNetwork {
-  std::string ctrl_if;                 // control interface, as the pod names it
-  std::vector<std::string> data_ifs;   // PodDecoration::pod_data_interfaces
-  bool rdma_expected = true;           // railkit env --check: RDMA must be there
-  int ssh_port = 22;                   // 2222 with hostNetwork (the node's sshd holds 22)
+  std::string ctrl_if;                // control interface, as the pod names it
+  std::vector<std::string> data_ifs;  // PodDecoration::pod_data_interfaces
+  bool rdma_expected = true;          // railkit env --check: RDMA must be there
+  int ssh_port = 22;                  // 2222 with hostNetwork (the node's sshd holds 22)
+  std::string mode_prelude;           // PodDecoration::command_prelude, one line each
 };
 
 PodNetwork podNetwork(const Profile& profile, const PodDecoration& decoration);
@@ -45,8 +46,10 @@ std::string indexedBenchScript(const Profile& profile, const PodNetwork& net);
 // Indexed pods running an MPI program: every pod serves sshd; rank 0 waits
 // for the peers' names, writes the hostfile and runs mpirun; the others end
 // once rank 0's sshd stops answering. `host_of_rank` is the DNS name of rank
-// i with "{i}" in place of the index.
-std::string indexedMpiScript(const Profile& profile, const PodNetwork& net, const std::string& host_of_rank);
+// i with "{i}" in place of the index; `forward` names the pod variables
+// mpirun passes on (-x) to the ranks it starts over ssh.
+std::string indexedMpiScript(const Profile& profile, const PodNetwork& net, const std::string& host_of_rank,
+                             const std::vector<std::string>& forward);
 
 // perftest between two indexed pods: rank 0 serves, rank 1 connects to
 // `server`. Both sides bounded by timeout.

@@ -6,9 +6,13 @@
 
 namespace railkit::k8s::render {
 
-json envVar(const std::string& name, const std::string& value) { return {{"name", name}, {"value", value}}; }
+json envVar(const std::string& name, const std::string& value) {
+  return {{"name", name}, {"value", value}};
+}
 
-json metadata(const std::string& name, const std::string& ns) { return {{"name", name}, {"namespace", ns}}; }
+json metadata(const std::string& name, const std::string& ns) {
+  return {{"name", name}, {"namespace", ns}};
+}
 
 bool usesEnvBootstrap(const std::string& launcher) {
   return launcher == "indexed-job" || launcher == "jobset" || launcher == "trainjob";
@@ -17,10 +21,13 @@ bool usesEnvBootstrap(const std::string& launcher) {
 // Trainer's mpi policy makes its own keys (like the MPI Operator); a plain
 // Indexed Job or JobSet has nobody to do it.
 bool needsSshKeys(const Profile& profile) {
-  return (profile.launcher == "indexed-job" || profile.launcher == "jobset") && profile.test.tool == "nccl-tests";
+  return (profile.launcher == "indexed-job" || profile.launcher == "jobset") &&
+         profile.test.tool == "nccl-tests";
 }
 
-std::string jobTokenSecretName(const Profile& profile) { return profile.name + "-job-token"; }
+std::string jobTokenSecretName(const Profile& profile) {
+  return profile.name + "-job-token";
+}
 
 // The token travels in a Secret, not in the pod spec: whoever may read the
 // Job (kubectl get -o yaml, events, logs of controllers) need not be able to
@@ -29,16 +36,18 @@ Result<RenderedObject> jobTokenSecret(const Profile& profile) {
   const std::string& token = profile.job_token;
   bool printable = std::all_of(token.begin(), token.end(), [](char c) { return c > ' ' && c < 0x7f; });
   if (token.size() < 16 || token.size() > 1024 || !printable) {
-    return makeError(ErrorCode::kUsage, "render: the job token must be 16..1024 printable characters without spaces");
+    return makeError(ErrorCode::kUsage,
+                     "render: the job token must be 16..1024 printable characters without spaces");
   }
-  return RenderedObject{"job-token-secret.yaml",
-                        "Secret: the job token railkit bench's rendezvous checks (RAILKIT_JOB_TOKEN in the workers); "
-                        "a stranger without it cannot join or stop the job. One per job, random per render.",
-                        {{"apiVersion", "v1"},
-                         {"kind", "Secret"},
-                         {"metadata", metadata(jobTokenSecretName(profile), profile.ns)},
-                         {"type", "Opaque"},
-                         {"stringData", {{"token", token}}}}};
+  return RenderedObject{
+      "job-token-secret.yaml",
+      "Secret: the job token railkit bench's rendezvous checks (RAILKIT_JOB_TOKEN in the workers); "
+      "a stranger without it cannot join or stop the job. One per job, random per render.",
+      {{"apiVersion", "v1"},
+       {"kind", "Secret"},
+       {"metadata", metadata(jobTokenSecretName(profile), profile.ns)},
+       {"type", "Opaque"},
+       {"stringData", {{"token", token}}}}};
 }
 
 // Pods of an MPI program over indexed pods share one key pair: root's
@@ -48,15 +57,16 @@ Result<RenderedObject> sshKeySecret(const Profile& profile) {
   if (profile.ssh_private_key.empty() || profile.ssh_public_key.empty())
     return makeError(ErrorCode::kUsage, "render: an MPI test over " + profile.launcher +
                                             " needs an SSH key pair for its pods (railkit render makes one)");
-  return RenderedObject{"ssh-secret.yaml",
-                        "Secret: the SSH key pair the pods of this job share (mpirun from rank 0 to every pod); "
-                        "one per job, random per render, mounted read-only.",
-                        {{"apiVersion", "v1"},
-                         {"kind", "Secret"},
-                         {"metadata", metadata(sshKeySecretName(profile), profile.ns)},
-                         {"type", "kubernetes.io/ssh-auth"},
-                         {"stringData", {{"ssh-privatekey", profile.ssh_private_key},
-                                         {"ssh-publickey", profile.ssh_public_key}}}}};
+  return RenderedObject{
+      "ssh-secret.yaml",
+      "Secret: the SSH key pair the pods of this job share (mpirun from rank 0 to every pod); "
+      "one per job, random per render, mounted read-only.",
+      {{"apiVersion", "v1"},
+       {"kind", "Secret"},
+       {"metadata", metadata(sshKeySecretName(profile), profile.ns)},
+       {"type", "kubernetes.io/ssh-auth"},
+       {"stringData",
+        {{"ssh-privatekey", profile.ssh_private_key}, {"ssh-publickey", profile.ssh_public_key}}}}};
 }
 
 json ncclEnv(const Profile& profile, const PodDecoration& decoration) {
@@ -76,25 +86,25 @@ json ncclEnv(const Profile& profile, const PodDecoration& decoration) {
 json workerPodSpec(const Profile& profile, const PodDecoration& decoration, const json& command,
                    const json& extra_env, const std::string& container) {
   json limits = decoration.limits;
-  limits["nvidia.com/gpu"] = profile.gpus_per_node;
+  if (!decoration.gpus_from_dra) limits["nvidia.com/gpu"] = profile.gpus_per_node;
   json env = ncclEnv(profile, decoration);
   for (const auto& item : extra_env) env.push_back(item);
   json mounts = json::array({{{"name", "dshm"}, {"mountPath", "/dev/shm"}}});
   for (const auto& mount : decoration.extra_mounts) mounts.push_back(mount);
   json resources = {{"requests", limits}, {"limits", limits}};
   if (!decoration.container_claims.empty()) resources["claims"] = decoration.container_claims;
-  json main = {{"name", container},
-               {"image", profile.image},
-               {"command", command},
-               {"env", env},
-               {"resources", resources},
-               {"securityContext", {{"capabilities", {{"add", decoration.capabilities}}}}},
-               {"volumeMounts", mounts}};
+  json main = {
+      {"name", container},      {"image", profile.image},
+      {"command", command},     {"env", env},
+      {"resources", resources}, {"securityContext", {{"capabilities", {{"add", decoration.capabilities}}}}},
+      {"volumeMounts", mounts}};
   json containers = json::array({main});
   for (const auto& sidecar : decoration.extra_containers) containers.push_back(sidecar);
-  json volumes = json::array({{{"name", "dshm"}, {"emptyDir", {{"medium", "Memory"}, {"sizeLimit", profile.shm_size}}}}});
+  json volumes = json::array(
+      {{{"name", "dshm"}, {"emptyDir", {{"medium", "Memory"}, {"sizeLimit", profile.shm_size}}}}});
   for (const auto& volume : decoration.extra_volumes) volumes.push_back(volume);
   json spec = {{"containers", containers}, {"volumes", volumes}};
+  if (!decoration.init_containers.empty()) spec["initContainers"] = decoration.init_containers;
   if (!decoration.pod_claims.empty()) spec["resourceClaims"] = decoration.pod_claims;
   if (decoration.host_network) {
     spec["hostNetwork"] = true;
@@ -113,7 +123,9 @@ json podTemplate(const json& annotations, const json& spec) {
   return tmpl;
 }
 
-json bash(const std::string& script) { return json::array({"/bin/bash", "-c", script}); }
+json bash(const std::string& script) {
+  return json::array({"/bin/bash", "-c", script});
+}
 
 json tokenEnv(const Profile& profile) {
   return {{"name", "RAILKIT_JOB_TOKEN"},
@@ -124,23 +136,30 @@ json tokenEnv(const Profile& profile) {
 json indexedEnv(const Profile& profile, const std::string& master) {
   return json::array(
       {{{"name", "RANK"},
-        {"valueFrom", {{"fieldRef", {{"fieldPath", "metadata.annotations['batch.kubernetes.io/job-completion-index']"}}}}}},
-       envVar("WORLD_SIZE", std::to_string(profile.nodes)), envVar("MASTER_ADDR", master),
-       envVar("MASTER_PORT", kMasterPort), tokenEnv(profile)});
+        {"valueFrom",
+         {{"fieldRef",
+           {{"fieldPath", "metadata.annotations['batch.kubernetes.io/job-completion-index']"}}}}}},
+       envVar("WORLD_SIZE", std::to_string(profile.nodes)),
+       envVar("MASTER_ADDR", master),
+       envVar("MASTER_PORT", kMasterPort),
+       tokenEnv(profile)});
 }
 
 // What an indexed pod runs: `host_of_rank` is rank i's DNS name with "{i}".
-std::string indexedScript(const Profile& profile, const PodNetwork& net, const std::string& host_of_rank) {
+std::string indexedScript(const Profile& profile, const PodDecoration& decoration, const PodNetwork& net,
+                          const std::string& host_of_rank) {
   std::string master = host_of_rank;
   master.replace(master.find("{i}"), 3, "0");
   if (profile.test.tool == "railkit") return indexedBenchScript(profile, net);
   if (profile.test.tool == "perftest") return indexedPerftestScript(profile, net, master);
-  return indexedMpiScript(profile, net, host_of_rank);
+  std::vector<std::string> forward;
+  for (const auto& item : ncclEnv(profile, decoration)) forward.push_back(item["name"].get<std::string>());
+  return indexedMpiScript(profile, net, host_of_rank, forward);
 }
 
 void mountSshKeys(const Profile& profile, json& spec, const std::string& container) {
-  spec["volumes"].push_back({{"name", "ssh-keys"},
-                             {"secret", {{"secretName", sshKeySecretName(profile)}, {"defaultMode", 0400}}}});
+  spec["volumes"].push_back(
+      {{"name", "ssh-keys"}, {"secret", {{"secretName", sshKeySecretName(profile)}, {"defaultMode", 0400}}}});
   for (auto& item : spec["containers"])
     if (item["name"] == container)
       item["volumeMounts"].push_back({{"name", "ssh-keys"}, {"mountPath", kSshKeyMount}, {"readOnly", true}});
@@ -151,18 +170,24 @@ json indexedJobSpec(const Profile& profile, const PodDecoration& decoration, con
   PodNetwork net = podNetwork(profile, decoration);
   std::string master = host_of_rank;
   master.replace(master.find("{i}"), 3, "0");
-  json spec = workerPodSpec(profile, decoration, bash(indexedScript(profile, net, host_of_rank)),
+  json spec = workerPodSpec(profile, decoration, bash(indexedScript(profile, decoration, net, host_of_rank)),
                             indexedEnv(profile, master));
   if (needsSshKeys(profile)) mountSshKeys(profile, spec, "worker");
   spec["restartPolicy"] = "Never";
   spec["subdomain"] = service;
-  return {{"completionMode", "Indexed"}, {"completions", profile.nodes}, {"parallelism", profile.nodes},
-          {"backoffLimit", 0}, {"template", podTemplate(decoration.annotations, spec)}};
+  return {{"completionMode", "Indexed"},
+          {"completions", profile.nodes},
+          {"parallelism", profile.nodes},
+          {"backoffLimit", 0},
+          {"template", podTemplate(decoration.annotations, spec)}};
 }
 
 RenderedObject headlessService(const Profile& profile, const std::string& name, const json& selector) {
-  return {"service.yaml", "Headless Service: stable DNS names for the ranks (control plane on the pod network).",
-          {{"apiVersion", "v1"}, {"kind", "Service"}, {"metadata", metadata(name, profile.ns)},
+  return {"service.yaml",
+          "Headless Service: stable DNS names for the ranks (control plane on the pod network).",
+          {{"apiVersion", "v1"},
+           {"kind", "Service"},
+           {"metadata", metadata(name, profile.ns)},
            {"spec", {{"clusterIP", "None"}, {"publishNotReadyAddresses", true}, {"selector", selector}}}}};
 }
 
@@ -173,10 +198,14 @@ std::string mpiLauncherScript(const Profile& profile, const PodNetwork& net, con
                               const std::string& hostfile) {
   // ssh starts the ranks with a bare environment: the image's PATH and
   // library path, and the workers' NCCL settings, travel with -x.
-  std::string forward = " -x PATH -x LD_LIBRARY_PATH";
-  for (const auto& item : env)
-    if (item.contains("value"))
-      forward += " -x " + item["name"].get<std::string>() + "=" + item["value"].get<std::string>();
+  std::string forward;
+  bool library_path_set = false;
+  for (const auto& item : env) {
+    if (!item.contains("value")) continue;
+    library_path_set = library_path_set || item["name"] == "LD_LIBRARY_PATH";
+    forward += " -x " + item["name"].get<std::string>() + "=" + item["value"].get<std::string>();
+  }
+  forward = (library_path_set ? " -x PATH" : " -x PATH -x LD_LIBRARY_PATH") + forward;
   std::string script = "railkit wait-dns --hostfile " + hostfile + " --timeout 600 || exit 3\n";
   std::string ranks = std::to_string(profile.nodes * profile.gpus_per_node);
   std::string program;
@@ -196,8 +225,8 @@ std::string mpiLauncherScript(const Profile& profile, const PodNetwork& net, con
   } else {
     program = perRankWrapper(net, ncclTestsCommand(profile));
   }
-  return script + "exec mpirun --hostfile " + hostfile + " -np " + ranks + " " + mpirunOptions(net) + " " + forward +
-         " \\\n  " + program + "\n";
+  return script + "exec mpirun --hostfile " + hostfile + " -np " + ranks + " " + mpirunOptions(net) + " " +
+         forward + " \\\n  " + program + "\n";
 }
 
 // A worker that serves sshd for mpirun; it checks first that the devices the
@@ -224,21 +253,26 @@ json launcherContainer(const Profile& profile, const std::string& name, const st
 RenderedObject mpiJob(const Profile& profile, const PodDecoration& decoration) {
   PodNetwork net = podNetwork(profile, decoration);
   json env = ncclEnv(profile, decoration);
-  json launcher = {{"containers", {launcherContainer(profile, "launcher",
-                                                     mpiLauncherScript(profile, net, env, "/etc/mpi/hostfile"))}}};
+  json launcher = {
+      {"containers",
+       {launcherContainer(profile, "launcher", mpiLauncherScript(profile, net, env, "/etc/mpi/hostfile"))}}};
   json worker = workerPodSpec(profile, decoration, bash(sshdWorkerScript(net, "")), json::array());
-  json spec = {{"slotsPerWorker", profile.gpus_per_node},
-               {"runPolicy", {{"cleanPodPolicy", "Running"}}},
-               {"mpiImplementation", "OpenMPI"},
-               {"sshAuthMountPath", "/root/.ssh"},
-               {"mpiReplicaSpecs",
-                {{"Launcher", {{"replicas", 1}, {"template", podTemplate(json::object(), launcher)}}},
-                 {"Worker", {{"replicas", profile.nodes}, {"template", podTemplate(decoration.annotations, worker)}}}}}};
+  json spec = {
+      {"slotsPerWorker", profile.gpus_per_node},
+      {"runPolicy", {{"cleanPodPolicy", "Running"}}},
+      {"mpiImplementation", "OpenMPI"},
+      {"sshAuthMountPath", "/root/.ssh"},
+      {"mpiReplicaSpecs",
+       {{"Launcher", {{"replicas", 1}, {"template", podTemplate(json::object(), launcher)}}},
+        {"Worker",
+         {{"replicas", profile.nodes}, {"template", podTemplate(decoration.annotations, worker)}}}}}};
   return {"mpijob.yaml",
           "MPIJob: mpirun's control traffic stays on " + net.ctrl_if +
               " (btl self,tcp, routed direct); each rank runs railkit env in its own pod before the test. "
               "slotsPerWorker = GPUs.",
-          {{"apiVersion", "kubeflow.org/v2beta1"}, {"kind", "MPIJob"}, {"metadata", metadata(profile.name, profile.ns)},
+          {{"apiVersion", "kubeflow.org/v2beta1"},
+           {"kind", "MPIJob"},
+           {"metadata", metadata(profile.name, profile.ns)},
            {"spec", spec}}};
 }
 
@@ -261,22 +295,32 @@ json trainingRuntimeSpec(const Profile& profile, const PodDecoration& decoration
     // PET_MASTER_PORT into the `node` container; railkit bench reads them.
     json pod = workerPodSpec(profile, decoration, bash(script), json::array({tokenEnv(profile)}), "node");
     json job = jobOf(podTemplate(decoration.annotations, pod));
-    json replicated = {{"name", "node"}, {"replicas", 1}, {"template", {{"metadata", ancestor}, {"spec", job}}}};
+    json replicated = {
+        {"name", "node"}, {"replicas", 1}, {"template", {{"metadata", ancestor}, {"spec", job}}}};
     return {{"mlPolicy", {{"numNodes", profile.nodes}, {"torch", json::object()}}},
-            {"template", {{"spec", {{"network", {{"enableDNSHostnames", true}, {"publishNotReadyAddresses", true}}},
-                                    {"replicatedJobs", json::array({replicated})}}}}}};
+            {"template",
+             {{"spec",
+               {{"network", {{"enableDNSHostnames", true}, {"publishNotReadyAddresses", true}}},
+                {"replicatedJobs", json::array({replicated})}}}}}};
   }
   const std::string keys = "/tmp/mpi-keys";  // Trainer's Secret, 0640/0644: copied for ssh
   json env = ncclEnv(profile, decoration);
   std::string launch = "mkdir -p /root/.ssh\nchmod 700 /root/.ssh\ninstall -m 600 " + keys +
-                       "/id_rsa /root/.ssh/id_rsa\n" + mpiLauncherScript(profile, net, env, "/etc/mpi/hostfile");
+                       "/id_rsa /root/.ssh/id_rsa\n" +
+                       mpiLauncherScript(profile, net, env, "/etc/mpi/hostfile");
   json launcher_pod = {{"containers", {launcherContainer(profile, "node", launch)}}};
-  json worker_pod = workerPodSpec(profile, decoration, bash(sshdWorkerScript(net, keys)), json::array(), "node");
-  json launcher = {{"name", "launcher"},
-                   {"replicas", 1},
-                   {"dependsOn", {{{"name", "node"}, {"status", "Ready"}}}},
-                   {"template", {{"metadata", ancestor}, {"spec", jobOf(podTemplate(json::object(), launcher_pod))}}}};
-  json node = {{"name", "node"}, {"replicas", 1},
+  json worker_pod =
+      workerPodSpec(profile, decoration, bash(sshdWorkerScript(net, keys)), json::array(), "node");
+  // Ready once sshd listens: the launcher's dependsOn waits for that.
+  worker_pod["containers"][0]["readinessProbe"] = {{"tcpSocket", {{"port", net.ssh_port}}},
+                                                   {"periodSeconds", 2}};
+  json launcher = {
+      {"name", "launcher"},
+      {"replicas", 1},
+      {"dependsOn", {{{"name", "node"}, {"status", "Ready"}}}},
+      {"template", {{"metadata", ancestor}, {"spec", jobOf(podTemplate(json::object(), launcher_pod))}}}};
+  json node = {{"name", "node"},
+               {"replicas", 1},
                {"template", {{"spec", jobOf(podTemplate(decoration.annotations, worker_pod))}}}};
   json mpi = {{"numProcPerNode", profile.gpus_per_node},
               {"mpiImplementation", "OpenMPI"},
@@ -284,15 +328,22 @@ json trainingRuntimeSpec(const Profile& profile, const PodDecoration& decoration
               {"runLauncherAsNode", false}};
   // The launcher's success ends the JobSet, and with it the sshd pods.
   return {{"mlPolicy", {{"numNodes", profile.nodes}, {"mpi", mpi}}},
-          {"template", {{"spec", {{"network", {{"enableDNSHostnames", true}, {"publishNotReadyAddresses", true}}},
-                                  {"successPolicy", {{"operator", "All"}, {"targetReplicatedJobs", {"launcher"}}}},
-                                  {"replicatedJobs", json::array({node, launcher})}}}}}};
+          {"template",
+           {{"spec",
+             {{"network", {{"enableDNSHostnames", true}, {"publishNotReadyAddresses", true}}},
+              {"successPolicy", {{"operator", "All"}, {"targetReplicatedJobs", {"launcher"}}}},
+              {"replicatedJobs", json::array({node, launcher})}}}}}};
 }
 
 }  // namespace
 
 Result<std::vector<RenderedObject>> renderLauncher(const Profile& profile, const PodDecoration& decoration) {
   std::vector<RenderedObject> objects;
+  // The prelude also goes inside each MPI rank's bash -c '...'.
+  for (const std::string& line : decoration.command_prelude)
+    if (line.find('\'') != std::string::npos || line.find('\n') != std::string::npos)
+      return makeError(ErrorCode::kInternal,
+                       "render: a mode's command prelude line holds a quote or newline");
   const std::string& name = profile.name;
   if (needsSshKeys(profile)) {
     auto secret = sshKeySecret(profile);
@@ -303,34 +354,48 @@ Result<std::vector<RenderedObject>> renderLauncher(const Profile& profile, const
     objects.push_back(mpiJob(profile, decoration));
   } else if (profile.launcher == "indexed-job") {
     objects.push_back(headlessService(profile, name, {{"job-name", name}}));
-    objects.push_back({"job.yaml", "Indexed Job: one pod per node, ranks from the completion index.",
-                       {{"apiVersion", "batch/v1"}, {"kind", "Job"}, {"metadata", metadata(name, profile.ns)},
+    objects.push_back({"job.yaml",
+                       "Indexed Job: one pod per node, ranks from the completion index.",
+                       {{"apiVersion", "batch/v1"},
+                        {"kind", "Job"},
+                        {"metadata", metadata(name, profile.ns)},
                         {"spec", indexedJobSpec(profile, decoration, name, name + "-{i}." + name)}}});
   } else if (profile.launcher == "jobset") {
     json job = indexedJobSpec(profile, decoration, name, name + "-workers-0-{i}." + name);
     job["template"]["spec"].erase("subdomain");  // JobSet sets it from network.subdomain
-    objects.push_back({"jobset.yaml", "JobSet: one replicated Indexed Job; JobSet creates the headless Service.",
-                       {{"apiVersion", "jobset.x-k8s.io/v1alpha2"}, {"kind", "JobSet"},
-                        {"metadata", metadata(name, profile.ns)},
-                        {"spec", {{"network", {{"enableDNSHostnames", true}, {"subdomain", name},
-                                               {"publishNotReadyAddresses", true}}},
-                                  {"replicatedJobs", {{{"name", "workers"}, {"replicas", 1}, {"template", {{"spec", job}}}}}}}}}});
+    objects.push_back(
+        {"jobset.yaml",
+         "JobSet: one replicated Indexed Job; JobSet creates the headless Service.",
+         {{"apiVersion", "jobset.x-k8s.io/v1alpha2"},
+          {"kind", "JobSet"},
+          {"metadata", metadata(name, profile.ns)},
+          {"spec",
+           {{"network",
+             {{"enableDNSHostnames", true}, {"subdomain", name}, {"publishNotReadyAddresses", true}}},
+            {"replicatedJobs", {{{"name", "workers"}, {"replicas", 1}, {"template", {{"spec", job}}}}}}}}}});
   } else if (profile.launcher == "trainjob") {
-    objects.push_back({"trainingruntime.yaml",
-                       profile.test.tool == "nccl-tests"
-                           ? "TrainingRuntime (mpi policy): Trainer makes the SSH keys and /etc/mpi/hostfile; the "
-                             "launcher runs mpirun, the node pods serve sshd and end with the launcher."
-                           : "TrainingRuntime (torch policy): Trainer gives each `node` container PET_NODE_RANK, "
-                             "PET_NNODES, PET_MASTER_ADDR, PET_MASTER_PORT.",
-                       {{"apiVersion", "trainer.kubeflow.org/v1alpha1"}, {"kind", "TrainingRuntime"},
-                        {"metadata", metadata(name + "-runtime", profile.ns)},
-                        {"spec", trainingRuntimeSpec(profile, decoration)}}});
-    objects.push_back({"trainjob.yaml", "TrainJob: runs the runtime on the requested number of nodes.",
-                       {{"apiVersion", "trainer.kubeflow.org/v1alpha1"}, {"kind", "TrainJob"},
+    objects.push_back(
+        {"trainingruntime.yaml",
+         profile.test.tool == "nccl-tests"
+             ? "TrainingRuntime (mpi policy): Trainer makes the SSH keys and /etc/mpi/hostfile; the "
+               "launcher runs mpirun, the node pods serve sshd and end with the launcher."
+             : "TrainingRuntime (torch policy): Trainer gives each `node` container PET_NODE_RANK, "
+               "PET_NNODES, PET_MASTER_ADDR, PET_MASTER_PORT.",
+         {{"apiVersion", "trainer.kubeflow.org/v1alpha1"},
+          {"kind", "TrainingRuntime"},
+          {"metadata", metadata(name + "-runtime", profile.ns)},
+          {"spec", trainingRuntimeSpec(profile, decoration)}}});
+    objects.push_back({"trainjob.yaml",
+                       "TrainJob: runs the runtime on the requested number of nodes.",
+                       {{"apiVersion", "trainer.kubeflow.org/v1alpha1"},
+                        {"kind", "TrainJob"},
                         {"metadata", metadata(name, profile.ns)},
-                        {"spec", {{"runtimeRef", {{"name", name + "-runtime"}, {"kind", "TrainingRuntime"},
-                                                   {"apiGroup", "trainer.kubeflow.org"}}},
-                                  {"trainer", {{"numNodes", profile.nodes}}}}}}});
+                        {"spec",
+                         {{"runtimeRef",
+                           {{"name", name + "-runtime"},
+                            {"kind", "TrainingRuntime"},
+                            {"apiGroup", "trainer.kubeflow.org"}}},
+                          {"trainer", {{"numNodes", profile.nodes}}}}}}});
   }
   return objects;
 }

@@ -20,6 +20,10 @@ struct PodDecoration {
   bool host_network = false;
   json env = json::array();           // NCCL/UCX for the mode
   json extra_containers = json::array();
+  // Native sidecars (restartPolicy: Always): they start before the main
+  // container and are stopped after it, so a Job's pod still completes.
+  // workerPodSpec puts them in spec.initContainers.
+  json init_containers = json::array();
   json extra_volumes = json::array();
   json extra_mounts = json::array();  // for the main container
   std::vector<std::string> capabilities = {"IPC_LOCK"};
@@ -29,6 +33,14 @@ struct PodDecoration {
   // what `railkit env --data-if` and `railkit bench --data-if` are given, never
   // the host's names, which the pod does not have.
   std::vector<std::string> pod_data_interfaces;
+  // GPUs come from the DRA claim (dra mode, draGpus): the worker must not
+  // also request nvidia.com/gpu, or it gets twice the GPUs or never schedules.
+  bool gpus_from_dra = false;
+  // Shell lines the main container runs before its test command, in the
+  // same shell (gke-tcpxo: source the node's nccl-env-profile.sh, then set
+  // the pod's own interface names). Launchers prepend them to every command
+  // that starts a rank, including ranks mpirun starts over ssh.
+  std::vector<std::string> command_prelude;
 };
 
 // Objects the mode needs next to the job, and what it adds to workers.

@@ -109,7 +109,7 @@ Result<Profile> parseProfile(std::string_view text, std::string_view file) {
   const YamlNode& root = stream->documents[0].root;
   static const char* kKnown[] = {"name", "namespace", "image", "nodes", "gpusPerNode", "fabric", "mode",
                                  "launcher", "resourceName", "controlInterface", "dataInterfaces", "hcas",
-                                 "shmSize", "draGpus", "test"};
+                                 "shmSize", "draGpus", "test", "dataPciAddresses"};
   for (size_t i = 0; i < root.entries.size(); ++i) {
     const std::string& key = root.entries[i].first;
     if (std::find_if(std::begin(kKnown), std::end(kKnown), [&](const char* k) { return key == k; }) ==
@@ -135,6 +135,7 @@ Result<Profile> parseProfile(std::string_view text, std::string_view file) {
     return tl::unexpected(status.error());
   readList(root.get("dataInterfaces"), profile.data_interfaces);
   readList(root.get("hcas"), profile.hcas);
+  readList(root.get("dataPciAddresses"), profile.data_pci_addresses);
   if (const YamlNode* dra = root.get("draGpus")) profile.dra_gpus = dra->text() == "true";
   if (const YamlNode* test = root.get("test"); test && test->isMap()) {
     auto field = [&](const char* key, std::string& out) {
@@ -178,6 +179,9 @@ Status finishProfile(Profile& profile) {
   if (!safeWord(profile.control_interface))
     return makeError(ErrorCode::kUsage,
                      "profile: control interface '" + profile.control_interface + "' is not an interface name");
+  if (!profile.data_pci_addresses.empty() && profile.data_pci_addresses.size() != profile.data_interfaces.size())
+    return makeError(ErrorCode::kUsage, "profile: dataPciAddresses must list one address per data interface (" +
+                                            std::to_string(profile.data_interfaces.size()) + ")");
   if (profile.resource_name.empty()) {
     if (profile.mode == "rdma-shared" || profile.mode == "host-network") profile.resource_name = "rdma_shared_a";
     if (profile.mode == "sriov") profile.resource_name = "rdma_vfs";

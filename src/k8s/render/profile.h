@@ -32,6 +32,10 @@ struct Profile {
   std::string control_interface = "eth0";
   std::vector<std::string> data_interfaces;  // host NICs (PF / master names)
   std::vector<std::string> hcas;             // NCCL_IB_HCA entries (optional)
+  // PCI addresses of the data NICs, in dataInterfaces order (optional). The
+  // host-device mode selects whole PFs by them: the SR-IOV device plugin's
+  // pfNames selector matches only VFs.
+  std::vector<std::string> data_pci_addresses;
   std::string shm_size = "64Gi";
   bool dra_gpus = false;  // GPUs also through DRA: one claim aligned by pcieRoot
   TestSpec test;

@@ -81,36 +81,4 @@ std::string toYaml(const std::vector<RenderedObject>& objects) {
   return out;
 }
 
-std::vector<std::pair<std::string, std::string>> renderNodePrep(const Profile& profile) {
-  std::vector<std::pair<std::string, std::string>> files;
-  files.emplace_back("containerd-base-runtime-spec.json",
-                     nlohmann::json{{"ociVersion", "1.1.0"},
-                                    {"process", {{"rlimits", {{{"type", "RLIMIT_MEMLOCK"},
-                                                               {"hard", 18446744073709551615ULL},
-                                                               {"soft", 18446744073709551615ULL}}}}}}}
-                             .dump(2) + "\n");
-  files.emplace_back("containerd-config.toml",
-                     "# Reference the memlock spec from the runc runtime (containerd 1.7 / 2.x config v2/v3).\n"
-                     "# Save containerd-base-runtime-spec.json as /etc/containerd/memlock-spec.json; RDMA memory\n"
-                     "# registration pins pages and fails at the 64 KiB default RLIMIT_MEMLOCK.\n"
-                     "[plugins.\"io.containerd.grpc.v1.cri\".containerd.runtimes.runc]\n"
-                     "  base_runtime_spec = \"/etc/containerd/memlock-spec.json\"\n");
-  files.emplace_back("containerd-memlock.conf",
-                     "# /etc/systemd/system/containerd.service.d/memlock.conf\n"
-                     "# Containers inherit limits from containerd; raise them at the source too.\n"
-                     "[Service]\nLimitMEMLOCK=infinity\n");
-  files.emplace_back("nicclusterpolicy-tolerations-patch.yaml",
-                     "# kubectl patch nicclusterpolicy nic-cluster-policy --type merge --patch-file THIS\n"
-                     "# Without tolerations the driver and device-plugin pods never land on tainted GPU nodes,\n"
-                     "# and the RDMA resources are never advertised.\n"
-                     "spec:\n  tolerations:\n  - key: nvidia.com/gpu\n    operator: Exists\n    effect: NoSchedule\n");
-  std::string netns = "# RDMA network namespace mode. SR-IOV VFs should be visible only inside the pod\n"
-                      "# that owns them: exclusive mode (persist with: options ib_core netns_mode=0).\n"
-                      "rdma system set netns exclusive\n";
-  if (profile.mode == "sriov")
-    netns += "# With the SR-IOV operator: SriovNetworkPoolConfig spec.rdmaMode: exclusive.\n";
-  files.emplace_back("rdma-netns-mode.sh", netns);
-  return files;
-}
-
 }  // namespace railkit::k8s::render

@@ -19,13 +19,16 @@ void putString(std::string& out, const std::string& bytes) {
 
 std::string base64(const std::string& bytes) {
   std::string out(4 * ((bytes.size() + 2) / 3) + 1, '\0');
-  int n = EVP_EncodeBlock(reinterpret_cast<unsigned char*>(out.data()),
-                          reinterpret_cast<const unsigned char*>(bytes.data()), static_cast<int>(bytes.size()));
+  int n =
+      EVP_EncodeBlock(reinterpret_cast<unsigned char*>(out.data()),
+                      reinterpret_cast<const unsigned char*>(bytes.data()), static_cast<int>(bytes.size()));
   out.resize(n > 0 ? static_cast<std::size_t>(n) : 0);
   return out;
 }
 
-Error keyError(const char* what) { return Error{ErrorCode::kIo, std::string("render: SSH key pair: ") + what}; }
+Error keyError(const char* what) {
+  return Error{ErrorCode::kIo, std::string("render: SSH key pair: ") + what};
+}
 
 }  // namespace
 
@@ -39,7 +42,8 @@ Result<SshKeyPair> newSshKeyPair(const std::string& comment) {
       point_len != 65 || point[0] != 0x04)
     return tl::unexpected(keyError("no uncompressed public point"));
   std::unique_ptr<BIO, decltype(&BIO_free)> bio(BIO_new(BIO_s_mem()), BIO_free);
-  if (!bio || PEM_write_bio_PrivateKey_traditional(bio.get(), key.get(), nullptr, nullptr, 0, nullptr, nullptr) != 1)
+  if (!bio ||
+      PEM_write_bio_PrivateKey_traditional(bio.get(), key.get(), nullptr, nullptr, 0, nullptr, nullptr) != 1)
     return tl::unexpected(keyError("PEM encoding failed"));
   char* data = nullptr;
   long size = BIO_get_mem_data(bio.get(), &data);
@@ -50,7 +54,8 @@ Result<SshKeyPair> newSshKeyPair(const std::string& comment) {
   putString(blob, "ecdsa-sha2-nistp256");
   putString(blob, "nistp256");
   putString(blob, std::string(reinterpret_cast<const char*>(point), point_len));
-  pair.authorized_line = "ecdsa-sha2-nistp256 " + base64(blob) + (comment.empty() ? "" : " " + comment) + "\n";
+  pair.authorized_line =
+      "ecdsa-sha2-nistp256 " + base64(blob) + (comment.empty() ? "" : " " + comment) + "\n";
   return pair;
 }
 
