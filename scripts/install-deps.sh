@@ -13,6 +13,8 @@ packages=(
   libssl-dev
   # tests: network namespaces, process tools
   iproute2 procps
+  # tests: the pod runner starts a real sshd in each MPI worker pod
+  openssh-server openssh-client
   # tests: node-prep's base spec script against the real `ctr oci spec`
   containerd
 )

@@ -6,6 +6,10 @@
 # range and are checked against the host's routes before use.
 # Usage: source this file, call rk_netns_setup N, use rk_node I (name of
 # node I, 1-based), rk_ctrl_ip I / rk_data_ip I; cleanup runs from a trap.
+# Nodes with other interfaces (the pod runner, tests/k8s/podrun): call
+# rk_netns_begin, then rk_netns_add_node I IFACE=ADDR/PREFIX... per node
+# (eth0 goes on the control bridge, every other interface on the data bridge).
+# RK_WORK_BASE (default /tmp) is where the scratch directory goes.
 
 RK_SKIP=77
 RK_PREFIX="rk$$"
@@ -13,6 +17,7 @@ RK_NODES=0
 RK_CTRL_NET="198.18.10"
 RK_DATA_NET="198.18.20"
 RK_WORK=""
+RK_WORK_BASE=${RK_WORK_BASE:-/tmp}
 
 rk_skip() { echo "SKIP: $*" >&2; exit "$RK_SKIP"; }
 
@@ -22,8 +27,12 @@ rk_data_ip() { echo "${RK_DATA_NET}.$(( $1 + 10 ))"; }
 rk_exec() { local i=$1; shift; ip netns exec "$(rk_node "$i")" "$@"; }
 
 rk_cleanup() {
-  local i
+  local i pids
+  # Processes left in a node (a pod that did not end) would keep its
+  # namespace alive after the name is gone: they are ours, end them.
   for ((i = 1; i <= RK_NODES; i++)); do
+    pids=$(ip netns pids "$(rk_node "$i")" 2>/dev/null) || true
+    [[ -n "$pids" ]] && kill -KILL $pids 2>/dev/null
     ip netns del "$(rk_node "$i")" 2>/dev/null || true
   done
   ip netns del "${RK_PREFIX}br" 2>/dev/null || true
@@ -42,13 +51,14 @@ rk_check_prereqs() {
   fi
 }
 
-# rk_netns_setup N: create bridge namespace + N nodes; install the trap.
-rk_netns_setup() {
-  local n=$1 i node br="${RK_PREFIX}br"
+# rk_netns_begin: checks, the trap, the scratch directory and the bridge
+# namespace (ctrlbr and databr).
+rk_netns_begin() {
+  local br="${RK_PREFIX}br"
   rk_check_prereqs
   trap rk_cleanup EXIT
   trap 'exit 130' INT TERM
-  RK_WORK=$(mktemp -d "/tmp/${RK_PREFIX}.XXXXXX")
+  RK_WORK=$(mktemp -d "${RK_WORK_BASE}/${RK_PREFIX}.XXXXXX")
   ip netns add "$br"
   ip -n "$br" link set lo up
   ip -n "$br" link add ctrlbr type bridge
@@ -56,21 +66,35 @@ rk_netns_setup() {
   ip -n "$br" link set ctrlbr up
   ip -n "$br" link set databr up
   : >"$RK_WORK/hosts"
+}
+
+# rk_netns_add_node I IFACE=ADDR/PREFIX...: node I with one veth per
+# interface, eth0 on the control bridge, the others on the data bridge.
+rk_netns_add_node() {
+  local i=$1 node br="${RK_PREFIX}br" spec name addr k=0 bridge
+  shift
+  node=$(rk_node "$i")
+  ip netns add "$node"
+  (( i > RK_NODES )) && RK_NODES=$i
+  ip -n "$node" link set lo up
+  for spec in "$@"; do
+    name=${spec%%=*} addr=${spec#*=} k=$((k + 1))
+    bridge=databr
+    [[ $name == eth0 ]] && bridge=ctrlbr
+    ip link add "${RK_PREFIX}v$i.$k" netns "$node" type veth peer name "v$i.$k" netns "$br"
+    ip -n "$node" link set "${RK_PREFIX}v$i.$k" name "$name"
+    ip -n "$br" link set "v$i.$k" master "$bridge" up
+    ip -n "$node" addr add "$addr" dev "$name"
+    ip -n "$node" link set "$name" up
+  done
+}
+
+# rk_netns_setup N: create bridge namespace + N nodes; install the trap.
+rk_netns_setup() {
+  local n=$1 i
+  rk_netns_begin
   for ((i = 1; i <= n; i++)); do
-    node=$(rk_node "$i")
-    ip netns add "$node"
-    RK_NODES=$i
-    ip -n "$node" link set lo up
-    ip link add "${RK_PREFIX}c$i" netns "$node" type veth peer name "c$i" netns "$br"
-    ip link add "${RK_PREFIX}d$i" netns "$node" type veth peer name "d$i" netns "$br"
-    ip -n "$node" link set "${RK_PREFIX}c$i" name eth0
-    ip -n "$node" link set "${RK_PREFIX}d$i" name net1
-    ip -n "$br" link set "c$i" master ctrlbr up
-    ip -n "$br" link set "d$i" master databr up
-    ip -n "$node" addr add "$(rk_ctrl_ip "$i")/24" dev eth0
-    ip -n "$node" addr add "$(rk_data_ip "$i")/24" dev net1
-    ip -n "$node" link set eth0 up
-    ip -n "$node" link set net1 up
+    rk_netns_add_node "$i" "eth0=$(rk_ctrl_ip "$i")/24" "net1=$(rk_data_ip "$i")/24"
     echo "$(rk_ctrl_ip "$i") node$i" >>"$RK_WORK/hosts"
   done
 }

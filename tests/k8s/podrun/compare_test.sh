@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# The nccl-tests launch is proven by running the nccl-tests render with its
+# binary and flags swapped for railkit's (podrun_test.sh ... nccl-tests). That
+# proof holds only if the swap touches nothing else: for every launcher and
+# both Multus modes, the planned pods, env and commands of the nccl-tests
+# render and of its swapped copy must differ only in the test binary and its
+# flags (railkit_podplan compare). No root needed: nothing runs.
+# Usage: compare_test.sh RAILKIT PODPLAN
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+rk=$1 podplan=$2
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+eval "$(sed -n '/^nccl_binary()/p; /^railkit_binary()/p' "$here/podrun_test.sh")"
+fail=0
+for mode in rdma-shared sriov; do
+  for launcher in mpijob indexed-job jobset trainjob; do
+    "$rk" render --profile "$here/profiles/nccl-tests.yaml" --mode "$mode" --launcher "$launcher" \
+      --job-token podrun-fixed-job-token-0123456789 >"$work/a.yaml"
+    sed "s|$(nccl_binary)|$(railkit_binary)|" "$work/a.yaml" >"$work/b.yaml"
+    echo "== $mode $launcher: nccl-tests -> railkit bench (tcp)"
+    out=$("$podplan" compare "$work/a.yaml" "$work/b.yaml") || { echo "$out"; fail=1; continue; }
+    echo "$out"
+    grep -qF "$(nccl_binary)" <<<"$out" && grep -qF "$(railkit_binary)" <<<"$out" ||
+      { echo "FAIL: the render does not run '$(nccl_binary)'" >&2; fail=1; }
+  done
+done
+((fail == 0)) || { echo "FAIL: a swap changed more than the binary and its flags (above)" >&2; exit 1; }

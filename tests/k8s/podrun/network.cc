@@ -1,0 +1,148 @@
+#include "network.h"
+
+#include <nlohmann/json.hpp>
+#include <set>
+
+namespace railkit::podrun {
+namespace {
+
+using k8s::YamlNode;
+
+std::string trim(const std::string& text) {
+  size_t begin = text.find_first_not_of(" \t\n");
+  size_t end = text.find_last_not_of(" \t\n");
+  return begin == std::string::npos ? "" : text.substr(begin, end - begin + 1);
+}
+
+// Multus' selection annotation: "a,ns/b@net7" or a JSON list of
+// {"name", "namespace", "interface"}. Unnamed attachments are net1, net2, ...
+// by position.
+Result<std::vector<std::string>> multusInterfaces(const std::string& annotation, const std::string& where) {
+  std::vector<std::string> names;
+  std::string text = trim(annotation);
+  if (text.empty()) return names;
+  if (text.front() == '[') {
+    auto list = nlohmann::json::parse(text, nullptr, false);
+    if (list.is_discarded() || !list.is_array())
+      return makeError(ErrorCode::kInvalidInput, where + ": k8s.v1.cni.cncf.io/networks is not a JSON list");
+    for (const auto& item : list) {
+      std::string name = item.is_object() && item.contains("interface") && item["interface"].is_string()
+                             ? item["interface"].get<std::string>()
+                             : "";
+      names.push_back(name.empty() ? "net" + std::to_string(names.size() + 1) : name);
+    }
+    return names;
+  }
+  size_t start = 0;
+  while (start <= text.size()) {
+    size_t comma = text.find(',', start);
+    std::string entry =
+        trim(text.substr(start, comma == std::string::npos ? std::string::npos : comma - start));
+    if (!entry.empty()) {
+      size_t at = entry.find('@');
+      names.push_back(at == std::string::npos ? "net" + std::to_string(names.size() + 1)
+                                              : entry.substr(at + 1));
+    }
+    if (comma == std::string::npos) break;
+    start = comma + 1;
+  }
+  return names;
+}
+
+// dra.net names the interface in the claim's opaque config
+// (parameters.interface.name); without one the NIC keeps its host name,
+// which the runner cannot know.
+std::string draInterface(const std::string& template_name, const std::string& ns,
+                         const k8s::Manifest& manifest, std::vector<std::string>& notes) {
+  for (const k8s::Object& object : manifest.objects) {
+    if ((object.kind != "ResourceClaimTemplate" && object.kind != "ResourceClaim") ||
+        object.name != template_name || object.ns != ns)
+      continue;
+    const YamlNode* devices = object.kind == "ResourceClaimTemplate"
+                                  ? object.root->at({"spec", "spec", "devices"})
+                                  : object.root->at({"spec", "devices"});
+    const YamlNode* config = devices ? devices->get("config") : nullptr;
+    if (config != nullptr && config->isSeq())
+      for (const YamlNode& item : config->items)
+        if (const YamlNode* name = item.at({"opaque", "parameters", "interface", "name"});
+            name != nullptr && item.at({"opaque", "driver"}) &&
+            item.at({"opaque", "driver"})->text() == "dra.net")
+          return name->text();
+    notes.push_back(object.ref() + ": no dra.net interface name; the pod sees the NIC under its host name");
+    return "dranet-" + template_name;
+  }
+  notes.push_back("resource claim source " + template_name + " is not in the manifest");
+  return "";
+}
+
+// hostNetwork: the node's own NICs; the shared device plugin's selectors
+// name them (config is a JSON string in the NicClusterPolicy).
+std::vector<std::string> hostNics(const k8s::Manifest& manifest) {
+  std::vector<std::string> names;
+  for (const k8s::Object& object : manifest.objects) {
+    if (object.kind != "NicClusterPolicy") continue;
+    const YamlNode* config = object.root->at({"spec", "rdmaSharedDevicePlugin", "config"});
+    if (config == nullptr) continue;
+    auto parsed = nlohmann::json::parse(config->text(), nullptr, false);
+    if (parsed.is_discarded() || !parsed.contains("configList")) continue;
+    for (const auto& entry : parsed["configList"])
+      if (entry.contains("selectors") && entry["selectors"].contains("ifNames"))
+        for (const auto& name : entry["selectors"]["ifNames"])
+          if (name.is_string()) names.push_back(name.get<std::string>());
+  }
+  return names;
+}
+
+}  // namespace
+
+Result<std::vector<std::string>> dataInterfaces(const PlannedPod& pod, const k8s::Manifest& manifest,
+                                                std::vector<std::string>& notes) {
+  if (pod.spec.host_network) return hostNics(manifest);
+  std::vector<std::string> names;
+  auto found = pod.spec.annotations.find("k8s.v1.cni.cncf.io/networks");
+  if (found != pod.spec.annotations.end()) {
+    auto multus = multusInterfaces(found->second, "pod " + pod.name);
+    if (!multus) return tl::unexpected(multus.error());
+    names = *multus;
+  }
+  for (const auto& [claim, source] : pod.spec.claims) {
+    std::string name = draInterface(source, pod.ns, manifest, notes);
+    if (!name.empty()) names.push_back(name);
+  }
+  return names;
+}
+
+std::string hostsFile(const ResolvedPod& self, const std::vector<ResolvedPod>& pods,
+                      const std::string& domain) {
+  std::string out =
+      "# Kubernetes-managed hosts file (written by the pod runner in place of cluster DNS).\n"
+      "127.0.0.1\tlocalhost\n::1\tlocalhost ip6-localhost ip6-loopback\n";
+  std::vector<std::string> searches = {self.pod.ns + ".svc." + domain, "svc." + domain, domain};
+  for (const std::string& search : self.pod.spec.dns_searches) searches.push_back(search);
+  auto line = [&](const ResolvedPod& peer, std::vector<std::string> names) {
+    std::set<std::string> seen;
+    std::string fqdn = peer.pod.hostname + "." + peer.pod.subdomain + "." + peer.pod.ns + ".svc." + domain;
+    if (peer.pod.published) {
+      names.insert(names.begin(), fqdn);
+      for (const std::string& search : searches)
+        if (fqdn.size() > search.size() + 1 &&
+            fqdn.compare(fqdn.size() - search.size() - 1, std::string::npos, "." + search) == 0)
+          names.push_back(fqdn.substr(0, fqdn.size() - search.size() - 1));
+    }
+    std::string text = peer.ip;
+    for (const std::string& name : names)
+      if (seen.insert(name).second) text += "\t" + name;
+    return text + "\n";
+  };
+  // The kubelet's line for the pod itself: FQDN (with a subdomain) and hostname.
+  std::vector<std::string> own;
+  if (!self.pod.subdomain.empty())
+    own.push_back(self.pod.hostname + "." + self.pod.subdomain + "." + self.pod.ns + ".svc." + domain);
+  own.push_back(self.pod.hostname);
+  out += line(self, own);
+  for (const ResolvedPod& peer : pods)
+    if (peer.pod.name != self.pod.name && peer.pod.published) out += line(peer, {});
+  return out;
+}
+
+}  // namespace railkit::podrun

@@ -1,0 +1,176 @@
+#!/usr/bin/env bash
+# The pod runner (docs/render.md, "Proof: the pod runner"): runs a rendered
+# manifest's pods on netns nodes, one node per pod, as the controllers and
+# the kubelet would: railkit_podplan plans the pods (names, hostnames, env,
+# files, interfaces), this script builds the nodes (tests/bench/netns/
+# netns_lib.sh), starts every pod (pod.sh), plays the MPI Operator's part
+# of deleting the workers once the launcher has ended, waits for all of them
+# with a timeout and reports each pod's end. A pod still running at the end
+# is a failure, and so is any process left in a pod's namespace.
+#   podrun.sh PODPLAN RAILKIT MANIFEST [TIMEOUT]      (as root)
+# or source it and call pr_run with the same arguments: the plan stays in
+# PR_PLAN (pods/POD/logs/NAME.log, pods/POD/status/) until the trap cleans up.
+PR_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+# shellcheck source=../../bench/netns/netns_lib.sh
+source "$PR_DIR/../../bench/netns/netns_lib.sh"
+# Pods get a private /tmp, so the plan lives where they can still see it.
+RK_WORK_BASE=/var/tmp
+PR_PLAN=""
+
+pr_log() { echo "podrun: $*"; }
+
+# pr_pods: the plan's pods.tsv lines (NODE POD HOSTNAME END ROLE JOB CONTROLLER).
+pr_pods() { cat "$PR_PLAN/pods.tsv"; }
+
+pr_alive() { kill -0 "$1" 2>/dev/null; }
+
+# pr_delete_pod NODE: what deleting a pod does to its processes: TERM, then
+# KILL after a grace period.
+pr_delete_pod() {
+  local ns pids t
+  ns=$(rk_node "$1")
+  pids=$(ip netns pids "$ns")
+  [[ -n "$pids" ]] && kill -TERM $pids 2>/dev/null
+  for t in 1 2 3 4 5 6 7 8 9 10; do
+    [[ -z "$(ip netns pids "$ns")" ]] && return 0
+    sleep 0.2
+  done
+  pids=$(ip netns pids "$ns")
+  [[ -n "$pids" ]] && kill -KILL $pids 2>/dev/null
+  return 0
+}
+
+pr_run() {
+  local podplan=$1 rk manifest=$3 timeout=${4:-60}
+  rk=$(realpath "$2")  # the pods see it through a symlink
+  local node pod host end role job ctrl name addr plane
+  for tool in unshare ssh-keygen /usr/sbin/sshd; do
+    command -v "$tool" >/dev/null || rk_skip "$tool not found (scripts/install-deps.sh installs it)"
+  done
+  rk_netns_begin
+  # The manifest may be a pipe (<(railkit render ...)): keep a copy to plan from.
+  cat "$manifest" >"$RK_WORK/manifest.yaml" || return 2
+  manifest="$RK_WORK/manifest.yaml"
+  mkdir -p "$RK_WORK/keys" "$RK_WORK/image/etc/ssh"
+  # The SSH key pair the operators' Secrets hold, and the host key the image carries.
+  ssh-keygen -q -t ecdsa -b 521 -m PEM -N '' -C podrun -f "$RK_WORK/keys/id_rsa" || return 2
+  ssh-keygen -q -t ed25519 -N '' -C podrun -f "$RK_WORK/image/etc/ssh/ssh_host_ed25519_key" || return 2
+  PR_PLAN="$RK_WORK/plan"
+  "$podplan" plan "$manifest" "$PR_PLAN" --ssh-key-dir "$RK_WORK/keys" \
+    --ctrl-net "$RK_CTRL_NET" --data-net "$RK_DATA_NET" || return 2
+  declare -gA PR_PID=() PR_END=()
+  while IFS=$'\t' read -r node pod host end role job ctrl; do
+    local ifs=()
+    while read -r name addr plane; do ifs+=("$name=$addr"); done <"$PR_PLAN/pods/$pod/netifs"
+    rk_netns_add_node "$node" "${ifs[@]}"
+  done < <(pr_pods)
+  while IFS=$'\t' read -r node pod host end role job ctrl; do
+    ip netns exec "$(rk_node "$node")" unshare --uts --mount --propagation private \
+      bash "$PR_DIR/pod.sh" pod "$PR_PLAN/pods/$pod" "$rk" "$RK_WORK/image" &
+    PR_PID[$pod]=$!
+  done < <(pr_pods)
+  local started=$SECONDS deadline=$((SECONDS + timeout)) running deleted=0
+  while :; do
+    running=0
+    while IFS=$'\t' read -r node pod host end role job ctrl; do
+      [[ -n "${PR_END[$pod]:-}" ]] && continue
+      if ! pr_alive "${PR_PID[$pod]}"; then
+        wait "${PR_PID[$pod]}" 2>/dev/null
+        PR_END[$pod]=$(cat "$PR_PLAN/pods/$pod/status/phase" 2>/dev/null || echo "did not start")
+        pr_log "pod $pod ended after $((SECONDS - started)) s: ${PR_END[$pod]}"
+      elif [[ $end == exits ]]; then
+        running=1
+      fi
+    done < <(pr_pods)
+    # Every pod that ends by itself has ended (the launcher): the controller
+    # deletes the others still running (MPI Operator cleanPodPolicy Running or
+    # All; JobSet once its successPolicy's target jobs are done).
+    if ((running == 0 && deleted == 0)); then
+      deleted=1
+      while IFS=$'\t' read -r node pod host end role job ctrl; do
+        [[ $end == deleted-when-done && -z "${PR_END[$pod]:-}" ]] || continue
+        pr_delete_pod "$node"
+        wait "${PR_PID[$pod]}" 2>/dev/null
+        PR_END[$pod]="Deleted (by its controller once the job was done: MPI Operator cleanPodPolicy, JobSet successPolicy)"
+        pr_log "pod $pod deleted after $((SECONDS - started)) s"
+      done < <(pr_pods)
+    fi
+    # What outlives the launcher gets a moment to end, then is reported running.
+    if ((running == 0)); then
+      grep -q $'\toutlives-launcher\t' "$PR_PLAN/pods.tsv" && sleep 2
+      break
+    fi
+    if ((SECONDS >= deadline)); then
+      pr_log "timeout: pods still running after ${timeout}s"
+      break
+    fi
+    sleep 0.2
+  done
+  pr_report
+}
+
+# pr_report: each pod's end and containers' exit codes; the logs of pods that
+# failed; leftovers. Returns 1 when any pod failed or did not end.
+pr_report() {
+  local node pod host end role job ctrl fail=0 kind name pids deleted=()
+  while IFS=$'\t' read -r node pod host end role job ctrl; do
+    local phase=${PR_END[$pod]:-Running} codes=""
+    while read -r kind name; do
+      codes+=" $name=$(cat "$PR_PLAN/pods/$pod/status/$name.rc" 2>/dev/null || echo -)"
+    done <"$PR_PLAN/pods/$pod/containers"
+    [[ $phase == Running && $end == outlives-launcher ]] &&
+      phase="Running: still running after the launcher ended (the MPI Operator deletes workers only with cleanPodPolicy Running or All)"
+    pr_log "pod $pod (host $host, node $node, $ctrl, role $role): $phase;$codes"
+    case $phase in
+      Succeeded) ;;
+      Deleted*) deleted+=("$pod") ;;
+      *)
+        fail=1
+        pr_logs "$pod"
+        ;;
+    esac
+    pids=$(ip netns pids "$(rk_node "$node")")
+    if [[ -n "$pids" ]]; then
+      fail=1
+      pr_log "FAIL: pod $pod still has processes after the job: $(ps -o comm= -p "${pids//$'\n'/,}" | tr '\n' ' ')"
+    fi
+  done < <(pr_pods)
+  # A failed launcher's cause is often on the workers' side (sshd's log).
+  if ((fail)); then
+    for pod in "${deleted[@]}"; do pr_logs "$pod"; done
+  fi
+  while read -r line; do [[ -n $line ]] && pr_log "note: $line"; done <"$PR_PLAN/notes"
+  return "$fail"
+}
+
+# pr_logs POD: the last lines of each of its containers' logs.
+pr_logs() {
+  local log
+  for log in "$PR_PLAN/pods/$1/logs/"*.log; do
+    [[ -f $log ]] || continue
+    echo "---- $1 $(basename "$log" .log) (last 30 lines)"
+    tail -n 30 "$log"
+  done
+}
+
+# pr_report_log: the main container log of the pod that prints rank 0's table.
+pr_report_log() {
+  local pod
+  pod=$(cat "$PR_PLAN/report")
+  awk '$1 == "main" { print $2; exit }' "$PR_PLAN/pods/$pod/containers" |
+    while read -r name; do echo "$PR_PLAN/pods/$pod/logs/$name.log"; done
+}
+
+# pr_node_of POD: its node number.
+pr_node_of() { awk -F'\t' -v p="$1" '$2 == p { print $1 }' "$PR_PLAN/pods.tsv"; }
+
+if [[ "${BASH_SOURCE[0]}" == "$0" ]]; then
+  set -uo pipefail
+  [[ $# -ge 3 ]] || { echo "usage: podrun.sh PODPLAN RAILKIT MANIFEST [TIMEOUT]" >&2; exit 2; }
+  pr_run "$@"
+  rc=$?
+  [[ -n "$PR_PLAN" ]] && cat "$(pr_report_log)"
+  # PODRUN_KEEP=DIR keeps the plan, the logs and the status files for a look after the run.
+  [[ -n "${PODRUN_KEEP:-}" && -n "$PR_PLAN" ]] && cp -a "$PR_PLAN" "$PODRUN_KEEP"
+  exit "$rc"
+fi

@@ -1,0 +1,93 @@
+#!/usr/bin/env bash
+# One launch of a rendered manifest on netns nodes (docs/render.md, "Proof:
+# the pod runner"): renders profiles/tcp.yaml for MODE x LAUNCHER on NODES
+# nodes, runs every pod with podrun.sh and checks that
+#   - every pod ends (the MPI Operator's workers are deleted after the
+#     launcher), nothing is left running in any pod;
+#   - rank 0's table lists NODES ranks on NODES distinct hosts, the pods'
+#     hostnames, each on tcp net1, with #wrong 0;
+#   - net1 carried the bytes on every rank's pod.
+# With TOOL nccl-tests it renders profiles/nccl-tests.yaml and swaps the
+# binary and its flags (all_reduce_perf ... -> railkit bench all_reduce over
+# tcp): the same checks then prove the nccl-tests launch (sshd, wait-dns and
+# mpirun from rank 0, or the launcher).
+# Usage: podrun_test.sh RAILKIT PODPLAN MODE LAUNCHER NODES [TOOL]
+set -uo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+source "$here/podrun.sh"
+rk=$1 podplan=$2 mode=$3 launcher=$4 nodes=$5 tool=${6:-railkit}
+profile="$here/profiles/tcp.yaml"
+[[ $tool == nccl-tests ]] && profile="$here/profiles/nccl-tests.yaml"
+
+render() {
+  "$rk" render --profile "$profile" --mode "$mode" --launcher "$launcher" --nodes "$nodes" \
+    --job-token podrun-fixed-job-token-0123456789 | until_launchers_lands
+}
+
+# The one edit the renders still need to run (docs/render.md, "Proof: the pod
+# runner"): the MPI Operator mounts the SSH key Secret at /root/.ssh as a
+# world-writable directory, which a stock sshd refuses ("Authentication
+# refused: bad ownership or modes for directory /root/.ssh", as in
+# kubeflow/mpi-operator#424); upstream's base image sets StrictModes no. The
+# test adds -o StrictModes=no to the worker's sshd until the render does.
+#
+# nccl-tests: the binary and its flags become railkit's over tcp, railkit env
+# runs without --check (netns nodes have no RDMA device, tcp needs none), and,
+# until the render does, rank 0's mpirun keeps the hostfile's FQDNs
+# (orte_keep_fqdn_hostnames, as the MPI Operator sets it): ORTE shortens
+# rk-1.rk to rk-1, which no cluster DNS search completes.
+until_launchers_lands() {
+  local script=(-e '/StrictModes/!s|\(exec /usr/sbin/sshd -De\)|\1 -o StrictModes=no|')
+  if [[ $tool == nccl-tests ]]; then
+    script+=(-e "s|$(nccl_binary)|$(railkit_binary)|"
+      -e 's|\(railkit env [^)]*\) --check)|\1)|'
+      -e '/orte_keep_fqdn_hostnames/!s|mpirun --hostfile "\$hostfile"|mpirun --mca orte_keep_fqdn_hostnames true --hostfile "$hostfile"|')
+  fi
+  sed "${script[@]}"
+}
+nccl_binary() { echo "all_reduce_perf -b 1000 -e 1M -f 2 -g 1"; }
+railkit_binary() { echo "railkit bench all_reduce --backend tcp --data-if =net1 --ctrl-if =eth0 -b 1000 -e 1M"; }
+
+pr_run "$podplan" "$rk" <(render) 90
+rc=$?
+((rc == 77)) && exit 77
+log=$(pr_report_log)
+cat "$log"
+if ((rc != 0)); then
+  # netns nodes have no RDMA device: say so when that is what stopped the pods.
+  if grep -qs 'railkit env .*--check' "$PR_PLAN"/pods/*/c/*/command.txt &&
+    grep -qs 'missing: data interface .*no RDMA device' "$PR_PLAN"/pods/*/logs/*.log; then
+    echo "FAIL: railkit env --check found no RDMA device behind the data interface: netns nodes have none," \
+      "and backend tcp needs none; the render should not pass --check to railkit env for backend tcp" >&2
+  fi
+  echo "FAIL: not every pod ended as it should (above)" >&2
+  exit 1
+fi
+
+fail() { echo "FAIL: $mode $launcher: $*" >&2; exit 1; }
+ranks=$(grep -c '^#  Rank' "$log")
+((ranks == nodes)) || fail "rank 0's table lists $ranks ranks, want $nodes"
+hosts=$(awk '/^#  Rank/ { for (i = 1; i < NF; i++) if ($i == "on") print $(i + 1) }' "$log" | sort -u)
+(($(wc -l <<<"$hosts") == nodes)) || fail "the ranks ran on $(wc -l <<<"$hosts") distinct hosts, want $nodes: $hosts"
+for host in $hosts; do
+  awk -F'\t' -v h="$host" '$3 == h { found = 1 } END { exit !found }' "$PR_PLAN/pods.tsv" ||
+    fail "rank host $host is no pod's hostname"
+done
+# The data interface as the pods name it: net1 (Multus), dranet0 (DRA), the
+# node's NIC (hostNetwork): the first data interface the plan gave a pod.
+data_if=$(awk '$3 == "data" { print $1; exit }' "$PR_PLAN"/pods/*/netifs)
+[[ -n $data_if ]] || fail "no pod has a data interface"
+(($(grep '^#  Rank' "$log" | grep -c " tcp $data_if ") == nodes)) || fail "not every rank line shows tcp on $data_if"
+rows=$(awk '$1 ~ /^[0-9]+$/ && NF == 13' "$log" | wc -l)
+bad=$(awk '$1 ~ /^[0-9]+$/ && NF == 13 && ($9 != 0 || $13 != 0)' "$log" | wc -l)
+((rows > 0 && bad == 0)) || fail "$rows data rows, $bad with #wrong != 0"
+grep -q 'Out of bounds values : 0 OK' "$log" || fail "the table does not end with 'Out of bounds values : 0 OK'"
+# The data interface carries the collective's bytes on every pod that has it
+# (the ranks' pods); eth0 carries the rendezvous and, under mpirun, ssh and ORTE.
+while IFS=$'\t' read -r node pod host end role job ctrl; do
+  grep -q "^$data_if " "$PR_PLAN/pods/$pod/netifs" || continue
+  c=$(rk_iface_bytes "$node" eth0) d=$(rk_iface_bytes "$node" "$data_if")
+  echo "pod $pod: eth0 $c bytes, $data_if $d bytes"
+  ((d > 1000000 && c * 10 < d)) || fail "pod $pod: $data_if did not carry the bytes (eth0 $c, $data_if $d)"
+done <"$PR_PLAN/pods.tsv"
+echo "ok: $mode $launcher: $nodes ranks on $nodes hosts over $data_if, every pod ended"

@@ -1,0 +1,77 @@
+#pragma once
+// The kubelet's and the CNI's part of running a manifest: for each pod the
+// controllers made (controllers.h), what its processes will really see: argv
+// after $(VAR) expansion, env with downward-API fields and Secret/ConfigMap
+// keys resolved, the files Secret and ConfigMap volumes put in place, the
+// interfaces (eth0 on the pod network; net1.. from the Multus annotation, a
+// DRA claim's dra.net interface name, the node's own with hostNetwork), and
+// an /etc/hosts that stands in for cluster DNS: the names the headless
+// Services publish, in every short form the pod's search path completes.
+
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "controllers.h"
+#include "core/result.h"
+#include "k8s/manifest.h"
+
+namespace railkit::podrun {
+
+struct NetIf {
+  std::string name;     // as the pod sees it: eth0, net1, dranet0
+  std::string address;  // IPv4/prefix
+  bool data = false;    // on the data bridge (else the pod network)
+};
+
+struct InjectedFile {
+  std::string path;  // absolute, inside the container
+  std::string content;
+  int mode = 0644;
+};
+
+// A volume mount point: replaces whatever the image had at that path.
+// Secret and ConfigMap volumes are read-only, an emptyDir is not.
+struct InjectedDir {
+  std::string path;
+  int mode = 0777;
+  bool read_only = false;
+};
+
+struct ResolvedContainer {
+  std::string name;
+  std::string kind;  // "init", "sidecar" (native), "main"
+  std::vector<std::string> argv;
+  std::vector<std::pair<std::string, std::string>> env;
+  std::vector<InjectedDir> dirs;
+  std::vector<InjectedFile> files;
+};
+
+struct ResolvedPod {
+  PlannedPod pod;  // identity from the controller
+  int node = 0;    // 1-based: the netns node it runs on
+  std::string ip;  // eth0 address (the pod IP), without prefix length
+  std::vector<NetIf> netifs;
+  std::string hosts;
+  std::vector<ResolvedContainer> containers;
+};
+
+struct Plan {
+  std::vector<ResolvedPod> pods;
+  std::string report_pod;
+  std::vector<std::string> notes;
+};
+
+struct PlanOptions {
+  ControllerOptions controllers;
+  std::string ctrl_net = "198.18.10";  // first three octets; node i gets .(i+10)
+  std::string data_net = "198.18.20";  // rail r (0-based) adds r to the third octet
+};
+
+Result<Plan> planManifest(const k8s::Manifest& manifest, const PlanOptions& options);
+
+// Kubernetes' $(VAR) expansion (command, args, env values): $(NAME) becomes
+// NAME's value when NAME is defined before, $$ a literal $, anything else stays.
+std::string expandVars(const std::string& text, const std::vector<std::pair<std::string, std::string>>& env);
+
+}  // namespace railkit::podrun
