@@ -55,6 +55,12 @@ pr_run() {
   # The SSH key pair the operators' Secrets hold, and the host key the image carries.
   ssh-keygen -q -t ecdsa -b 521 -m PEM -N '' -C podrun -f "$RK_WORK/keys/id_rsa" || return 2
   ssh-keygen -q -t ed25519 -N '' -C podrun -f "$RK_WORK/image/etc/ssh/ssh_host_ed25519_key" || return 2
+  # Pods get a private /tmp, and the checkout (with pod.sh and the build
+  # tree) may live under /tmp (a CI clone): the image's railkit and the pod
+  # script are copied where every pod still sees them.
+  mkdir -p "$RK_WORK/bin"
+  cp "$rk" "$RK_WORK/bin/railkit" && cp "$PR_DIR/pod.sh" "$RK_WORK/bin/pod.sh" || return 2
+  rk="$RK_WORK/bin/railkit"
   PR_PLAN="$RK_WORK/plan"
   "$podplan" plan "$manifest" "$PR_PLAN" --ssh-key-dir "$RK_WORK/keys" \
     --ctrl-net "$RK_CTRL_NET" --data-net "$RK_DATA_NET" || return 2
@@ -66,7 +72,7 @@ pr_run() {
   done < <(pr_pods)
   while IFS=$'\t' read -r node pod host end role job ctrl; do
     ip netns exec "$(rk_node "$node")" unshare --uts --mount --propagation private \
-      bash "$PR_DIR/pod.sh" pod "$PR_PLAN/pods/$pod" "$rk" "$RK_WORK/image" &
+      bash "$RK_WORK/bin/pod.sh" pod "$PR_PLAN/pods/$pod" "$rk" "$RK_WORK/image" &
     PR_PID[$pod]=$!
   done < <(pr_pods)
   local started=$SECONDS deadline=$((SECONDS + timeout)) running deleted=0
