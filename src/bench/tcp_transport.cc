@@ -119,12 +119,8 @@ class TcpTransport final : public Transport {
     infos_.resize(static_cast<std::size_t>(size));
   }
   ~TcpTransport() override {
-    stop_.store(true);
-    for (auto& t : threads_) {
-      wake(*t);
-      if (t->thread.joinable()) t->thread.join();
-      closeFd(t->wake);
-    }
+    stopThreads();
+    for (auto& t : threads_) closeFd(t->wake);
     for (auto& p : peers_) {
       for (auto& l : p.sends) closeFd(l.fd);
     }
@@ -180,6 +176,22 @@ class TcpTransport final : public Transport {
   Status wait(RequestId id) override { return waitAll({id}); }
 
   Status waitAll(const std::vector<RequestId>& ids) override {
+    Status s = waitFor(ids);
+    if (!s) return abandon(s.error());
+    return s;
+  }
+
+  Status barrier() override {
+    char out = 0, in = 0;
+    // Dissemination barrier: log2(n) rounds of one byte to rank+d.
+    for (int d = 1; d < size_; d <<= 1) {
+      if (auto s = sendRecv(*this, (rank_ + d) % size_, &out, 1, (rank_ - d + size_) % size_, &in, 1); !s) return s;
+    }
+    return okStatus();
+  }
+
+ private:
+  Status waitFor(const std::vector<RequestId>& ids) {
     if (!parked_.empty()) {
       // The caller reads parked receives itself only when nothing else it
       // waits for is with the I/O threads (it could not hear about those).
@@ -226,16 +238,30 @@ class TcpTransport final : public Transport {
     }
   }
 
-  Status barrier() override {
-    char out = 0, in = 0;
-    // Dissemination barrier: log2(n) rounds of one byte to rank+d.
-    for (int d = 1; d < size_; d <<= 1) {
-      if (auto s = sendRecv(*this, (rank_ + d) % size_, &out, 1, (rank_ - d + size_) % size_, &in, 1); !s) return s;
+  // A failed wait ends the transport. The algorithm returns at once and frees
+  // its buffers while other posted operations (a send to the peer that is
+  // still alive) are in the I/O threads' hands: the threads stop before the
+  // error reaches the caller, so no byte moves into or out of memory the
+  // caller no longer owns. Later waits return the same error.
+  Status abandon(const Error& why) {
+    {
+      std::lock_guard lock(mu_);
+      if (!failed_) failed_ = why;
     }
-    return okStatus();
+    stopThreads();
+    for (Lane* l : parked_) l->parked.reset();
+    parked_.clear();
+    return tl::unexpected(why);
   }
 
- private:
+  void stopThreads() {
+    stop_.store(true);
+    for (auto& t : threads_) {
+      wake(*t);
+      if (t->thread.joinable()) t->thread.join();
+    }
+  }
+
   std::string describe(int r) const {
     const PeerInfo& i = infos_[static_cast<std::size_t>(r)];
     return "rank " + std::to_string(r) + " (host " + i.host + ", interface " + i.interface + ", " + i.address +
@@ -341,6 +367,9 @@ class TcpTransport final : public Transport {
 
   Result<RequestId> post(int peer, bool send, char* data, std::size_t bytes) {
     if (peer < 0 || peer >= size_) return makeError(ErrorCode::kInternal, "tcp transport: no rank " + std::to_string(peer));
+    if (stop_.load(std::memory_order_relaxed)) {
+      if (auto f = failed()) return tl::unexpected(*f);
+    }
     RequestId id = ++next_;
     if (bytes == 0) return id;
     if (peer == rank_) return postSelf(id, send, data, bytes);
@@ -365,7 +394,7 @@ class TcpTransport final : public Transport {
       if (lane.owned.load(std::memory_order_acquire) == 0) {
         if (auto err = moveInline(lane, seg); err) {
           fail(peer, *err);
-          return tl::unexpected(*failed());
+          return tl::unexpected(abandon(*failed()).error());
         }
         if (seg.left == 0) return id;
         if (!send) {

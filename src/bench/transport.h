@@ -73,7 +73,10 @@ class Transport {
   // Post a receive of exactly `bytes` into `data` from `peer`.
   virtual Result<RequestId> postRecv(int peer, void* data, std::size_t bytes) = 0;
   // Block until the request completes, the stall timeout passes without any
-  // progress (kTimeout) or the peer is lost (kPeerLost).
+  // progress (kTimeout) or the peer is lost (kPeerLost). A failed wait ends
+  // the transport: every other posted operation is abandoned and no posted
+  // buffer is touched after it returns, so the algorithm may free them at
+  // once; later posts and waits fail with the same error.
   virtual Status wait(RequestId id) = 0;
   // Waits for all ids (progressing all of them together).
   virtual Status waitAll(const std::vector<RequestId>& ids);

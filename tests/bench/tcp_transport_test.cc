@@ -6,6 +6,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <functional>
@@ -22,8 +23,11 @@ namespace {
 std::atomic<int> next_port{0};
 
 int freshPort() {
-  // Spread over a range so parallel test binaries rarely collide.
-  return 20000 + static_cast<int>((::getpid() * 7 + next_port.fetch_add(1)) % 20000);
+  // Spread over a range so parallel test binaries rarely collide, and below
+  // Linux's ephemeral ports (32768 up): the data planes' listeners and every
+  // outgoing connection take those, and one of them once held the port a
+  // later test wanted for its rendezvous.
+  return 20000 + static_cast<int>((::getpid() * 7 + next_port.fetch_add(1)) % 12000);
 }
 
 BootstrapOptions bootOptions(int rank, int size, int port, std::chrono::milliseconds timeout) {
@@ -125,16 +129,18 @@ TEST(BenchTcpTransport, MessagesToItselfAreCopied) {
       ASSERT_TRUE(t.waitAll({*r1, *s, *r2}).has_value());
       EXPECT_EQ(in, out);
       ASSERT_TRUE(sendRecv(t, rank, out.data(), 4, rank, in.data(), 4).has_value());
-      // A receive from itself that no send matches is an error, not a hang.
+      if (size > 1) {
+        ASSERT_TRUE(t.barrier().has_value());
+      }
+      // A receive from itself that no send matches is an error, not a hang;
+      // like any failed wait it ends the transport.
       char c = 0;
       auto lone = t.postRecv(rank, &c, 1);
       ASSERT_TRUE(lone.has_value());
       auto st = t.wait(*lone);
       ASSERT_FALSE(st.has_value());
       EXPECT_EQ(st.error().code, ErrorCode::kInternal);
-      if (size > 1) {
-        ASSERT_TRUE(t.barrier().has_value());
-      }
+      EXPECT_FALSE(t.postSend(rank, &c, 1).has_value());
     });
   }
 }
@@ -289,6 +295,47 @@ TEST(BenchTcpTransport, ClosedPeerIsLost) {
     EXPECT_EQ(s.error().code, ErrorCode::kPeerLost) << bytes << " bytes";
     EXPECT_NE(s.error().message.find("rank 1 (host testhost, interface lo"), std::string::npos) << s.error().message;
   }
+}
+
+// A failed wait ends the transport (transport.h): a ring returns on a lost
+// peer and frees or reuses its buffers while a large send to a live peer is
+// still queued. No byte of that send may move afterwards: rank 0 overwrites
+// its buffer once its wait has failed, and rank 1, reading late, must never
+// see the new bytes (under ASan, reading the buffer once freed also stops
+// the test).
+TEST(BenchTcpTransport, FailedWaitStopsOtherPostedOperations) {
+  constexpr std::size_t kBytes = std::size_t{128} << 20;  // far more than loopback socket buffers hold
+  runRanks(3, 2, std::chrono::seconds(3), [&](int rank, Transport& t) {
+    if (rank == 2) return;  // leaves at once: its sockets close
+    if (rank == 0) {
+      {
+        std::vector<char> send(kBytes, 'x');
+        char c = 0;
+        auto sent = t.postSend(1, send.data(), send.size());
+        ASSERT_TRUE(sent.has_value());
+        auto recv = t.postRecv(2, &c, 1);
+        Status s = recv ? t.wait(*recv) : Status(tl::unexpected(recv.error()));
+        ASSERT_FALSE(s.has_value());
+        EXPECT_EQ(s.error().code, ErrorCode::kPeerLost) << s.error().message;
+        std::fill(send.begin(), send.end(), 'y');  // the memory is the caller's again
+        // Later operations report the same loss.
+        auto again = t.postSend(1, &c, 1);
+        Status s2 = again ? t.wait(*again) : Status(tl::unexpected(again.error()));
+        ASSERT_FALSE(s2.has_value());
+        EXPECT_EQ(s2.error().message, s.error().message);
+        std::this_thread::sleep_for(std::chrono::milliseconds(1000));  // rank 1 reads meanwhile
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(500));
+      return;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    std::vector<char> recv(kBytes, 0);
+    auto id = t.postRecv(0, recv.data(), recv.size());
+    ASSERT_TRUE(id.has_value());
+    Status s = t.wait(*id);
+    EXPECT_FALSE(s.has_value()) << "rank 1 received the whole message: rank 0 kept sending after its wait failed";
+    EXPECT_EQ(std::count(recv.begin(), recv.end(), 'y'), 0) << "rank 0 sent bytes written after its wait failed";
+  });
 }
 
 TEST(BenchTcpTransport, BootstrapTimeoutNamesMissingRankAndInterface) {

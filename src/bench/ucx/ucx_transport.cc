@@ -9,6 +9,7 @@
 
 #include <list>
 #include <map>
+#include <optional>
 #include <ucp/api/ucp.h>
 
 #include "bench/socket_util.h"
@@ -135,6 +136,7 @@ class UcxTransport final : public Transport {
   Status wait(RequestId id) override { return waitAll({id}); }
 
   Status waitAll(const std::vector<RequestId>& ids) override {
+    if (broken_) return tl::unexpected(*broken_error_);
     auto last_progress = Clock::now();
     int idle_spins = 0;
     for (;;) {
@@ -312,12 +314,20 @@ class UcxTransport final : public Transport {
     return id;
   }
 
+  // A failed wait ends the transport (transport.h): the worker closes now,
+  // while the algorithm's buffers are still alive, so UCX cannot finish a
+  // send or a receive into memory the algorithm frees once the error is out.
   Status broke(Status s) {
-    broken_ = true;
+    if (!broken_) {
+      broken_ = true;
+      broken_error_ = s.error();
+      shutdown();
+    }
     return s;
   }
 
   Status checkPeer(int peer) const {
+    if (broken_) return tl::unexpected(*broken_error_);
     if (peer < 0 || peer >= size_ || eps_[peer] == nullptr) {
       return makeError(ErrorCode::kInternal, "ucx: no endpoint for rank " + std::to_string(peer));
     }
@@ -395,7 +405,8 @@ class UcxTransport final : public Transport {
   std::list<Incoming> incoming_;  // stable addresses: UCP holds their iov arrays
   std::map<RequestId, Pending> pending_;
   RequestId next_ = 0;
-  bool broken_ = false;  // a wait failed: teardown must not wait for peers
+  bool broken_ = false;  // a wait failed: the worker is closed
+  std::optional<Error> broken_error_;
 };
 
 }  // namespace

@@ -10,6 +10,11 @@ rk=$1 mode=$2
 stall=5
 rk_netns_setup 2
 export MASTER_ADDR=$(rk_ctrl_ip 1) MASTER_PORT=29700 WORLD_SIZE=2 UCX_TLS=tcp
+# UCX 1.13.1 (Debian 12) itself aborts now and then when a tcp peer is lost
+# with zero-copy sends in flight (uct_iface.h:884 `comp->count > 0', a
+# completion purged twice; about 1 run in 50 under ASan). Copy sends only, so
+# the test judges railkit's handling of the loss, not that UCX bug.
+export UCX_ZCOPY_THRESH=inf UCX_RNDV_THRESH=inf
 # A long sweep (many iterations) so the fault lands mid-run.
 args=(bench all_reduce --backend ucx --data-if =net1 --ctrl-if =eth0 -b 8M -e 8M -n 100000 -w 1
       --bootstrap-timeout 20 --stall-timeout "$stall")
