@@ -2,7 +2,8 @@
 # --expect-line-rate across 2 netns nodes (env bootstrap, data on net1, both
 # net1 limited to 200 Mbit/s with tc tbf): graded against --nic-gbps 10 the
 # run misses (exit 1, message names the busbw and the expectation); at
-# F=0.01 it passes; without --nic-gbps the rate comes from net1's sysfs speed
+# F=0.001 (0.00125 GB/s, over 10x below what 200 Mbit/s carries even under
+# ASan on a loaded machine, which measured 0.013) it passes; without --nic-gbps the rate comes from net1's sysfs speed
 # (an up veth reports 10000 Mb/s) and the JSON names that file.
 # Usage: pairs_line_rate_test.sh RAILKIT
 set -euo pipefail
@@ -33,7 +34,7 @@ run_case() {
 run_case miss 1 --expect-line-rate --nic-gbps 10
 grep -q "railkit: all_reduce: busbw .* GB/s at 1048576 bytes is below the expected 1.00 GB/s" "$RK_WORK/miss1" \
   || { echo "FAIL: no 'below the expected 1.00 GB/s' line (2 nodes x 10 Gb/s x 0.8)" >&2; exit 1; }
-run_case pass 0 --expect-line-rate=0.01 --nic-gbps 10
+run_case pass 0 --expect-line-rate=0.001 --nic-gbps 10
 run_case discovered 1 --expect-line-rate --json-out "$RK_WORK/rate.json"
 python3 - "$RK_WORK/rate.json" <<'PY'
 import json, sys
