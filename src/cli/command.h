@@ -27,6 +27,7 @@ inline constexpr int kExitOk = 0;
 inline constexpr int kExitFindings = 1;
 inline constexpr int kExitUsage = 2;
 inline constexpr int kExitIncomplete = 3;
+inline constexpr int kExitInternal = 4;  // railkit's own bug (ErrorCode::kInternal), not the user's input
 
 // The one place an Error becomes a line on stderr and an exit status.
 int reportError(const Error& error);

@@ -9,6 +9,10 @@
 namespace railkit::cli {
 
 int reportError(const Error& error) {
+  if (error.code == ErrorCode::kInternal) {
+    std::fprintf(stderr, "railkit: internal error (a railkit bug, please report it): %s\n", error.message.c_str());
+    return kExitInternal;
+  }
   std::fprintf(stderr, "railkit: %s\n", error.message.c_str());
   switch (error.code) {
     case ErrorCode::kTimeout:

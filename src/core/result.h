@@ -37,8 +37,14 @@ struct [[nodiscard]] Error {
   }
 };
 
+// tl::expected with [[nodiscard]]: the compiler flags a Result or Status
+// whose error nobody looked at (an ignored failure would pass silently).
 template <class T>
-using Result = tl::expected<T, Error>;
+class [[nodiscard]] Result : public tl::expected<T, Error> {
+ public:
+  using tl::expected<T, Error>::expected;
+  Result(tl::expected<T, Error> other) : tl::expected<T, Error>(std::move(other)) {}
+};
 using Status = Result<void>;
 
 inline tl::unexpected<Error> makeError(ErrorCode code, std::string message) {
