@@ -5,6 +5,7 @@
 #include "cli/command.h"
 #include "cli/commands.h"
 #include "core/interrupt.h"
+#include "core/version.h"
 
 extern char** environ;
 
@@ -59,7 +60,7 @@ std::string unknownCommand(const CLI::App& app, const std::string& name) {
 int main(int argc, char** argv) {
   CLI::App app{"railkit: bring up, validate and debug the RDMA network of GPU clusters"};
   app.require_subcommand(1);
-  app.set_version_flag("--version", "railkit 0.1.0");
+  app.set_version_flag("--version", std::string("railkit ") + railkit::kRailkitVersion);
   railkit::cli::CommandContext context;
   context.env = railkit::environmentFromEnvp(environ);
   for (auto registrar : kCommands) registrar(app, context);
