@@ -36,11 +36,16 @@ int reportError(const Error& error);
 struct OutputOptions {
   bool json = false;
   std::string json_out;
+  // The document's "kind", e.g. "railkit.doctor/v1": set by addOutputFlags
+  // from the command's name; a command with a second document shape
+  // (doctor --list-rules) names its own.
+  std::string kind;
 };
 void addOutputFlags(CLI::App& command, OutputOptions& options);
 
 // Prints `document` on stdout when --json, writes it to --json-out when given,
-// and otherwise calls `human` to print the human view.
+// and otherwise calls `human` to print the human view. Every document gets
+// "kind" and "railkit_version" (docs/json.md).
 Status emitOutput(const OutputOptions& options, const nlohmann::json& document,
                   const std::function<void()>& human);
 

@@ -5,6 +5,7 @@
 
 #include "cli/command.h"
 #include "core/atomic_file.h"
+#include "core/version.h"
 
 namespace railkit::cli {
 
@@ -22,6 +23,7 @@ int reportError(const Error& error) {
 }
 
 void addOutputFlags(CLI::App& command, OutputOptions& options) {
+  options.kind = "railkit." + command.get_name() + "/v1";
   command.add_flag("--json", options.json, "Print one JSON document on stdout instead of the human view");
   command.add_option("--json-out", options.json_out, "Also write the JSON document to FILE")
       ->type_name("FILE");
@@ -32,7 +34,12 @@ Status emitOutput(const OutputOptions& options, const nlohmann::json& document,
   // Strings come from files the user hands us (a snapshot's environ, a
   // manifest, a log); bytes that are not UTF-8 become U+FFFD rather than
   // aborting the dump.
-  auto text = [&] { return document.dump(2, ' ', false, nlohmann::json::error_handler_t::replace); };
+  nlohmann::json stamped = document;
+  if (stamped.is_object()) {
+    stamped["kind"] = options.kind;
+    stamped["railkit_version"] = kRailkitVersion;
+  }
+  auto text = [&] { return stamped.dump(2, ' ', false, nlohmann::json::error_handler_t::replace); };
   if (!options.json_out.empty()) {
     // A temporary file renamed over the name: a killed run leaves the
     // previous result or the new one, never half a document.

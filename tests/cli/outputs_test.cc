@@ -154,3 +154,29 @@ TEST(CliOutputs, HelpAndVersionStayExitZero) {
 }
 
 }  // namespace
+
+namespace {
+
+// Every JSON document names its kind and the railkit that wrote it, so a
+// reader (report, a script) knows what it holds (docs/json.md).
+TEST(CliOutputs, EveryJsonDocumentHasKindAndVersion) {
+  const std::string example = std::string(RAILKIT_SOURCE_DIR) + "/examples/dgx-h100-8gpu";
+  const std::string log = writeScratchFile(cliScratch() / "kind.log", "host:1:2 [0] NCCL INFO NCCL version 2.21.5+cuda12.4\n");
+  const std::pair<std::string, std::string> cases[] = {
+      {"inspect --root " + example + " --json", "railkit.inspect/v1"},
+      {"doctor --root " + example + " --json", "railkit.doctor/v1"},
+      {"lint --json " + cleanManifest(), "railkit.lint/v1"},
+      {"logs --json " + log, "railkit.logs/v1"},
+      {"env --root " + example + " --json", "railkit.env/v1"},
+  };
+  for (const auto& [args, kind] : cases) {
+    CliRun r = runRailkit(args);
+    EXPECT_LE(r.status, 1) << args << ": " << r.err;
+    auto doc = nlohmann::json::parse(r.out, nullptr, false);
+    ASSERT_TRUE(doc.is_object()) << args << ": " << r.out.substr(0, 300);
+    EXPECT_EQ(doc.value("kind", ""), kind) << args;
+    EXPECT_EQ(doc.value("railkit_version", ""), RAILKIT_VERSION) << args;
+  }
+}
+
+}  // namespace
