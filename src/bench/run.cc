@@ -18,11 +18,11 @@ Result<std::unique_ptr<Bootstrap>> makeBootstrap(const BenchConfig& c) {
 
 nlohmann::json rowToJson(const std::string& op, const Row& row) {
   auto m = [](const Measurement& x) {
-    nlohmann::json j{{"time_us", x.time_us}, {"algbw_gbps", x.algbw}, {"busbw_gbps", x.busbw}};
+    nlohmann::json j{{"time_us", x.time_us}, {"algbw_gbs", x.algbw}, {"busbw_gbs", x.busbw}};
     j["wrong"] = x.wrong ? nlohmann::json(*x.wrong) : nlohmann::json(nullptr);
     return j;
   };
-  return {{"op", op},         {"size", row.size},  {"count", row.count},
+  return {{"op", op},         {"size_bytes", row.size},  {"count", row.count},
           {"type", row.type}, {"redop", row.redop}, {"root", row.root},
           {"out_of_place", m(row.out_of_place)},     {"in_place", m(row.in_place)}};
 }
@@ -120,7 +120,7 @@ Result<BenchOutcome> runBench(const BenchConfig& c, std::ostream& text) {
     nlohmann::json rows = nlohmann::json::array();
     for (const auto& row : sweep->rows) rows.push_back(rowToJson(coll->name, row));
     double last_busbw = sweep->rows.empty() ? 0 : sweep->rows.back().in_place.busbw;
-    nlohmann::json entry{{"op", coll->name}, {"rows", rows}, {"wrong", sweep->wrong}, {"avg_busbw_gbps", sweep->avg_busbw}};
+    nlohmann::json entry{{"op", coll->name}, {"rows", rows}, {"wrong", sweep->wrong}, {"avg_busbw_gbs", sweep->avg_busbw}};
     std::optional<double> expected = c.expect_busbw;
     if (c.expect_line_rate) {
       std::optional<double> line;
@@ -137,7 +137,7 @@ Result<BenchOutcome> runBench(const BenchConfig& c, std::ostream& text) {
       }
     }
     if (expected) {
-      entry["expected_busbw_gbps"] = *expected;
+      entry["expected_busbw_gbs"] = *expected;
       if (last_busbw < *expected) {
         outcome.failures.push_back(fmt::format("{}: busbw {:.2f} GB/s at {} bytes is below the expected {:.2f} GB/s",
                                                coll->name, last_busbw, sweep->rows.back().size, *expected));

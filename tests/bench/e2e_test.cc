@@ -93,7 +93,7 @@ INSTANTIATE_TEST_SUITE_P(Ranks, BenchLocal, ::testing::Values(1, 2, 3));
 TEST(BenchLocal, JsonHasEveryRow) {
   CmdRun r = runCommand(::railkit::testing::railkitBinary() + " bench all_gather --local 2 -b 1K -e 4K --json");
   ASSERT_EQ(r.rc, 0) << r.out;
-  EXPECT_NE(r.out.find("\"busbw_gbps\""), std::string::npos);
+  EXPECT_NE(r.out.find("\"busbw_gbs\""), std::string::npos);
   EXPECT_NE(r.out.find("\"data_interface\": \"lo\""), std::string::npos);
   EXPECT_EQ(r.out.find("# Avg bus"), std::string::npos);  // --json replaces the text
 }
