@@ -1,5 +1,7 @@
 #include "k8s/schema.h"
 
+#include <charconv>
+
 #include <sys/stat.h>
 
 #include <cstdint>
@@ -78,20 +80,20 @@ nlohmann::json yamlToJson(const YamlNode& node, int depth) {
   const std::string& v = node.value;
   if (v == "true" || v == "True" || v == "TRUE") return true;
   if (v == "false" || v == "False" || v == "FALSE") return false;
+  // from_chars reports a bad or out-of-range number as a value, not an
+  // exception; the whole text must be the number ("1e3x" stays a string).
+  const char* first = v.data() + (v.size() > 1 && v[0] == '+' && v[1] != '-' && v[1] != '+' ? 1 : 0);
+  const char* last = v.data() + v.size();
   if (!v.empty() && v.find_first_not_of("-+0123456789") == std::string::npos && v.size() < 19) {
-    try {
-      return std::stoll(v);
-    } catch (const std::exception&) {
-    }
+    long long integer = 0;
+    auto [end, ec] = std::from_chars(first, last, integer);
+    if (ec == std::errc() && end == last) return integer;
   }
   if (!v.empty() && v.find_first_not_of("-+0123456789.eE") == std::string::npos &&
       v.find_first_of("0123456789") != std::string::npos) {
-    try {
-      size_t used = 0;
-      double d = std::stod(v, &used);
-      if (used == v.size()) return d;
-    } catch (const std::exception&) {
-    }
+    double real = 0;
+    auto [end, ec] = std::from_chars(first, last, real);
+    if (ec == std::errc() && end == last) return real;
   }
   return v;
 }

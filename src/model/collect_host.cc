@@ -111,20 +111,23 @@ void addLiveFacts(const FileRoot& root, Inventory& inventory) {
       }
     }
   } else if (auto text = root.readText(kLiveFactsPath)) {
-    try {
-      auto j = nlohmann::json::parse(*text);
-      if (j.contains("addresses") && j["addresses"].is_object()) {
+    // A damaged live.json only costs the live facts; the tree is still read.
+    auto j = nlohmann::json::parse(*text, nullptr, /*allow_exceptions=*/false);
+    if (j.is_object()) {
+      if (auto it = j.find("addresses"); it != j.end() && it->is_object()) {
         known = true;
-        for (auto& [name, list] : j["addresses"].items())
+        for (auto& [name, list] : it->items()) {
+          if (!list.is_array()) continue;
           for (auto& a : list)
             if (a.is_string()) addresses[name].push_back(a.get<std::string>());
+        }
       }
-      if (!inventory.process.shm_bytes && j.contains("shm_bytes") && j["shm_bytes"].is_number_unsigned()) {
-        inventory.process.shm_bytes = j["shm_bytes"].get<uint64_t>();
-        inventory.process.shm_source = j.value("shm_source", std::string("statvfs"));
+      auto bytes = j.find("shm_bytes");
+      if (!inventory.process.shm_bytes && bytes != j.end() && bytes->is_number_unsigned()) {
+        inventory.process.shm_bytes = bytes->get<uint64_t>();
+        auto source = j.find("shm_source");
+        inventory.process.shm_source = source != j.end() && source->is_string() ? source->get<std::string>() : "statvfs";
       }
-    } catch (const nlohmann::json::exception&) {
-      // A damaged live.json only costs the live facts; the tree is still read.
     }
   }
   if (!known) return;
