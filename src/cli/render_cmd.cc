@@ -5,6 +5,8 @@
 #include <memory>
 #include <optional>
 
+#include <nlohmann/json.hpp>
+
 #include "bench/job_token.h"
 #include "cli/commands.h"
 #include "core/atomic_file.h"
@@ -22,6 +24,7 @@ struct RenderOptions {
   std::optional<int> nodes;
   std::optional<int> gpus;
   std::string job_token;  // --job-token; default: a random one per render
+  OutputOptions output;   // --json: the objects (or, with --output-dir, the files written)
 };
 
 // A profile is a few hundred bytes of YAML; the cap only stops /dev/urandom
@@ -61,10 +64,18 @@ Result<k8s::render::Profile> loadProfile(const RenderOptions& options) {
   return profile;
 }
 
-int emit(const std::vector<std::pair<std::string, std::string>>& files, const std::string& out_dir) {
+// Writes the files into --output-dir (or prints them); `about` names each
+// file's object for --json (empty for node-prep's plain files).
+int emit(const std::vector<std::pair<std::string, std::string>>& files, const RenderOptions& options,
+         const nlohmann::json& about = nlohmann::json::array()) {
+  const std::string& out_dir = options.out_dir;
   if (out_dir.empty()) {
-    for (const auto& [name, text] : files) std::cout << "--- # " << name << "\n" << text;
-    return kExitOk;
+    nlohmann::json doc{{"files", nlohmann::json::array()}};
+    for (const auto& [name, text] : files) doc["files"].push_back({{"file", name}, {"text", text}});
+    auto st = emitOutput(options.output, doc, [&] {
+      for (const auto& [name, text] : files) std::cout << "--- # " << name << "\n" << text;
+    });
+    return st ? kExitOk : reportError(st.error());
   }
   std::error_code ec;
   std::filesystem::create_directories(out_dir, ec);
@@ -76,8 +87,14 @@ int emit(const std::vector<std::pair<std::string, std::string>>& files, const st
   for (const auto& [name, text] : files)
     if (auto st = writeFileAtomic((std::filesystem::path(out_dir) / name).string(), text, "render -o"); !st)
       return reportError(st.error());
-  std::cerr << "wrote " << files.size() << " files to " << out_dir << "\n";
-  return kExitOk;
+  nlohmann::json doc{{"output_dir", out_dir}, {"files", nlohmann::json::array()}};
+  for (std::size_t i = 0; i < files.size(); ++i) {
+    nlohmann::json entry{{"file", files[i].first}};
+    if (i < about.size()) entry.update(about[i]);
+    doc["files"].push_back(std::move(entry));
+  }
+  auto st = emitOutput(options.output, doc, [&] { std::cerr << "wrote " << files.size() << " files to " << out_dir << "\n"; });
+  return st ? kExitOk : reportError(st.error());
 }
 
 // The rendezvous secret for launchers that use railkit's env bootstrap:
@@ -114,18 +131,28 @@ int runRender(const RenderOptions& options) {
   auto objects = k8s::render::renderProfile(*profile);
   if (!objects) return reportError(objects.error());
   if (options.out_dir.empty()) {
-    std::cout << k8s::render::toYaml(*objects);
-    return kExitOk;
+    // --json: the objects themselves, as `kubectl get -o json` lists them.
+    nlohmann::json doc{{"objects", nlohmann::json::array()}};
+    for (const auto& object : *objects) doc["objects"].push_back(object.object);
+    auto st = emitOutput(options.output, doc, [&] { std::cout << k8s::render::toYaml(*objects); });
+    return st ? kExitOk : reportError(st.error());
   }
   std::vector<std::pair<std::string, std::string>> files;
-  for (const auto& object : *objects) files.emplace_back(object.file_name, k8s::render::toYaml(object));
-  return emit(files, options.out_dir);
+  nlohmann::json about = nlohmann::json::array();
+  for (const auto& object : *objects) {
+    files.emplace_back(object.file_name, k8s::render::toYaml(object));
+    const auto& o = object.object;
+    about.push_back({{"apiVersion", o.value("apiVersion", "")},
+                     {"kind", o.value("kind", "")},
+                     {"name", o.contains("metadata") ? o["metadata"].value("name", "") : ""}});
+  }
+  return emit(files, options, about);
 }
 
 int runNodePrep(const RenderOptions& options) {
   auto profile = loadProfile(options);
   if (!profile) return reportError(profile.error());
-  return emit(k8s::render::renderNodePrep(*profile), options.out_dir);
+  return emit(k8s::render::renderNodePrep(*profile), options);
 }
 
 void addProfileFlags(CLI::App& command, RenderOptions& options) {
@@ -140,6 +167,7 @@ void addProfileFlags(CLI::App& command, RenderOptions& options) {
   command.add_option("--gpus-per-node", options.gpus, "GPUs per node");
   command.add_option("--job-token", options.job_token,
                      "job token for the rendezvous Secret (indexed-job, jobset, trainjob; default: random per render)");
+  addOutputFlags(command, options.output);
 }
 
 }  // namespace

@@ -3,6 +3,7 @@
 #include <memory>
 
 #include <fmt/core.h>
+#include <nlohmann/json.hpp>
 
 #include "cli/commands.h"
 #include "core/interrupt.h"
@@ -18,6 +19,7 @@ struct SnapshotOptions {
   std::string out;
   std::string root;
   bool force = false;
+  OutputOptions output;
 };
 
 int runSnapshot(const SnapshotOptions& opts) {
@@ -39,8 +41,14 @@ int runSnapshot(const SnapshotOptions& opts) {
   if (auto st = checkInterrupt("snapshot"); !st) return reportError(st.error());
   auto stats = model::writeSnapshot(root, recorder, *inv, opts.out, opts.force);
   if (!stats) return reportError(stats.error());
-  fmt::print("snapshot: wrote {} ({} files, {} symlinks, {} directories listed, {} RDMA devices, {} GPUs)\n",
-             opts.out, stats->files, stats->links, stats->dirs, inv->rdma_devices.size(), inv->gpus.size());
+  nlohmann::json doc{{"output", opts.out},          {"files", stats->files},
+                     {"symlinks", stats->links},     {"directories_listed", stats->dirs},
+                     {"rdma_devices", inv->rdma_devices.size()}, {"gpus", inv->gpus.size()}};
+  auto st = emitOutput(opts.output, doc, [&] {
+    fmt::print("snapshot: wrote {} ({} files, {} symlinks, {} directories listed, {} RDMA devices, {} GPUs)\n",
+               opts.out, stats->files, stats->links, stats->dirs, inv->rdma_devices.size(), inv->gpus.size());
+  });
+  if (!st) return reportError(st.error());
   return kExitOk;
 }
 
@@ -53,6 +61,7 @@ void registerSnapshot(CLI::App& app, CommandContext& context) {
   command->add_option("--root", opts->root, "Snapshot a tree (directory or .tar.gz) instead of this machine");
   command->add_flag("--force", opts->force,
                     "Replace an existing output file, or a directory that is a railkit snapshot");
+  addOutputFlags(*command, opts->output);
   command->callback([&context, opts] { context.action = [opts] { return runSnapshot(*opts); }; });
 }
 

@@ -162,7 +162,14 @@ namespace {
 TEST(CliOutputs, EveryJsonDocumentHasKindAndVersion) {
   const std::string example = std::string(RAILKIT_SOURCE_DIR) + "/examples/dgx-h100-8gpu";
   const std::string log = writeScratchFile(cliScratch() / "kind.log", "host:1:2 [0] NCCL INFO NCCL version 2.21.5+cuda12.4\n");
+  const fs::path snapshot = cliScratch() / "kind-snapshot";
+  fs::remove_all(snapshot);
+  const fs::path rendered = cliScratch() / "kind-render";
+  fs::remove_all(rendered);
   const std::pair<std::string, std::string> cases[] = {
+      {"snapshot --root " + example + " --output " + snapshot.string() + " --json", "railkit.snapshot/v1"},
+      {"render --image img:1 --launcher mpijob --json", "railkit.render/v1"},
+      {"render --image img:1 --launcher jobset --output-dir " + rendered.string() + " --json", "railkit.render/v1"},
       {"inspect --root " + example + " --json", "railkit.inspect/v1"},
       {"doctor --root " + example + " --json", "railkit.doctor/v1"},
       {"lint --json " + cleanManifest(), "railkit.lint/v1"},
@@ -177,6 +184,16 @@ TEST(CliOutputs, EveryJsonDocumentHasKindAndVersion) {
     EXPECT_EQ(doc.value("kind", ""), kind) << args;
     EXPECT_EQ(doc.value("railkit_version", ""), RAILKIT_VERSION) << args;
   }
+  // render --json lists the objects, or with --output-dir the files it wrote.
+  CliRun r = runRailkit("render --image img:1 --launcher mpijob --json");
+  auto objects = nlohmann::json::parse(r.out, nullptr, false);
+  ASSERT_TRUE(objects.contains("objects")) << r.out.substr(0, 300);
+  EXPECT_EQ(objects["objects"].back().value("kind", ""), "MPIJob");
+  r = runRailkit("render --image img:1 --launcher jobset --output-dir " + rendered.string() + " --json");
+  auto files = nlohmann::json::parse(r.out, nullptr, false);
+  ASSERT_TRUE(files.contains("files")) << r.out.substr(0, 300);
+  for (const auto& f : files["files"]) EXPECT_TRUE(fs::exists(rendered / f.value("file", "?"))) << f.dump();
+  EXPECT_EQ(files["files"].back().value("kind", ""), "JobSet");
 }
 
 }  // namespace
