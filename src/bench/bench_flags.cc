@@ -122,6 +122,9 @@ Result<Launch> resolveLaunch(const BenchFlags& f, const Environment& env, bool m
   auto port = envNumber(boot, "MASTER_PORT", single ? 0 : 1, 65535, "a TCP port");
   if (!port) return tl::unexpected(port.error());
   auto addr = lookup(boot, "MASTER_ADDR");
+  if (mpi && f.nproc_per_node > 0) {
+    return tl::unexpected(usage("--nproc-per-node: mpirun already starts every rank (use its -np and --map-by)"));
+  }
   if (mpi) {
     l.bootstrap = mpi_built_in ? "mpi" : "env";
     if (!mpi_built_in && !addr) {
@@ -147,6 +150,17 @@ Result<Launch> resolveLaunch(const BenchFlags& f, const Environment& env, bool m
   if (l.rank >= l.size) {
     return tl::unexpected(usage(std::string(rank_var) + "=" + std::to_string(l.rank) + " is not below " + size_var +
                                 "=" + std::to_string(l.size)));
+  }
+  if (f.nproc_per_node > 0) {
+    // RANK and WORLD_SIZE (or PET_NODE_RANK and PET_NNODES) count nodes here.
+    if (static_cast<long long>(l.size) * f.nproc_per_node > kMaxWorldSize) {
+      return tl::unexpected(usage(std::string(size_var) + "=" + std::to_string(l.size) + " nodes x --nproc-per-node " +
+                                  std::to_string(f.nproc_per_node) + " is more than " + std::to_string(kMaxWorldSize) +
+                                  " ranks"));
+    }
+    l.rank *= f.nproc_per_node;
+    l.size *= f.nproc_per_node;
+    l.ranks_on_this_host = l.ranks_to_fork = f.nproc_per_node;
   }
   if (addr && addr->empty()) return tl::unexpected(usage("MASTER_ADDR is empty"));
   l.master_addr = addr.value_or("");
@@ -209,6 +223,13 @@ Status validateBenchFlags(const BenchFlags& f, const Launch& launch, std::uint64
   }
   if (f.nic_gbps && !(std::isfinite(*f.nic_gbps) && *f.nic_gbps > 0)) {
     return tl::unexpected(usage("--nic-gbps: expected a positive rate in Gb/s, found " + num(*f.nic_gbps)));
+  }
+  if (f.local > 0 && f.nproc_per_node > 0) {
+    return tl::unexpected(usage("--nproc-per-node cannot be used with --local (--local N already forks every rank)"));
+  }
+  if (f.nproc_per_node < 0 || f.nproc_per_node > kMaxRanksPerNode) {
+    return tl::unexpected(usage("--nproc-per-node: expected 1 to " + std::to_string(kMaxRanksPerNode) + ", found " +
+                                std::to_string(f.nproc_per_node)));
   }
   if (f.local > 0 && (!f.data_if.empty() || !f.ctrl_if.empty())) {
     return tl::unexpected(usage(std::string(f.data_if.empty() ? "--ctrl-if" : "--data-if") +

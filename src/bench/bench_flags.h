@@ -15,6 +15,7 @@ namespace railkit::bench {
 
 inline constexpr double kMaxTimeoutSeconds = 86400;  // a day
 inline constexpr int kMaxConnectionsPerPeer = 16;    // the tcp transport's limit
+inline constexpr int kMaxRanksPerNode = 64;          // --local and --nproc-per-node
 
 struct BenchFlags {
   std::string op;
@@ -24,6 +25,7 @@ struct BenchFlags {
   std::string backend = "tcp";
   std::string data_if, ctrl_if;
   int local = 0;
+  int nproc_per_node = 0;  // --nproc-per-node G: RANK/WORLD_SIZE count nodes; G ranks forked here
   std::string job_id;
   std::string job_token, job_token_file;
   double bootstrap_timeout = 300, stall_timeout = 30;
@@ -46,6 +48,9 @@ struct Launch {
   std::string master_addr;
   int master_port = 29500;
   int ranks_on_this_host = 1;     // for the memory check
+  // --nproc-per-node G: this node forks ranks rank .. rank+G-1 (rank is
+  // node rank x G), as torchrun --nproc-per-node does; 0 when one rank runs.
+  int ranks_to_fork = 0;
 };
 
 // kUsage naming the variable and its value for anything that is not a

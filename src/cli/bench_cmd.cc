@@ -224,6 +224,34 @@ Status probeNcclInChild(const bench::BenchConfig& c) {
   return makeError(ErrorCode::kUnavailable, msg.empty() ? "nccl backend: the library probe crashed" : msg);
 }
 
+// Waits for the forked ranks. Like mpirun: once a rank could not run (usage
+// error, lost peer, crash) the others would only wait out their timeouts,
+// so they are stopped. The worst exit status is the job's.
+int superviseRanks(const std::vector<pid_t>& children) {
+  int worst = kExitOk;
+  std::size_t running = children.size();
+  bool stopping = false;
+  while (running > 0) {
+    int status = 0;
+    pid_t pid = waitpid(-1, &status, 0);
+    if (pid < 0) {
+      if (errno == EINTR) continue;
+      break;
+    }
+    if (std::find(children.begin(), children.end(), pid) == children.end()) continue;
+    --running;
+    // A rank we stopped says nothing about the run; the one that failed does.
+    if (stopping && WIFSIGNALED(status) && WTERMSIG(status) == SIGTERM) continue;
+    int code = WIFEXITED(status) ? WEXITSTATUS(status) : kExitIncomplete;
+    worst = std::max(worst, code);
+    if (code >= kExitUsage && running > 0 && !stopping) {
+      stopping = true;
+      for (pid_t child : children) kill(child, SIGTERM);
+    }
+  }
+  return worst;
+}
+
 int runLocal(bench::BenchConfig c, const OutputOptions& output) {
   if (c.backend == "nccl") {
     if (auto s = probeNcclInChild(c); !s) return reportError(s.error());
@@ -268,30 +296,40 @@ int runLocal(bench::BenchConfig c, const OutputOptions& output) {
     children.push_back(pid);
   }
   bench::closeFd(*listener);
-  // Like mpirun: once a rank could not run (usage error, lost peer, crash) the
-  // others would only wait out their timeouts, so they are stopped.
-  int worst = kExitOk;
-  std::size_t running = children.size();
-  bool stopping = false;
-  while (running > 0) {
-    int status = 0;
-    pid_t pid = waitpid(-1, &status, 0);
-    if (pid < 0) {
-      if (errno == EINTR) continue;
-      break;
-    }
-    if (std::find(children.begin(), children.end(), pid) == children.end()) continue;
-    --running;
-    // A rank we stopped says nothing about the run; the one that failed does.
-    if (stopping && WIFSIGNALED(status) && WTERMSIG(status) == SIGTERM) continue;
-    int code = WIFEXITED(status) ? WEXITSTATUS(status) : kExitIncomplete;
-    worst = std::max(worst, code);
-    if (code >= kExitUsage && running > 0 && !stopping) {
-      stopping = true;
-      for (pid_t child : children) kill(child, SIGTERM);
-    }
+  return superviseRanks(children);
+}
+
+// Ranks rank .. rank+G-1 of an env-bootstrap job on this node
+// (--nproc-per-node G, as torchrun's): each a child with its LOCAL_RANK,
+// supervised like --local's.
+int runNodeRanks(const bench::BenchConfig& c, int count, const OutputOptions& output) {
+  if (c.backend == "nccl") {
+    if (auto s = probeNcclInChild(c); !s) return reportError(s.error());
   }
-  return worst;
+  std::vector<pid_t> children;
+  for (int i = 0; i < count; ++i) {
+    std::fflush(nullptr);
+    pid_t pid = fork();
+    if (pid < 0) {
+      for (pid_t child : children) kill(child, SIGTERM);
+      for (pid_t child : children) waitpid(child, nullptr, 0);
+      return reportError(Error{ErrorCode::kIo, std::string("fork failed: ") + std::strerror(errno)});
+    }
+    if (pid == 0) {
+      bench::BenchConfig mine = c;
+      mine.bootstrap_options.rank += i;
+      // The nccl backend picks its GPU by local rank.
+      auto& env = mine.transport_options.env;
+      env.erase(std::remove_if(env.begin(), env.end(), [](const std::string& kv) { return kv.rfind("LOCAL_RANK=", 0) == 0; }),
+                env.end());
+      env.push_back("LOCAL_RANK=" + std::to_string(i));
+      int code = runRank(mine, output);
+      std::fflush(nullptr);
+      _exit(code);
+    }
+    children.push_back(pid);
+  }
+  return superviseRanks(children);
 }
 
 }  // namespace
@@ -317,6 +355,10 @@ void registerBench(CLI::App& app, CommandContext& context) {
   cmd->add_option("--data-if", f->data_if, "data interface (NCCL_SOCKET_IFNAME syntax)");
   cmd->add_option("--ctrl-if", f->ctrl_if, "control interface (NCCL_SOCKET_IFNAME syntax)");
   cmd->add_option("--local", f->local, "fork N ranks on this host over lo")->check(CLI::Range(1, 64));
+  cmd->add_option("--nproc-per-node", f->nproc_per_node,
+                  "fork G ranks on this node; RANK/WORLD_SIZE (or PET_NODE_RANK/PET_NNODES) then count nodes, as with "
+                  "torchrun --nproc-per-node")
+      ->check(CLI::Range(1, 64));
   cmd->add_option("--job-id", f->job_id, "job id checked at the rendezvous (default RAILKIT_JOB_ID or derived)");
   cmd->add_option("--job-token", f->job_token,
                   "shared secret every rank must hold; hellos carry an HMAC of it (default RAILKIT_JOB_TOKEN; "
@@ -340,6 +382,7 @@ void registerBench(CLI::App& app, CommandContext& context) {
       auto config = makeConfig(*f, context.env);
       if (!config) return reportError(config.error());
       if (f->local > 0) return runLocal(*config, cli->output);
+      if (f->nproc_per_node > 1) return runNodeRanks(*config, f->nproc_per_node, cli->output);
       return runRank(*config, cli->output);
     };
   });

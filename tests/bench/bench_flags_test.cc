@@ -191,6 +191,33 @@ TEST(BenchFlags, TrainerPetEnvironment) {
   EXPECT_EQ(mpi->rank, 1);
 }
 
+// --nproc-per-node G, as torchrun's: the launcher's RANK and WORLD_SIZE (or
+// PET_NODE_RANK and PET_NNODES) count nodes; this node runs ranks
+// node x G .. node x G + G-1 of nodes x G.
+TEST(BenchFlags, ProcessesPerNode) {
+  BenchFlags f;
+  f.op = "all_reduce";
+  f.nproc_per_node = 4;
+  auto node = resolveLaunch(f, envOf({{"PET_NODE_RANK", "1"}, {"PET_NNODES", "3"}, {"PET_MASTER_ADDR", "h"}}), false);
+  ASSERT_TRUE(node.has_value()) << node.error().message;
+  EXPECT_EQ(node->rank, 4);
+  EXPECT_EQ(node->size, 12);
+  EXPECT_EQ(node->ranks_to_fork, 4);
+  EXPECT_EQ(node->ranks_on_this_host, 4);
+  // A node rank out of range is still named as the launcher gave it.
+  auto bad = resolveLaunch(f, envOf({{"RANK", "3"}, {"WORLD_SIZE", "2"}, {"MASTER_ADDR", "h"}}), false);
+  ASSERT_FALSE(bad.has_value());
+  EXPECT_NE(bad.error().message.find("RANK=3 is not below WORLD_SIZE=2"), std::string::npos) << bad.error().message;
+  auto huge = resolveLaunch(f, envOf({{"RANK", "0"}, {"WORLD_SIZE", "65536"}, {"MASTER_ADDR", "h"}}), false);
+  ASSERT_FALSE(huge.has_value());
+  EXPECT_NE(huge.error().message.find("--nproc-per-node 4 is more than 65536 ranks"), std::string::npos);
+  // mpirun places its ranks itself.
+  auto mpi = resolveLaunch(f, envOf({{"OMPI_COMM_WORLD_SIZE", "2"}, {"OMPI_COMM_WORLD_RANK", "0"}}), true);
+  ASSERT_FALSE(mpi.has_value());
+  EXPECT_NE(mpi.error().message.find("mpirun already starts every rank"), std::string::npos);
+  expectRefused([](BenchFlags& g) { g.nproc_per_node = 2; }, "--nproc-per-node cannot be used with --local");
+}
+
 TEST(BenchFlags, JobToken) {
   BenchFlags f;
   EXPECT_EQ(*resolveJobToken(f, {}), "");

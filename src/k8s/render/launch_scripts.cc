@@ -65,7 +65,10 @@ std::string perRankWrapper(const PodNetwork& net, const std::string& command) {
 }
 
 std::string indexedBenchScript(const Profile& profile, const PodNetwork& net) {
-  return envPrelude(net) + "exec " + benchCommand(profile, net) + "\n";
+  // One rank per GPU, as torchrun --nproc-per-node runs them: the pod's
+  // RANK and WORLD_SIZE (or Trainer's PET_*) count pods, railkit forks the rest.
+  std::string per_node = profile.gpus_per_node > 1 ? " --nproc-per-node " + std::to_string(profile.gpus_per_node) : "";
+  return envPrelude(net) + "exec " + benchCommand(profile, net) + per_node + "\n";
 }
 
 std::string sshKeySecretName(const Profile& profile) {

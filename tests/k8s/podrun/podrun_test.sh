@@ -11,11 +11,13 @@
 # binary and its flags (all_reduce_perf ... -> railkit bench all_reduce over
 # tcp): the same checks then prove the nccl-tests launch (sshd, wait-dns and
 # mpirun from rank 0, or the launcher).
-# Usage: podrun_test.sh RAILKIT PODPLAN MODE LAUNCHER NODES [TOOL]
+# With GPUS > 1 (gpusPerNode), each pod runs GPUS ranks (railkit bench
+# --nproc-per-node, or mpirun's slots): NODES x GPUS ranks on NODES hosts.
+# Usage: podrun_test.sh RAILKIT PODPLAN MODE LAUNCHER NODES [TOOL [GPUS]]
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 source "$here/podrun.sh"
-rk=$1 podplan=$2 mode=$3 launcher=$4 nodes=$5 tool=${6:-railkit}
+rk=$1 podplan=$2 mode=$3 launcher=$4 nodes=$5 tool=${6:-railkit} gpus=${7:-1}
 # Ranks that mpirun starts over ssh get sshd's bare environment, so in the
 # sanitizer build LeakSanitizer runs in them without the suppressions for
 # OpenMPI's components (tests/bench/lsan.supp) and fails them on libmpi's own
@@ -31,7 +33,7 @@ profile="$here/profiles/tcp.yaml"
 [[ $tool == nccl-tests ]] && profile="$here/profiles/nccl-tests.yaml"
 
 render() {
-  "$rk" render --profile "$profile" --mode "$mode" --launcher "$launcher" --nodes "$nodes" \
+  "$rk" render --profile "$profile" --mode "$mode" --launcher "$launcher" --nodes "$nodes" --gpus-per-node "$gpus" \
     --job-token podrun-fixed-job-token-0123456789 | as_tcp_test
 }
 
@@ -69,7 +71,7 @@ fi
 
 fail() { echo "FAIL: $mode $launcher: $*" >&2; exit 1; }
 ranks=$(grep -c '^#  Rank' "$log")
-((ranks == nodes)) || fail "rank 0's table lists $ranks ranks, want $nodes"
+((ranks == nodes * gpus)) || fail "rank 0's table lists $ranks ranks, want $((nodes * gpus)) ($nodes pods x $gpus)"
 hosts=$(awk '/^#  Rank/ { for (i = 1; i < NF; i++) if ($i == "on") print $(i + 1) }' "$log" | sort -u)
 (($(wc -l <<<"$hosts") == nodes)) || fail "the ranks ran on $(wc -l <<<"$hosts") distinct hosts, want $nodes: $hosts"
 for host in $hosts; do
@@ -80,7 +82,7 @@ done
 # node's NIC (hostNetwork): the first data interface the plan gave a pod.
 data_if=$(awk '$3 == "data" { print $1; exit }' "$PR_PLAN"/pods/*/netifs)
 [[ -n $data_if ]] || fail "no pod has a data interface"
-(($(grep '^#  Rank' "$log" | grep -c " tcp $data_if ") == nodes)) || fail "not every rank line shows tcp on $data_if"
+(($(grep '^#  Rank' "$log" | grep -c " tcp $data_if ") == nodes * gpus)) || fail "not every rank line shows tcp on $data_if"
 rows=$(awk '$1 ~ /^[0-9]+$/ && NF == 13' "$log" | wc -l)
 bad=$(awk '$1 ~ /^[0-9]+$/ && NF == 13 && ($9 != 0 || $13 != 0)' "$log" | wc -l)
 ((rows > 0 && bad == 0)) || fail "$rows data rows, $bad with #wrong != 0"
@@ -93,4 +95,4 @@ while IFS=$'\t' read -r node pod host end role job ctrl; do
   echo "pod $pod: eth0 $c bytes, $data_if $d bytes"
   ((d > 1000000 && c * 10 < d)) || fail "pod $pod: $data_if did not carry the bytes (eth0 $c, $data_if $d)"
 done <"$PR_PLAN/pods.tsv"
-echo "ok: $mode $launcher: $nodes ranks on $nodes hosts over $data_if, every pod ended"
+echo "ok: $mode $launcher: $((nodes * gpus)) ranks on $nodes hosts over $data_if, every pod ended"
