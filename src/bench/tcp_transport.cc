@@ -181,14 +181,7 @@ class TcpTransport final : public Transport {
     return s;
   }
 
-  Status barrier() override {
-    char out = 0, in = 0;
-    // Dissemination barrier: log2(n) rounds of one byte to rank+d.
-    for (int d = 1; d < size_; d <<= 1) {
-      if (auto s = sendRecv(*this, (rank_ + d) % size_, &out, 1, (rank_ - d + size_) % size_, &in, 1); !s) return s;
-    }
-    return okStatus();
-  }
+  Status barrier() override { return disseminationBarrier(*this); }
 
  private:
   Status waitFor(const std::vector<RequestId>& ids) {

@@ -89,6 +89,10 @@ class Transport {
 Status sendRecv(Transport& t, int to, const void* send, std::size_t send_bytes, int from, void* recv,
                 std::size_t recv_bytes);
 
+// A barrier over point-to-point messages (dissemination: log2(n) rounds of
+// one byte), for backends with no barrier of their own (tcp, ucx).
+Status disseminationBarrier(Transport& t);
+
 // Creates the transport named by --backend ("tcp", "ucx", "nccl"), connecting
 // to every peer through `bootstrap` (which carries the addresses). kUsage for
 // an unknown name, kUnavailable when the backend was not built in or its

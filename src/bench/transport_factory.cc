@@ -74,4 +74,15 @@ Status sendRecv(Transport& t, int to, const void* send, std::size_t send_bytes, 
   return t.waitAll(ids);
 }
 
+Status disseminationBarrier(Transport& t) {
+  char out = 0, in = 0;
+  const int rank = t.rank(), size = t.size();
+  // log2(n) rounds: in round d each rank sends one byte to rank+d and hears
+  // from rank-d, so after the last round every rank has heard from all.
+  for (int d = 1; d < size; d <<= 1) {
+    if (auto s = sendRecv(t, (rank + d) % size, &out, 1, (rank - d + size) % size, &in, 1); !s) return s;
+  }
+  return okStatus();
+}
+
 }  // namespace railkit::bench

@@ -177,13 +177,7 @@ class UcxTransport final : public Transport {
     }
   }
 
-  Status barrier() override {
-    char out = 0, in = 0;
-    for (int d = 1; d < size_; d <<= 1) {
-      if (auto s = sendRecv(*this, (rank_ + d) % size_, &out, 1, (rank_ - d + size_) % size_, &in, 1); !s) return s;
-    }
-    return okStatus();
-  }
+  Status barrier() override { return disseminationBarrier(*this); }
 
  private:
   static void onEndpointError(void* arg, ucp_ep_h, ucs_status_t status) {
