@@ -12,7 +12,8 @@
 #     /etc/hosts, the image's files (IMAGE: the sshd host keys the test made),
 #     the volumes' directories and files (Secrets, ConfigMaps) and
 #     /usr/local/bin/railkit (the build tree's), then execs argv with exactly
-#     the planned env. The host's files are never written.
+#     the image's env (IMAGE.env) and the planned env. The host's files are
+#     never written.
 set -uo pipefail
 mode=$1 poddir=$2
 
@@ -53,9 +54,13 @@ if [[ $mode == container ]]; then
   done <"$c/dirs"
   mapfile -d '' -t env <"$c/env"
   mapfile -d '' -t argv <"$c/argv"
+  # The image's own ENV lines (IMAGE.env beside it, one KEY=VALUE a line),
+  # which the pod's env overrides, as a container runtime merges them.
+  image_env=()
+  [[ -f $image.env ]] && mapfile -t image_env <"$image.env"
   cd / || exit 126
   exec env -i PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin HOME=/root \
-    HOSTNAME="$(hostname)" "${env[@]}" "${argv[@]}"
+    HOSTNAME="$(hostname)" "${image_env[@]}" "${env[@]}" "${argv[@]}"
 fi
 
 rk=$3 image=$4

@@ -61,6 +61,22 @@ pr_run() {
   mkdir -p "$RK_WORK/bin"
   cp "$rk" "$RK_WORK/bin/railkit" && cp "$PR_DIR/pod.sh" "$RK_WORK/bin/pod.sh" || return 2
   rk="$RK_WORK/bin/railkit"
+  # In the sanitizer build the image carries the sanitizer settings, as a
+  # test image would in its ENV: ASan's options, LSan's suppressions for
+  # OpenMPI's own leaks (tests/bench/lsan.supp), OpenMPI's components kept
+  # loaded so those leaks have names to match, and stacks unwound without
+  # frame pointers (OpenMPI is built without them). Ranks that mpirun starts
+  # over ssh get sshd's environment, not the container's: the image's
+  # sshd_config (the host's plus SetEnv) gives them the same.
+  if [[ -n ${RAILKIT_SANITIZER_BUILD:-} ]]; then
+    cp "$PR_DIR/../../bench/lsan.supp" "$RK_WORK/image/etc/railkit-lsan.supp" || return 2
+    local sanitizer_env=("ASAN_OPTIONS=${ASAN_OPTIONS:-}:fast_unwind_on_malloc=0"
+      "LSAN_OPTIONS=suppressions=/etc/railkit-lsan.supp" "UBSAN_OPTIONS=${UBSAN_OPTIONS:-}"
+      "RAILKIT_SANITIZER_BUILD=1" "OMPI_MCA_mca_base_component_disable_dlclose=1"
+      "PMIX_MCA_mca_base_component_disable_dlclose=1")
+    printf '%s\n' "${sanitizer_env[@]}" >"$RK_WORK/image.env" || return 2
+    { cat /etc/ssh/sshd_config; echo "SetEnv ${sanitizer_env[*]}"; } >"$RK_WORK/image/etc/ssh/sshd_config" || return 2
+  fi
   PR_PLAN="$RK_WORK/plan"
   "$podplan" plan "$manifest" "$PR_PLAN" --ssh-key-dir "$RK_WORK/keys" \
     --ctrl-net "$RK_CTRL_NET" --data-net "$RK_DATA_NET" || return 2

@@ -18,17 +18,6 @@ set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 source "$here/podrun.sh"
 rk=$1 podplan=$2 mode=$3 launcher=$4 nodes=$5 tool=${6:-railkit} gpus=${7:-1}
-# Ranks that mpirun starts over ssh get sshd's bare environment, so in the
-# sanitizer build LeakSanitizer runs in them without the suppressions for
-# OpenMPI's components (tests/bench/lsan.supp) and fails them on libmpi's own
-# leaks. These launches prove the manifest, not railkit's memory: the plain
-# pass runs them, and the sanitizer pass runs railkit under mpirun in
-# tests/bench/netns/mpirun_test.sh, where the environment reaches the ranks.
-if [[ -n ${RAILKIT_SANITIZER_BUILD:-} && ($launcher == mpijob || $tool == nccl-tests) ]]; then
-  echo "SKIP: sanitizer build: ranks started by mpirun over sshd have no LSan suppressions for OpenMPI;" \
-    "the plain build runs this launch" >&2
-  exit 77
-fi
 profile="$here/profiles/tcp.yaml"
 [[ $tool == nccl-tests ]] && profile="$here/profiles/nccl-tests.yaml"
 
