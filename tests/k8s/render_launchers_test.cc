@@ -111,7 +111,8 @@ TEST(RenderLaunchers, IndexedPodsRunRailkitBenchWithTheEnvBootstrap) {
     EXPECT_EQ(
         script,
         std::string(kPrelude) +
-            "exec railkit bench all_reduce --backend ucx --data-if =net1,net2 --ctrl-if =eth0 -b 8 -e 8G\n");
+            "exec railkit bench all_reduce --backend ucx --data-if =net1,net2 --ctrl-if =eth0 -b 8 -e 8G"
+            " --nproc-per-node 8\n");  // the profile's node has 8 GPUs: one rank each
     auto rank = envOf(container, "RANK");
     ASSERT_TRUE(rank);
     EXPECT_EQ((*rank)["valueFrom"]["fieldRef"]["fieldPath"],
