@@ -2,7 +2,7 @@
 // behind a feature macro add their line inside its #ifdef.
 #include <functional>
 
-#include "bench/tcp_transport.h"
+#include "bench/tcp/transport.h"
 #include "bench/transport.h"
 
 #ifdef RAILKIT_HAVE_UCX

@@ -2,7 +2,7 @@
 // real env bootstrap. Covers striping over several connections (a sender's
 // one large message received in odd-sized pieces), the stall deadline, a
 // lost peer, and what the bootstrap and transport errors name.
-#include "bench/tcp_transport.h"
+#include "bench/tcp/transport.h"
 
 #include <gtest/gtest.h>
 
