@@ -84,6 +84,24 @@ std::vector<std::string> selectedNames(const std::vector<NetInterface>& all, con
   return out;
 }
 
+std::vector<std::string> rdmaPortsFor(const std::vector<model::RdmaDevice>& devices, const std::string& netdev) {
+  std::vector<std::string> out;
+  if (netdev.empty()) return out;
+  for (const auto& dev : devices) {
+    for (const auto& port : dev.ports) {
+      if (port.netdev == netdev) out.push_back(dev.name + ":" + std::to_string(port.port));
+    }
+  }
+  return out;
+}
+
+std::vector<std::string> rdmaPortsBehind(const FileRoot& root, const std::string& netdev) {
+  if (netdev.empty() || netdev == "lo") return {};
+  auto inventory = model::collectInventory(root, {});
+  if (!inventory) return {};
+  return rdmaPortsFor(inventory->rdma_devices, netdev);
+}
+
 std::vector<DataNic> describeDataNics(const FileRoot& root, const std::vector<std::string>& interfaces) {
   std::vector<DataNic> out;
   auto inventory = model::collectInventory(root, {});

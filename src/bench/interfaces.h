@@ -9,6 +9,7 @@
 
 #include "core/file_root.h"
 #include "core/result.h"
+#include "model/inventory.h"
 
 namespace railkit::bench {
 
@@ -38,6 +39,12 @@ struct DataNic {
   std::string source;       // the sysfs file the rate came from, or why there is none
 };
 std::vector<DataNic> describeDataNics(const FileRoot& root, const std::vector<std::string>& interfaces);
+// "dev:port" of every RDMA port whose netdev is `netdev` (ibdev2netdev's
+// pairing), in device order: what UCX_NET_DEVICES needs for RDMA on net1.
+std::vector<std::string> rdmaPortsFor(const std::vector<model::RdmaDevice>& devices, const std::string& netdev);
+// The same read from the machine (or snapshot) at `root`; none for lo.
+std::vector<std::string> rdmaPortsBehind(const FileRoot& root, const std::string& netdev);
+
 // The node's line rate: the sum over its data NICs. kNotFound names each
 // interface without a rate and why.
 Result<double> nodeLineRate(const std::vector<DataNic>& nics);

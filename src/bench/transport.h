@@ -46,6 +46,10 @@ struct TransportOptions {
   std::chrono::milliseconds stall_timeout{30000};
   std::string hostname;           // this rank's host, sent to peers
   std::vector<std::string> env;   // KEY=VALUE the backend may honour (UCX_TLS, NCCL_*)
+  // "mlx5_0:1" RDMA ports whose netdev is data_interface (ucx: UCX_NET_DEVICES);
+  // the caller reads them from its file root (bench::rdmaPortsBehind), so no
+  // backend looks at the machine itself. Empty off RDMA hardware.
+  std::vector<std::string> data_rdma_ports;
 };
 
 // An in-flight operation; 0 is never a valid handle.

@@ -169,6 +169,7 @@ Result<bench::BenchConfig> makeConfig(const BenchFlags& f, const Environment& en
     if (!data_spec.empty()) data_names = bench::selectedNames(all, data_spec);
   }
   if (data_names.empty()) data_names.push_back(t.data_interface);
+  if (f.backend == "ucx") t.data_rdma_ports = bench::rdmaPortsBehind(FileRoot("/"), t.data_interface);
   applyDataNics(f, env, data_names, c);
   b.job_id = f.job_id;
   if (b.job_id.empty()) b.job_id = lookup(env, "RAILKIT_JOB_ID").value_or("");

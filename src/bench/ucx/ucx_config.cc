@@ -24,17 +24,6 @@ std::vector<Setting> settingsFor(const TransportOptions& options, const std::vec
   return out;
 }
 
-std::vector<std::string> rdmaPortsFor(const std::vector<model::RdmaDevice>& devices, const std::string& netdev) {
-  std::vector<std::string> out;
-  if (netdev.empty()) return out;
-  for (const auto& dev : devices) {
-    for (const auto& port : dev.ports) {
-      if (port.netdev == netdev) out.push_back(dev.name + ":" + std::to_string(port.port));
-    }
-  }
-  return out;
-}
-
 std::string devicesInUse(const std::vector<Setting>& settings, const std::string& fallback) {
   for (const auto& s : settings) {
     if (s.name == "NET_DEVICES") return s.value;

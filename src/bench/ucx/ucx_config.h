@@ -20,7 +20,6 @@
 
 #include "bench/transport.h"
 #include "core/result.h"
-#include "model/inventory.h"
 
 namespace railkit::bench::ucx {
 
@@ -32,10 +31,6 @@ struct Setting {
 // Settings in the order to apply them; `rdma_ports` are "dev:port" names
 // whose netdev is the data interface (empty off RDMA hardware).
 std::vector<Setting> settingsFor(const TransportOptions& options, const std::vector<std::string>& rdma_ports);
-
-// "dev:port" of every RDMA port whose netdev is `netdev` (ibdev2netdev's
-// pairing), in device order: what UCX_NET_DEVICES needs for RDMA on net1.
-std::vector<std::string> rdmaPortsFor(const std::vector<model::RdmaDevice>& devices, const std::string& netdev);
 
 // The UCX_NET_DEVICES value in `settings`, or `fallback` when UCX picks
 // devices itself: what rank lines and messages call the rank's interface.

@@ -16,8 +16,6 @@
 #include "bench/ucx/ucx_config.h"
 #include "bench/ucx/ucx_stream.h"
 #include "bench/ucx/ucx_worker.h"
-#include "core/file_root.h"
-#include "model/collect_parts.h"
 
 namespace railkit::bench {
 namespace {
@@ -44,12 +42,6 @@ struct Incoming {
 
 class UcxTransport;
 
-// The RDMA ports behind the data interface on this machine (none off RDMA hardware).
-std::vector<std::string> rdmaPortsOf(const std::string& netdev) {
-  if (netdev.empty() || netdev == "lo") return {};
-  return ucx::rdmaPortsFor(model::readRdmaDevices(FileRoot("/")), netdev);
-}
-
 // Handed to UCP as the endpoint error handler's argument; lives as long as the transport.
 struct PeerSlot {
   UcxTransport* owner = nullptr;
@@ -75,7 +67,7 @@ class UcxTransport final : public Transport {
 
   Status start(Bootstrap& bootstrap) {
     if (size_ > ucx::kMaxRanks) return makeError(ErrorCode::kUsage, "ucx backend supports at most 16M ranks");
-    settings_ = ucx::settingsFor(options_, rdmaPortsOf(options_.data_interface));
+    settings_ = ucx::settingsFor(options_, options_.data_rdma_ports);
     auto worker = ucx::openWorker(settings_);
     if (!worker) return tl::unexpected(worker.error());
     worker_ = *worker;

@@ -61,6 +61,16 @@ TEST(NicRate, RoceNetdevMapsToItsPortAndFeedsNcclIbHca) {
   fs::remove_all(dir);
 }
 
+// What the ucx backend gets for UCX_NET_DEVICES: read by the caller from its root.
+TEST(NicRate, RdmaPortsBehindTheDataNetdev) {
+  fs::path dir = treeDir("ports");
+  NodeBuilder::healthyRoce().write(dir);
+  EXPECT_EQ(rdmaPortsBehind(FileRoot(dir), "ens1f0np0"), std::vector<std::string>{"mlx5_1:1"});
+  EXPECT_TRUE(rdmaPortsBehind(FileRoot(dir), "eth9").empty());
+  EXPECT_TRUE(rdmaPortsBehind(FileRoot(dir), "lo").empty());
+  fs::remove_all(dir);
+}
+
 TEST(NicRate, PlainEthernetUsesNetdevSpeed) {
   fs::path dir = treeDir("eth");
   NodeBuilder::emptyPod().write(dir);

@@ -2,6 +2,7 @@
 // and the RDMA ports behind a netdev.
 #include <gtest/gtest.h>
 
+#include "bench/interfaces.h"
 #include "bench/ucx/ucx_config.h"
 
 namespace railkit::bench::ucx {
