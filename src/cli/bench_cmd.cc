@@ -1,7 +1,6 @@
 // `railkit bench OP`: flags and environment -> BenchConfig, the launcher
-// choice (--local forks ranks; mpirun; env), and outcome -> exit status.
-#include <signal.h>
-#include <sys/wait.h>
+// choice (--local and --nproc-per-node fork ranks, see bench/rank_processes.h;
+// mpirun; env), and outcome -> exit status.
 #include <unistd.h>
 
 #include <algorithm>
@@ -16,7 +15,7 @@
 #include "bench/bench_flags.h"
 #include "bench/interfaces.h"
 #include "bench/job_token.h"
-#include "bench/nccl/nccl_api.h"
+#include "bench/rank_processes.h"
 #include "bench/nccl/nccl_env.h"
 #include "bench/run.h"
 #include "bench/socket_util.h"
@@ -193,69 +192,20 @@ int runRank(const bench::BenchConfig& config, const OutputOptions& output) {
   return outcome->failures.empty() ? kExitOk : kExitFindings;
 }
 
-// One line for a missing NCCL, driver or GPU, not one per forked rank. The
-// probe runs in a child because it initialises CUDA, which must not happen
-// in a process that forks the ranks afterwards.
-Status probeNcclInChild(const bench::BenchConfig& c) {
+// The nccl library named by --nccl-lib (RAILKIT_NCCL_LIB in the backend's env).
+Status probeNcclOnce(const bench::BenchConfig& c) {
   std::string dir;
   for (const auto& kv : c.transport_options.env) {
     if (kv.rfind("RAILKIT_NCCL_LIB=", 0) == 0) dir = kv.substr(17);
   }
-  int fds[2];
-  if (pipe(fds) != 0) return makeError(ErrorCode::kIo, "pipe failed");
-  std::fflush(nullptr);
-  pid_t pid = fork();
-  if (pid < 0) return makeError(ErrorCode::kIo, "fork failed");
-  if (pid == 0) {
-    close(fds[0]);
-    auto s = bench::nccl::probeNccl(dir, c.bootstrap_options.size);
-    std::string msg = s ? "" : s.error().message;
-    ssize_t ignored = write(fds[1], msg.data(), msg.size());
-    (void)ignored;
-    _exit(s ? 0 : 1);
-  }
-  close(fds[1]);
-  std::string msg;
-  char buf[512];
-  for (ssize_t got; (got = read(fds[0], buf, sizeof buf)) > 0;) msg.append(buf, static_cast<std::size_t>(got));
-  close(fds[0]);
-  int status = 0;
-  waitpid(pid, &status, 0);
-  if (WIFEXITED(status) && WEXITSTATUS(status) == 0) return okStatus();
-  return makeError(ErrorCode::kUnavailable, msg.empty() ? "nccl backend: the library probe crashed" : msg);
+  return bench::probeNcclInChild(dir, c.bootstrap_options.size);
 }
 
-// Waits for the forked ranks. Like mpirun: once a rank could not run (usage
-// error, lost peer, crash) the others would only wait out their timeouts,
-// so they are stopped. The worst exit status is the job's.
-int superviseRanks(const std::vector<pid_t>& children) {
-  int worst = kExitOk;
-  std::size_t running = children.size();
-  bool stopping = false;
-  while (running > 0) {
-    int status = 0;
-    pid_t pid = waitpid(-1, &status, 0);
-    if (pid < 0) {
-      if (errno == EINTR) continue;
-      break;
-    }
-    if (std::find(children.begin(), children.end(), pid) == children.end()) continue;
-    --running;
-    // A rank we stopped says nothing about the run; the one that failed does.
-    if (stopping && WIFSIGNALED(status) && WTERMSIG(status) == SIGTERM) continue;
-    int code = WIFEXITED(status) ? WEXITSTATUS(status) : kExitIncomplete;
-    worst = std::max(worst, code);
-    if (code >= kExitUsage && running > 0 && !stopping) {
-      stopping = true;
-      for (pid_t child : children) kill(child, SIGTERM);
-    }
-  }
-  return worst;
-}
+constexpr bench::SuperviseStatuses kRankStatuses{kExitOk, kExitUsage, kExitIncomplete};
 
 int runLocal(bench::BenchConfig c, const OutputOptions& output) {
   if (c.backend == "nccl") {
-    if (auto s = probeNcclInChild(c); !s) return reportError(s.error());
+    if (auto s = probeNcclOnce(c); !s) return reportError(s.error());
   }
   // Rank 0's rendezvous socket is bound here and inherited: a port probed and
   // closed could be taken by another rank's data listener before rank 0 binds.
@@ -270,34 +220,24 @@ int runLocal(bench::BenchConfig c, const OutputOptions& output) {
   // user's process on this host cannot take a rank's place at the rendezvous.
   if (c.bootstrap_options.job_token.empty()) {
     auto token = bench::newJobToken();
-    if (!token) return reportError(token.error());
+    if (!token) {
+      bench::closeFd(*listener);
+      return reportError(token.error());
+    }
     c.bootstrap_options.job_token = *token;
   }
-  std::vector<pid_t> children;
-  for (int r = 0; r < c.bootstrap_options.size; ++r) {
-    std::fflush(nullptr);
-    pid_t pid = fork();
-    if (pid < 0) {
-      for (pid_t child : children) kill(child, SIGTERM);
-      for (pid_t child : children) waitpid(child, nullptr, 0);
+  auto children = bench::forkRanks(c.bootstrap_options.size, [&](int r) {
+    c.bootstrap_options.rank = r;
+    if (r == 0) {
+      c.bootstrap_options.inherited_listener = *listener;
+    } else {
       bench::closeFd(*listener);
-      return reportError(Error{ErrorCode::kIo, std::string("fork failed: ") + std::strerror(errno)});
     }
-    if (pid == 0) {
-      c.bootstrap_options.rank = r;
-      if (r == 0) {
-        c.bootstrap_options.inherited_listener = *listener;
-      } else {
-        bench::closeFd(*listener);
-      }
-      int code = runRank(c, output);
-      std::fflush(nullptr);
-      _exit(code);
-    }
-    children.push_back(pid);
-  }
+    return runRank(c, output);
+  });
   bench::closeFd(*listener);
-  return superviseRanks(children);
+  if (!children) return reportError(children.error());
+  return bench::superviseRanks(*children, kRankStatuses);
 }
 
 // Ranks rank .. rank+G-1 of an env-bootstrap job on this node
@@ -305,32 +245,20 @@ int runLocal(bench::BenchConfig c, const OutputOptions& output) {
 // supervised like --local's.
 int runNodeRanks(const bench::BenchConfig& c, int count, const OutputOptions& output) {
   if (c.backend == "nccl") {
-    if (auto s = probeNcclInChild(c); !s) return reportError(s.error());
+    if (auto s = probeNcclOnce(c); !s) return reportError(s.error());
   }
-  std::vector<pid_t> children;
-  for (int i = 0; i < count; ++i) {
-    std::fflush(nullptr);
-    pid_t pid = fork();
-    if (pid < 0) {
-      for (pid_t child : children) kill(child, SIGTERM);
-      for (pid_t child : children) waitpid(child, nullptr, 0);
-      return reportError(Error{ErrorCode::kIo, std::string("fork failed: ") + std::strerror(errno)});
-    }
-    if (pid == 0) {
-      bench::BenchConfig mine = c;
-      mine.bootstrap_options.rank += i;
-      // The nccl backend picks its GPU by local rank.
-      auto& env = mine.transport_options.env;
-      env.erase(std::remove_if(env.begin(), env.end(), [](const std::string& kv) { return kv.rfind("LOCAL_RANK=", 0) == 0; }),
-                env.end());
-      env.push_back("LOCAL_RANK=" + std::to_string(i));
-      int code = runRank(mine, output);
-      std::fflush(nullptr);
-      _exit(code);
-    }
-    children.push_back(pid);
-  }
-  return superviseRanks(children);
+  auto children = bench::forkRanks(count, [&](int i) {
+    bench::BenchConfig mine = c;
+    mine.bootstrap_options.rank += i;
+    // The nccl backend picks its GPU by local rank.
+    auto& env = mine.transport_options.env;
+    env.erase(std::remove_if(env.begin(), env.end(), [](const std::string& kv) { return kv.rfind("LOCAL_RANK=", 0) == 0; }),
+              env.end());
+    env.push_back("LOCAL_RANK=" + std::to_string(i));
+    return runRank(mine, output);
+  });
+  if (!children) return reportError(children.error());
+  return bench::superviseRanks(*children, kRankStatuses);
 }
 
 }  // namespace
