@@ -21,7 +21,7 @@ struct DoctorOptions {
   std::string root;
   bool list_rules = false;
   std::string hostfile;    // --hostfile: resolve every host of an MPI hostfile
-  std::string hosts_file;  // --hosts-file: resolve from this hosts(5) file only
+  std::string hosts_file;  // --etc-hosts: resolve from this hosts(5) file only
   double dns_timeout_s = 5;  // --dns-timeout: bound on all --hostfile lookups together
   OutputOptions output;
 };
@@ -115,7 +115,7 @@ void registerDoctor(CLI::App& app, CommandContext& context) {
   command->add_flag("--list-rules", opts->list_rules, "List every rule (id, severity, title)");
   command->add_option("--hostfile", opts->hostfile, "Also check that every host of this MPI hostfile resolves")
       ->type_name("FILE");
-  command->add_option("--hosts-file", opts->hosts_file,
+  command->add_option("--etc-hosts", opts->hosts_file,
                       "Resolve --hostfile names from this hosts(5) file only, never DNS (also RAILKIT_HOSTS_FILE)")
       ->type_name("FILE");
   command->add_option("--dns-timeout", opts->dns_timeout_s,

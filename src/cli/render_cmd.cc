@@ -1,4 +1,4 @@
-// railkit render --profile P.yaml [-o DIR]: manifests for an RDMA exposure
+// railkit render --profile P.yaml [--output DIR]: manifests for an RDMA exposure
 // mode and a launcher; `railkit render node-prep`: the node-side pieces.
 #include <filesystem>
 #include <iostream>
@@ -24,7 +24,7 @@ struct RenderOptions {
   std::optional<int> nodes;
   std::optional<int> gpus;
   std::string job_token;  // --job-token; default: a random one per render
-  OutputOptions output;   // --json: the objects (or, with --output-dir, the files written)
+  OutputOptions output;   // --json: the objects (or, with --output, the files written)
 };
 
 // A profile is a few hundred bytes of YAML; the cap only stops /dev/urandom
@@ -64,7 +64,7 @@ Result<k8s::render::Profile> loadProfile(const RenderOptions& options) {
   return profile;
 }
 
-// Writes the files into --output-dir (or prints them); `about` names each
+// Writes the files into --output (or prints them); `about` names each
 // file's object for --json (empty for node-prep's plain files).
 int emit(const std::vector<std::pair<std::string, std::string>>& files, const RenderOptions& options,
          const nlohmann::json& about = nlohmann::json::array()) {
@@ -81,7 +81,7 @@ int emit(const std::vector<std::pair<std::string, std::string>>& files, const Re
   std::filesystem::create_directories(out_dir, ec);
   if (ec)
     return reportError(
-        Error{ErrorCode::kIo, "render -o " + out_dir + ": cannot create the directory: " + ec.message()});
+        Error{ErrorCode::kIo, "render --output " + out_dir + ": cannot create the directory: " + ec.message()});
   // Each file is written beside its name and renamed: an interrupted render
   // leaves the previous manifest or the new one, never half of one.
   for (const auto& [name, text] : files)
@@ -157,7 +157,7 @@ int runNodePrep(const RenderOptions& options) {
 
 void addProfileFlags(CLI::App& command, RenderOptions& options) {
   command.add_option("--profile", options.profile, "profile YAML (see docs/render.md)");
-  command.add_option("-o,--output-dir", options.out_dir, "write one file per object into DIR");
+  command.add_option("--output", options.out_dir, "write one file per object into DIR")->type_name("DIR");
   command.add_option("--mode", options.mode, "rdma-shared sriov host-device dra gke-tcpxo host-network");
   command.add_option("--launcher", options.launcher, "mpijob indexed-job jobset trainjob");
   command.add_option("--image", options.image, "image with the NCCL stack and railkit");

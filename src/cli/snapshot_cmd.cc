@@ -1,4 +1,4 @@
-// railkit snapshot -o FILE.tar.gz|DIR [--root DIR] [--force]: copies every file
+// railkit snapshot --output FILE.tar.gz|DIR [--root DIR] [--force]: copies every file
 // inspect reads, plus live-only facts, so inspect/doctor can run on the copy.
 #include <memory>
 
@@ -57,7 +57,7 @@ int runSnapshot(const SnapshotOptions& opts) {
 void registerSnapshot(CLI::App& app, CommandContext& context) {
   auto* command = app.add_subcommand("snapshot", "Copy what inspect reads (+ live facts) into a directory or .tar.gz");
   auto opts = std::make_shared<SnapshotOptions>();
-  command->add_option("-o,--output", opts->out, "Output: a new directory, or FILE.tar.gz")->required();
+  command->add_option("--output", opts->out, "Output: a new directory, or FILE.tar.gz")->type_name("DIR|FILE.tar.gz")->required();
   command->add_option("--root", opts->root, "Snapshot a tree (directory or .tar.gz) instead of this machine");
   command->add_flag("--force", opts->force,
                     "Replace an existing output file, or a directory that is a railkit snapshot");

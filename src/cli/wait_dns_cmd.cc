@@ -1,5 +1,5 @@
 // railkit wait-dns --hostfile F --timeout S [--interval S] [--rewrite-fqdn
-// --namespace NS [--service SVC] --out F2]: waits until every host of an MPI
+// --namespace NS [--service SVC] --output F2]: waits until every host of an MPI
 // hostfile resolves, so an MPIJob launcher starts mpirun only when it can
 // reach its workers. Exit 0 all resolve, 1 timeout (names the hosts left),
 // 2 bad arguments or an unreadable hostfile. The timeout holds even when the
@@ -104,7 +104,7 @@ int runWaitDns(const WaitDnsOptions& opts, const Environment& env) {
   if (!std::isfinite(opts.interval_s) || opts.interval_s < 0.01 || opts.interval_s > 3600)
     return reportError(Error{ErrorCode::kUsage, "--interval must be between 0.01 and 3600 seconds"});
   if (opts.rewrite_fqdn != !opts.out.empty())
-    return reportError(Error{ErrorCode::kUsage, "--rewrite-fqdn and --out FILE go together"});
+    return reportError(Error{ErrorCode::kUsage, "--rewrite-fqdn and --output FILE go together"});
 
   auto text = doctor::readHostfileText(opts.hostfile);
   if (!text) return reportError(text.error());
@@ -114,13 +114,13 @@ int runWaitDns(const WaitDnsOptions& opts, const Environment& env) {
     return reportError(Error{ErrorCode::kInvalidInput, "hostfile " + opts.hostfile + " lists no hosts"});
 
   if (opts.rewrite_fqdn) {
-    // Rewrite first: a name that cannot be completed or an unwritable --out is
+    // Rewrite first: a name that cannot be completed or an unwritable --output is
     // an argument error now, not after the wait. Then wait for the new names,
     // the ones mpirun will use.
     auto rewritten = doctor::rewriteHostfileFqdn(*text, *hostfile, opts.fqdn, opts.hostfile);
     if (!rewritten) return reportError(rewritten.error());
-    // Atomic: a launcher reading --out never sees half a hostfile.
-    if (auto st = writeFileAtomic(opts.out, *rewritten, "--out"); !st) return reportError(st.error());
+    // Atomic: a launcher reading --output never sees half a hostfile.
+    if (auto st = writeFileAtomic(opts.out, *rewritten, "--output"); !st) return reportError(st.error());
     auto reparsed = doctor::parseHostfile(*rewritten, opts.out);
     if (!reparsed) return reportError(reparsed.error());
     hostfile = std::move(reparsed);
@@ -182,7 +182,7 @@ void registerWaitDns(CLI::App& app, CommandContext& context) {
       ->type_name("SECONDS");
   command->add_flag(
       "--rewrite-fqdn", opts->rewrite_fqdn,
-      "Write the hostfile with <pod>.<service>.<namespace>.svc.<cluster-domain> names to --out, "
+      "Write the hostfile with <pod>.<service>.<namespace>.svc.<cluster-domain> names to --output, "
       "then wait for those names");
   command
       ->add_option("--namespace", opts->fqdn.ns, "Namespace for names without one (<pod> or <pod>.<service>)")
@@ -193,10 +193,10 @@ void registerWaitDns(CLI::App& app, CommandContext& context) {
       ->add_option("--cluster-domain", opts->fqdn.cluster_domain,
                    "Cluster DNS domain (default cluster.local)")
       ->type_name("DOMAIN");
-  command->add_option("--out", opts->out, "Where --rewrite-fqdn writes the rewritten hostfile")
+  command->add_option("--output", opts->out, "Where --rewrite-fqdn writes the rewritten hostfile")
       ->type_name("FILE");
   command
-      ->add_option("--hosts-file", opts->hosts_file,
+      ->add_option("--etc-hosts", opts->hosts_file,
                    "Resolve names from this hosts(5) file only, never DNS (tests, air-gapped dry runs; "
                    "also RAILKIT_HOSTS_FILE)")
       ->type_name("FILE");

@@ -1,6 +1,6 @@
 #pragma once
 // Writing a result file so that it is never seen half-written. railkit's
-// outputs (--json-out, wait-dns --out, render -o, snapshot -o) are read by
+// outputs (--json-out, wait-dns --output, render --output, snapshot --output) are read by
 // other programs: a launcher reading the hostfile wait-dns wrote, a CI job
 // reading bench JSON. A run killed mid-write must leave either the old file
 // or the new one, never a truncated one. So the text goes to a temporary file

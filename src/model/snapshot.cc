@@ -26,7 +26,7 @@ namespace railkit::model {
 
 namespace {
 
-constexpr const char* kWhat = "snapshot -o";
+constexpr const char* kWhat = "snapshot --output";
 
 // "/sys/class/net" -> "sys/class/net": TreeWriter names are relative.
 std::string rel(const std::string& abs) {
@@ -190,7 +190,7 @@ Status packTarGz(const fs::path& dir, int fd, const std::string& out) {
   return {};
 }
 
-// "-o out/" names the directory "out": the temporary sibling and the rename
+// "--output out/" names the directory "out": the temporary sibling and the rename
 // need the last component.
 fs::path outputPath(const fs::path& out) {
   fs::path p = out;

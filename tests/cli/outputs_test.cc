@@ -1,4 +1,4 @@
-// What railkit writes: --json-out and render -o go to a temporary file that is
+// What railkit writes: --json-out and render --output go to a temporary file that is
 // renamed over the name (a new inode; no truncated file under the final name,
 // no temporary left behind). And how it fails on the command line: CLI11's
 // parse errors are one stderr line with exit 2, --help stays help with exit 0.
@@ -94,7 +94,7 @@ TEST(CliOutputs, RenderOutputDirectoryFilesAreRenamedIntoPlace) {
             "name: t\nnamespace: t\nimage: registry.example.com/nccl:1\nmode: rdma-shared\nlauncher: mpijob\n");
   fs::path dir = cliScratch() / "rendered";
   fs::remove_all(dir);
-  CliRun r = runRailkit("render --profile " + profile.string() + " -o " + dir.string());
+  CliRun r = runRailkit("render --profile " + profile.string() + " --output " + dir.string());
   ASSERT_EQ(r.status, 0) << r.err;
   int files = 0;
   fs::path some;
@@ -104,15 +104,15 @@ TEST(CliOutputs, RenderOutputDirectoryFilesAreRenamedIntoPlace) {
   // A stale, longer version of one file is replaced whole, by a new inode.
   writeScratchFile(some, first + std::string(100000, '#'));
   ino_t before = inodeOf(some);
-  r = runRailkit("render --profile " + profile.string() + " -o " + dir.string());
+  r = runRailkit("render --profile " + profile.string() + " --output " + dir.string());
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_EQ(slurp(some), first);
   EXPECT_NE(inodeOf(some), before);
   EXPECT_EQ(leftoverTemporaries(dir), 0);
-  // -o naming a file is one line, exit 2.
+  // --output naming a file is one line, exit 2.
   fs::path file = cliScratch() / "a-file";
   writeScratchFile(file, "x");
-  r = runRailkit("render --profile " + profile.string() + " -o " + file.string());
+  r = runRailkit("render --profile " + profile.string() + " --output " + file.string());
   EXPECT_EQ(r.status, 2) << r.err;
   EXPECT_TRUE(r.oneErrorLine()) << r.err;
 }
@@ -169,7 +169,7 @@ TEST(CliOutputs, EveryJsonDocumentHasKindAndVersion) {
   const std::pair<std::string, std::string> cases[] = {
       {"snapshot --root " + example + " --output " + snapshot.string() + " --json", "railkit.snapshot/v1"},
       {"render --image img:1 --launcher mpijob --json", "railkit.render/v1"},
-      {"render --image img:1 --launcher jobset --output-dir " + rendered.string() + " --json", "railkit.render/v1"},
+      {"render --image img:1 --launcher jobset --output " + rendered.string() + " --json", "railkit.render/v1"},
       {"inspect --root " + example + " --json", "railkit.inspect/v1"},
       {"doctor --root " + example + " --json", "railkit.doctor/v1"},
       {"lint --json " + cleanManifest(), "railkit.lint/v1"},
@@ -184,12 +184,12 @@ TEST(CliOutputs, EveryJsonDocumentHasKindAndVersion) {
     EXPECT_EQ(doc.value("kind", ""), kind) << args;
     EXPECT_EQ(doc.value("railkit_version", ""), RAILKIT_VERSION) << args;
   }
-  // render --json lists the objects, or with --output-dir the files it wrote.
+  // render --json lists the objects, or with --output the files it wrote.
   CliRun r = runRailkit("render --image img:1 --launcher mpijob --json");
   auto objects = nlohmann::json::parse(r.out, nullptr, false);
   ASSERT_TRUE(objects.contains("objects")) << r.out.substr(0, 300);
   EXPECT_EQ(objects["objects"].back().value("kind", ""), "MPIJob");
-  r = runRailkit("render --image img:1 --launcher jobset --output-dir " + rendered.string() + " --json");
+  r = runRailkit("render --image img:1 --launcher jobset --output " + rendered.string() + " --json");
   auto files = nlohmann::json::parse(r.out, nullptr, false);
   ASSERT_TRUE(files.contains("files")) << r.out.substr(0, 300);
   for (const auto& f : files["files"]) EXPECT_TRUE(fs::exists(rendered / f.value("file", "?"))) << f.dump();

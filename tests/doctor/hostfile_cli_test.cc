@@ -1,5 +1,5 @@
 // End to end through the built binary: `doctor --hostfile` and `wait-dns`.
-// Every run passes --hosts-file (or RAILKIT_HOSTS_FILE) so names come only
+// Every run passes --etc-hosts (or RAILKIT_HOSTS_FILE) so names come only
 // from files written here, never from the machine's DNS.
 #include <gtest/gtest.h>
 #include <sys/stat.h>
@@ -87,7 +87,7 @@ TEST_F(DoctorHostfileCli, DoctorFiresForTheHostThatDoesNotResolve) {
   railkit::testing::buildHealthyDgxH100(dir_ / "node");
   auto hostfile = write("hostfile", kHostfile);
   auto hosts = write("hosts", "10.1.0.10 job-worker-0.job.team.svc\n");
-  auto r = run("doctor --root " + (dir_ / "node").string() + " --hostfile " + hostfile + " --hosts-file " +
+  auto r = run("doctor --root " + (dir_ / "node").string() + " --hostfile " + hostfile + " --etc-hosts " +
                hosts + " --json");
   EXPECT_EQ(r.status, 1) << r.err;
   auto doc = nlohmann::json::parse(r.out);
@@ -112,7 +112,7 @@ TEST_F(DoctorHostfileCli, DoctorSilentWhenEveryHostResolves) {
   railkit::testing::buildHealthyDgxH100(dir_ / "node");
   auto hostfile = write("hostfile", kHostfile);
   auto hosts = write("hosts", "10.1.0.10 job-worker-0.job.team.svc\n10.1.0.11 job-worker-1.job.team.svc\n");
-  auto r = run("doctor --root " + (dir_ / "node").string() + " --hostfile " + hostfile + " --hosts-file " +
+  auto r = run("doctor --root " + (dir_ / "node").string() + " --hostfile " + hostfile + " --etc-hosts " +
                hosts + " --json");
   EXPECT_EQ(r.status, 0) << r.out << r.err;
   auto doc = nlohmann::json::parse(r.out);
@@ -122,11 +122,11 @@ TEST_F(DoctorHostfileCli, DoctorSilentWhenEveryHostResolves) {
 
 TEST_F(DoctorHostfileCli, DoctorBadHostfileIsExit2WithOneLine) {
   auto hosts = write("hosts", "10.1.0.10 a\n");
-  auto missing = run("doctor --hostfile " + (dir_ / "nope").string() + " --hosts-file " + hosts);
+  auto missing = run("doctor --hostfile " + (dir_ / "nope").string() + " --etc-hosts " + hosts);
   EXPECT_EQ(missing.status, 2);
   EXPECT_NE(missing.err.find("no such file"), std::string::npos) << missing.err;
   auto bad = write("bad", "a slots=2\nb slots=two\n");
-  auto r = run("doctor --hostfile " + bad + " --hosts-file " + hosts);
+  auto r = run("doctor --hostfile " + bad + " --etc-hosts " + hosts);
   EXPECT_EQ(r.status, 2);
   EXPECT_NE(r.err.find(bad + ":2: bad slot count"), std::string::npos) << r.err;
   EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
@@ -136,7 +136,7 @@ TEST_F(DoctorHostfileCli, DoctorBadHostfileIsExit2WithOneLine) {
 TEST_F(DoctorHostfileCli, WaitDnsExit0WhenAllResolve) {
   auto hostfile = write("hostfile", kHostfile);
   auto hosts = write("hosts", "10.1.0.10 job-worker-0.job.team.svc\n10.1.0.11 job-worker-1.job.team.svc\n");
-  auto r = run("wait-dns --hostfile " + hostfile + " --timeout 5 --hosts-file " + hosts);
+  auto r = run("wait-dns --hostfile " + hostfile + " --timeout 5 --etc-hosts " + hosts);
   EXPECT_EQ(r.status, 0) << r.out << r.err;
   EXPECT_NE(r.out.find("DNS OK    job-worker-1.job.team.svc -> 10.1.0.11"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("all 2 host(s) resolve"), std::string::npos) << r.out;
@@ -146,7 +146,7 @@ TEST_F(DoctorHostfileCli, WaitDnsExit1AtTimeoutNamingTheHost) {
   auto hostfile = write("hostfile", kHostfile);
   auto hosts = write("hosts", "10.1.0.10 job-worker-0.job.team.svc\n");
   auto start = std::chrono::steady_clock::now();
-  auto r = run("wait-dns --hostfile " + hostfile + " --timeout 0.6 --interval 0.2 --hosts-file " + hosts +
+  auto r = run("wait-dns --hostfile " + hostfile + " --timeout 0.6 --interval 0.2 --etc-hosts " + hosts +
                " --json");
   auto took = std::chrono::steady_clock::now() - start;
   EXPECT_EQ(r.status, 1) << r.out << r.err;
@@ -156,7 +156,7 @@ TEST_F(DoctorHostfileCli, WaitDnsExit1AtTimeoutNamingTheHost) {
   EXPECT_EQ(doc["all_resolved"], false);
   EXPECT_EQ(doc["unresolved"], nlohmann::json::array({"job-worker-1.job.team.svc"}));
   EXPECT_GE(doc["polls"].get<int>(), 3);
-  auto human = run("wait-dns --hostfile " + hostfile + " --timeout 0 --hosts-file " + hosts);
+  auto human = run("wait-dns --hostfile " + hostfile + " --timeout 0 --etc-hosts " + hosts);
   EXPECT_EQ(human.status, 1);
   EXPECT_NE(human.out.find("1 of 2 host(s) still do not resolve: job-worker-1.job.team.svc"),
             std::string::npos)
@@ -170,7 +170,7 @@ TEST_F(DoctorHostfileCli, WaitDnsSeesAHostAppear) {
     std::this_thread::sleep_for(std::chrono::milliseconds(500));
     write("hosts", "10.1.0.10 job-worker-0.job.team.svc\n10.1.0.11 job-worker-1.job.team.svc\n");
   });
-  auto r = run("wait-dns --hostfile " + hostfile + " --timeout 20 --interval 0.1 --hosts-file " + hosts +
+  auto r = run("wait-dns --hostfile " + hostfile + " --timeout 20 --interval 0.1 --etc-hosts " + hosts +
                " --json");
   later.join();
   EXPECT_EQ(r.status, 0) << r.out << r.err;
@@ -181,7 +181,7 @@ TEST_F(DoctorHostfileCli, WaitDnsSeesAHostAppear) {
   EXPECT_LT(doc["elapsed_s"].get<double>(), 15.0);
 }
 
-// Without --hosts-file the system resolver answers; numeric addresses are
+// Without --etc-hosts the system resolver answers; numeric addresses are
 // answered by getaddrinfo itself, so this still asks no DNS server.
 TEST_F(DoctorHostfileCli, WaitDnsSystemResolverOnAddresses) {
   auto hostfile = write("hostfile", "127.0.0.1 slots=2\n::1:4\n");
@@ -196,31 +196,31 @@ TEST_F(DoctorHostfileCli, WaitDnsSystemResolverOnAddresses) {
 TEST_F(DoctorHostfileCli, WaitDnsBadArgumentsAreExit2) {
   auto hostfile = write("hostfile", kHostfile);
   auto hosts = write("hosts", "10.1.0.10 x\n");
-  const std::string hf = " --hostfile " + hostfile + " --hosts-file " + hosts;
+  const std::string hf = " --hostfile " + hostfile + " --etc-hosts " + hosts;
   struct Case {
     std::string args;
     std::string says;
   } cases[] = {
-      {"wait-dns --hosts-file " + hosts + " --timeout 1", "--hostfile"},
+      {"wait-dns --etc-hosts " + hosts + " --timeout 1", "--hostfile"},
       {"wait-dns" + hf, "--timeout"},
       {"wait-dns" + hf + " --timeout -1", "--timeout"},
       {"wait-dns" + hf + " --timeout 1 --interval 0", "--interval"},
-      {"wait-dns --hostfile " + (dir_ / "missing").string() + " --hosts-file " + hosts + " --timeout 1",
+      {"wait-dns --hostfile " + (dir_ / "missing").string() + " --etc-hosts " + hosts + " --timeout 1",
        "no such file"},
-      {"wait-dns --hostfile " + write("bad", "w0 slots=8\nw1 slots=x\n") + " --hosts-file " + hosts +
+      {"wait-dns --hostfile " + write("bad", "w0 slots=8\nw1 slots=x\n") + " --etc-hosts " + hosts +
            " --timeout 1",
        ":2: bad slot count"},
-      {"wait-dns --hostfile " + write("empty", "# none\n") + " --hosts-file " + hosts + " --timeout 1",
+      {"wait-dns --hostfile " + write("empty", "# none\n") + " --etc-hosts " + hosts + " --timeout 1",
        "no hosts"},
-      {"wait-dns --hostfile " + hostfile + " --hosts-file " + (dir_ / "nohosts").string() + " --timeout 1",
+      {"wait-dns --hostfile " + hostfile + " --etc-hosts " + (dir_ / "nohosts").string() + " --timeout 1",
        "no such file"},
-      {"wait-dns" + hf + " --timeout 1 --rewrite-fqdn", "--out"},
-      {"wait-dns --hostfile " + write("short", "w0 slots=8\n") + " --hosts-file " + hosts +
-           " --timeout 1 --rewrite-fqdn --out " + (dir_ / "o").string(),
+      {"wait-dns" + hf + " --timeout 1 --rewrite-fqdn", "--output"},
+      {"wait-dns --hostfile " + write("short", "w0 slots=8\n") + " --etc-hosts " + hosts +
+           " --timeout 1 --rewrite-fqdn --output " + (dir_ / "o").string(),
        ":1: host w0 is a bare pod name"},
-      {"wait-dns" + hf + " --timeout 1 --rewrite-fqdn --out " + (dir_ / "no/such/dir/o").string(),
+      {"wait-dns" + hf + " --timeout 1 --rewrite-fqdn --output " + (dir_ / "no/such/dir/o").string(),
        "cannot create a file in"},
-      {"wait-dns" + hf + " --timeout 1 --rewrite-fqdn --namespace team --out " + dir_.string(),
+      {"wait-dns" + hf + " --timeout 1 --rewrite-fqdn --namespace team --output " + dir_.string(),
        "is a directory"},
   };
   for (const auto& c : cases) {
@@ -241,8 +241,8 @@ TEST_F(DoctorHostfileCli, WaitDnsRewriteFqdnWritesTheClusterForm) {
                      "10.1.0.11 job-worker-1.job-worker.team.svc.cluster.local\n"
                      "10.1.0.12 job-worker-2.job-worker.team.svc.cluster.local\n");
   auto out = (dir_ / "hostfile.fqdn").string();
-  auto r = run("wait-dns --hostfile " + hostfile + " --timeout 2 --hosts-file " + hosts +
-               " --rewrite-fqdn --namespace team --service job-worker --out " + out);
+  auto r = run("wait-dns --hostfile " + hostfile + " --timeout 2 --etc-hosts " + hosts +
+               " --rewrite-fqdn --namespace team --service job-worker --output " + out);
   EXPECT_EQ(r.status, 0) << r.out << r.err;
   EXPECT_EQ(read(out),
             "# workers\n"
@@ -251,10 +251,10 @@ TEST_F(DoctorHostfileCli, WaitDnsRewriteFqdnWritesTheClusterForm) {
             "job-worker-2.job-worker.team.svc.cluster.local:8\n");
   EXPECT_NE(r.out.find("wrote " + out), std::string::npos) << r.out;
   // The short names are not in the hosts file: without the rewrite the wait fails.
-  EXPECT_EQ(run("wait-dns --hostfile " + hostfile + " --timeout 0 --hosts-file " + hosts).status, 1);
+  EXPECT_EQ(run("wait-dns --hostfile " + hostfile + " --timeout 0 --etc-hosts " + hosts).status, 1);
 }
 
-// --hostfile and --hosts-file given a FIFO (no writer), a device, a directory
+// --hostfile and --etc-hosts given a FIFO (no writer), a device, a directory
 // or a huge file: exit 2 at once with one line. `timeout 60` turns a hang
 // (the old reader blocked on a FIFO, read /dev/zero forever) into a failure.
 TEST_F(DoctorHostfileCli, NotAFileIsExit2AtOnce) {
@@ -271,10 +271,10 @@ TEST_F(DoctorHostfileCli, NotAFileIsExit2AtOnce) {
   const auto start = std::chrono::steady_clock::now();
   for (const auto& [path, says] : inputs) {
     const std::string cmds[] = {
-        "doctor --hostfile " + path + " --hosts-file " + hosts,
-        "wait-dns --hostfile " + path + " --hosts-file " + hosts + " --timeout 1",
-        "doctor --hostfile " + hostfile + " --hosts-file " + path,
-        "wait-dns --hostfile " + hostfile + " --hosts-file " + path + " --timeout 1",
+        "doctor --hostfile " + path + " --etc-hosts " + hosts,
+        "wait-dns --hostfile " + path + " --etc-hosts " + hosts + " --timeout 1",
+        "doctor --hostfile " + hostfile + " --etc-hosts " + path,
+        "wait-dns --hostfile " + hostfile + " --etc-hosts " + path + " --timeout 1",
     };
     for (const auto& args : cmds) {
       auto r = run(args, "timeout -s KILL 60");
@@ -290,8 +290,8 @@ TEST_F(DoctorHostfileCli, NotAFileIsExit2AtOnce) {
 TEST_F(DoctorHostfileCli, DashHostIsExit2NamingFileAndLine) {
   auto hosts = write("hosts", "10.1.0.10 a\n");
   auto bad = write("dash", "a slots=2\n-oProxyCommand slots=2\n");
-  for (const std::string& cmd : {"doctor --hostfile " + bad + " --hosts-file " + hosts,
-                                "wait-dns --hostfile " + bad + " --hosts-file " + hosts + " --timeout 1"}) {
+  for (const std::string& cmd : {"doctor --hostfile " + bad + " --etc-hosts " + hosts,
+                                "wait-dns --hostfile " + bad + " --etc-hosts " + hosts + " --timeout 1"}) {
     auto r = run(cmd);
     EXPECT_EQ(r.status, 2) << cmd << "\n" << r.out << r.err;
     EXPECT_NE(r.err.find(bad + ":2: host name '-oProxyCommand' starts with '-'"), std::string::npos) << r.err;
@@ -303,27 +303,27 @@ TEST_F(DoctorHostfileCli, DoctorDnsTimeoutIsValidated) {
   auto hostfile = write("hostfile", kHostfile);
   auto hosts = write("hosts", "10.1.0.10 a\n");
   for (const char* v : {"0", "-1", "nan", "100000"}) {
-    auto r = run("doctor --hostfile " + hostfile + " --hosts-file " + hosts + " --dns-timeout " + v);
+    auto r = run("doctor --hostfile " + hostfile + " --etc-hosts " + hosts + " --dns-timeout " + v);
     EXPECT_EQ(r.status, 2) << v << "\n" << r.out << r.err;
     EXPECT_NE(r.err.find("--dns-timeout"), std::string::npos) << r.err;
   }
 }
 
-// --out is replaced in one step: an existing file is replaced whole, no
+// --output is replaced in one step: an existing file is replaced whole, no
 // temporary file stays behind, and a failed rewrite leaves it untouched.
 TEST_F(DoctorHostfileCli, WaitDnsOutIsWrittenAtomically) {
   auto hostfile = write("hostfile", "job-worker-0.job-worker slots=8\n");
   auto hosts = write("hosts", "10.1.0.10 job-worker-0.job-worker.team.svc.cluster.local\n");
   auto out = write("hostfile.fqdn", std::string(100000, '#') + "\n");  // longer than the result
-  auto r = run("wait-dns --hostfile " + hostfile + " --timeout 2 --hosts-file " + hosts +
-               " --rewrite-fqdn --namespace team --out " + out);
+  auto r = run("wait-dns --hostfile " + hostfile + " --timeout 2 --etc-hosts " + hosts +
+               " --rewrite-fqdn --namespace team --output " + out);
   EXPECT_EQ(r.status, 0) << r.out << r.err;
   EXPECT_EQ(read(out), "job-worker-0.job-worker.team.svc.cluster.local slots=8\n");
   for (const auto& e : fs::directory_iterator(dir_))
     EXPECT_EQ(e.path().filename().string().find(".tmp-"), std::string::npos) << e.path();
   auto bare = write("bare", "w0 slots=8\n");
-  auto failed = run("wait-dns --hostfile " + bare + " --timeout 0 --hosts-file " + hosts +
-                    " --rewrite-fqdn --namespace team --out " + out);
+  auto failed = run("wait-dns --hostfile " + bare + " --timeout 0 --etc-hosts " + hosts +
+                    " --rewrite-fqdn --namespace team --output " + out);
   EXPECT_EQ(failed.status, 2);
   EXPECT_EQ(read(out), "job-worker-0.job-worker.team.svc.cluster.local slots=8\n");
 }

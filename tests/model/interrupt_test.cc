@@ -108,7 +108,7 @@ fs::path bigTree(const fs::path& base) {
 TEST_F(Interrupt, SigintDuringSnapshotToTarGz) {
   fs::path tree = bigTree(base_);
   fs::path target = out_ / "node.tar.gz";
-  pid_t pid = railkit::testing::spawnRailkit({"snapshot", "-o", target.string(), "--root", tree.string()}, tmp_.string());
+  pid_t pid = railkit::testing::spawnRailkit({"snapshot", "--output", target.string(), "--root", tree.string()}, tmp_.string());
   expectKilledBy(signalWhenPresent(pid, tmp_, "railkit-snap-", SIGINT), SIGINT);
   EXPECT_EQ(namesIn(tmp_), std::vector<std::string>{}) << "staging directory left behind";
   EXPECT_EQ(namesIn(out_), std::vector<std::string>{}) << "temporary or partial archive left behind";
@@ -117,7 +117,7 @@ TEST_F(Interrupt, SigintDuringSnapshotToTarGz) {
 TEST_F(Interrupt, SigtermDuringSnapshotToDirectory) {
   fs::path tree = bigTree(base_);
   fs::path target = out_ / "node";
-  pid_t pid = railkit::testing::spawnRailkit({"snapshot", "-o", target.string(), "--root", tree.string()}, tmp_.string());
+  pid_t pid = railkit::testing::spawnRailkit({"snapshot", "--output", target.string(), "--root", tree.string()}, tmp_.string());
   expectKilledBy(signalWhenPresent(pid, out_, ".node.railkit-snap-", SIGTERM), SIGTERM);
   EXPECT_EQ(namesIn(out_), std::vector<std::string>{}) << "temporary or partial snapshot left behind";
   EXPECT_EQ(namesIn(tmp_), std::vector<std::string>{});

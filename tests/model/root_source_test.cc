@@ -249,7 +249,7 @@ TEST_F(HostileRoot, FifoInsideADirectoryRootDoesNotHang) {
     EXPECT_FALSE(r.timed_out) << command << " hung on a FIFO";
     EXPECT_TRUE(r.exit_code == 0 || r.exit_code == 1) << command << ": " << r.err;
   }
-  RunResult r = runRailkit({"snapshot", "-o", archive().string(), "--root", dir.string()}, tmp_.string(), 60);
+  RunResult r = runRailkit({"snapshot", "--output", archive().string(), "--root", dir.string()}, tmp_.string(), 60);
   EXPECT_FALSE(r.timed_out) << "snapshot hung on a FIFO";
   EXPECT_EQ(r.exit_code, 0) << r.err;
   // And the snapshot of it reads back.

@@ -45,8 +45,8 @@ void roundTrip(const std::string& source_args, const std::string& label) {
   fs::path dir = tempPath(label + "-dir");
   fs::path tgz = tempPath(label + "-tgz") += ".tar.gz";
   std::string out;
-  ASSERT_EQ(runTo("snapshot -o " + dir.string() + " " + source_args, out), 0) << out;
-  ASSERT_EQ(runTo("snapshot -o " + tgz.string() + " " + source_args, out), 0) << out;
+  ASSERT_EQ(runTo("snapshot --output " + dir.string() + " " + source_args, out), 0) << out;
+  ASSERT_EQ(runTo("snapshot --output " + tgz.string() + " " + source_args, out), 0) << out;
   EXPECT_TRUE(fs::exists(dir / "railkit" / "live.json"));
   auto want = inspectJson(source_args);
   EXPECT_EQ(inspectJson("--root " + dir.string()), want) << label << " directory snapshot differs";
@@ -77,12 +77,12 @@ TEST(SnapshotRoundTrip, LiveMachine) { roundTrip("", "live"); }
 
 TEST(SnapshotCli, BadArguments) {
   std::string out;
-  EXPECT_EQ(runTo("snapshot -o /tmp/x-never --root /nonexistent/railkit-root 2>&1", out), 2) << out;
+  EXPECT_EQ(runTo("snapshot --output /tmp/x-never --root /nonexistent/railkit-root 2>&1", out), 2) << out;
   EXPECT_NE(out.find("/nonexistent/railkit-root"), std::string::npos) << out;
   fs::path dir = tempPath("full");
   fs::create_directories(dir);
   std::ofstream(dir / "f") << "x";
-  EXPECT_EQ(runTo("snapshot -o " + dir.string() + " 2>&1", out), 2) << out;
+  EXPECT_EQ(runTo("snapshot --output " + dir.string() + " 2>&1", out), 2) << out;
   fs::remove_all(dir);
 }
 
@@ -111,24 +111,24 @@ TEST(SnapshotOutput, ExistingOutputNeedsForce) {
   fs::create_directories(dir);
   std::string tgz = (dir / "node.tar.gz").string();
   std::string out;
-  ASSERT_EQ(runTo("snapshot -o " + tgz + " --root " + tree.string() + " 2>&1", out), 0) << out;
+  ASSERT_EQ(runTo("snapshot --output " + tgz + " --root " + tree.string() + " 2>&1", out), 0) << out;
   auto first = fs::last_write_time(tgz);
   auto size = fs::file_size(tgz);
-  EXPECT_EQ(runTo("snapshot -o " + tgz + " --root " + tree.string() + " 2>&1", out), 2) << out;
+  EXPECT_EQ(runTo("snapshot --output " + tgz + " --root " + tree.string() + " 2>&1", out), 2) << out;
   EXPECT_NE(out.find("already exists (remove it or pass --force)"), std::string::npos) << out;
   EXPECT_EQ(std::count(out.begin(), out.end(), '\n'), 1) << out;
   EXPECT_EQ(fs::last_write_time(tgz), first);
   EXPECT_EQ(fs::file_size(tgz), size);
-  ASSERT_EQ(runTo("snapshot --force -o " + tgz + " --root " + tree.string() + " 2>&1", out), 0) << out;
+  ASSERT_EQ(runTo("snapshot --force --output " + tgz + " --root " + tree.string() + " 2>&1", out), 0) << out;
 
   // A directory snapshot: refused without --force, replaced with it.
   fs::path snapdir = dir / "node";
-  ASSERT_EQ(runTo("snapshot -o " + snapdir.string() + " --root " + tgz + " 2>&1", out), 0) << out;
+  ASSERT_EQ(runTo("snapshot --output " + snapdir.string() + " --root " + tgz + " 2>&1", out), 0) << out;
   std::ofstream(snapdir / "stale") << "old\n";
-  EXPECT_EQ(runTo("snapshot -o " + snapdir.string() + " --root " + tgz + " 2>&1", out), 2) << out;
+  EXPECT_EQ(runTo("snapshot --output " + snapdir.string() + " --root " + tgz + " 2>&1", out), 2) << out;
   EXPECT_NE(out.find("--force"), std::string::npos) << out;
   EXPECT_TRUE(fs::exists(snapdir / "stale"));
-  ASSERT_EQ(runTo("snapshot --force -o " + snapdir.string() + " --root " + tgz + " 2>&1", out), 0) << out;
+  ASSERT_EQ(runTo("snapshot --force --output " + snapdir.string() + " --root " + tgz + " 2>&1", out), 0) << out;
   EXPECT_FALSE(fs::exists(snapdir / "stale"));
   EXPECT_TRUE(fs::exists(snapdir / "railkit" / "live.json"));
 
@@ -136,14 +136,14 @@ TEST(SnapshotOutput, ExistingOutputNeedsForce) {
   fs::path other = dir / "precious";
   fs::create_directories(other);
   std::ofstream(other / "keep") << "data\n";
-  EXPECT_EQ(runTo("snapshot --force -o " + other.string() + " --root " + tree.string() + " 2>&1", out), 2) << out;
+  EXPECT_EQ(runTo("snapshot --force --output " + other.string() + " --root " + tree.string() + " 2>&1", out), 2) << out;
   EXPECT_NE(out.find("not a railkit snapshot"), std::string::npos) << out;
   EXPECT_TRUE(fs::exists(other / "keep"));
-  // -o x.tar.gz naming a directory is refused even with --force.
-  EXPECT_EQ(runTo("snapshot --force -o " + dir.string() + "/d.tar.gz --root " + tree.string() + " 2>&1", out), 0)
+  // --output x.tar.gz naming a directory is refused even with --force.
+  EXPECT_EQ(runTo("snapshot --force --output " + dir.string() + "/d.tar.gz --root " + tree.string() + " 2>&1", out), 0)
       << out;
   fs::create_directories(dir / "isdir.tar.gz");
-  EXPECT_EQ(runTo("snapshot --force -o " + (dir / "isdir.tar.gz").string() + " --root " + tree.string() + " 2>&1", out), 2)
+  EXPECT_EQ(runTo("snapshot --force --output " + (dir / "isdir.tar.gz").string() + " --root " + tree.string() + " 2>&1", out), 2)
       << out;
 
   for (const auto& e : fs::directory_iterator(dir)) {
@@ -169,7 +169,7 @@ TEST(SnapshotOutput, HostileSourceTreeStaysInside) {
   fs::create_symlink(canary, tree / "railkit");
   fs::path out_dir = tempPath("hostile-out");
   std::string out;
-  ASSERT_EQ(runTo("snapshot -o " + out_dir.string() + " --root " + tree.string() + " 2>&1", out), 0) << out;
+  ASSERT_EQ(runTo("snapshot --output " + out_dir.string() + " --root " + tree.string() + " 2>&1", out), 0) << out;
   EXPECT_TRUE(fs::is_empty(canary)) << "snapshot wrote outside its output";
   EXPECT_TRUE(fs::is_symlink(out_dir / "dev" / "infiniband" / "esc"));
   EXPECT_TRUE(fs::is_regular_file(fs::symlink_status(out_dir / "railkit" / "live.json")));
@@ -184,7 +184,7 @@ TEST(SnapshotOutput, TrailingSlash) {
   railkit::testing::buildHealthyDgxH100(tree);
   fs::path dir = tempPath("slash-out");
   std::string out;
-  ASSERT_EQ(runTo("snapshot -o " + dir.string() + "/ --root " + tree.string() + " 2>&1", out), 0) << out;
+  ASSERT_EQ(runTo("snapshot --output " + dir.string() + "/ --root " + tree.string() + " 2>&1", out), 0) << out;
   EXPECT_TRUE(fs::exists(dir / "railkit" / "live.json"));
   for (const auto& e : fs::directory_iterator(dir.parent_path()))
     EXPECT_EQ(e.path().filename().string().find(".railkit-snapshot-slash-out.railkit-snap-"), std::string::npos);

@@ -45,7 +45,7 @@ extern const Rule kMpiHostfileUnresolvable = {
     "      mpirun --hostfile /etc/mpi/hostfile ...\n"
     "  # clusters whose search path does not complete short names:\n"
     "  railkit wait-dns --hostfile /etc/mpi/hostfile --timeout 300 --rewrite-fqdn --namespace NS \\\n"
-    "      --out /tmp/hostfile && mpirun --hostfile /tmp/hostfile ...\n"
+    "      --output /tmp/hostfile && mpirun --hostfile /tmp/hostfile ...\n"
     "  # the FQDN form: <pod>.<service>.<namespace>.svc.cluster.local\n"
     "  apiVersion: v1\n  kind: Service\n  metadata: {name: job-worker}\n"
     "  spec: {clusterIP: None, publishNotReadyAddresses: true, selector: {job: job, role: worker}}\n"

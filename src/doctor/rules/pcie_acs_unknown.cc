@@ -38,7 +38,7 @@ extern const Rule kPcieAcsUnknown = {
     "bridges as fine (see pcie-acs-enabled for why ACS matters to GPUDirect RDMA).\n"
     "Fix: run the check where config space is readable in full:\n"
     "  sudo railkit doctor                     # on the node\n"
-    "  sudo railkit snapshot -o node.tar.gz    # then railkit doctor --root node.tar.gz anywhere\n"
+    "  sudo railkit snapshot --output node.tar.gz   # then railkit doctor --root node.tar.gz anywhere\n"
     "  sudo lspci -vvv | grep -e '^[0-9a-f]' -e ACSCtl\n"
     "In Kubernetes, a privileged node-debug pod (kubectl debug node/<node> -it --image=...) sees it.",
     check};
