@@ -114,7 +114,8 @@ TEST(K8sLintRules, MpiJobRules) {
   EXPECT_EQ(ids.count("slots-gpu-mismatch"), 1u);
   EXPECT_EQ(ids.count("nccl-env-not-forwarded"), 1u);  // UCX_TLS only; NCCL_DEBUG has -x
   EXPECT_EQ(ids.count("ompi-btl-if-unset"), 1u);
-  EXPECT_EQ(ids.count("ompi-coll-conflict"), 2u);      // -x MCA name, pml twice
+  EXPECT_EQ(ids.count("ompi-mca-misused"), 2u);        // -x MCA name, pml twice
+  EXPECT_EQ(ids.count("ompi-coll-conflict"), 0u);      // HCOLL/UCC unset: info only
   EXPECT_EQ(ids.count("ipc-lock-missing"), 0u);        // the launcher only starts ranks
   std::string fixed = kMpiJob;
   fixed.replace(fixed.find("SLOTS"), 5, "8");

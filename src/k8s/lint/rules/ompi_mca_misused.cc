@@ -1,4 +1,4 @@
-// ompi-coll-conflict: Open MPI parameters that do nothing or contradict each
+// ompi-mca-misused: Open MPI parameters that do nothing or contradict each
 // other: an MCA name forwarded with -x (it is an environment variable then,
 // not a parameter; the OMPI_MCA_ prefix is needed), or one parameter given
 // twice with different values.
@@ -17,13 +17,13 @@ bool looksLikeMca(const std::string& name) {
 }
 }  // namespace
 
-void checkOmpiCollConflict(const LintInput& input, std::vector<Finding>& out) {
+void checkOmpiMcaMisused(const LintInput& input, std::vector<Finding>& out) {
   for (const PodFacts& pod : allPods(input))
     for (const ContainerFacts& container : pod.containers) {
       if (container.command.find("mpirun") == std::string::npos) continue;
       for (const std::string& name : forwardedNames(container.command))
         if (looksLikeMca(name))
-          out.push_back(lintFinding("ompi-coll-conflict", Severity::kWarning, *pod.view.object,
+          out.push_back(lintFinding("ompi-mca-misused", Severity::kWarning, *pod.view.object,
                                     container.node->line, container.path + ".command",
                                     "'-x " + name + "' forwards an environment variable named like an MCA "
                                     "parameter; Open MPI ignores it",
@@ -32,7 +32,7 @@ void checkOmpiCollConflict(const LintInput& input, std::vector<Finding>& out) {
       for (const auto& [name, value] : mcaParams(container.command)) {
         auto [it, inserted] = seen.emplace(name, value);
         if (!inserted && it->second != value)
-          out.push_back(lintFinding("ompi-coll-conflict", Severity::kWarning, *pod.view.object,
+          out.push_back(lintFinding("ompi-mca-misused", Severity::kWarning, *pod.view.object,
                                     container.node->line, container.path + ".command",
                                     "--mca " + name + " is given twice (" + it->second + " and " + value + ")",
                                     "keep one value"));
