@@ -80,6 +80,18 @@ TEST(K8sLintReal, GpudirectTcpxoIsNotRdma) {
   }
 }
 
+// TCPXO env with the NICs injected at admission: their names are not in the
+// manifest, so NCCL_SOCKET_IFNAME=eth1,...,eth8 is not compared with eth0 alone.
+TEST(K8sLintReal, TcpxoInterfacesInjectedByWebhookAreUnknown) {
+  auto findings = lintFixture("nvsentinel-tcpxo-volcano-job.yaml");
+  EXPECT_TRUE(withId(findings, "nccl-socket-ifname-mismatch").empty());
+  EXPECT_TRUE(withId(findings, "ipc-lock-missing").empty());
+  // Without the TCPXO variables the same value names NICs this pod does not have.
+  std::string text = fixture("nvsentinel-tcpxo-volcano-job.yaml");
+  for (size_t at; (at = text.find("NCCL_FASTRAK_")) != std::string::npos;) text.replace(at, 13, "NCCL_OTHER_");
+  EXPECT_EQ(withId(testing::lintText(text), "nccl-socket-ifname-mismatch").size(), 1u);
+}
+
 // A CPU-only torchrun job (gloo) is not an NCCL workload: no /dev/shm advice.
 TEST(K8sLintReal, CpuTorchrunIsNotNccl) {
   EXPECT_EQ(problemIds(lintFixture("itwinai-torchrun-cpu-pytorchjob.yaml")), std::multiset<std::string>{});

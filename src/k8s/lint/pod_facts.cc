@@ -1,5 +1,7 @@
 #include "k8s/lint/pod_facts.h"
 
+#include <optional>
+
 #include <nlohmann/json.hpp>
 
 #include "core/strings.h"
@@ -48,11 +50,13 @@ ContainerFacts containerFacts(const YamlNode& node, const std::string& path, boo
   return facts;
 }
 
-// A string member of a JSON selection object; `fallback` when absent or not
-// a string (the annotation is user text: any shape may come).
-std::string stringField(const nlohmann::json& item, const char* key, std::string fallback) {
+// A string member of a JSON selection object: `fallback` when absent,
+// nullopt when present but not a string (the annotation is user text).
+std::optional<std::string> stringField(const nlohmann::json& item, const char* key, std::string fallback) {
   auto it = item.find(key);
-  return it != item.end() && it->is_string() ? it->get<std::string>() : fallback;
+  if (it == item.end()) return fallback;
+  if (!it->is_string()) return std::nullopt;
+  return it->get<std::string>();
 }
 
 // Multus: "net-a, ns/net-b@ifname" or a JSON list of selection objects.
@@ -60,6 +64,10 @@ void readMultus(const std::string& text, PodFacts& pod) {
   std::string trimmed(trim(text));
   if (trimmed.empty()) return;
   int index = 1;
+  if (trimmed.front() == '{') {  // neither a list of names nor a JSON list
+    pod.interfaces_known = false;
+    return;
+  }
   if (trimmed.front() == '[') {
     auto list = nlohmann::json::parse(trimmed, nullptr, /*allow_exceptions=*/false);
     if (!list.is_array()) {  // discarded (not JSON) or not a list
@@ -71,9 +79,15 @@ void readMultus(const std::string& text, PodFacts& pod) {
         pod.interfaces_known = false;
         continue;
       }
-      pod.network_names.push_back(stringField(item, "name", ""));
-      pod.interfaces.push_back(stringField(item, "interface", "net" + std::to_string(index)));
+      auto name = stringField(item, "name", "");
+      auto ifname = stringField(item, "interface", "net" + std::to_string(index));
       ++index;
+      if (!name || !ifname) {
+        pod.interfaces_known = false;
+        continue;
+      }
+      pod.network_names.push_back(*name);
+      pod.interfaces.push_back(*ifname);
     }
     return;
   }
@@ -103,10 +117,14 @@ void readGkeInterfaces(const std::string& text, PodFacts& pod) {
       pod.interfaces_known = false;
       continue;
     }
-    std::string ifname = stringField(item, "interfaceName", "");
-    if (ifname.empty()) continue;
-    if (ifname != "eth0") pod.interfaces.push_back(ifname);
-    pod.network_names.push_back(stringField(item, "network", ""));
+    auto ifname = stringField(item, "interfaceName", "");
+    auto network = stringField(item, "network", "");
+    if (!ifname || ifname->empty() || !network) {
+      pod.interfaces_known = false;
+      continue;
+    }
+    if (*ifname != "eth0") pod.interfaces.push_back(*ifname);
+    pod.network_names.push_back(*network);
   }
 }
 
@@ -211,6 +229,10 @@ PodFacts podFacts(const PodSpecView& view) {
           for (const YamlNode& item : list->items)
             if (item.isMap() && containerMentionsTcpx(containerFacts(item, "", false))) pod.gpudirect_tcpx = true;
     });
+  // Without GKE's multi-network annotation a TCPX(O) pod's NICs are added at
+  // admission (GKE's TCPXO injection or a webhook): their names are unknown here.
+  bool gke_networks = view.metadata != nullptr && view.metadata->at({"annotations", "networking.gke.io/interfaces"});
+  if (pod.gpudirect_tcpx && !gke_networks) pod.interfaces_known = false;
   pod.memlock_platform = memlockPlatform(view, pod.containers);
   return pod;
 }
