@@ -68,6 +68,20 @@ TEST(K8sLintReal, HcollLeftEnabledNextToNccl) {
   EXPECT_NE(findings[0].message.find("coll_hcoll_enable is 1"), std::string::npos) << findings[0].message;
 }
 
+// The same job with the page's HCOLL/UCC settings taken out: both unset
+// (info); an `export` in the launcher's script counts like its env.
+TEST(K8sLintReal, HcollUccUnsetAndExportedInScript) {
+  std::string text = fixture("kubernetes-recipes-openmpi-control-plane-mpijob.yaml");
+  for (size_t at; (at = text.find("OMPI_MCA_coll_")) != std::string::npos;) text.replace(at, 14, "OMPI_MCA_xcoll_");
+  auto unset = withId(testing::lintText(text), "ompi-coll-conflict");
+  ASSERT_EQ(unset.size(), 2u);
+  for (const Finding& finding : unset) EXPECT_EQ(finding.severity, Severity::kInfo);
+  text.replace(text.find("mpirun \\"), 0, "export OMPI_MCA_coll_hcoll_enable=0\n              ");
+  auto exported = withId(testing::lintText(text), "ompi-coll-conflict");
+  ASSERT_EQ(exported.size(), 1u);
+  EXPECT_NE(exported[0].message.find("coll_ucc_enable is unset"), std::string::npos) << exported[0].message;
+}
+
 // GPUDirect-TCPXO: multi-NIC GKE pods whose NCCL speaks TCP through FasTrak.
 TEST(K8sLintReal, GpudirectTcpxoIsNotRdma) {
   for (const char* name : {"gke-tcpxo-mpijob.yaml", "gke-tcpxo-pod.yaml"}) {

@@ -6,7 +6,11 @@ namespace railkit::k8s::rules {
 namespace {
 std::vector<std::string> words(const std::string& command) {
   std::vector<std::string> out;
-  for (std::string_view word : splitWhitespace(command)) {
+  // A script's lines end words too (splitWhitespace splits at blanks only).
+  std::string flat = command;
+  for (char& c : flat)
+    if (c == '\n' || c == '\r') c = ' ';
+  for (std::string_view word : splitWhitespace(flat)) {
     std::string text(word);
     while (!text.empty() && (text.back() == '\\' || text.back() == ';' || text.back() == '"')) text.pop_back();
     while (!text.empty() && text.front() == '"') text.erase(0, 1);
@@ -49,6 +53,14 @@ std::optional<std::string> forwardedValue(const ContainerFacts& launcher, const 
       value = env->second;
     }
   }
+  return value;
+}
+
+std::optional<std::string> assignedInScript(const std::string& command, const std::string& name) {
+  std::optional<std::string> value;
+  const std::string prefix = name + "=";
+  for (const std::string& word : words(command))
+    if (word.rfind(prefix, 0) == 0) value = word.substr(prefix.size());
   return value;
 }
 

@@ -16,6 +16,9 @@ std::vector<std::pair<std::string, std::optional<std::string>>> forwardedVars(co
 // The value the ranks get for `name` from this launcher container: its
 // `-x NAME=value`, or its own env value when it forwards `-x NAME`.
 std::optional<std::string> forwardedValue(const ContainerFacts& launcher, const std::string& name);
+// The last `NAME=value` word of a launcher script (`export NAME=value`,
+// `NAME=value mpirun ...`, `-x NAME=value`); nullopt when there is none.
+std::optional<std::string> assignedInScript(const std::string& command, const std::string& name);
 // For an MPIJob worker: the value its ranks get for `name` from the job's
 // launcher (-x), which overrides the worker's own env; nullopt otherwise.
 std::optional<std::string> valueFromLauncher(const std::vector<PodFacts>& pods, const PodFacts& worker,

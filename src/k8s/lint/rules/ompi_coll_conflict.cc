@@ -44,6 +44,7 @@ std::optional<std::string> effective(const ContainerFacts& launcher, const std::
   }
   if (value) return value;
   if (auto forwarded = forwardedValue(launcher, env_name)) return forwarded;
+  if (auto exported = assignedInScript(launcher.command, env_name)) return exported;
   if (auto coll = forwardedValue(launcher, "OMPI_MCA_coll"); coll && excludes(*coll, component)) return kDisabled;
   if (auto it = launcher.env.find(env_name); it != launcher.env.end()) return it->second;
   if (auto it = launcher.env.find("OMPI_MCA_coll"); it != launcher.env.end() && excludes(it->second, component))
