@@ -2,11 +2,11 @@
 // on its first line): official platform examples and user manifests that are
 // right must lint clean of the classes that once raised false errors, and the
 // mistakes they do carry must still be found.
+#include <gtest/gtest.h>
+
 #include <filesystem>
 #include <fstream>
 #include <sstream>
-
-#include <gtest/gtest.h>
 
 #include "k8s/lint/lint.h"
 #include "k8s/schema.h"
@@ -19,7 +19,8 @@ namespace {
 using testing::problemIds;
 
 std::string fixture(const std::string& name) {
-  std::ifstream in(railkit::testing::sourceDir() / "tests" / "k8s" / "fixtures" / "real" / name, std::ios::binary);
+  std::ifstream in(railkit::testing::sourceDir() / "tests" / "k8s" / "fixtures" / "real" / name,
+                   std::ios::binary);
   std::ostringstream text;
   text << in.rdbuf();
   EXPECT_FALSE(text.str().empty()) << name;
@@ -72,7 +73,8 @@ TEST(K8sLintReal, HcollLeftEnabledNextToNccl) {
 // (info); an `export` in the launcher's script counts like its env.
 TEST(K8sLintReal, HcollUccUnsetAndExportedInScript) {
   std::string text = fixture("kubernetes-recipes-openmpi-control-plane-mpijob.yaml");
-  for (size_t at; (at = text.find("OMPI_MCA_coll_")) != std::string::npos;) text.replace(at, 14, "OMPI_MCA_xcoll_");
+  for (size_t at; (at = text.find("OMPI_MCA_coll_")) != std::string::npos;)
+    text.replace(at, 14, "OMPI_MCA_xcoll_");
   auto unset = withId(testing::lintText(text), "ompi-coll-conflict");
   ASSERT_EQ(unset.size(), 2u);
   for (const Finding& finding : unset) EXPECT_EQ(finding.severity, Severity::kInfo);
@@ -102,7 +104,8 @@ TEST(K8sLintReal, TcpxoInterfacesInjectedByWebhookAreUnknown) {
   EXPECT_TRUE(withId(findings, "ipc-lock-missing").empty());
   // Without the TCPXO variables the same value names NICs this pod does not have.
   std::string text = fixture("nvsentinel-tcpxo-volcano-job.yaml");
-  for (size_t at; (at = text.find("NCCL_FASTRAK_")) != std::string::npos;) text.replace(at, 13, "NCCL_OTHER_");
+  for (size_t at; (at = text.find("NCCL_FASTRAK_")) != std::string::npos;)
+    text.replace(at, 13, "NCCL_OTHER_");
   EXPECT_EQ(withId(testing::lintText(text), "nccl-socket-ifname-mismatch").size(), 1u);
 }
 
@@ -121,14 +124,16 @@ TEST(K8sLintReal, EksEfaMemlockAndBarePlaceholders) {
   EXPECT_NE(ipc[0].message.find("EKS"), std::string::npos) << ipc[0].message;
   EXPECT_NE(ipc[0].message.find("memlock unlimited"), std::string::npos) << ipc[0].message;
   std::set<std::string> placeholder_paths;
-  for (const Finding& finding : withId(findings, "unexpanded-placeholder")) placeholder_paths.insert(finding.path);
+  for (const Finding& finding : withId(findings, "unexpanded-placeholder"))
+    placeholder_paths.insert(finding.path);
   const std::string container = "spec.pytorchReplicaSpecs.Worker.template.spec.containers[0]";
-  for (const std::string& path :
-       {std::string("spec.pytorchReplicaSpecs.Worker.replicas"), container + ".image",
-        container + ".resources.limits.nvidia.com/gpu", container + ".resources.requests.vpc.amazonaws.com/efa"})
+  for (const std::string& path : {std::string("spec.pytorchReplicaSpecs.Worker.replicas"),
+                                  container + ".image", container + ".resources.limits.nvidia.com/gpu",
+                                  container + ".resources.requests.vpc.amazonaws.com/efa"})
     EXPECT_EQ(placeholder_paths.count(path), 1u) << path;
   // --nproc_per_node=$GPU_PER_NODE is shell in command: not reported.
-  for (const std::string& path : placeholder_paths) EXPECT_EQ(path.find(".command"), std::string::npos) << path;
+  for (const std::string& path : placeholder_paths)
+    EXPECT_EQ(path.find(".command"), std::string::npos) << path;
 }
 
 // The CRD's quantity pattern rejects the placeholder; the template rendered

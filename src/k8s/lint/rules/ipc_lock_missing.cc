@@ -23,10 +23,11 @@ void checkIpcLockMissing(const LintInput& input, std::vector<Finding>& out) {
       } else {
         message += "memory registration is limited by RLIMIT_MEMLOCK";
       }
-      out.push_back(lintFinding("ipc-lock-missing", severity, *pod.view.object, container.node->line,
-                                container.path + ".securityContext.capabilities.add", message,
-                                "add securityContext: {capabilities: {add: [IPC_LOCK]}} (or set memlock unlimited "
-                                "in the runtime's base spec: railkit render node-prep)"));
+      out.push_back(
+          lintFinding("ipc-lock-missing", severity, *pod.view.object, container.node->line,
+                      container.path + ".securityContext.capabilities.add", message,
+                      "add securityContext: {capabilities: {add: [IPC_LOCK]}} (or set memlock unlimited "
+                      "in the runtime's base spec: railkit render node-prep)"));
     }
 }
 

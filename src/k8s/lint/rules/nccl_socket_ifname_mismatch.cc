@@ -30,18 +30,22 @@ std::string missed(const std::string& value, const std::vector<std::string>& int
   return have;
 }
 
-bool checkable(const std::string& value) { return !value.empty() && value.find('$') == std::string::npos; }
+bool checkable(const std::string& value) {
+  return !value.empty() && value.find('$') == std::string::npos;
+}
 
-void report(const PodFacts& pod, const ContainerFacts& container, const std::string& path, const std::string& value,
-            const std::string& where, const std::string& have, std::vector<Finding>& out) {
-  out.push_back(lintFinding("nccl-socket-ifname-mismatch", Severity::kError, *pod.view.object, container.node->line,
-                            path, "NCCL_SOCKET_IFNAME=" + value + " selects none of " + where + " (" + have + ")",
+void report(const PodFacts& pod, const ContainerFacts& container, const std::string& path,
+            const std::string& value, const std::string& where, const std::string& have,
+            std::vector<Finding>& out) {
+  out.push_back(lintFinding("nccl-socket-ifname-mismatch", Severity::kError, *pod.view.object,
+                            container.node->line, path,
+                            "NCCL_SOCKET_IFNAME=" + value + " selects none of " + where + " (" + have + ")",
                             "name an interface the pod has (eth0 for the pod network)"));
 }
 
 // A pure MPIJob launcher: what it forwards with -x meets the workers.
-void checkForwarded(const std::vector<PodFacts>& pods, const PodFacts& launcher, const ContainerFacts& container,
-                    std::vector<Finding>& out) {
+void checkForwarded(const std::vector<PodFacts>& pods, const PodFacts& launcher,
+                    const ContainerFacts& container, std::vector<Finding>& out) {
   auto value = forwardedValue(container, "NCCL_SOCKET_IFNAME");
   if (!value || !checkable(*value)) return;
   for (const PodFacts& worker : pods) {
@@ -50,8 +54,8 @@ void checkForwarded(const std::vector<PodFacts>& pods, const PodFacts& launcher,
     if (!interfaces) continue;
     std::string have = missed(*value, *interfaces);
     if (!have.empty())
-      report(launcher, container, container.path + ".command", *value, "the workers' interfaces, where -x sends it",
-             have, out);
+      report(launcher, container, container.path + ".command", *value,
+             "the workers' interfaces, where -x sends it", have, out);
     return;  // one Worker template per MPIJob
   }
 }
@@ -72,8 +76,8 @@ void checkNcclSocketIfnameMismatch(const LintInput& input, std::vector<Finding>&
       if (!interfaces || it == container.env.end() || !checkable(it->second)) continue;
       std::string have = missed(it->second, *interfaces);
       if (!have.empty())
-        report(pod, container, container.path + ".env.NCCL_SOCKET_IFNAME", it->second, "the pod's interfaces", have,
-               out);
+        report(pod, container, container.path + ".env.NCCL_SOCKET_IFNAME", it->second, "the pod's interfaces",
+               have, out);
     }
   }
 }

@@ -45,9 +45,11 @@ std::optional<std::string> effective(const ContainerFacts& launcher, const std::
   if (value) return value;
   if (auto forwarded = forwardedValue(launcher, env_name)) return forwarded;
   if (auto exported = assignedInScript(launcher.command, env_name)) return exported;
-  if (auto coll = forwardedValue(launcher, "OMPI_MCA_coll"); coll && excludes(*coll, component)) return kDisabled;
+  if (auto coll = forwardedValue(launcher, "OMPI_MCA_coll"); coll && excludes(*coll, component))
+    return kDisabled;
   if (auto it = launcher.env.find(env_name); it != launcher.env.end()) return it->second;
-  if (auto it = launcher.env.find("OMPI_MCA_coll"); it != launcher.env.end() && excludes(it->second, component))
+  if (auto it = launcher.env.find("OMPI_MCA_coll");
+      it != launcher.env.end() && excludes(it->second, component))
     return kDisabled;
   for (const PodFacts& worker : pods)
     if (worker.view.object == launcher_pod.view.object && worker.view.role == "Worker")
@@ -73,8 +75,8 @@ void checkOmpiCollConflict(const LintInput& input, std::vector<Finding>& out) {
         out.push_back(lintFinding(
             "ompi-coll-conflict", value ? Severity::kWarning : Severity::kInfo, *launcher.view.object,
             container.node->line, container.path + ".command",
-            "mpirun starts NCCL ranks and " + param + state +
-                ": where the image carries " + (std::string(component) == "hcoll" ? "HCOLL" : "UCC") +
+            "mpirun starts NCCL ranks and " + param + state + ": where the image carries " +
+                (std::string(component) == "hcoll" ? "HCOLL" : "UCC") +
                 " (HPC-X, NGC images) the collective component loads and may conflict with NCCL/UCX",
             "add --mca " + param + " 0 (or -x OMPI_MCA_" + param + "=0)"));
       }
