@@ -20,6 +20,20 @@ bool isQuantitySchema(const nlohmann::json& schema) {
   return pattern != schema.end() && pattern->is_string() && pattern->get_ref<const std::string&>() == kQuantityPattern;
 }
 
+// A $ref (bare or wrapped in a one-element allOf) to the built-in Quantity
+// of the Kubernetes OpenAPI documents.
+bool refersToQuantity(const nlohmann::json& schema) {
+  if (!schema.is_object()) return false;
+  auto ref = schema.find("$ref");
+  if (ref != schema.end() && ref->is_string()) {
+    const std::string& target = ref->get_ref<const std::string&>();
+    const std::string suffix = ".api.resource.Quantity";
+    return target.size() >= suffix.size() && target.compare(target.size() - suffix.size(), suffix.size(), suffix) == 0;
+  }
+  auto all_of = schema.find("allOf");
+  return all_of != schema.end() && all_of->is_array() && all_of->size() == 1 && refersToQuantity((*all_of)[0]);
+}
+
 bool isQuantityText(const std::string& text) {
   static const std::regex kQuantity(kQuantityPattern);
   return std::regex_match(text, kQuantity);
@@ -95,6 +109,8 @@ void SchemaValidator::check(const YamlNode& node, const nlohmann::json& raw, con
     // drops the request: the job starts without the device.
     if (isQuantitySchema(schema) && !schema.value("nullable", false))
       error(node, path, "quantity has no value (null): the API server drops the field, so nothing is requested");
+    else if (refersToQuantity(raw))  // built-in kinds decode a null Quantity as 0
+      error(node, path, "quantity has no value (null): the API server reads it as 0, so nothing is requested");
     return;
   }
   if (schema.value("x-kubernetes-int-or-string", false)) {

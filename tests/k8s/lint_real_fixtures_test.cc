@@ -163,6 +163,17 @@ TEST(K8sLintReal, QuantityPatternAndNullQuantityInCustomResource) {
       EXPECT_GT(*finding.line, 0);
     }
   EXPECT_EQ(nulls, 2u);  // requests and limits
+
+  // A built-in Pod: the null Quantity decodes as 0, no GPU either.
+  std::string pod = fixture("gke-tcpxo-pod.yaml");
+  pod.replace(pod.find("nvidia.com/gpu: 8"), 17, "nvidia.com/gpu:");
+  size_t pod_nulls = 0;
+  for (const Finding& finding : withId(testing::lintText(pod, &*schemas), "schema"))
+    if (finding.message.find("no value (null)") != std::string::npos) {
+      ++pod_nulls;
+      EXPECT_EQ(finding.path, "spec.containers[1].resources.limits.nvidia.com/gpu");
+    }
+  EXPECT_EQ(pod_nulls, 1u);
 }
 
 }  // namespace
