@@ -153,10 +153,12 @@ bool containerMentionsTcpx(const ContainerFacts& container) {
   return false;
 }
 
-// Platforms whose GPU nodes run every container with memlock unlimited, so
-// RDMA registration works without IPC_LOCK: the EKS accelerated AMI
-// (containerd's LimitMEMLOCK=infinity; EFA device plugin pods), GKE's GPU
-// node images (GPUDirect-RDMA/gIB, multi-network pods), CoreWeave's nodes.
+// Platforms whose GPU nodes run every container with memlock unlimited (the
+// runtime's own limit, which containers inherit), so RDMA registration works
+// without IPC_LOCK: EKS GPU nodes (EFA device-plugin pods), GKE's GPU node
+// images (GPUDirect-RDMA/gIB, multi-network pods), CoreWeave's nodes. Their
+// official examples (aws-samples, container-engine-accelerators,
+// coreweave/nccl-tests) run RDMA without IPC_LOCK on that basis.
 std::string memlockPlatform(const PodSpecView& view, const std::vector<ContainerFacts>& containers) {
   for (const ContainerFacts& container : containers)
     for (const auto* list : {&container.limits, &container.requests})
