@@ -136,6 +136,23 @@ TEST(K8sLintReal, EksEfaMemlockAndBarePlaceholders) {
     EXPECT_EQ(path.find(".command"), std::string::npos) << path;
 }
 
+// CoreWeave's own H100 job: rdma/ib without IPC_LOCK is right there (info);
+// the same pod on nodes not marked as CoreWeave's is an error.
+TEST(K8sLintReal, CoreweaveMemlockIsPlatformSet) {
+  auto findings = lintFixture("coreweave-h100-mpijob.yaml");
+  EXPECT_EQ(problemIds(findings), std::multiset<std::string>{});
+  auto ipc = withId(findings, "ipc-lock-missing");
+  ASSERT_EQ(ipc.size(), 1u);
+  EXPECT_EQ(ipc[0].severity, Severity::kInfo);
+  EXPECT_NE(ipc[0].message.find("CoreWeave"), std::string::npos) << ipc[0].message;
+  std::string elsewhere = fixture("coreweave-h100-mpijob.yaml");
+  for (size_t at; (at = elsewhere.find("coreweave")) != std::string::npos;)
+    elsewhere.replace(at, 9, "example");
+  auto moved = withId(testing::lintText(elsewhere), "ipc-lock-missing");
+  ASSERT_EQ(moved.size(), 1u);
+  EXPECT_EQ(moved[0].severity, Severity::kError);
+}
+
 // The CRD's quantity pattern rejects the placeholder; the template rendered
 // with GPU_PER_NODE unset (envsubst writes nothing) leaves a null quantity,
 // which the API server drops: the job would start without GPUs.
