@@ -59,6 +59,16 @@ TEST(K8sLintReal, ForwardedSocketIfnameMissingOnWorkers) {
   EXPECT_NE(findings[0].message.find("rdma0"), std::string::npos) << findings[0].message;
 }
 
+// With runLauncherAsWorker the launcher runs a rank too: there net1 is
+// missing (the launcher has eth0 only), while the workers still have it.
+TEST(K8sLintReal, LauncherRunningARankIsCheckedToo) {
+  std::string text = fixture("kubernetes-recipes-openmpi-control-plane-mpijob.yaml");
+  text.replace(text.find("  slotsPerWorker: 2"), 0, "  runLauncherAsWorker: true\n");
+  auto findings = withId(testing::lintText(text), "nccl-socket-ifname-mismatch");
+  ASSERT_EQ(findings.size(), 1u);
+  EXPECT_EQ(findings[0].path, "spec.mpiReplicaSpecs.Launcher.template.spec.containers[0].env.NCCL_SOCKET_IFNAME");
+}
+
 // HCOLL left on in the same job: the doctor's meaning of ompi-coll-conflict.
 TEST(K8sLintReal, HcollLeftEnabledNextToNccl) {
   std::string text = fixture("kubernetes-recipes-openmpi-control-plane-mpijob.yaml");

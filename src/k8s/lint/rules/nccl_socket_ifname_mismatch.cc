@@ -43,7 +43,7 @@ void report(const PodFacts& pod, const ContainerFacts& container, const std::str
                             "name an interface the pod has (eth0 for the pod network)"));
 }
 
-// A pure MPIJob launcher: what it forwards with -x meets the workers.
+// An MPIJob launcher: what it forwards with -x meets the workers.
 void checkForwarded(const std::vector<PodFacts>& pods, const PodFacts& launcher,
                     const ContainerFacts& container, std::vector<Finding>& out) {
   auto value = forwardedValue(container, "NCCL_SOCKET_IFNAME");
@@ -66,11 +66,10 @@ void checkNcclSocketIfnameMismatch(const LintInput& input, std::vector<Finding>&
   auto pods = allPods(input);
   for (const PodFacts& pod : pods) {
     for (const ContainerFacts& container : pod.containers) {
-      // A launcher that only starts ranks runs no NCCL itself.
-      if (isPureLauncher(input, pod, container)) {
-        checkForwarded(pods, pod, container, out);
-        continue;
-      }
+      // What a launcher forwards meets the workers; a launcher that only
+      // starts ranks runs no NCCL itself (with runLauncherAsWorker it does).
+      if (pod.view.role == "Launcher" && !container.init) checkForwarded(pods, pod, container, out);
+      if (isPureLauncher(input, pod, container)) continue;
       auto interfaces = podInterfaces(pod);
       auto it = container.env.find("NCCL_SOCKET_IFNAME");
       if (!interfaces || it == container.env.end() || !checkable(it->second)) continue;
