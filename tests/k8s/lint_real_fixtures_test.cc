@@ -119,6 +119,17 @@ TEST(K8sLintReal, TcpxoInterfacesInjectedByWebhookAreUnknown) {
   EXPECT_EQ(withId(testing::lintText(text), "nccl-socket-ifname-mismatch").size(), 1u);
 }
 
+// The TCPXO launcher exports NCCL_SOCKET_IFNAME in its script and forwards
+// it; a value the workers lack is found there too.
+TEST(K8sLintReal, ExportedThenForwardedSocketIfname) {
+  std::string text = fixture("gke-tcpxo-mpijob.yaml");
+  EXPECT_TRUE(withId(testing::lintText(text), "nccl-socket-ifname-mismatch").empty());
+  text.replace(text.find("export NCCL_SOCKET_IFNAME=eth0"), 30, "export NCCL_SOCKET_IFNAME=enp0");
+  auto findings = withId(testing::lintText(text), "nccl-socket-ifname-mismatch");
+  ASSERT_EQ(findings.size(), 1u);
+  EXPECT_NE(findings[0].message.find("enp0"), std::string::npos) << findings[0].message;
+}
+
 // A CPU-only torchrun job (gloo) is not an NCCL workload: no /dev/shm advice.
 TEST(K8sLintReal, CpuTorchrunIsNotNccl) {
   EXPECT_EQ(problemIds(lintFixture("itwinai-torchrun-cpu-pytorchjob.yaml")), std::multiset<std::string>{});

@@ -49,6 +49,8 @@ std::optional<std::string> forwardedValue(const ContainerFacts& launcher, const 
     if (forwarded != name) continue;
     if (given) {
       value = given;
+    } else if (auto exported = assignedInScript(launcher.command, name)) {
+      value = exported;  // `export NAME=value` earlier in the launcher's script
     } else if (auto env = launcher.env.find(name); env != launcher.env.end()) {
       value = env->second;
     }

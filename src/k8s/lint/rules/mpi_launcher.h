@@ -14,7 +14,8 @@ std::vector<std::string> forwardedNames(const std::string& command);
 // `-x NAME=value`, in order.
 std::vector<std::pair<std::string, std::optional<std::string>>> forwardedVars(const std::string& command);
 // The value the ranks get for `name` from this launcher container: its
-// `-x NAME=value`, or its own env value when it forwards `-x NAME`.
+// `-x NAME=value`, or, when it forwards `-x NAME`, the value its script
+// exports or else its own env value.
 std::optional<std::string> forwardedValue(const ContainerFacts& launcher, const std::string& name);
 // The last `NAME=value` word of a launcher script (`export NAME=value`,
 // `NAME=value mpirun ...`, `-x NAME=value`); nullopt when there is none.
