@@ -1,5 +1,6 @@
 // railkit lint FILE... [--schemas DIR] [--json]: checks manifests for the
 // recurring RDMA/NCCL/MPI mistakes and against OpenAPI/CRD schemas.
+#include <cstdio>
 #include <iostream>
 #include <memory>
 
@@ -42,15 +43,31 @@ void printHuman(const std::vector<Finding>& findings) {
   std::cout << fmt::format("{} error(s), {} warning(s)\n", errors, warnings);
 }
 
+Result<std::unique_ptr<k8s::Manifest>> readManifest(const std::string& file) {
+  auto text = readInputFile(file, {"manifest", kMaxManifestBytes, false});
+  if (!text) return tl::unexpected(text.error());
+  return k8s::loadManifest(*text, file);
+}
+
 int runLint(const LintOptions& options) {
   k8s::LintInput input;
+  // One unreadable file does not hide the others' findings: it is reported
+  // in its line after them and the exit status stays 2.
+  std::vector<Error> unreadable;
   for (const std::string& file : options.files) {
-    auto text = readInputFile(file, {"manifest", kMaxManifestBytes, false});
-    if (!text) return reportError(text.error());
-    auto manifest = k8s::loadManifest(*text, file);
-    if (!manifest) return reportError(manifest.error());
+    auto manifest = readManifest(file);
+    if (!manifest) {
+      unreadable.push_back(manifest.error());
+      continue;
+    }
     input.manifests.push_back(std::move(*manifest));
   }
+  auto reportUnreadable = [&] {
+    int status = kExitUsage;
+    for (const Error& error : unreadable) status = reportError(error);
+    return status;
+  };
+  if (input.manifests.empty() && !unreadable.empty()) return reportUnreadable();
   std::optional<k8s::SchemaSet> schemas;
   if (!options.schemas.empty()) {
     auto loaded = k8s::SchemaSet::load(options.schemas);
@@ -62,6 +79,9 @@ int runLint(const LintOptions& options) {
   auto findings = k8s::runLint(input);
   auto status = emitOutput(options.output, nlohmann::json{{"findings", findingsToJson(findings)}}, [&] { printHuman(findings); });
   if (!status) return reportError(status.error());
+  std::cout.flush();  // findings first, then the unreadable files' lines
+  std::fflush(stdout);
+  if (!unreadable.empty()) return reportUnreadable();
   return hasErrors(findings) ? kExitFindings : kExitOk;
 }
 

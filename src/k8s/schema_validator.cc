@@ -1,5 +1,6 @@
 #include "k8s/schema_validator.h"
 
+#include <regex>
 #include <set>
 
 namespace railkit::k8s {
@@ -8,6 +9,35 @@ namespace {
 const nlohmann::json kEmptySchema = nlohmann::json::object();
 constexpr int kMaxDepth = 120;
 constexpr size_t kMaxErrors = 50;
+// resource.Quantity as CRD generators write it (controller-gen): the one
+// pattern Kubernetes schemas put on int-or-string fields.
+constexpr const char* kQuantityPattern =
+    R"(^(\+|-)?(([0-9]+(\.[0-9]*)?)|(\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\+|-)?(([0-9]+(\.[0-9]*)?)|(\.[0-9]+))))?$)";
+
+bool isQuantitySchema(const nlohmann::json& schema) {
+  if (!schema.value("x-kubernetes-int-or-string", false)) return false;
+  auto pattern = schema.find("pattern");
+  return pattern != schema.end() && pattern->is_string() && pattern->get_ref<const std::string&>() == kQuantityPattern;
+}
+
+// A $ref (bare or wrapped in a one-element allOf) to the built-in Quantity
+// of the Kubernetes OpenAPI documents.
+bool refersToQuantity(const nlohmann::json& schema) {
+  if (!schema.is_object()) return false;
+  auto ref = schema.find("$ref");
+  if (ref != schema.end() && ref->is_string()) {
+    const std::string& target = ref->get_ref<const std::string&>();
+    const std::string suffix = ".api.resource.Quantity";
+    return target.size() >= suffix.size() && target.compare(target.size() - suffix.size(), suffix.size(), suffix) == 0;
+  }
+  auto all_of = schema.find("allOf");
+  return all_of != schema.end() && all_of->is_array() && all_of->size() == 1 && refersToQuantity((*all_of)[0]);
+}
+
+bool isQuantityText(const std::string& text) {
+  static const std::regex kQuantity(kQuantityPattern);
+  return std::regex_match(text, kQuantity);
+}
 
 std::string typeName(const YamlNode& node) {
   switch (node.type) {
@@ -73,11 +103,22 @@ void SchemaValidator::check(const YamlNode& node, const nlohmann::json& raw, con
   if (depth > kMaxDepth) return;
   const nlohmann::json& schema = resolve(raw, 0);
   if (!schema.is_object() || schema.empty()) return;
-  if (node.type == YamlNode::Type::kNull) return;  // null means "unset" to the API server
+  if (node.type == YamlNode::Type::kNull) {
+    // Null means "unset": the API server prunes it from a custom resource.
+    // For a quantity (`nvidia.com/gpu:` with nothing after it) that silently
+    // drops the request: the job starts without the device.
+    if (isQuantitySchema(schema) && !schema.value("nullable", false))
+      error(node, path, "quantity has no value (null): the API server drops the field, so nothing is requested");
+    else if (refersToQuantity(raw))  // built-in kinds decode a null Quantity as 0
+      error(node, path, "quantity has no value (null): the API server reads it as 0, so nothing is requested");
+    return;
+  }
   if (schema.value("x-kubernetes-int-or-string", false)) {
     std::string actual = typeName(node);
     if (actual != "integer" && actual != "string")
       error(node, path, "expected an integer or a string, found " + actual);
+    else if (actual == "string" && isQuantitySchema(schema) && !isQuantityText(node.value))
+      error(node, path, "'" + node.value + "' is not a quantity (a number with an optional suffix: 8, 500m, 64Gi)");
     return;
   }
   for (const char* combinator : {"oneOf", "anyOf"}) {

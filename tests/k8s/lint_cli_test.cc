@@ -58,6 +58,26 @@ TEST(K8sLintCli, ExitCodes) {
   EXPECT_TRUE(seen);
 }
 
+// One unreadable file does not hide the others' findings: they are printed,
+// then one line says what is wrong with the bad file, and the status is 2.
+TEST(K8sLintCli, UnreadableFileDoesNotBlankTheOthers) {
+  std::string dup = writeTemp("dup2.yaml", "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\ndata: {}\ndata: {}\n");
+  std::string broken = writeTemp("broken2.yaml", "a: b\nc: [d\n");
+  CliRun both = run("lint " + dup + " " + broken);
+  EXPECT_EQ(both.status, 2);
+  size_t finding = both.out.find(dup + ":5: error [yaml-duplicate-key]");
+  size_t problem = both.out.find("railkit: " + broken + ":");
+  EXPECT_NE(finding, std::string::npos) << both.out;
+  ASSERT_NE(problem, std::string::npos) << both.out;
+  EXPECT_LT(finding, problem) << both.out;
+  EXPECT_EQ(both.out.find('\n', problem), both.out.size() - 1) << both.out;  // its one line, last
+  CliRun json = run("lint --json " + broken + " " + dup);
+  EXPECT_EQ(json.status, 2);
+  auto doc = nlohmann::json::parse(json.out.substr(0, json.out.rfind("railkit:")), nullptr, false);
+  ASSERT_FALSE(doc.is_discarded()) << json.out;
+  EXPECT_EQ(doc["findings"].size(), 2u) << json.out;  // the duplicate key, the no-schema note
+}
+
 TEST(K8sLintCli, RealMistakeWithSchemas) {
   RAILKIT_REQUIRE_SHARED();
   auto shared = railkit::testing::sharedDir();

@@ -114,7 +114,8 @@ TEST(K8sLintRules, MpiJobRules) {
   EXPECT_EQ(ids.count("slots-gpu-mismatch"), 1u);
   EXPECT_EQ(ids.count("nccl-env-not-forwarded"), 1u);  // UCX_TLS only; NCCL_DEBUG has -x
   EXPECT_EQ(ids.count("ompi-btl-if-unset"), 1u);
-  EXPECT_EQ(ids.count("ompi-coll-conflict"), 2u);      // -x MCA name, pml twice
+  EXPECT_EQ(ids.count("ompi-mca-misused"), 2u);        // -x MCA name, pml twice
+  EXPECT_EQ(ids.count("ompi-coll-conflict"), 0u);      // HCOLL/UCC unset: info only
   EXPECT_EQ(ids.count("ipc-lock-missing"), 0u);        // the launcher only starts ranks
   std::string fixed = kMpiJob;
   fixed.replace(fixed.find("SLOTS"), 5, "8");
@@ -176,6 +177,48 @@ spec:
         command: [sh, -c, 'echo ${HOME}']
 )"));
   EXPECT_EQ(ids.count("unexpanded-placeholder"), 2u);
+}
+
+// envsubst leaves bare $VAR: reported as a whole value or in a name/image;
+// `$PATH:...` in an env value and Kubernetes' own `$(VAR)` are not placeholders.
+TEST(K8sLintRules, BarePlaceholders) {
+  auto findings = lintText(R"yaml(apiVersion: batch/v1
+kind: Job
+metadata: {name: $JOB_NAME}
+spec:
+  parallelism: $N
+  template:
+    spec:
+      containers:
+      - name: c
+        image: registry/$IMAGE:1
+        env:
+        - {name: PATH, value: "$PATH:/opt/bin"}
+        - {name: RANK, value: "$(JOB_COMPLETION_INDEX)"}
+        - {name: PROVIDER, value: $FI_PROVIDER}
+        command: [sh, -c, 'echo $HOME']
+)yaml");
+  std::set<std::string> paths;
+  for (const Finding& finding : findings)
+    if (finding.id == "unexpanded-placeholder") paths.insert(finding.path);
+  EXPECT_EQ(paths, (std::set<std::string>{"metadata.name", "spec.parallelism",
+                                          "spec.template.spec.containers[0].image",
+                                          "spec.template.spec.containers[0].env[2].value"}));
+}
+
+// Annotations are user text: JSON of any shape, or no JSON, reads as
+// "interfaces unknown" (no finding either way), never as a crash.
+TEST(K8sLintRules, OddNetworkAnnotationsMeanUnknownInterfaces) {
+  for (const char* annotation : {R"('[1, "x"]')", R"('[{"name": 5, "interface": ["net1"]}]')", "'[not json'",
+                                 "'{}'"}) {
+    for (const char* key : {"k8s.v1.cni.cncf.io/networks", "networking.gke.io/interfaces"}) {
+      std::string text = std::string("apiVersion: v1\nkind: Pod\nmetadata:\n  name: p\n  annotations:\n    ") + key +
+                         ": " + annotation +
+                         "\nspec:\n  containers:\n  - name: c\n    image: i\n    env: [{name: NCCL_SOCKET_IFNAME, "
+                         "value: ib0}]\n";
+      EXPECT_EQ(problemIds(lintText(text)).count("nccl-socket-ifname-mismatch"), 0u) << key << " " << annotation;
+    }
+  }
 }
 
 TEST(K8sLintRules, CniJsonAndPrivilegedAndHostNetwork) {

@@ -1,5 +1,7 @@
 #include "k8s/lint/pod_facts.h"
 
+#include <optional>
+
 #include <nlohmann/json.hpp>
 
 #include "core/strings.h"
@@ -27,6 +29,7 @@ ContainerFacts containerFacts(const YamlNode& node, const std::string& path, boo
   facts.path = path;
   facts.init = init;
   facts.name = node.get("name") ? node.get("name")->text() : "";
+  facts.image = node.get("image") ? node.get("image")->text() : "";
   readResources(node.at({"resources", "requests"}), facts.requests);
   readResources(node.at({"resources", "limits"}), facts.limits);
   if (const YamlNode* add = node.at({"securityContext", "capabilities", "add"}); add && add->isSeq())
@@ -47,21 +50,44 @@ ContainerFacts containerFacts(const YamlNode& node, const std::string& path, boo
   return facts;
 }
 
+// A string member of a JSON selection object: `fallback` when absent,
+// nullopt when present but not a string (the annotation is user text).
+std::optional<std::string> stringField(const nlohmann::json& item, const char* key, std::string fallback) {
+  auto it = item.find(key);
+  if (it == item.end()) return fallback;
+  if (!it->is_string()) return std::nullopt;
+  return it->get<std::string>();
+}
+
 // Multus: "net-a, ns/net-b@ifname" or a JSON list of selection objects.
 void readMultus(const std::string& text, PodFacts& pod) {
   std::string trimmed(trim(text));
   if (trimmed.empty()) return;
   int index = 1;
+  if (trimmed.front() == '{') {  // neither a list of names nor a JSON list
+    pod.interfaces_known = false;
+    return;
+  }
   if (trimmed.front() == '[') {
-    try {
-      auto list = nlohmann::json::parse(trimmed);
-      for (const auto& item : list) {
-        pod.network_names.push_back(item.value("name", ""));
-        pod.interfaces.push_back(item.value("interface", "net" + std::to_string(index)));
-        ++index;
-      }
-    } catch (const std::exception&) {
+    auto list = nlohmann::json::parse(trimmed, nullptr, /*allow_exceptions=*/false);
+    if (!list.is_array()) {  // discarded (not JSON) or not a list
       pod.interfaces_known = false;
+      return;
+    }
+    for (const auto& item : list) {
+      if (!item.is_object()) {
+        pod.interfaces_known = false;
+        continue;
+      }
+      auto name = stringField(item, "name", "");
+      auto ifname = stringField(item, "interface", "net" + std::to_string(index));
+      ++index;
+      if (!name || !ifname) {
+        pod.interfaces_known = false;
+        continue;
+      }
+      pod.network_names.push_back(*name);
+      pod.interfaces.push_back(*ifname);
     }
     return;
   }
@@ -81,17 +107,71 @@ void readMultus(const std::string& text, PodFacts& pod) {
 
 // GKE multi-network: JSON list of {"interfaceName", "network"}.
 void readGkeInterfaces(const std::string& text, PodFacts& pod) {
-  try {
-    auto list = nlohmann::json::parse(text);
-    for (const auto& item : list) {
-      std::string ifname = item.value("interfaceName", "");
-      if (ifname.empty()) continue;
-      if (ifname != "eth0") pod.interfaces.push_back(ifname);
-      pod.network_names.push_back(item.value("network", ""));
-    }
-  } catch (const std::exception&) {
+  auto list = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
+  if (!list.is_array()) {
     pod.interfaces_known = false;
+    return;
   }
+  for (const auto& item : list) {
+    if (!item.is_object()) {
+      pod.interfaces_known = false;
+      continue;
+    }
+    auto ifname = stringField(item, "interfaceName", "");
+    auto network = stringField(item, "network", "");
+    if (!ifname || ifname->empty() || !network) {
+      pod.interfaces_known = false;
+      continue;
+    }
+    if (*ifname != "eth0") pod.interfaces.push_back(*ifname);
+    pod.network_names.push_back(*network);
+  }
+}
+
+// Whether a key or scalar under `node` contains `needle` (labels, node
+// selectors, images: the marks a platform leaves in its manifests).
+bool mentions(const YamlNode& node, std::string_view needle, int depth = 0) {
+  if (depth > 40) return false;
+  if (node.isScalar()) return node.value.find(needle) != std::string::npos;
+  for (const auto& [key, value] : node.entries)
+    if (key.find(needle) != std::string::npos || mentions(value, needle, depth + 1)) return true;
+  for (const YamlNode& item : node.items)
+    if (mentions(item, needle, depth + 1)) return true;
+  return false;
+}
+
+bool mentionsTcpx(const std::string& text) {
+  for (const char* mark : {"NCCL_FASTRAK_", "NCCL_GPUDIRECTTCPX_", "gpudirect-tcpx", "tcpgpudmarxd", "fastrak"})
+    if (text.find(mark) != std::string::npos) return true;
+  return false;
+}
+
+bool containerMentionsTcpx(const ContainerFacts& container) {
+  if (mentionsTcpx(container.image) || mentionsTcpx(container.command)) return true;
+  for (const auto& [name, value] : container.env)
+    if (mentionsTcpx(name)) return true;
+  return false;
+}
+
+// Platforms whose GPU nodes run every container with memlock unlimited (the
+// runtime's own limit, which containers inherit), so RDMA registration works
+// without IPC_LOCK: EKS GPU nodes (EFA device-plugin pods), GKE's GPU node
+// images (GPUDirect-RDMA/gIB, multi-network pods), CoreWeave's nodes. Their
+// official examples (aws-samples, container-engine-accelerators,
+// coreweave/nccl-tests) run RDMA without IPC_LOCK on that basis.
+std::string memlockPlatform(const PodSpecView& view, const std::vector<ContainerFacts>& containers) {
+  for (const ContainerFacts& container : containers)
+    for (const auto* list : {&container.limits, &container.requests})
+      for (const auto& [name, value] : *list)
+        if (name.rfind("vpc.amazonaws.com/efa", 0) == 0) return "EKS (EFA nodes)";
+  auto marked = [&](std::string_view needle) {
+    return mentions(*view.spec, needle) || (view.metadata != nullptr && mentions(*view.metadata, needle));
+  };
+  if (marked("networking.gke.io/") || marked("cloud.google.com/gke") || marked("gpudirect-gib") ||
+      marked("mrdma.google.com"))
+    return "GKE";
+  if (marked("coreweave.cloud/") || marked("ghcr.io/coreweave/")) return "CoreWeave";
+  return "";
 }
 
 }  // namespace
@@ -140,6 +220,22 @@ PodFacts podFacts(const PodSpecView& view) {
     if (const YamlNode* gke = view.metadata->at({"annotations", "networking.gke.io/interfaces"}))
       readGkeInterfaces(gke->text(), pod);
   }
+  for (const ContainerFacts& container : pod.containers)
+    pod.gpudirect_tcpx = pod.gpudirect_tcpx || containerMentionsTcpx(container);
+  // An MPIJob worker's NCCL settings usually live in its launcher's mpirun.
+  if (!pod.gpudirect_tcpx && view.role == "Worker" && view.object != nullptr)
+    forEachPodSpec(*view.object, [&](const PodSpecView& other) {
+      if (other.role != "Launcher") return;
+      for (const char* key : {"initContainers", "containers"})
+        if (const YamlNode* list = other.spec->get(key); list && list->isSeq())
+          for (const YamlNode& item : list->items)
+            if (item.isMap() && containerMentionsTcpx(containerFacts(item, "", false))) pod.gpudirect_tcpx = true;
+    });
+  // Without GKE's multi-network annotation a TCPX(O) pod's NICs are added at
+  // admission (GKE's TCPXO injection or a webhook): their names are unknown here.
+  bool gke_networks = view.metadata != nullptr && view.metadata->at({"annotations", "networking.gke.io/interfaces"});
+  if (pod.gpudirect_tcpx && !gke_networks) pod.interfaces_known = false;
+  pod.memlock_platform = memlockPlatform(view, pod.containers);
   return pod;
 }
 
@@ -181,16 +277,30 @@ bool hasNcclIbVars(const ContainerFacts& container) {
 bool usesRdma(const LintInput& input, const PodFacts& pod, const ContainerFacts& container) {
   if (requestsRdma(input, container)) return true;
   bool gpus = gpuCount(container) > 0;
-  if (gpus && (pod.dra_claims || !pod.interfaces.empty())) return true;
+  // TCPX/TCPXO NICs are plain TCP to NCCL's FasTrak plugin: not RDMA.
+  if (gpus && (pod.dra_claims || (!pod.interfaces.empty() && !pod.gpudirect_tcpx))) return true;
   return gpus && hasNcclIbVars(container);
 }
 
 namespace {
-bool runsNccl(const ContainerFacts& container) {
+// NCCL_ variables or nccl-tests say NCCL; torchrun only with GPUs, since a
+// CPU-only torchrun job uses the gloo backend.
+bool runsNccl(const PodFacts& pod, const ContainerFacts& container) {
   for (const auto& [name, value] : container.env)
     if (name.rfind("NCCL_", 0) == 0) return true;
   const std::string& command = container.command;
-  return command.find("_perf") != std::string::npos || command.find("torchrun") != std::string::npos;
+  if (command.find("_perf") != std::string::npos) return true;
+  bool gpus = gpuCount(container) > 0 || pod.dra_claims;
+  return gpus && command.find("torchrun") != std::string::npos;
+}
+
+// What a launcher's text says about its ranks, which run on GPU workers.
+bool launcherMentionsNccl(const ContainerFacts& launcher) {
+  for (const auto& [name, value] : launcher.env)
+    if (name.rfind("NCCL_", 0) == 0) return true;
+  const std::string& command = launcher.command;
+  return command.find("_perf") != std::string::npos || command.find("torchrun") != std::string::npos ||
+         command.find("-x NCCL_") != std::string::npos;
 }
 
 // The ranks mpirun starts run in the workers, with the variables it forwards
@@ -201,10 +311,8 @@ bool launcherStartsNccl(const PodFacts& worker) {
   bool nccl = false;
   forEachPodSpec(*worker.view.object, [&](const PodSpecView& view) {
     if (nccl || view.role != "Launcher") return;
-    for (const ContainerFacts& launcher : podFacts(view).containers) {
-      if (launcher.init) continue;
-      if (runsNccl(launcher) || launcher.command.find("-x NCCL_") != std::string::npos) nccl = true;
-    }
+    for (const ContainerFacts& launcher : podFacts(view).containers)
+      if (!launcher.init && launcherMentionsNccl(launcher)) nccl = true;
   });
   return nccl;
 }
@@ -213,8 +321,9 @@ bool launcherStartsNccl(const PodFacts& worker) {
 bool isNcclWorkload(const LintInput& input, const PodFacts& pod, const ContainerFacts& container) {
   if (container.init) return false;
   if (gpuCount(container) > 0 && usesRdma(input, pod, container)) return true;
-  if (runsNccl(container)) return true;
-  return gpuCount(container) > 0 && launcherStartsNccl(pod);
+  if (runsNccl(pod, container)) return true;
+  // GPUs from the device plugin or, with DRA, from the pod's claims.
+  return (gpuCount(container) > 0 || pod.dra_claims) && launcherStartsNccl(pod);
 }
 
 bool isPureLauncher(const LintInput& input, const PodFacts& pod, const ContainerFacts& container) {

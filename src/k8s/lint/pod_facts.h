@@ -14,6 +14,7 @@ namespace railkit::k8s {
 struct ContainerFacts {
   const YamlNode* node = nullptr;
   std::string name;
+  std::string image;
   std::string path;  // field path of the container
   std::map<std::string, std::string> requests, limits;
   std::vector<std::string> cap_add;
@@ -34,6 +35,12 @@ struct PodFacts {
   std::vector<std::string> interfaces;      // interface names the pod will have (besides lo)
   bool interfaces_known = true;             // false when an annotation could not be read
   bool dra_claims = false;                  // pod-level resourceClaims
+  // GKE GPUDirect-TCPX/TCPXO: several NICs, but NCCL moves data over TCP
+  // through the FasTrak plugin and its daemon; nothing in the pod is RDMA.
+  bool gpudirect_tcpx = false;
+  // Platform whose nodes run containers with RLIMIT_MEMLOCK unlimited (the
+  // runtime's own limit), named for the finding; empty when not recognised.
+  std::string memlock_platform;
 };
 
 PodFacts podFacts(const PodSpecView& view);
@@ -47,7 +54,8 @@ long gpuCount(const ContainerFacts& container);
 bool requestsRdma(const LintInput& input, const ContainerFacts& container);
 // RDMA by any route: resource, RDMA network or DRA NIC claim, or GPUs + NCCL IB vars.
 bool usesRdma(const LintInput& input, const PodFacts& pod, const ContainerFacts& container);
-// GPUs with RDMA, NCCL_ variables, or an nccl-tests/torchrun command.
+// GPUs with RDMA, NCCL_ variables, nccl-tests, or torchrun with GPUs (a
+// CPU-only torchrun uses gloo, not NCCL).
 bool isNcclWorkload(const LintInput& input, const PodFacts& pod, const ContainerFacts& container);
 // An MPIJob launcher that only starts ranks (no GPU, no RDMA device).
 bool isPureLauncher(const LintInput& input, const PodFacts& pod, const ContainerFacts& container);

@@ -7,6 +7,39 @@
 #include "k8s/lint/rules/rules.h"
 
 namespace railkit::k8s::rules {
+namespace {
+
+// Keeps the parser's message instead of letting it throw: errors are values.
+class ErrorOnlySax : public nlohmann::json_sax<nlohmann::json> {
+ public:
+  std::string error;
+  bool null() override { return true; }
+  bool boolean(bool) override { return true; }
+  bool number_integer(number_integer_t) override { return true; }
+  bool number_unsigned(number_unsigned_t) override { return true; }
+  bool number_float(number_float_t, const string_t&) override { return true; }
+  bool string(string_t&) override { return true; }
+  bool binary(binary_t&) override { return true; }
+  bool start_object(std::size_t) override { return true; }
+  bool key(string_t&) override { return true; }
+  bool end_object() override { return true; }
+  bool start_array(std::size_t) override { return true; }
+  bool end_array() override { return true; }
+  bool parse_error(std::size_t, const std::string&, const nlohmann::detail::exception& ex) override {
+    error = ex.what();
+    return false;
+  }
+};
+
+// Empty when `text` is JSON, else the parser's message.
+std::string jsonError(const std::string& text) {
+  ErrorOnlySax sax;
+  bool ok = nlohmann::json::sax_parse(text, &sax);
+  if (!ok && sax.error.empty()) return "not valid JSON";
+  return sax.error;
+}
+
+}  // namespace
 
 void checkCniConfigInvalidJson(const LintInput& input, std::vector<Finding>& out) {
   for (const auto& manifest : input.manifests) {
@@ -21,16 +54,12 @@ void checkCniConfigInvalidJson(const LintInput& input, std::vector<Finding>& out
         // metaPlugins is a comma-separated run of objects.
         std::string candidate = std::string(key) == "metaPlugins" ? "[" + text + "]" : text;
         if (text.front() != '{' && text.front() != '[') continue;
-        try {
-          auto parsed = nlohmann::json::parse(candidate);
-          (void)parsed;
-        } catch (const nlohmann::json::parse_error& error) {
-          out.push_back(lintFinding("cni-config-invalid-json", Severity::kError, object, value->line,
-                                    std::string("spec.") + key,
-                                    std::string("CNI ") + key + " is not valid JSON: " + error.what(),
-                                    "fix the JSON (trailing commas and unquoted keys are common) and check it "
-                                    "with a JSON parser"));
-        }
+        std::string error = jsonError(candidate);
+        if (error.empty()) continue;
+        out.push_back(lintFinding("cni-config-invalid-json", Severity::kError, object, value->line,
+                                  std::string("spec.") + key, std::string("CNI ") + key + " is not valid JSON: " + error,
+                                  "fix the JSON (trailing commas and unquoted keys are common) and check it "
+                                  "with a JSON parser"));
       }
     }
   }

@@ -20,6 +20,7 @@ void checkSlotsGpuMismatch(const LintInput& input, std::vector<Finding>& out);
 void checkNcclEnvNotForwarded(const LintInput& input, std::vector<Finding>& out);
 void checkOmpiBtlIfUnset(const LintInput& input, std::vector<Finding>& out);
 void checkOmpiCollConflict(const LintInput& input, std::vector<Finding>& out);
+void checkOmpiMcaMisused(const LintInput& input, std::vector<Finding>& out);
 void checkNcclSocketIfnameMismatch(const LintInput& input, std::vector<Finding>& out);
 void checkPssForbidsIpcLock(const LintInput& input, std::vector<Finding>& out);
 

@@ -1,13 +1,16 @@
 // shm-default: NCCL uses /dev/shm for intra-node transport; Kubernetes gives
 // containers a 64 MiB tmpfs unless a memory-backed volume is mounted there.
-#include "k8s/lint/pod_facts.h"
+#include "k8s/lint/rules/mpi_launcher.h"
 #include "k8s/lint/rules/rules.h"
 
 namespace railkit::k8s::rules {
 
 void checkShmDefault(const LintInput& input, std::vector<Finding>& out) {
-  for (const PodFacts& pod : allPods(input)) {
+  auto pods = allPods(input);
+  for (const PodFacts& pod : pods) {
     if (pod.shm_memory) continue;
+    // NCCL_SHM_DISABLE=1 forwarded by an MPIJob launcher reaches the ranks.
+    if (auto forwarded = valueFromLauncher(pods, pod, "NCCL_SHM_DISABLE"); forwarded && *forwarded == "1") continue;
     for (const ContainerFacts& container : pod.containers) {
       if (isPureLauncher(input, pod, container) || !isNcclWorkload(input, pod, container)) continue;
       auto disabled = container.env.find("NCCL_SHM_DISABLE");

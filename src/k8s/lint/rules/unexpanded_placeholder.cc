@@ -1,6 +1,10 @@
-// unexpanded-placeholder: `${VAR}` or `__VAR__` left from a template or a
-// shell heredoc. In command/args `${VAR}` is shell and fine; elsewhere
-// (names, numbers, images, labels, resources) the value reaches the API as is.
+// unexpanded-placeholder: `${VAR}`, `__VAR__` or a bare `$VAR` left from a
+// template (envsubst) or a shell heredoc. In command/args they are shell and
+// fine; elsewhere (names, numbers, images, labels, resources) the value
+// reaches the API as is: Kubernetes expands only `$(VAR)`, and only in
+// command, args and env. A bare `$VAR` counts where it is the whole value
+// (`replicas: $NUM_NODES`, `nvidia.com/gpu: $GPU_PER_NODE`) or inside a name
+// or image; `$PATH:/opt/bin` in an env value is left alone.
 #include <regex>
 
 #include "k8s/lint/rules/rules.h"
@@ -12,14 +16,25 @@ bool isScriptKey(const std::string& key) {
   return key == "command" || key == "args" || key == "script" || key == "data";
 }
 
-void walk(const YamlNode& node, const std::string& path, const Object& object, std::vector<Finding>& out,
-          int depth) {
+bool isNameKey(const std::string& key) {
+  return key == "name" || key == "namespace" || key == "generateName" || key == "image" || key == "claimName" ||
+         key == "serviceAccountName" || key == "resourceClaimTemplateName" || key == "schedulerName" ||
+         key == "priorityClassName";
+}
+
+void walk(const YamlNode& node, const std::string& key, const std::string& path, const Object& object,
+          std::vector<Finding>& out, int depth) {
   static const std::regex kPattern(R"(\$\{[A-Za-z_][A-Za-z0-9_]*\}|__[A-Z][A-Z0-9_]*__)");
+  static const std::regex kBareWhole(R"(\s*\$[A-Za-z_][A-Za-z0-9_]*\s*)");
+  static const std::regex kBare(R"(\$[A-Za-z_][A-Za-z0-9_]*)");
   if (depth > 64) return;
   if (node.isScalar()) {
     if (node.value.find('\n') != std::string::npos) return;  // block scripts
     std::smatch match;
-    if (std::regex_search(node.value, match, kPattern))
+    bool found = std::regex_search(node.value, match, kPattern);
+    if (!found && std::regex_match(node.value, kBareWhole)) found = std::regex_search(node.value, match, kBare);
+    if (!found && isNameKey(key)) found = std::regex_search(node.value, match, kBare);
+    if (found)
       out.push_back(lintFinding("unexpanded-placeholder", Severity::kError, object, node.line, path,
                                 "value '" + node.value + "' still holds the placeholder " + match.str(0),
                                 "substitute the value (envsubst, sed or your templating tool) before applying"));
@@ -29,11 +44,11 @@ void walk(const YamlNode& node, const std::string& path, const Object& object, s
     for (size_t i = 0; i < node.entries.size(); ++i) {
       const auto& [key, value] = node.entries[i];
       if (isScriptKey(key)) continue;
-      walk(value, path.empty() ? key : path + "." + key, object, out, depth + 1);
+      walk(value, key, path.empty() ? key : path + "." + key, object, out, depth + 1);
     }
   } else if (node.isSeq()) {
     for (size_t i = 0; i < node.items.size(); ++i)
-      walk(node.items[i], path + "[" + std::to_string(i) + "]", object, out, depth + 1);
+      walk(node.items[i], key, path + "[" + std::to_string(i) + "]", object, out, depth + 1);
   }
 }
 
@@ -41,7 +56,7 @@ void walk(const YamlNode& node, const std::string& path, const Object& object, s
 
 void checkUnexpandedPlaceholder(const LintInput& input, std::vector<Finding>& out) {
   for (const auto& manifest : input.manifests)
-    for (const Object& object : manifest->objects) walk(*object.root, "", object, out, 0);
+    for (const Object& object : manifest->objects) walk(*object.root, "", "", object, out, 0);
 }
 
 }  // namespace railkit::k8s::rules

@@ -1,0 +1,218 @@
+// Lint on real manifests (tests/k8s/fixtures/real, each with its source URL
+// on its first line): official platform examples and user manifests that are
+// right must lint clean of the classes that once raised false errors, and the
+// mistakes they do carry must still be found.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "k8s/lint/lint.h"
+#include "k8s/schema.h"
+#include "lint_helpers.h"
+#include "support/test_support.h"
+
+namespace railkit::k8s {
+namespace {
+
+using testing::problemIds;
+
+std::string fixture(const std::string& name) {
+  std::ifstream in(railkit::testing::sourceDir() / "tests" / "k8s" / "fixtures" / "real" / name,
+                   std::ios::binary);
+  std::ostringstream text;
+  text << in.rdbuf();
+  EXPECT_FALSE(text.str().empty()) << name;
+  return text.str();
+}
+
+std::vector<Finding> lintFixture(const std::string& name, const SchemaSet* schemas = nullptr) {
+  return testing::lintText(fixture(name), schemas);
+}
+
+std::vector<Finding> withId(const std::vector<Finding>& findings, const std::string& id) {
+  std::vector<Finding> out;
+  for (const Finding& finding : findings)
+    if (finding.id == id) out.push_back(finding);
+  return out;
+}
+
+// Env on the launcher plus -x: NCCL_SOCKET_IFNAME=net1 is compared with the
+// workers' interfaces (eth0, net1), not the launcher's (eth0 only); HCOLL and
+// UCC are off through the launcher's OMPI_MCA_ variables.
+TEST(K8sLintReal, LauncherEnvForwardedWithXLintsClean) {
+  auto findings = lintFixture("kubernetes-recipes-openmpi-control-plane-mpijob.yaml");
+  EXPECT_EQ(problemIds(findings), std::multiset<std::string>{}) << findings.size();
+  EXPECT_TRUE(withId(findings, "ompi-coll-conflict").empty());
+}
+
+// The same job with the workers' attachment named otherwise: the forwarded
+// value now selects nothing where NCCL runs, and the launcher is blamed.
+TEST(K8sLintReal, ForwardedSocketIfnameMissingOnWorkers) {
+  std::string text = fixture("kubernetes-recipes-openmpi-control-plane-mpijob.yaml");
+  text.replace(text.find("sriov-roce@net1"), 15, "sriov-roce@rdma0");
+  auto findings = withId(testing::lintText(text), "nccl-socket-ifname-mismatch");
+  ASSERT_EQ(findings.size(), 1u);
+  EXPECT_EQ(findings[0].path, "spec.mpiReplicaSpecs.Launcher.template.spec.containers[0].command");
+  EXPECT_NE(findings[0].message.find("workers"), std::string::npos) << findings[0].message;
+  EXPECT_NE(findings[0].message.find("rdma0"), std::string::npos) << findings[0].message;
+}
+
+// With runLauncherAsWorker the launcher runs a rank too: there net1 is
+// missing (the launcher has eth0 only), while the workers still have it.
+TEST(K8sLintReal, LauncherRunningARankIsCheckedToo) {
+  std::string text = fixture("kubernetes-recipes-openmpi-control-plane-mpijob.yaml");
+  text.replace(text.find("  slotsPerWorker: 2"), 0, "  runLauncherAsWorker: true\n");
+  auto findings = withId(testing::lintText(text), "nccl-socket-ifname-mismatch");
+  ASSERT_EQ(findings.size(), 1u);
+  EXPECT_EQ(findings[0].path, "spec.mpiReplicaSpecs.Launcher.template.spec.containers[0].env.NCCL_SOCKET_IFNAME");
+}
+
+// HCOLL left on in the same job: the doctor's meaning of ompi-coll-conflict.
+TEST(K8sLintReal, HcollLeftEnabledNextToNccl) {
+  std::string text = fixture("kubernetes-recipes-openmpi-control-plane-mpijob.yaml");
+  text.replace(text.find("--mca pml ob1"), 13, "--mca pml ob1 --mca coll_hcoll_enable 1");
+  auto findings = withId(testing::lintText(text), "ompi-coll-conflict");
+  ASSERT_EQ(findings.size(), 1u);
+  EXPECT_EQ(findings[0].severity, Severity::kWarning);
+  EXPECT_NE(findings[0].message.find("coll_hcoll_enable is 1"), std::string::npos) << findings[0].message;
+}
+
+// The same job with the page's HCOLL/UCC settings taken out: both unset
+// (info); an `export` in the launcher's script counts like its env.
+TEST(K8sLintReal, HcollUccUnsetAndExportedInScript) {
+  std::string text = fixture("kubernetes-recipes-openmpi-control-plane-mpijob.yaml");
+  for (size_t at; (at = text.find("OMPI_MCA_coll_")) != std::string::npos;)
+    text.replace(at, 14, "OMPI_MCA_xcoll_");
+  auto unset = withId(testing::lintText(text), "ompi-coll-conflict");
+  ASSERT_EQ(unset.size(), 2u);
+  for (const Finding& finding : unset) EXPECT_EQ(finding.severity, Severity::kInfo);
+  text.replace(text.find("mpirun \\"), 0, "export OMPI_MCA_coll_hcoll_enable=0\n              ");
+  auto exported = withId(testing::lintText(text), "ompi-coll-conflict");
+  ASSERT_EQ(exported.size(), 1u);
+  EXPECT_NE(exported[0].message.find("coll_ucc_enable is unset"), std::string::npos) << exported[0].message;
+}
+
+// GPUDirect-TCPXO: multi-NIC GKE pods whose NCCL speaks TCP through FasTrak.
+TEST(K8sLintReal, GpudirectTcpxoIsNotRdma) {
+  for (const char* name : {"gke-tcpxo-mpijob.yaml", "gke-tcpxo-pod.yaml"}) {
+    auto findings = lintFixture(name);
+    auto ids = problemIds(findings);
+    EXPECT_EQ(ids.count("ipc-lock-missing"), 0u) << name;
+    EXPECT_EQ(ids.count("nccl-socket-ifname-mismatch"), 0u) << name;
+    EXPECT_EQ(ids.count("shm-default"), 0u) << name;
+    EXPECT_TRUE(withId(findings, "ipc-lock-missing").empty()) << name;  // not even as info
+  }
+}
+
+// TCPXO env with the NICs injected at admission: their names are not in the
+// manifest, so NCCL_SOCKET_IFNAME=eth1,...,eth8 is not compared with eth0 alone.
+TEST(K8sLintReal, TcpxoInterfacesInjectedByWebhookAreUnknown) {
+  auto findings = lintFixture("nvsentinel-tcpxo-volcano-job.yaml");
+  EXPECT_TRUE(withId(findings, "nccl-socket-ifname-mismatch").empty());
+  EXPECT_TRUE(withId(findings, "ipc-lock-missing").empty());
+  // Without the TCPXO variables the same value names NICs this pod does not have.
+  std::string text = fixture("nvsentinel-tcpxo-volcano-job.yaml");
+  for (size_t at; (at = text.find("NCCL_FASTRAK_")) != std::string::npos;)
+    text.replace(at, 13, "NCCL_OTHER_");
+  EXPECT_EQ(withId(testing::lintText(text), "nccl-socket-ifname-mismatch").size(), 1u);
+}
+
+// The TCPXO launcher exports NCCL_SOCKET_IFNAME in its script and forwards
+// it; a value the workers lack is found there too.
+TEST(K8sLintReal, ExportedThenForwardedSocketIfname) {
+  std::string text = fixture("gke-tcpxo-mpijob.yaml");
+  EXPECT_TRUE(withId(testing::lintText(text), "nccl-socket-ifname-mismatch").empty());
+  text.replace(text.find("export NCCL_SOCKET_IFNAME=eth0"), 30, "export NCCL_SOCKET_IFNAME=enp0");
+  auto findings = withId(testing::lintText(text), "nccl-socket-ifname-mismatch");
+  ASSERT_EQ(findings.size(), 1u);
+  EXPECT_NE(findings[0].message.find("enp0"), std::string::npos) << findings[0].message;
+}
+
+// A CPU-only torchrun job (gloo) is not an NCCL workload: no /dev/shm advice.
+TEST(K8sLintReal, CpuTorchrunIsNotNccl) {
+  EXPECT_EQ(problemIds(lintFixture("itwinai-torchrun-cpu-pytorchjob.yaml")), std::multiset<std::string>{});
+}
+
+// EKS EFA without IPC_LOCK: the platform's memlock is unlimited; said, not failed.
+// The bare $VAR placeholders of the envsubst template are still errors.
+TEST(K8sLintReal, EksEfaMemlockAndBarePlaceholders) {
+  auto findings = lintFixture("aws-fsdp-efa-pytorchjob.yaml");
+  auto ipc = withId(findings, "ipc-lock-missing");
+  ASSERT_EQ(ipc.size(), 1u);
+  EXPECT_EQ(ipc[0].severity, Severity::kInfo);
+  EXPECT_NE(ipc[0].message.find("EKS"), std::string::npos) << ipc[0].message;
+  EXPECT_NE(ipc[0].message.find("memlock unlimited"), std::string::npos) << ipc[0].message;
+  std::set<std::string> placeholder_paths;
+  for (const Finding& finding : withId(findings, "unexpanded-placeholder"))
+    placeholder_paths.insert(finding.path);
+  const std::string container = "spec.pytorchReplicaSpecs.Worker.template.spec.containers[0]";
+  for (const std::string& path : {std::string("spec.pytorchReplicaSpecs.Worker.replicas"),
+                                  container + ".image", container + ".resources.limits.nvidia.com/gpu",
+                                  container + ".resources.requests.vpc.amazonaws.com/efa"})
+    EXPECT_EQ(placeholder_paths.count(path), 1u) << path;
+  // --nproc_per_node=$GPU_PER_NODE is shell in command: not reported.
+  for (const std::string& path : placeholder_paths)
+    EXPECT_EQ(path.find(".command"), std::string::npos) << path;
+}
+
+// CoreWeave's own H100 job: rdma/ib without IPC_LOCK is right there (info);
+// the same pod on nodes not marked as CoreWeave's is an error.
+TEST(K8sLintReal, CoreweaveMemlockIsPlatformSet) {
+  auto findings = lintFixture("coreweave-h100-mpijob.yaml");
+  EXPECT_EQ(problemIds(findings), std::multiset<std::string>{});
+  auto ipc = withId(findings, "ipc-lock-missing");
+  ASSERT_EQ(ipc.size(), 1u);
+  EXPECT_EQ(ipc[0].severity, Severity::kInfo);
+  EXPECT_NE(ipc[0].message.find("CoreWeave"), std::string::npos) << ipc[0].message;
+  std::string elsewhere = fixture("coreweave-h100-mpijob.yaml");
+  for (size_t at; (at = elsewhere.find("coreweave")) != std::string::npos;)
+    elsewhere.replace(at, 9, "example");
+  auto moved = withId(testing::lintText(elsewhere), "ipc-lock-missing");
+  ASSERT_EQ(moved.size(), 1u);
+  EXPECT_EQ(moved[0].severity, Severity::kError);
+}
+
+// The CRD's quantity pattern rejects the placeholder; the template rendered
+// with GPU_PER_NODE unset (envsubst writes nothing) leaves a null quantity,
+// which the API server drops: the job would start without GPUs.
+TEST(K8sLintReal, QuantityPatternAndNullQuantityInCustomResource) {
+  RAILKIT_REQUIRE_SHARED();
+  auto schemas = SchemaSet::load((railkit::testing::sharedDir() / "schemas").string());
+  ASSERT_TRUE(schemas) << schemas.error().message;
+  auto findings = withId(lintFixture("aws-fsdp-efa-pytorchjob.yaml", &*schemas), "schema");
+  bool pattern = false;
+  for (const Finding& finding : findings)
+    if (finding.path.find("resources.limits.nvidia.com/gpu") != std::string::npos &&
+        finding.message.find("not a quantity") != std::string::npos)
+      pattern = true;
+  EXPECT_TRUE(pattern);
+
+  std::string rendered = fixture("aws-fsdp-efa-pytorchjob.yaml");
+  for (size_t at; (at = rendered.find("$GPU_PER_NODE")) != std::string::npos;) rendered.replace(at, 13, "");
+  auto null_findings = withId(testing::lintText(rendered, &*schemas), "schema");
+  size_t nulls = 0;
+  for (const Finding& finding : null_findings)
+    if (finding.message.find("no value (null)") != std::string::npos) {
+      ++nulls;
+      EXPECT_EQ(finding.severity, Severity::kError);
+      EXPECT_NE(finding.path.find("nvidia.com/gpu"), std::string::npos) << finding.path;
+      EXPECT_GT(*finding.line, 0);
+    }
+  EXPECT_EQ(nulls, 2u);  // requests and limits
+
+  // A built-in Pod: the null Quantity decodes as 0, no GPU either.
+  std::string pod = fixture("gke-tcpxo-pod.yaml");
+  pod.replace(pod.find("nvidia.com/gpu: 8"), 17, "nvidia.com/gpu:");
+  size_t pod_nulls = 0;
+  for (const Finding& finding : withId(testing::lintText(pod, &*schemas), "schema"))
+    if (finding.message.find("no value (null)") != std::string::npos) {
+      ++pod_nulls;
+      EXPECT_EQ(finding.path, "spec.containers[1].resources.limits.nvidia.com/gpu");
+    }
+  EXPECT_EQ(pod_nulls, 1u);
+}
+
+}  // namespace
+}  // namespace railkit::k8s
