@@ -96,6 +96,14 @@ TEST(RealInputs, OldWarnWithoutPid) {
   EXPECT_THAT(a.facts().hosts, Contains("machine"));
 }
 
+TEST(RealInputs, OtherProgramsInfoLinesAreNotNccl) {
+  NcclLogAnalyzer a("py");
+  a.feedLine("[2024-05-01 12:00:00] INFO Connection reset by peer, retrying", 1);
+  a.feedLine("worker-0 [3] INFO training step 100", 2);
+  EXPECT_FALSE(a.sawNccl());
+  EXPECT_TRUE(a.findings().empty());
+}
+
 TEST(RealInputs, LauncherAndTimestampPrefixes) {
   const std::string line = "gpu1:8194:8194 [0] NCCL INFO NET/IB : Using [0]mlx5_0:1/IB ; OOB ib0:10.0.0.11<0>";
   for (const std::string prefix : {"host1: ", "[1,0]<stdout>:", "2024-01-01 12:00:00,123 ", "[2026-03-13 22:26:02] "}) {

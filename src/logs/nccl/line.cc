@@ -102,6 +102,8 @@ bool classifyLine(std::string_view text, NcclLine* out) {
       out->body = trimView(text.substr(info + 7));
       return true;
     }
+    // Another program's `[...] INFO` line.
+    if (!mentionsRareWords(text)) return false;
   }
   size_t warn = findIn(text, " WARN ");
   if (warn != std::string_view::npos) {
