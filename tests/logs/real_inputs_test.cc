@@ -115,6 +115,22 @@ TEST(RealInputs, LauncherAndTimestampPrefixes) {
   }
 }
 
+TEST(RealInputs, NcclErrorsCutOutOfTracebacks) {
+  auto what = analyze("pytorch_what_nccl_error.log");
+  EXPECT_EQ(what.kind, InputKind::kNcclLog);
+  const Finding* err = findingOf(what, "nccl-unhandled-error");
+  ASSERT_NE(err, nullptr);
+  EXPECT_THAT(err->message, HasSubstr("unhandled cuda error (ncclUnhandledCudaError)"));
+  auto tf = analyze("tf_communication_aborted.log");
+  err = findingOf(tf, "nccl-unhandled-error");
+  ASSERT_NE(err, nullptr) << ::testing::PrintToString(testutil::ids(tf.findings));
+  EXPECT_THAT(err->message, HasSubstr("unhandled system error (ncclSystemError)"));
+  ASSERT_TRUE(tf.nccl.has_value());
+  EXPECT_THAT(tf.nccl->hosts, Contains("job-1111-2222-0"));
+  // One rank of nranks 4 shown: not proof that the job ran on one host.
+  EXPECT_EQ(tf.nccl->inter_node_transport, "unknown");
+}
+
 // --- 2. Transport and job size from the evidence.
 
 TEST(RealInputs, SidebandInterfaceIsNotAnHcaAndNranksMeansHosts) {
@@ -246,13 +262,11 @@ TEST(RealInputs, ProxyCrashWithoutResourceEvidenceIsNotMemlock) {
 }
 
 TEST(RealInputs, EfaNoGdrGetsTheEfaRecipe) {
-  NcclLogAnalyzer a("efa");
-  // aws-ofi-nccl's lines (https://github.com/aws/aws-ofi-nccl/issues/161) with
-  // a NET channel without /GDRDMA as NCCL prints it on such instances.
-  a.feedLine("algo-1:462:462 [0] NCCL INFO NET/OFI Selected Provider is efa", 1);
-  a.feedLine("algo-1:462:462 [0] NCCL INFO Using network AWS Libfabric", 2);
-  a.feedLine("algo-1:462:500 [0] NCCL INFO Channel 00 : 0[0] -> 8[0] [send] via NET/AWS Libfabric/0", 3);
-  const Finding* f = testutil::find(a.findings(), "nccl-no-gdr");
+  auto r = analyze("efa_no_gdr.log");
+  ASSERT_TRUE(r.nccl.has_value());
+  EXPECT_EQ(r.nccl->inter_node_transport, "AWS Libfabric");
+  EXPECT_GE(r.nccl->host_count, 2u);
+  const Finding* f = findingOf(r, "nccl-no-gdr");
   ASSERT_NE(f, nullptr);
   EXPECT_THAT(f->fix, HasSubstr("FI_EFA_USE_DEVICE_RDMA"));
   EXPECT_THAT(f->fix, Not(HasSubstr("nvidia_peermem")));

@@ -94,7 +94,8 @@ NcclLogFacts summarize(const AnalyzerState& s) {
     f.inter_node_transport = ibKind(f.hcas, roce_gid);
   } else if (s.socket_traced || (!f.socket_interfaces.empty() && f.host_count > 1)) {
     f.inter_node_transport = "Socket";
-  } else if (f.host_count == 1 && !f.hosts.empty()) {
+  } else if (f.host_count == 1 && !f.hosts.empty() && (s.nranks == 0 || s.nranks <= s.rank_devices.size())) {
+    // One host, and every rank of the job is on it (or the job size is not shown).
     f.inter_node_transport = "none";
   }
 

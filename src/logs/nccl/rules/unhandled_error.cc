@@ -8,13 +8,15 @@
 namespace railkit::logs::nccl {
 namespace {
 
-// NCCL's result words ("invalid argument", "internal error") are also CUDA's
-// and the C library's: they name an NCCL result only where NCCL's result is
-// being reported (`NCCL error in: ...`, nccl-tests' `NCCL failure ...`,
-// `ncclCommInitRank(...) failed: ...`) or by its enum name (ncclSystemError).
-bool reportsNcclResult(std::string_view t) {
+// NCCL's result words ("invalid argument", "internal error") are also CUDA's:
+// they name an NCCL result only on an NCCL WARN, a line naming NCCL (`NCCL
+// error in: ...`, `NCCL Error 1: ...`, nccl-tests' `NCCL failure ...`), a
+// `ncclCommInitRank(...) failed: ...` or with an enum name (ncclSystemError),
+// and never in CUDA's own `Cuda failure '...'`.
+bool reportsNcclResult(const NcclLine& line) {
+  std::string_view t = line.body;
   if (has(t, "Cuda failure") || has(t, "CUDA failure")) return false;
-  return has(t, "NCCL error") || has(t, "NCCL failure") || has(t, "failed: ") || has(t, "ncclUnhandled") ||
+  return line.level == LineLevel::kWarn || has(t, "NCCL") || has(t, "failed: ") || has(t, "ncclUnhandled") ||
          has(t, "ncclSystemError") || has(t, "ncclInternalError") || has(t, "ncclInvalid") ||
          has(t, "ncclRemoteError");
 }
@@ -22,9 +24,7 @@ bool reportsNcclResult(std::string_view t) {
 bool match(const NcclLine& line, std::string* detail, std::string*) {
   std::string_view t = line.body;
   int code = ncclResultFromText(t);
-  if (code == 0 || code == 7 || !reportsNcclResult(t)) return false;
-  // Require NCCL context: the line is an NCCL WARN or names NCCL itself.
-  if (line.level != LineLevel::kWarn && !has(t, "NCCL") && !has(t, "nccl")) return false;
+  if (code == 0 || code == 7 || !reportsNcclResult(line)) return false;
   *detail = ncclResultText(code);
   return true;
 }
