@@ -94,6 +94,13 @@ TEST(RealInputs, OldWarnWithoutPid) {
   EXPECT_TRUE(a.sawNccl());
   EXPECT_NE(testutil::find(a.findings(), "nccl-verbs-resource-failed"), nullptr);
   EXPECT_THAT(a.facts().hosts, Contains("machine"));
+  // The 2.1-2.3 network choice, in both spellings.
+  NcclLogAnalyzer b("old-net");
+  b.feedLine("machine:1:1 [0] INFO NET : Using internal Network Socket", 1);
+  EXPECT_THAT(b.facts().networks, Contains("Socket"));
+  NcclLogAnalyzer c("old-net-2");
+  c.feedLine("gpu2:46654:46654 [0] NCCL INFO Using internal Network IB", 1);
+  EXPECT_THAT(c.facts().networks, Contains("IB"));
 }
 
 TEST(RealInputs, OtherProgramsInfoLinesAreNotNccl) {
