@@ -1,15 +1,15 @@
 // Every id `railkit logs` can emit has a catalogue entry, and `railkit
 // explain` knows each of them.
+#include "logs/catalogue.h"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
 #include <sys/wait.h>
 
 #include <cstdio>
 #include <set>
 #include <string>
 
-#include <gmock/gmock.h>
-#include <gtest/gtest.h>
-
-#include "logs/catalogue.h"
 #include "logs/nccl/rule.h"
 #include "support/test_support.h"
 

@@ -25,9 +25,13 @@ std::string fixture(const std::string& name) {
   return text;
 }
 
-InputReport analyze(const std::string& name) { return analyzeText(name, fixture(name)); }
+InputReport analyze(const std::string& name) {
+  return analyzeText(name, fixture(name));
+}
 
-const Finding* findingOf(const InputReport& r, const std::string& id) { return testutil::find(r.findings, id); }
+const Finding* findingOf(const InputReport& r, const std::string& id) {
+  return testutil::find(r.findings, id);
+}
 
 // --- 1. NCCL's text without NCCL's `host:pid:tid NCCL INFO` header.
 
@@ -49,7 +53,8 @@ TEST(RealInputs, PytorchLastErrorDuplicateGpu) {
 TEST(RealInputs, PytorchLastErrorNoSocketInterfaceBehindRankTags) {
   auto r = analyze("pytorch_no_socket_interface.log");
   EXPECT_EQ(r.kind, InputKind::kNcclLog);
-  EXPECT_NE(findingOf(r, "nccl-no-interface"), nullptr) << ::testing::PrintToString(testutil::ids(r.findings));
+  EXPECT_NE(findingOf(r, "nccl-no-interface"), nullptr)
+      << ::testing::PrintToString(testutil::ids(r.findings));
   const Finding* err = findingOf(r, "nccl-unhandled-error");
   ASSERT_NE(err, nullptr);
   EXPECT_THAT(err->message, HasSubstr("internal error"));
@@ -112,8 +117,10 @@ TEST(RealInputs, OtherProgramsInfoLinesAreNotNccl) {
 }
 
 TEST(RealInputs, LauncherAndTimestampPrefixes) {
-  const std::string line = "gpu1:8194:8194 [0] NCCL INFO NET/IB : Using [0]mlx5_0:1/IB ; OOB ib0:10.0.0.11<0>";
-  for (const std::string prefix : {"host1: ", "[1,0]<stdout>:", "2024-01-01 12:00:00,123 ", "[2026-03-13 22:26:02] "}) {
+  const std::string line =
+      "gpu1:8194:8194 [0] NCCL INFO NET/IB : Using [0]mlx5_0:1/IB ; OOB ib0:10.0.0.11<0>";
+  for (const std::string prefix :
+       {"host1: ", "[1,0]<stdout>:", "2024-01-01 12:00:00,123 ", "[2026-03-13 22:26:02] "}) {
     NcclLogAnalyzer a("p");
     a.feedLine(prefix + line, 1);
     auto f = a.facts();
@@ -157,7 +164,8 @@ TEST(RealInputs, SidebandInterfaceIsNotAnHcaAndNranksMeansHosts) {
 TEST(RealInputs, MergedNicFormat) {
   auto r = analyze("merged_nic_roce.log");
   ASSERT_TRUE(r.nccl.has_value());
-  EXPECT_EQ(r.nccl->hcas, (std::vector<std::string>{"mlx5_2:1/RoCE", "mlx5_3:1/RoCE", "mlx5_0:1/RoCE", "mlx5_1:1/RoCE"}));
+  EXPECT_EQ(r.nccl->hcas,
+            (std::vector<std::string>{"mlx5_2:1/RoCE", "mlx5_3:1/RoCE", "mlx5_0:1/RoCE", "mlx5_1:1/RoCE"}));
   EXPECT_EQ(r.nccl->inter_node_transport, "RoCE");
   EXPECT_EQ(r.nccl->host_count, 3u);  // nNodes 3
 }
