@@ -225,6 +225,23 @@ TEST(RealInputs, ShmAttachFailureIsNotBlamedOnSize) {
   EXPECT_THAT(shm->fix, Not(HasSubstr("--shm-size")));
 }
 
+TEST(RealInputs, ShmSizeIsBlamedWhenSpaceRanOut) {
+  auto r = analyze("shm_extend.log");
+  const Finding* shm = findingOf(r, "nccl-shm-failure");
+  ASSERT_NE(shm, nullptr);
+  EXPECT_THAT(shm->message, HasSubstr("ran out of space"));
+  EXPECT_THAT(shm->fix, HasSubstr("--shm-size"));
+  // The shm finding explains the failed init: no second finding for it.
+  EXPECT_EQ(findingOf(r, "nccl-unhandled-error"), nullptr);
+  auto attach = analyze("shm_attach_timestamped.log");
+  shm = findingOf(attach, "nccl-shm-failure");
+  ASSERT_NE(shm, nullptr);
+  EXPECT_THAT(shm->message, HasSubstr("attach"));
+  EXPECT_THAT(shm->fix, Not(HasSubstr("--shm-size")));
+  ASSERT_TRUE(attach.nccl.has_value());
+  EXPECT_THAT(attach.nccl->hosts, Contains("d4fde3314201"));
+}
+
 TEST(RealInputs, FailedInitTracedAsArrowThree) {
   // The whole excerpt: the closed connection explains the failed init.
   auto whole = analyze("socket_recv_polling.log");
