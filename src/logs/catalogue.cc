@@ -41,9 +41,9 @@ const std::vector<CatalogueEntry>& logsCatalogue() {
        "address (or `^lo,docker` to exclude), and check the container has networking."},
       {"nccl-proxy-crash", Severity::kError, "The NCCL proxy thread crashed",
        "A signal (SIGSEGV, SIGBUS, SIGABRT) hit a thread inside NCCL's proxy. When RDMA resources could not be "
-       "created before it (see nccl-verbs-resource-failed) the cause is the memlock limit or a missing IPC_LOCK; "
-       "otherwise read the first NCCL WARN before the crash, and with none keep the stack trace and NCCL version: "
-       "a crash inside NCCL is a bug to report, often fixed by a newer release."},
+       "created before it (see nccl-verbs-resource-failed) the cause is the memlock limit or a missing IPC_LOCK. "
+       "Fix: raise that limit then; otherwise fix the first NCCL WARN before the crash, and with none keep the "
+       "stack trace and NCCL version: a crash inside NCCL is a bug to report, often fixed by a newer release."},
       {"nccl-qp-connect-failed", Severity::kError, "An RDMA queue pair could not be connected",
        "ibv_modify_qp failed while moving a queue pair to RTR/RTS: the peer's address is not reachable with the "
        "GID index, route or network namespace in use. errno 110 (timed out) means the peer's NIC never answered: "
@@ -52,23 +52,23 @@ const std::vector<CatalogueEntry>& logsCatalogue() {
        "the pod's network namespace with an address, both ends on a routable subnet."},
       {"nccl-shm-failure", Severity::kError, "A shared-memory segment could not be created or attached",
        "NCCL moves data between ranks of one node through /dev/shm. Creating a segment fails for space when "
-       "/dev/shm is small (64 MiB is the container default): mount a larger one (emptyDir medium Memory, "
+       "/dev/shm is small (64 MiB is the container default). Fix: mount a larger one (emptyDir medium Memory, "
        "--shm-size). Attaching fails (the segment is not found) when the ranks of a node do not share /dev/shm "
        "(separate containers without a shared IPC namespace) or something removed it: run them in one pod or "
        "share the IPC namespace. NCCL_SHM_DISABLE=1 only works around either at a speed cost."},
       {"nccl-tests-busbw-low", Severity::kError, "nccl-tests bus bandwidth below the expected bound",
        "The bus bandwidth nccl-tests measured at the largest size is below what --expect-busbw or the line rate "
-       "of the NICs allows. Check every NIC is ACTIVE at full rate and carries the traffic (NCCL_IB_HCA, "
+       "of the NICs allows. Fix: check every NIC is ACTIVE at full rate and carries the traffic (NCCL_IB_HCA, "
        "NCCL_SOCKET_IFNAME), that NCCL used RDMA with GPUDirect (no NET/Socket, /GDRDMA present), and the GPU-NIC "
        "affinity; `railkit doctor` on each node."},
       {"nccl-tests-out-of-bounds", Severity::kError, "nccl-tests reported out-of-bounds values",
        "nccl-tests checks every result against its expected value; `Out of bounds values : N FAILED` means N "
-       "values were wrong beyond rounding: data was corrupted or a rank wrote outside its buffer. Check that every "
+       "values were wrong beyond rounding: data was corrupted or a rank wrote outside its buffer. Fix: check that every "
        "rank runs the same NCCL build, GPU and NIC health (dmesg Xid, mlx5 errors), and rerun with "
        "NCCL_PROTO=Simple to isolate the protocol."},
       {"nccl-tests-wrong-results", Severity::kError, "nccl-tests counted wrong result elements",
        "The #wrong column of an nccl-tests table is not zero: collectives returned wrong data. Wrong results are "
-       "never a tuning problem. Rerun with NCCL_PROTO=Simple and NCCL_ALGO=Ring to isolate the protocol, and "
+       "never a tuning problem. Fix: rerun with NCCL_PROTO=Simple and NCCL_ALGO=Ring to isolate the protocol, and "
        "check GPU and NIC health (dmesg Xid, mlx5 errors)."},
       {"nccl-timeout", Severity::kError, "A collective timed out or a watchdog fired",
        "A collective did not finish in time (PyTorch's NCCL watchdog, NCCL's own timeouts): some rank stopped "
@@ -78,7 +78,8 @@ const std::vector<CatalogueEntry>& logsCatalogue() {
       {"nccl-unhandled-error", Severity::kError, "NCCL returned an error to the application",
        "An NCCL call failed and returned its result code (system, internal, invalid usage, remote error...) to the "
        "application. The code alone rarely names the cause: the finding points at the finding that explains it "
-       "when one fired, else at the WARN lines NCCL printed (or PyTorch's `Last error:`). With neither, rerun with "
+       "when one fired, else at the WARN lines NCCL printed (or PyTorch's `Last error:`). Fix: what that finding "
+       "or WARN names; with neither, rerun with "
        "NCCL_DEBUG=INFO and NCCL_DEBUG_SUBSYS=INIT,NET."},
       {"nccl-verbs-open-failed", Severity::kError, "The RDMA device cannot be opened",
        "NCCL saw an RDMA device but could not open it: the device nodes (/dev/infiniband/uverbs*) are not exposed "
@@ -97,7 +98,8 @@ const std::vector<CatalogueEntry>& logsCatalogue() {
        "The perftest tool stopped with an error, typically a work completion with an error status. The status "
        "says what failed: 12 the peer never acknowledged (GID index, route, link, PFC/ECN), 13 the receiver had "
        "no buffer (start the server first), 10 a remote access error (registration, GPU memory support), 4 a "
-       "local protection error (PCIe ACS or IOMMU with --use_cuda), 5 flushed after an earlier error."},
+       "local protection error (PCIe ACS or IOMMU with --use_cuda), 5 flushed after an earlier error. Fix: what the "
+       "reported status points at, then rerun the same test between the same two ports."},
   };
   return kEntries;
 }
