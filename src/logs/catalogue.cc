@@ -63,8 +63,8 @@ const std::vector<CatalogueEntry>& logsCatalogue() {
        "affinity; `railkit doctor` on each node."},
       {"nccl-tests-out-of-bounds", Severity::kError, "nccl-tests reported out-of-bounds values",
        "nccl-tests checks every result against its expected value; `Out of bounds values : N FAILED` means N "
-       "values were wrong beyond rounding: data was corrupted or a rank wrote outside its buffer. Fix: check that every "
-       "rank runs the same NCCL build, GPU and NIC health (dmesg Xid, mlx5 errors), and rerun with "
+       "values were wrong beyond rounding: data was corrupted or a rank wrote outside its buffer. Fix: check "
+       "that every rank runs the same NCCL build, GPU and NIC health (dmesg Xid, mlx5 errors), and rerun with "
        "NCCL_PROTO=Simple to isolate the protocol."},
       {"nccl-tests-wrong-results", Severity::kError, "nccl-tests counted wrong result elements",
        "The #wrong column of an nccl-tests table is not zero: collectives returned wrong data. Wrong results are "
