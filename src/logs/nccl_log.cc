@@ -279,9 +279,11 @@ void NcclLogAnalyzer::feedClassified(const nccl::NcclLine& line, uint64_t line_n
     s.last_warn_line = line_number;
   }
   if (!line.host.empty()) {
-    std::string_view host_pid = line.pid.empty()
-                                    ? line.host
-                                    : std::string_view(line.host.data(), static_cast<size_t>(line.pid.data() + line.pid.size() - line.host.data()));
+    // `host:pid`, or the host alone for old lines that print no pid.
+    std::string_view host_pid = line.host;
+    if (!line.pid.empty())
+      host_pid = std::string_view(line.host.data(),
+                                  static_cast<size_t>(line.pid.data() + line.pid.size() - line.host.data()));
     uint64_t hash = hashWords(hashWords(0x51ed2701u, host_pid), line.dev) | 1;  // never 0, the empty slot
     // Ranks print in bursts: the same header as the line before needs no probe.
     if (hash != s.last_header_hash && !s.headerSeen(hash)) {

@@ -278,9 +278,11 @@ bool recordInfoFacts(AnalyzerState& s, const NcclLine& line, uint64_t ln) {
           // hostname (containers, copied images) still differ here.
           if (!line.host.empty() && !s.bootstrap.values().empty()) {
             std::string_view iface = trimView(b.substr(using_at + 6));
-            if (!iface.empty() && iface.front() == '[') iface.remove_prefix(std::min(iface.find(']') + 1, iface.size()));
+            if (!iface.empty() && iface.front() == '[')
+              iface.remove_prefix(std::min(iface.find(']') + 1, iface.size()));
             size_t colon = iface.find(':'), end = iface.find_first_of("< ");
-            if (colon != std::string_view::npos && colon < end) s.bootstrap_ips.add(iface.substr(colon + 1, end - colon - 1));
+            if (colon != std::string_view::npos && colon < end)
+              s.bootstrap_ips.add(iface.substr(colon + 1, end - colon - 1));
           }
         }
         return !has(b, "no socket") && !has(b, "failed");
@@ -364,9 +366,11 @@ bool recordInfoFacts(AnalyzerState& s, const NcclLine& line, uint64_t ln) {
       // The frame names the transport the failure went through.
       if (has(b, "net_socket.c")) s.socket_traced = true;
       if (has(b, "net_ib.c")) s.ib_mentioned = true;
-      // Reaching init or the group launcher: the NCCL call itself failed.
-      if (*code != 7 && (startsWith(b, "init.c") || startsWith(b, "group.c") || has(b, "/init.c") || has(b, "/group.c") ||
-          has(b, "thread]"))) {  // "[Async thread]", NCCL 2.2's "[bthread]"  // 7 is ncclInProgress, not a failure
+      // Reaching init or the group launcher ("[Async thread]", NCCL 2.2's
+      // "[bthread]"): the NCCL call itself failed. 7 is ncclInProgress, no failure.
+      bool top = startsWith(b, "init.c") || startsWith(b, "group.c") || has(b, "/init.c") ||
+                 has(b, "/group.c") || has(b, "thread]");
+      if (*code != 7 && top) {
         s.init_failed = true;
         s.sig_error_trace.add(s.file, ln, line.text);
       }

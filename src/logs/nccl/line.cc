@@ -52,7 +52,8 @@ bool oldHeaderNoPid(std::string_view pre, NcclLine* out) {
   size_t open = head.rfind(" [");
   if (open == std::string_view::npos || open == 0 || !isDigit(head[open + 2])) return false;
   size_t start = lastOf(head, open, " >]");
-  out->host = head.substr(start == std::string_view::npos ? 0 : start + 1, open - (start == std::string_view::npos ? 0 : start + 1));
+  size_t host_at = start == std::string_view::npos ? 0 : start + 1;
+  out->host = head.substr(host_at, open - host_at);
   out->dev = head.substr(open + 2, head.size() - open - 3);
   return !out->host.empty();
 }

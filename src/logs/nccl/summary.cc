@@ -36,7 +36,8 @@ uint64_t hostCount(const AnalyzerState& s, uint64_t ranks) {
   if (hosts <= 1 && s.nranks > 0) {
     if (s.local_ranks > 0 && s.nranks > s.local_ranks)
       hosts = (s.nranks + s.local_ranks - 1) / s.local_ranks;
-    else if (s.local_ranks == 0 && s.hosts.size() == 1 && s.rank_devices.size() >= 2 && s.nranks > s.rank_devices.size())
+    else if (s.local_ranks == 0 && s.hosts.size() == 1 && s.rank_devices.size() >= 2 &&
+             s.nranks > s.rank_devices.size())
       hosts = 2;
   }
   if (hosts == 0 && ranks > 0) hosts = 1;
