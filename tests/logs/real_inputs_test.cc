@@ -79,6 +79,14 @@ TEST(RealInputs, WatchdogTimeoutWithoutNcclLines) {
   EXPECT_THAT(r.notes, Not(Contains(HasSubstr("NCCL_DEBUG=INFO"))));
 }
 
+TEST(RealInputs, HeartbeatMonitorWithoutNcclLines) {
+  auto r = analyze("pytorch_heartbeat_stuck.log");
+  EXPECT_EQ(r.kind, InputKind::kNcclLog);
+  const Finding* t = findingOf(r, "nccl-timeout");
+  ASSERT_NE(t, nullptr);
+  EXPECT_THAT(t->message, HasSubstr("Heartbeat monitor timed out"));
+}
+
 TEST(RealInputs, OldNcclFormatsAreNcclLines) {
   auto r = analyze("nccl_2_2_old_format.log");
   EXPECT_EQ(r.kind, InputKind::kNcclLog);
