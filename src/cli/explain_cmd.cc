@@ -1,6 +1,7 @@
 // railkit explain RULE: why a finding id matters and how to fix it. An id
 // names a problem, not a detector, so explain covers every detector of it:
-// the doctor rule's full text, and the lint rule of the same id when there is one.
+// the doctor rule's full text first, then the other commands that report it
+// (lint in manifests, logs in NCCL logs and test outputs).
 #include <fmt/core.h>
 
 #include <memory>
@@ -8,6 +9,7 @@
 #include "cli/commands.h"
 #include "doctor/rule.h"
 #include "k8s/lint/lint.h"
+#include "logs/catalogue.h"
 
 namespace railkit::cli {
 namespace {
@@ -21,18 +23,26 @@ const k8s::Rule* findLintRule(const std::string& id) {
 int runExplain(const std::string& id) {
   const auto* rule = doctor::findRule(id);
   const auto* lint = findLintRule(id);
-  if (rule == nullptr && lint == nullptr)
+  const auto* logs = logs::findLogsEntry(id);
+  if (rule == nullptr && lint == nullptr && logs == nullptr)
     return reportError(Error{ErrorCode::kUsage,
                              fmt::format("unknown rule '{}' (railkit doctor --list-rules lists them)", id)});
-  if (rule != nullptr)
+  if (rule != nullptr) {
     fmt::print("{} ({})\n{}\n\n{}\n", rule->id, severityName(rule->severity), rule->title, rule->explain);
-  if (lint != nullptr && rule != nullptr)
-    fmt::print("\n`railkit lint` also reports {} in manifests: {}.\n", id, lint->summary);
-  if (lint != nullptr && rule == nullptr)
-    fmt::print(
-        "{} (lint)\n{}\n\nReported by `railkit lint` in manifests, with the file, line, object and field "
-        "path.\n",
-        id, lint->summary);
+    if (lint != nullptr) fmt::print("\n`railkit lint` also reports {} in manifests: {}.\n", id, lint->summary);
+    if (logs != nullptr) fmt::print("\n`railkit logs` also reports {} in logs: {}.\n", id, logs->title);
+    return kExitOk;
+  }
+  if (logs != nullptr) {
+    fmt::print("{} ({})\n{}\n\n{}\n\nReported by `railkit logs` with the file, line and evidence lines.\n", id,
+               severityName(logs->severity), logs->title, logs->explain);
+    if (lint != nullptr) fmt::print("\n`railkit lint` also reports {} in manifests: {}.\n", id, lint->summary);
+    return kExitOk;
+  }
+  fmt::print(
+      "{} (lint)\n{}\n\nReported by `railkit lint` in manifests, with the file, line, object and field "
+      "path.\n",
+      id, lint->summary);
   return kExitOk;
 }
 

@@ -63,6 +63,8 @@ NcclJobResult combineJob(const std::vector<const NcclLogAnalyzer*>& inputs) {
     mergeInto(job.cuda_driver, f.cuda_driver);
     mergeInto(job.cuda_runtime, f.cuda_runtime);
     mergeInto(job.hosts, f.hosts);
+    mergeInto(job.bootstrap_addresses, f.bootstrap_addresses);
+    job.host_count = std::max(job.host_count, f.host_count);
     mergeInto(job.bootstrap, f.bootstrap);
     mergeInto(job.networks, f.networks);
     mergeInto(job.net_plugins, f.net_plugins);
@@ -94,7 +96,11 @@ NcclJobResult combineJob(const std::vector<const NcclLogAnalyzer*>& inputs) {
     }
   }
   job.ranks = rank_count > 0 ? rank_count : fallback_ranks;
-  bool multi_host = job.hosts.size() > 1 || job.nnodes.value_or(0) > 1;
+  // Hosts as the per-input count does it, over the merged names and addresses.
+  job.host_count = std::max({job.host_count, uint64_t{job.hosts.size()}, uint64_t{job.bootstrap_addresses.size()},
+                             job.nnodes.value_or(0)});
+  job.ranks = std::max(job.ranks, job.host_count);
+  bool multi_host = job.host_count > 1;
   // Files from single hosts each say "none"; together they are a multi-node job.
   if (multi_host && job.inter_node_transport == "none" && job.nnodes.value_or(0) != 1)
     job.inter_node_transport = network_hint.empty() ? "unknown" : network_hint;
@@ -131,7 +137,7 @@ NcclJobResult combineJob(const std::vector<const NcclLogAnalyzer*>& inputs) {
     f.id = "nccl-net-socket";
     f.severity = Severity::kError;
     f.subject = "network";
-    f.message = "this job spans " + std::to_string(job.hosts.size()) +
+    f.message = "this job spans " + std::to_string(job.host_count) +
                 " hosts and NCCL chose the Socket network: inter-node traffic runs over TCP sockets";
     f.evidence = trim(socket_evidence);
     f.fix = "make the RDMA devices usable in every pod: expose /dev/infiniband, install rdma-core in the image, "

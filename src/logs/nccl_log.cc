@@ -170,7 +170,9 @@ NcclLogAnalyzer::~NcclLogAnalyzer() = default;
 NcclLogAnalyzer::NcclLogAnalyzer(NcclLogAnalyzer&&) noexcept = default;
 NcclLogAnalyzer& NcclLogAnalyzer::operator=(NcclLogAnalyzer&&) noexcept = default;
 
-bool NcclLogAnalyzer::sawNccl() const { return state_->nccl_lines > 0; }
+// NCCL's own text counts even without NCCL's line header: a PyTorch
+// traceback's `NCCL error ... Last error:` lines, a watchdog's WorkNCCL line.
+bool NcclLogAnalyzer::sawNccl() const { return state_->nccl_lines > 0 || state_->nccl_text_lines > 0; }
 const std::string& NcclLogAnalyzer::file() const { return state_->file; }
 
 void NcclLogAnalyzer::feedLine(std::string_view text, uint64_t line_number) {
@@ -183,6 +185,45 @@ void NcclLogAnalyzer::feedLine(std::string_view text, uint64_t line_number) {
   }
   NcclLine& line = state_->scan.line;
   if (classifyLine(text, &line)) feedClassified(line, line_number);
+  else feedUnclassified(text, line_number);
+}
+
+namespace {
+
+// "[rank0]: text" / "[trainer0|0]:text": the launcher's tag in front of a
+// line PyTorch printed.
+std::string_view stripRankTag(std::string_view text) {
+  text = nccl::trimView(text);
+  if (text.size() > 2 && text.front() == '[') {
+    size_t close = text.find("]:");
+    if (close != std::string_view::npos && close < 40) text = nccl::trimView(text.substr(close + 2));
+  }
+  return text;
+}
+
+bool endsWithLastError(std::string_view text) {
+  text = nccl::trimView(text);
+  constexpr std::string_view kLast = "Last error:";
+  return text.size() >= kLast.size() && text.substr(text.size() - kLast.size()) == kLast;
+}
+
+}  // namespace
+
+// A line with nothing NCCL-like in it is still NCCL's text when it follows
+// `Last error:` (PyTorch prints NCCL's last WARN there, without its header).
+void NcclLogAnalyzer::feedUnclassified(std::string_view text, uint64_t line_number) {
+  using namespace nccl;
+  auto& s = *state_;
+  if (!s.after_last_error) {
+    s.after_last_error = endsWithLastError(text);
+    return;
+  }
+  NcclLine& line = s.scan.line;
+  line = NcclLine{};
+  line.level = LineLevel::kOther;
+  line.text = text;
+  line.body = stripRankTag(text);
+  feedClassified(line, line_number);
 }
 
 NcclLogAnalyzer::PreparedLine NcclLogAnalyzer::prepareLine(std::string_view text) {
@@ -214,7 +255,7 @@ NcclLogAnalyzer::PreparedLine NcclLogAnalyzer::prepareLine(std::string_view text
 void NcclLogAnalyzer::feedPrepared(std::string_view text, const PreparedLine& p, uint64_t line_number) {
   using namespace nccl;
   if (p.level == PreparedLine::kUnprepared) return feedLine(text, line_number);
-  if (static_cast<LineLevel>(p.level) == LineLevel::kNone) return;
+  if (static_cast<LineLevel>(p.level) == LineLevel::kNone) return feedUnclassified(trimLineEnd(text), line_number);
   NcclLine& line = state_->scan.line;
   line.level = static_cast<LineLevel>(p.level);
   line.text = text.substr(0, p.text_len);
@@ -229,8 +270,20 @@ void NcclLogAnalyzer::feedClassified(const nccl::NcclLine& line, uint64_t line_n
   using namespace nccl;
   auto& s = *state_;
   if (line.level == LineLevel::kInfo || line.level == LineLevel::kWarn) ++s.nccl_lines;
+  bool last_error_text = s.after_last_error;
+  s.after_last_error = endsWithLastError(line.text);
+  if (last_error_text) {
+    // The cause NCCL printed, as PyTorch repeats it.
+    ++s.nccl_text_lines;
+    s.last_warn = bounded(stripRankTag(line.text), 300);
+    s.last_warn_line = line_number;
+  }
   if (!line.host.empty()) {
-    std::string_view host_pid(line.host.data(), static_cast<size_t>(line.pid.data() + line.pid.size() - line.host.data()));
+    // `host:pid`, or the host alone for old lines that print no pid.
+    std::string_view host_pid = line.host;
+    if (!line.pid.empty())
+      host_pid = std::string_view(line.host.data(),
+                                  static_cast<size_t>(line.pid.data() + line.pid.size() - line.host.data()));
     uint64_t hash = hashWords(hashWords(0x51ed2701u, host_pid), line.dev) | 1;  // never 0, the empty slot
     // Ranks print in bursts: the same header as the line before needs no probe.
     if (hash != s.last_header_hash && !s.headerSeen(hash)) {
@@ -245,14 +298,23 @@ void NcclLogAnalyzer::feedClassified(const nccl::NcclLine& line, uint64_t line_n
   if (line.level == LineLevel::kInfo) {
     if (recordInfoFacts(s, line, line_number)) return;
   } else {
-    recordCommonFacts(s, line, line_number);
+    if (recordCommonFacts(s, line, line_number) && line.level == LineLevel::kOther) ++s.nccl_text_lines;
     if (has(line.text, "NET/IB") || has(line.text, "ibv_") || has(line.text, "net_ib")) s.ib_mentioned = true;
+    // A RoCE GID (IPv4-mapped) or a GID index: the RDMA network is RoCE.
+    if (has(line.text, "GID ::ffff:") || has(line.text, "GID index")) s.roce_gid_seen = true;
     if (line.level == LineLevel::kWarn) {
       s.last_warn = bounded(line.body, 300);
       s.last_warn_line = line_number;
+      if (s.first_warn.empty()) s.first_warn = s.last_warn, s.first_warn_line = line_number;
     }
   }
-  for (const auto& m : ruleMatches(s, line)) {
+  const auto& matches = ruleMatches(s, line);
+  // A finding on a line without NCCL's header counts as NCCL's text only when
+  // the line names NCCL itself (WorkNCCL, `NCCL error`) or repeats NCCL's last
+  // error: other programs' WARN lines must not make a log an NCCL log.
+  if (line.level == LineLevel::kOther && !matches.empty() && !last_error_text && has(line.text, "NCCL"))
+    ++s.nccl_text_lines;
+  for (const auto& m : matches) {
     Hits& hits = s.rule_hits[m.rule];
     if (hits.count == 0) hits.detail = m.detail;
     hits.last_detail = m.detail;
@@ -290,7 +352,7 @@ nlohmann::json factsToJson(const NcclLogFacts& f) {
   j["cuda_driver"] = f.cuda_driver;
   j["cuda_runtime"] = f.cuda_runtime;
   j["hosts"] = f.hosts;
-  j["host_count"] = f.hosts.size();
+  j["host_count"] = std::max<uint64_t>(f.host_count, f.hosts.size());
   j["processes"] = f.processes;
   j["ranks"] = f.ranks;
   j["nranks"] = f.nranks ? nlohmann::json(*f.nranks) : nlohmann::json(nullptr);

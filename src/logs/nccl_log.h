@@ -41,6 +41,12 @@ struct NcclLogFacts {
   std::vector<std::string> cuda_driver;       // "12060" (cudaDriverVersion)
   std::vector<std::string> cuda_runtime;      // "12.4" (from +cudaX.Y)
   std::vector<std::string> hosts;             // host part of `host:pid:tid [dev]`
+  // Hosts the job spans as far as the log shows: the most of distinct
+  // hostnames, distinct bootstrap addresses (one hostname in several
+  // containers), nNodes, and nranks over the ranks one host runs; at least 1
+  // when any rank was seen.
+  uint64_t host_count = 0;
+  std::vector<std::string> bootstrap_addresses;  // first bootstrap address of each process, distinct
   uint64_t processes = 0;                     // distinct host:pid
   uint64_t ranks = 0;                         // distinct ranks seen (comm/channel lines), else processes
   std::optional<uint64_t> nranks;             // largest `nranks N` printed
@@ -92,6 +98,7 @@ class NcclLogAnalyzer {
 
  private:
   void feedClassified(const nccl::NcclLine& line, uint64_t line_number);
+  void feedUnclassified(std::string_view line, uint64_t line_number);
   std::unique_ptr<nccl::AnalyzerState> state_;
 };
 
@@ -116,7 +123,7 @@ struct NcclJobResult {
 NcclJobResult combineJob(const std::vector<const NcclLogAnalyzer*>& inputs);
 
 // Keys: nccl_version (first seen or null), nccl_versions, cuda_driver,
-// cuda_runtime, hosts, host_count, processes, ranks, nranks, nnodes, bootstrap,
+// cuda_runtime, hosts, host_count (NcclLogFacts::host_count), processes, ranks, nranks, nnodes, bootstrap,
 // networks, net_plugins, hcas, socket_interfaces, transports {name: count},
 // inter_node_transport, gdr (bool or null).
 nlohmann::json factsToJson(const NcclLogFacts& facts);

@@ -185,6 +185,13 @@ void NcclTestsTableParser::feedLine(std::string_view raw, std::string_view line,
     parseComment("# " + std::string(line.substr(first, 1024)), line_number);
     return;
   }
+  // The summary lines of a table pasted without its '#' column (a copy that
+  // dropped the comment marks): the verdict and the average still count.
+  if ((c == 'O' && line.compare(first, 20, "Out of bounds values") == 0) ||
+      (c == 'A' && line.compare(first, 17, "Avg bus bandwidth") == 0)) {
+    parseComment("# " + std::string(line.substr(first, 1024)), line_number);
+    return;
+  }
   if (c < '0' || c > '9') {
     // A command line that names the test binary gives the collective.
     // Only near the top, before the table: big NCCL logs must not pay for it.

@@ -2,6 +2,7 @@
 // the grades with every number used, then the findings with file:line
 // evidence and their fixes.
 #include <cctype>
+#include <algorithm>
 #include <cmath>
 
 #include <fmt/core.h>
@@ -91,7 +92,8 @@ std::string gdrText(const std::optional<bool>& gdr) { return gdr ? (*gdr ? "yes"
 
 void renderNccl(std::string& out, const NcclLogFacts& f) {
   std::string who;
-  if (f.ranks > 0 || !f.hosts.empty()) who = fmt::format(": {} rank(s) on {} host(s)", f.ranks, f.hosts.size());
+  uint64_t hosts = std::max<uint64_t>(f.host_count, f.hosts.size());
+  if (f.ranks > 0 || hosts > 0) who = fmt::format(": {} rank(s) on {} host(s)", f.ranks, hosts);
   if (f.nranks)
     who += fmt::format(" (nranks {}{})", *f.nranks, f.nnodes ? fmt::format(", nNodes {}", *f.nnodes) : "");
   out += fmt::format("  NCCL {}{}\n", f.nccl_versions.empty() ? "version not shown" : joined(f.nccl_versions, 3), who);

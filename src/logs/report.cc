@@ -62,7 +62,7 @@ JobHints jobHints(const LogsReport& report) {
     hints.nodes_source = "nNodes printed by NCCL";
   } else if (auto h = positive(facts, "host_count")) {
     hints.nodes = h;
-    hints.nodes_source = "hosts seen in the NCCL lines";
+    hints.nodes_source = "hosts the NCCL lines show (hostnames, bootstrap addresses, nranks over one host's ranks)";
   }
   return hints;
 }

@@ -59,6 +59,24 @@ std::string ibvWcStatusMeaning(int status) {
   }
 }
 
+std::string ibvWcStatusFix(int status) {
+  switch (status) {
+    case 12:
+      return "check the peer is reachable over RDMA with the same GID index and VLAN (RoCE: NCCL_IB_GID_INDEX of "
+             "the RoCE v2 GID), the links and switch ports are up, and PFC/ECN are configured for RoCE; run "
+             "ib_write_bw between the two hosts with the same settings";
+    case 13: return "the receiver had no buffer posted: look for the peer's own first error (it stalled or died)";
+    case 4:
+      return "disable PCIe ACS on the switches between GPU and NIC or set the IOMMU to passthrough (confirm with "
+             "NCCL_NET_GDR_LEVEL=0, which stages through host memory)";
+    case 10: return "the peers disagree on memory registrations: run one NCCL build on every rank and check for an "
+                    "earlier error on the peer";
+    case 5: return "the queue pair had already failed: find the first completion error before this one";
+    default:
+      return "see the first error line; ibv_devinfo and `railkit doctor` on both hosts show port and GID state";
+  }
+}
+
 std::string ncclResultText(int code) {
   for (const auto& r : kResults)
     if (r.code == code) return std::string(r.text) + " (" + r.enum_name + ")";

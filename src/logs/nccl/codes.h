@@ -12,6 +12,8 @@ namespace railkit::logs::nccl {
 std::string ibvWcStatusName(int status);
 // Plain words on what the status usually means on a GPU cluster.
 std::string ibvWcStatusMeaning(int status);
+// What to do about that status (not a list for every status).
+std::string ibvWcStatusFix(int status);
 
 // "unhandled system error" for 2 (ncclSystemError); "NCCL result N" when unknown.
 std::string ncclResultText(int code);

@@ -95,20 +95,47 @@ void addInterfaceList(std::string_view list, DistinctList& into) {
   }
 }
 
-void recordVersion(AnalyzerState& s, std::string_view text, uint64_t ln) {
+// The HCAs of `NET/IB : Using ...`, in every format NCCL printed:
+// "[0]mlx5_0:1/IB [1]mlx5_1:1/IB ; OOB eth0:..." and, with merged NICs,
+// "[0]={[0] mlx5_2:1/RoCE, [1] mlx5_3:1/RoCE} [1]={...} [RO]; OOB ...".
+// An HCA is a `name:port/LinkLayer` token; the rest is punctuation.
+void addHcaList(std::string_view list, DistinctList& into) {
+  size_t semi = list.find(';');
+  if (semi != std::string_view::npos) list = list.substr(0, semi);
+  size_t i = 0;
+  auto separator = [](char c) { return c == ' ' || c == ',' || c == '{' || c == '}' || c == '='; };
+  while (i < list.size()) {
+    while (i < list.size() && separator(list[i])) ++i;
+    size_t end = i;
+    while (end < list.size() && !separator(list[end])) ++end;
+    std::string_view item = list.substr(i, end - i);
+    i = end;
+    while (!item.empty() && item.front() == '[') {  // "[0]" tags, possibly glued to the name
+      size_t close = item.find(']');
+      if (close == std::string_view::npos) break;
+      item.remove_prefix(close + 1);
+    }
+    size_t colon = item.find(':'), slash = item.find('/');
+    if (item.empty() || colon == std::string_view::npos || slash == std::string_view::npos || slash < colon) continue;
+    into.add(item);
+  }
+}
+
+bool recordVersion(AnalyzerState& s, std::string_view text, uint64_t ln) {
   size_t at = findIn(text, "NCCL version ");
-  if (at == std::string_view::npos) return;
+  if (at == std::string_view::npos) return false;
   std::string_view rest = text.substr(at + 13);
   size_t end = 0;
   while (end < rest.size() && rest[end] != ' ' && rest[end] != ',' && rest[end] != ')' && rest[end] != '\'') ++end;
   std::string_view version = rest.substr(0, end);
-  if (version.empty() || !isDigit(version.front())) return;
+  if (version.empty() || !isDigit(version.front())) return false;
   if (s.versions.add(version)) s.sig_versions.add(s.file, ln, text);
   size_t plus = version.find("+cuda");
   if (plus != std::string_view::npos) {
     std::string_view cuda = version.substr(plus + 5);
     if (!cuda.empty() && isDigit(cuda.front())) s.cuda_runtime.add(cuda);
   }
+  return true;
 }
 
 uint64_t processKey(const NcclLine& line) {
@@ -146,8 +173,11 @@ void recordNetwork(AnalyzerState& s, const NcclLine& line, uint64_t ln, std::str
 bool recordNetLine(AnalyzerState& s, const NcclLine& line, uint64_t ln) {
   std::string_view b = line.body;
   if (startsWith(b, "NET/IB")) {
+    // NCCL 2.3: "NET/IB : Using interface ib0 for sideband communication"
+    // names the IP interface of the out-of-band socket, not an HCA.
+    if (has(b, "for sideband")) return true;
     if (has(b, ": Using ") || has(b, ":Using ")) {
-      addInterfaceList(b.substr(findIn(b, "Using ") + 6), s.hcas);
+      addHcaList(b.substr(findIn(b, "Using ") + 6), s.hcas);
       return true;
     }
     if (has(b, "No device found")) {
@@ -194,8 +224,8 @@ bool recordNetLine(AnalyzerState& s, const NcclLine& line, uint64_t ln) {
 
 }  // namespace
 
-void recordCommonFacts(AnalyzerState& s, const NcclLine& line, uint64_t ln) {
-  if (line.level != LineLevel::kInfo) recordVersion(s, line.text, ln);
+bool recordCommonFacts(AnalyzerState& s, const NcclLine& line, uint64_t ln) {
+  return line.level != LineLevel::kInfo && recordVersion(s, line.text, ln);
 }
 
 bool recordInfoFacts(AnalyzerState& s, const NcclLine& line, uint64_t ln) {
@@ -230,6 +260,7 @@ bool recordInfoFacts(AnalyzerState& s, const NcclLine& line, uint64_t ln) {
         if (!n) n = numberAfter(b, " nRanks ");
         if (n) s.nranks = std::max(s.nranks, *n);
         if (auto k = numberAfter(b, " nNodes ")) s.nnodes = std::max(s.nnodes, *k);
+        if (auto l = numberAfter(b, " localRanks ")) s.local_ranks = std::max(s.local_ranks, *l);
         return true;
       }
       if (startsWith(b, "cudaDriverVersion")) {
@@ -237,12 +268,32 @@ bool recordInfoFacts(AnalyzerState& s, const NcclLine& line, uint64_t ln) {
         if (!v.empty()) s.cuda_driver.add(v.substr(0, v.find(' ')));
         return true;
       }
-      return false;
+      break;  // "channel.cc:123 -> 2", "net.cc:...": traces, below
     case 'B':
       if (startsWith(b, "Bootstrap")) {
         size_t using_at = findIn(b, "Using ");
-        if (using_at != std::string_view::npos) addInterfaceList(b.substr(using_at + 6), s.bootstrap);
+        if (using_at != std::string_view::npos) {
+          addInterfaceList(b.substr(using_at + 6), s.bootstrap);
+          // Each host bootstraps from its own address: two hosts with one
+          // hostname (containers, copied images) still differ here.
+          if (!line.host.empty() && !s.bootstrap.values().empty()) {
+            std::string_view iface = trimView(b.substr(using_at + 6));
+            if (!iface.empty() && iface.front() == '[')
+              iface.remove_prefix(std::min(iface.find(']') + 1, iface.size()));
+            size_t colon = iface.find(':'), end = iface.find_first_of("< ");
+            if (colon != std::string_view::npos && colon < end)
+              s.bootstrap_ips.add(iface.substr(colon + 1, end - colon - 1));
+          }
+        }
         return !has(b, "no socket") && !has(b, "failed");
+      }
+      return false;
+    case 'r':
+      // NCCL 2.3: "rank 0 nranks 8".
+      if (startsWith(b, "rank ")) {
+        if (auto r = numberAfter(b, "rank ")) s.addRank(*r);
+        if (auto n = numberAfter(b, " nranks ")) s.nranks = std::max(s.nranks, *n);
+        return true;
       }
       return false;
     case 'N':
@@ -251,6 +302,15 @@ bool recordInfoFacts(AnalyzerState& s, const NcclLine& line, uint64_t ln) {
         return true;
       }
       if (startsWith(b, "NET/")) return recordNetLine(s, line, ln);
+      // NCCL 2.2-2.3: "NET : Using interface ib0:10.0.0.1<0>" (the socket/bootstrap interface).
+      if (startsWith(b, "NET : Using interface ")) {
+        addInterfaceList(b.substr(22), s.bootstrap);
+        return true;
+      }
+      if (startsWith(b, "NET : Using internal Network ")) {
+        recordNetwork(s, line, ln, b.substr(29));
+        return true;
+      }
       if (startsWith(b, "NCCL_")) {
         if (startsWith(b, "NCCL_IB_DISABLE") && has(b, "to 1")) s.sig_socket_cause.add(s.file, ln, line.text);
         return has(b, "set by environment") || has(b, " set to ");
@@ -259,6 +319,10 @@ bool recordInfoFacts(AnalyzerState& s, const NcclLine& line, uint64_t ln) {
     case 'U':
       if (startsWith(b, "Using network ")) {
         recordNetwork(s, line, ln, b.substr(14));
+        return true;
+      }
+      if (startsWith(b, "Using internal Network ")) {  // NCCL 2.2-2.3
+        recordNetwork(s, line, ln, b.substr(23));
         return true;
       }
       return startsWith(b, "Using non-device");
@@ -284,7 +348,8 @@ bool recordInfoFacts(AnalyzerState& s, const NcclLine& line, uint64_t ln) {
     case 'T':
       return startsWith(b, "Trees") || startsWith(b, "Tree ") || startsWith(b, "TUNER/Plugin");
     case 't':
-      return startsWith(b, "threadThresholds");
+      if (startsWith(b, "threadThresholds")) return true;
+      break;  // "transport/net_socket.cc:336 -> 2": a trace, below
     case 'D':
       return startsWith(b, "DMA-BUF");
     case '[':
@@ -296,8 +361,20 @@ bool recordInfoFacts(AnalyzerState& s, const NcclLine& line, uint64_t ln) {
   // "transport/net.cc:1008 -> 6": the NCCL result a failure unwinds with.
   size_t arrow = findIn(b, " -> ");
   if (arrow != std::string_view::npos && arrow > 0 && isDigit(b[arrow - 1])) {
-    if (auto code = numberAfter(b.substr(arrow), "-> "); code && *code > 0 && *code < 100)
+    if (auto code = numberAfter(b.substr(arrow), "-> "); code && *code > 0 && *code < 100) {
       s.last_error_code = static_cast<int>(*code);
+      // The frame names the transport the failure went through.
+      if (has(b, "net_socket.c")) s.socket_traced = true;
+      if (has(b, "net_ib.c")) s.ib_mentioned = true;
+      // Reaching init or the group launcher ("[Async thread]", NCCL 2.2's
+      // "[bthread]"): the NCCL call itself failed. 7 is ncclInProgress, no failure.
+      bool top = startsWith(b, "init.c") || startsWith(b, "group.c") || has(b, "/init.c") ||
+                 has(b, "/group.c") || has(b, "thread]");
+      if (*code != 7 && top) {
+        s.init_failed = true;
+        s.sig_error_trace.add(s.file, ln, line.text);
+      }
+    }
     return true;
   }
   return false;

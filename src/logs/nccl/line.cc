@@ -36,6 +36,28 @@ void parseHeader(std::string_view pre, NcclLine* out) {
   out->dev = pre.substr(dev_start, dev_end - dev_start);
 }
 
+// NCCL before 2.4 printed `host [dev] file.cu:line WARN msg` in some builds
+// (no pid:tid): the WARN is NCCL's when a source location ends the text
+// before it and a ` [N]` device tag precedes that.
+bool oldHeaderNoPid(std::string_view pre, NcclLine* out) {
+  size_t loc = lastOf(pre, pre.size(), " ");
+  std::string_view where = loc == std::string_view::npos ? pre : pre.substr(loc + 1);
+  size_t colon = where.rfind(':');
+  if (colon == std::string_view::npos || colon + 1 >= where.size() || !isDigit(where[colon + 1])) return false;
+  std::string_view file = where.substr(0, colon);
+  if (!has(file, ".c") && !has(file, ".h")) return false;
+  if (loc == std::string_view::npos) return false;
+  std::string_view head = trimView(pre.substr(0, loc));
+  if (head.size() < 4 || head.back() != ']') return false;
+  size_t open = head.rfind(" [");
+  if (open == std::string_view::npos || open == 0 || !isDigit(head[open + 2])) return false;
+  size_t start = lastOf(head, open, " >]");
+  size_t host_at = start == std::string_view::npos ? 0 : start + 1;
+  out->host = head.substr(host_at, open - host_at);
+  out->dev = head.substr(open + 2, head.size() - open - 3);
+  return !out->host.empty();
+}
+
 bool mentionsRareWords(std::string_view text) {
   return has(text, "nccl") || has(text, "WARN") || has(text, "SIG") || has(text, "egmentation fault");
 }
@@ -67,13 +89,28 @@ bool classifyLine(std::string_view text, NcclLine* out) {
     }
     at += 4;
   }
-  if (!mentioned && !mentionsRareWords(text)) return false;
-  // Old NCCL (before 2.4) printed `host:pid:tid [dev] file:line WARN msg`.
+  // Old NCCL (before 2.4) printed `host:pid:tid [dev] INFO msg` without the
+  // word NCCL, and `host:pid:tid [dev] file:line WARN msg`.
+  size_t info = mentioned ? std::string_view::npos : findIn(text, "] INFO ");
+  if (!mentioned && info == std::string_view::npos && !mentionsRareWords(text)) return false;
+  if (info != std::string_view::npos) {
+    NcclLine probe{};
+    parseHeader(text.substr(0, info + 1), &probe);
+    if (!probe.host.empty()) {
+      *out = probe;
+      out->text = text;
+      out->level = LineLevel::kInfo;
+      out->body = trimView(text.substr(info + 7));
+      return true;
+    }
+    // Another program's `[...] INFO` line.
+    if (!mentionsRareWords(text)) return false;
+  }
   size_t warn = findIn(text, " WARN ");
   if (warn != std::string_view::npos) {
     NcclLine probe{};
     parseHeader(text.substr(0, warn), &probe);
-    if (!probe.host.empty()) {
+    if (!probe.host.empty() || oldHeaderNoPid(text.substr(0, warn), &probe)) {
       *out = probe;
       out->text = text;
       out->level = LineLevel::kWarn;

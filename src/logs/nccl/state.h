@@ -58,6 +58,8 @@ class AnalyzerState {
 
   std::string file;
   uint64_t nccl_lines = 0;
+  uint64_t nccl_text_lines = 0;  // NCCL's text without its header (tracebacks, watchdogs)
+  bool after_last_error = false;  // the previous line ended in `Last error:`
 
   DistinctList versions, cuda_driver, cuda_runtime, hosts, bootstrap, networks, hcas, socket_ifs;
   DistinctList processes{1u << 16};
@@ -70,6 +72,14 @@ class AnalyzerState {
   uint64_t net_gdr_channels = 0, net_plain_channels = 0, net_socket_channels = 0;
   bool gdr_enabled_said = false;
   bool ib_mentioned = false;  // NET/IB or ibv_* named in a WARN or other line
+  bool roce_gid_seen = false;  // an IPv4-mapped GID or a GID index: RoCE
+  bool socket_traced = false;  // a failure traced through transport/net_socket
+  bool init_failed = false;    // a `-> N` trace reached init/group: a call failed
+  Hits sig_error_trace;        // those trace lines
+  std::string first_warn;      // text of the first WARN line
+  uint64_t first_warn_line = 0;
+  DistinctList bootstrap_ips;  // one per host: same hostname, different address = two hosts
+  uint64_t local_ranks = 0;    // largest `localRanks N` printed
 
   // Per process (host:pid): the network and net plugin it chose, for mismatch.
   std::unordered_map<uint64_t, std::string> process_network, process_plugin;  // by hash of host:pid
@@ -123,7 +133,8 @@ class AnalyzerState {
 // INFO line facts. Returns true when the line was fully consumed (a routine
 // line the finding rules need not see).
 bool recordInfoFacts(AnalyzerState& state, const NcclLine& line, uint64_t line_number);
-// Facts any line may carry (NCCL version in tracebacks and banners).
-void recordCommonFacts(AnalyzerState& state, const NcclLine& line, uint64_t line_number);
+// Facts any line may carry (NCCL version in tracebacks and banners). True
+// when the line gave a new fact.
+bool recordCommonFacts(AnalyzerState& state, const NcclLine& line, uint64_t line_number);
 
 }  // namespace railkit::logs::nccl

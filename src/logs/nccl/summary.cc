@@ -10,18 +10,38 @@
 namespace railkit::logs::nccl {
 namespace {
 
-std::string ibKind(const std::vector<std::string>& hcas) {
+// RoCE when the HCAs are all Ethernet ports, or when none is listed and a
+// RoCE GID (IPv4-mapped, or a GID index) appears.
+std::string ibKind(const std::vector<std::string>& hcas, bool roce_gid) {
   bool ib = false, roce = false;
   for (const auto& h : hcas) {
     if (has(h, "/IB")) ib = true;
     if (has(h, "/RoCE")) roce = true;
   }
-  return (roce && !ib) ? "RoCE" : "IB";
+  return ((roce || roce_gid) && !ib) ? "RoCE" : "IB";
 }
 
-std::string fromNetworkName(const std::string& name, const std::vector<std::string>& hcas) {
-  if (name == "IB") return ibKind(hcas);
+std::string fromNetworkName(const std::string& name, const std::vector<std::string>& hcas, bool roce_gid) {
+  if (name == "IB" || startsWith(name, "IBext")) return ibKind(hcas, roce_gid);
   return name;
+}
+
+// The hosts the evidence proves, never fewer than one when ranks ran.
+uint64_t hostCount(const AnalyzerState& s, uint64_t ranks) {
+  uint64_t hosts = std::max<uint64_t>(s.hosts.size(), s.bootstrap_ips.size());
+  if (s.nnodes > 0) return std::max(hosts, s.nnodes);
+  // nranks above the ranks one host runs: the job spans several hosts.
+  // localRanks says so exactly; without it, a single host whose ranks
+  // (two or more GPUs) are all shown is taken as all of that host.
+  if (hosts <= 1 && s.nranks > 0) {
+    if (s.local_ranks > 0 && s.nranks > s.local_ranks)
+      hosts = (s.nranks + s.local_ranks - 1) / s.local_ranks;
+    else if (s.local_ranks == 0 && s.hosts.size() == 1 && s.rank_devices.size() >= 2 &&
+             s.nranks > s.rank_devices.size())
+      hosts = 2;
+  }
+  if (hosts == 0 && ranks > 0) hosts = 1;
+  return hosts;
 }
 
 }  // namespace
@@ -36,6 +56,9 @@ NcclLogFacts summarize(const AnalyzerState& s) {
   f.hosts = s.hosts.values();
   f.processes = s.processes.size();
   f.ranks = s.ranks_count > 0 ? s.ranks_count : s.rank_devices.size();
+  f.host_count = hostCount(s, f.ranks);
+  f.ranks = std::max(f.ranks, f.host_count);  // every host runs a rank
+  f.bootstrap_addresses = s.bootstrap_ips.values();
   if (s.nranks > 0) f.nranks = s.nranks;
   if (s.nnodes > 0) f.nnodes = s.nnodes;
   f.bootstrap = s.bootstrap.values();
@@ -59,19 +82,21 @@ NcclLogFacts summarize(const AnalyzerState& s) {
     if (weight > best) best = weight, net_channel = n;
   }
   bool single_node = s.nnodes == 1;
+  bool roce_gid = s.roce_gid_seen;
   if (!net_channel.empty()) {
-    f.inter_node_transport = net_channel == "IB" ? ibKind(f.hcas) : net_channel;
+    f.inter_node_transport = fromNetworkName(net_channel, f.hcas, roce_gid);
   } else if (single_node) {
     f.inter_node_transport = "none";
   } else if (!f.networks.empty()) {
-    f.inter_node_transport = fromNetworkName(f.networks.front(), f.hcas);
+    f.inter_node_transport = fromNetworkName(f.networks.front(), f.hcas, roce_gid);
   } else if (!f.hcas.empty()) {
-    f.inter_node_transport = ibKind(f.hcas);
-  } else if (s.ib_mentioned) {
-    f.inter_node_transport = "IB";
-  } else if (!f.socket_interfaces.empty() && f.hosts.size() > 1) {
+    f.inter_node_transport = ibKind(f.hcas, roce_gid);
+  } else if (s.ib_mentioned || roce_gid) {
+    f.inter_node_transport = ibKind(f.hcas, roce_gid);
+  } else if (s.socket_traced || (!f.socket_interfaces.empty() && f.host_count > 1)) {
     f.inter_node_transport = "Socket";
-  } else if (f.hosts.size() == 1) {
+  } else if (f.host_count == 1 && !f.hosts.empty() && (s.nranks == 0 || s.nranks <= s.rank_devices.size())) {
+    // One host, and every rank of the job is on it (or the job size is not shown).
     f.inter_node_transport = "none";
   }
 

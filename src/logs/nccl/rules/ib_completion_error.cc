@@ -35,12 +35,12 @@ std::optional<Finding> build(const Hits& h, const RuleContext& c) {
   std::string message = "RDMA work completion failed with " + h.detail;
   if (!peers.empty()) message += " (peer " + peers + ")";
   if (h.last_detail != h.detail) message += "; also: " + h.last_detail;
-  return makeFinding("nccl-ib-completion-error", Severity::kError, peers.empty() ? "rdma" : peers, message,
-                     "status 12 (retry exceeded): check the peer is reachable over RDMA with the same GID index "
-                     "and VLAN, the links and switch ports are up, PFC/ECN are configured for RoCE; status 4 (local "
-                     "protection): disable PCIe ACS or set the IOMMU to passthrough (confirm with "
-                     "NCCL_NET_GDR_LEVEL=0); status 10 (remote access): the peers run mismatched NCCL versions or "
-                     "registrations; status 5 (flushed) follows an earlier error, look for the first one",
+  // The fix for the status the log shows (the first; a flush after it is a consequence).
+  auto status = numberAfter(h.detail, "status ");
+  std::string fix = ibvWcStatusFix(status ? static_cast<int>(*status) : -1);
+  if (auto later = numberAfter(h.last_detail, "status "); later && status && *later != *status && *later != 5)
+    fix += "; for status " + std::to_string(*later) + ": " + ibvWcStatusFix(static_cast<int>(*later));
+  return makeFinding("nccl-ib-completion-error", Severity::kError, peers.empty() ? "rdma" : peers, message, fix,
                      c.state, {&h});
 }
 

@@ -7,7 +7,7 @@ namespace {
 
 std::optional<Finding> build(const Hits&, const RuleContext& c) {
   const AnalyzerState& s = c.state;
-  bool multi_host = c.facts.hosts.size() > 1 || s.nnodes > 1;
+  bool multi_host = c.facts.host_count > 1;
   if (!(s.sig_socket_channel.any() || (s.sig_socket_network.any() && multi_host))) return std::nullopt;
   std::string message = "inter-node traffic runs over TCP sockets (NET/Socket), at a fraction of the RDMA speed";
   if (s.sig_socket_cause.any())

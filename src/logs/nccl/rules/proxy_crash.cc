@@ -1,6 +1,6 @@
 // nccl-proxy-crash: the NCCL proxy thread crashed (a signal with a proxy
-// frame). On RDMA pods this is typically registration failing without
-// IPC_LOCK and the proxy dereferencing what it did not get.
+// frame). Blamed on the memlock limit only when the log shows a resource
+// failure (registration or QP creation) before the crash.
 #include "logs/nccl/rule.h"
 #include "logs/nccl/text.h"
 
@@ -32,11 +32,23 @@ std::optional<Finding> build(const Hits& h, const RuleContext& c) {
   bool signal = false, frame = false;
   for (const auto& s : h.subjects.values()) (s == "signal" ? signal : frame) = true;
   if (!signal || !frame) return std::nullopt;
+  bool resources = false;
+  for (const auto& f : c.earlier) resources = resources || f.id == "nccl-verbs-resource-failed";
+  if (resources)
+    return makeFinding("nccl-proxy-crash", Severity::kError, "NCCL proxy thread",
+                       "the NCCL proxy thread crashed (" + h.detail +
+                           ") after RDMA resources could not be created (see nccl-verbs-resource-failed): the "
+                           "memlock limit or the IPC_LOCK capability",
+                       "add the IPC_LOCK capability and an unlimited memlock limit to the container",
+                       c.state, {&h});
+  std::string cause = c.state.first_warn.empty()
+                          ? "the log shows no NCCL WARN before it"
+                          : "the first NCCL WARN (line " + std::to_string(c.state.first_warn_line) +
+                                "): " + c.state.first_warn;
   return makeFinding("nccl-proxy-crash", Severity::kError, "NCCL proxy thread",
-                     "the NCCL proxy thread crashed (" + h.detail +
-                         "); on RDMA pods this is typically a missing IPC_LOCK capability or memlock limit",
-                     "add the IPC_LOCK capability and an unlimited memlock limit to the container, then check "
-                     "the first NCCL WARN before the crash",
+                     "the NCCL proxy thread crashed (" + h.detail + "); " + cause,
+                     "fix the first error before the crash when there is one; otherwise keep the stack trace and "
+                     "the NCCL version and try the current NCCL release (a crash inside NCCL is a bug to report)",
                      c.state, {&h});
 }
 

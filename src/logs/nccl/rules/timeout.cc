@@ -13,6 +13,8 @@ bool match(const NcclLine& line, std::string* detail, std::string*) {
   bool hit = has(t, "Watchdog caught") || has(t, "operation timeout") || has(t, "Timeout(ms)=") ||
              has(t, "watchdog timeout") || has(t, "Watchdog timeout") || has(t, "timed out after") ||
              has(t, "NCCL timeout") || has(t, "collective timeout") ||
+             // PyTorch's heartbeat monitor: the watchdog itself hung in an NCCL/CUDA call.
+             has(t, "watchdog got stuck") || has(t, "Heartbeat monitor timed out") ||
              (line.level == LineLevel::kWarn && (has(t, "Timeout") || has(t, "timeout") || has(t, "timed out")));
   if (!hit) return false;
   *detail = bounded(trimView(line.body), 200);

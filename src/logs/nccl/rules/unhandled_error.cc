@@ -8,31 +8,52 @@
 namespace railkit::logs::nccl {
 namespace {
 
+// NCCL's result words ("invalid argument", "internal error") are also CUDA's:
+// they name an NCCL result only on an NCCL WARN, a line naming NCCL (`NCCL
+// error in: ...`, `NCCL Error 1: ...`, nccl-tests' `NCCL failure ...`), a
+// `ncclCommInitRank(...) failed: ...` or with an enum name (ncclSystemError),
+// and never in CUDA's own `Cuda failure '...'`.
+bool reportsNcclResult(const NcclLine& line) {
+  std::string_view t = line.body;
+  if (has(t, "Cuda failure") || has(t, "CUDA failure")) return false;
+  return line.level == LineLevel::kWarn || has(t, "NCCL") || has(t, "failed: ") || has(t, "ncclUnhandled") ||
+         has(t, "ncclSystemError") || has(t, "ncclInternalError") || has(t, "ncclInvalid") ||
+         has(t, "ncclRemoteError");
+}
+
 bool match(const NcclLine& line, std::string* detail, std::string*) {
   std::string_view t = line.body;
   int code = ncclResultFromText(t);
-  if (code == 0 || code == 7) return false;
-  // Require NCCL context: the line is an NCCL WARN or names NCCL itself.
-  if (line.level != LineLevel::kWarn && !has(t, "NCCL") && !has(t, "nccl")) return false;
+  if (code == 0 || code == 7 || !reportsNcclResult(line)) return false;
   *detail = ncclResultText(code);
   return true;
 }
 
 std::optional<Finding> build(const Hits& h, const RuleContext& c) {
-  if (!h.any()) return std::nullopt;
   std::string explained;
   for (const auto& f : c.earlier) {
     if (f.id == "nccl-no-gdr" || f.id == "nccl-version-mismatch") continue;
     explained = f.id;
     break;
   }
-  std::string message = "NCCL returned " + h.detail + " to the application";
+  // No error text, but a failure traced (`-> N`) up to init or the group
+  // launcher that no other finding explains: the NCCL call failed with that
+  // result, and the WARN lines before it are all the log says.
+  bool traced_only = !h.any() && explained.empty() && c.state.init_failed && c.state.last_error_code != 0;
+  if (!h.any() && !traced_only) return std::nullopt;
+  std::string message = traced_only ? "an NCCL call failed with " + ncclResultText(c.state.last_error_code) +
+                                          " (traced as `-> " + std::to_string(c.state.last_error_code) + "`)"
+                                    : "NCCL returned " + h.detail + " to the application";
   if (!explained.empty()) {
     message += "; explained by " + explained + " (see that finding)";
+  } else if (!c.state.first_warn.empty() && c.state.first_warn != c.state.last_warn) {
+    message += "; the first cause NCCL printed (line " + std::to_string(c.state.first_warn_line) +
+               "): " + c.state.first_warn + "; the last (line " + std::to_string(c.state.last_warn_line) +
+               "): " + c.state.last_warn;
   } else if (!c.state.last_warn.empty()) {
     message += "; the last cause NCCL printed (line " + std::to_string(c.state.last_warn_line) +
                "): " + c.state.last_warn;
-  } else if (c.state.last_error_code != 0) {
+  } else if (c.state.last_error_code != 0 && !traced_only) {
     message += "; NCCL unwound with " + ncclResultText(c.state.last_error_code) + " and printed no WARN line";
   } else {
     message += "; the log holds no NCCL WARN line: rerun with NCCL_DEBUG=INFO (and NCCL_DEBUG_SUBSYS=INIT,NET)";
@@ -41,7 +62,7 @@ std::optional<Finding> build(const Hits& h, const RuleContext& c) {
                      explained.empty() ? "read the WARN lines before the error (NCCL_DEBUG=INFO); `railkit doctor` "
                                          "in the pod checks the usual causes"
                                        : "fix what " + explained + " reports",
-                     c.state, {&h});
+                     c.state, {&h, traced_only ? &c.state.sig_error_trace : nullptr});
 }
 
 }  // namespace
