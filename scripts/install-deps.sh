@@ -11,6 +11,8 @@ packages=(
   libgtest-dev libgmock-dev libpugixml-dev libarchive-dev libfyaml-dev
   libucx-dev ucx-utils libopenmpi-dev openmpi-bin
   libssl-dev
+  # tests: every --json document against its JSON Schema (docs/schemas)
+  libvalijson-dev
   # tests: network namespaces, process tools
   iproute2 procps
   # tests: the pod runner starts a real sshd in each MPI worker pod

@@ -87,7 +87,7 @@ int emit(const std::vector<std::pair<std::string, std::string>>& files, const Re
   for (const auto& [name, text] : files)
     if (auto st = writeFileAtomic((std::filesystem::path(out_dir) / name).string(), text, "render -o"); !st)
       return reportError(st.error());
-  nlohmann::json doc{{"output_dir", out_dir}, {"files", nlohmann::json::array()}};
+  nlohmann::json doc{{"output", out_dir}, {"files", nlohmann::json::array()}};
   for (std::size_t i = 0; i < files.size(); ++i) {
     nlohmann::json entry{{"file", files[i].first}};
     if (i < about.size()) entry.update(about[i]);

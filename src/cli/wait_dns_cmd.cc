@@ -52,7 +52,7 @@ nlohmann::json toJson(const WaitDnsOptions& opts, const doctor::WaitResult& resu
     hosts.push_back(std::move(j));
   }
   return {{"hostfile", opts.hostfile},
-          {"out", opts.out.empty() ? nlohmann::json(nullptr) : nlohmann::json(opts.out)},
+          {"output", opts.out.empty() ? nlohmann::json(nullptr) : nlohmann::json(opts.out)},
           {"all_resolved", result.all_resolved},
           {"polls", result.polls},
           {"elapsed_s", result.elapsed.count() / 1000.0},
