@@ -7,3 +7,7 @@ railkit_add_gtest(doctor_cli_tests
   SOURCES ${CMAKE_CURRENT_LIST_DIR}/cli_test.cc
   LIBS railkit_node_builder railkit_k8s railkit_core)
 add_dependencies(doctor_cli_tests railkit)
+# The RoCE multi-rail / lossless rules and ib-ipoib-missing on hand-built inventories.
+railkit_add_gtest(doctor_roce_rules_tests
+  SOURCES ${CMAKE_CURRENT_LIST_DIR}/roce_rules_test.cc
+  LIBS railkit_doctor)
