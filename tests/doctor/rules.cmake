@@ -11,3 +11,8 @@ add_dependencies(doctor_cli_tests railkit)
 railkit_add_gtest(doctor_roce_rules_tests
   SOURCES ${CMAKE_CURRENT_LIST_DIR}/roce_rules_test.cc
   LIBS railkit_doctor)
+# The roce-multirail-* rules on a real network namespace (root; skips otherwise).
+add_test(NAME doctor_roce_multirail_netns
+  COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/roce_multirail_netns_test.sh $<TARGET_FILE:railkit>)
+set_tests_properties(doctor_roce_multirail_netns PROPERTIES
+  SKIP_RETURN_CODE 77 RESOURCE_LOCK netns TIMEOUT 120)

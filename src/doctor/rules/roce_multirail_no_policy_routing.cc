@@ -59,11 +59,12 @@ std::vector<Finding> check(const DoctorInput& in) {
         main_dev = route.dev;
         break;
       }
-    std::vector<std::string> names;
-    for (const auto& r : group) names.push_back(r.netdev);
     for (const auto& rail : group) {
       ++table;
       if (policyRule(inv, rail, group)) continue;
+      std::vector<std::string> others;
+      for (const auto& r : group)
+        if (r.netdev != rail.netdev) others.push_back(r.netdev);
       std::string ip = ipv4Text(rail.net.address);
       std::vector<Evidence> evidence;
       for (const auto& r : group)
@@ -77,7 +78,7 @@ std::vector<Finding> check(const DoctorInput& in) {
       out.push_back(makeFinding(
           "roce-multirail-no-policy-routing", Severity::kError, rail.netdev,
           rail.netdev + " (" + rail.port + ", " + rail.address + ") shares " + subnet + " with " +
-              joinNames(names, 8) + " and no policy rule routes traffic from " + ip + " out of " + rail.netdev +
+              joinNames(others, 8) + " and no policy rule routes traffic from " + ip + " out of " + rail.netdev +
               (main_dev.empty() || main_dev == rail.netdev ? ""
                                                             : "; it leaves through " + main_dev + " instead"),
           std::move(evidence),
