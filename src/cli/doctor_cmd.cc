@@ -1,6 +1,8 @@
 // railkit doctor [--root DIR|FILE.tar.gz [--live-net]] [--json] [--list-rules] [--hostfile F]: runs the
 // rule catalog over the inventory and prints findings with their fixes.
+#include <algorithm>
 #include <cmath>
+#include <string_view>
 #include <memory>
 #include <optional>
 
@@ -32,7 +34,10 @@ int listRules(const OutputOptions& output) {
   for (const auto& r : doctor::allRules())
     doc.push_back({{"id", r.id}, {"severity", severityName(r.severity)}, {"title", r.title}});
   auto st = emitOutput(output, nlohmann::json{{"rules", doc}}, [] {
-    for (const auto& r : doctor::allRules()) fmt::print("{:<28} {:<8} {}\n", r.id, severityName(r.severity), r.title);
+    size_t width = 0;
+    for (const auto& r : doctor::allRules()) width = std::max(width, std::string_view(r.id).size());
+    for (const auto& r : doctor::allRules())
+      fmt::print("{:<{}} {:<8} {}\n", r.id, width + 1, severityName(r.severity), r.title);
   });
   if (!st) return reportError(st.error());
   return kExitOk;
