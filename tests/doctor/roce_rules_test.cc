@@ -106,6 +106,15 @@ TEST(PolicyRouting, SilentWhenUnknownOrNotShared) {
   EXPECT_TRUE(run("roce-multirail-no-policy-routing", down).empty());
 }
 
+// Addresses that are not IPv4 with a prefix, or malformed, never group rails.
+TEST(PolicyRouting, OddAddressesAreIgnored) {
+  for (const char* odd : {"10.0.0.1.5/24", "10.0.0/24", "10.0.0.300/24", "10.0.0.1/33", "fe80::2/64", ""}) {
+    auto inv = rails();
+    inv.interfaces[1].addresses = {odd};
+    EXPECT_TRUE(run("roce-multirail-no-policy-routing", inv).empty()) << odd;
+  }
+}
+
 TEST(RpFilter, StrictOnAllOrInterface) {
   auto inv = rails();
   inv.routing.sysctls["all"] = {1, 0, 0};

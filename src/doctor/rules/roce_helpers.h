@@ -28,16 +28,17 @@ inline std::optional<Ipv4Net> parseIpv4(std::string_view text) {
   Ipv4Net net;
   int parts = 0;
   size_t i = 0;
-  while (parts < 4) {
+  bool more = true;
+  while (more && parts < 4) {
     size_t j = addr.find('.', i);
-    auto octet = parseUint(addr.substr(i, j == std::string_view::npos ? addr.size() - i : j - i));
+    more = j != std::string_view::npos;
+    auto octet = parseUint(addr.substr(i, more ? j - i : addr.size() - i));
     if (!octet || *octet > 255) return std::nullopt;
     net.address = (net.address << 8) | static_cast<uint32_t>(*octet);
     ++parts;
-    if (j == std::string_view::npos) break;
     i = j + 1;
   }
-  if (parts != 4) return std::nullopt;
+  if (parts != 4 || more) return std::nullopt;  // "1.2.3" or "1.2.3.4.5"
   if (slash != std::string_view::npos) {
     auto p = parseUint(text.substr(slash + 1));
     if (!p || *p > 32) return std::nullopt;
