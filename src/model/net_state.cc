@@ -142,7 +142,8 @@ void networkStateFromJson(const json& live, Inventory& inv) {
       if (prios == j.end() || !prios->is_array()) continue;  // unknown, not "none"
       uint8_t mask = 0;
       for (const auto& p : *prios)
-        if (p.is_number_unsigned() && p.get<uint64_t>() < 8) mask |= static_cast<uint8_t>(1u << p.get<uint64_t>());
+        if (p.is_number_integer() && p.get<int64_t>() >= 0 && p.get<int64_t>() < 8)
+          mask |= static_cast<uint8_t>(1u << p.get<int64_t>());
       inv.pfc_enabled[name] = mask;
     }
   }

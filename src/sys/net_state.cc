@@ -43,8 +43,12 @@ Status netlinkRequest(const void* request, size_t length, bool dump,
     ssize_t n = ::recv(sock.fd, buf.data(), buf.size(), 0);
     if (n < 0 && errno == EINTR) continue;
     if (n <= 0) return makeError(ErrorCode::kIo, std::string("netlink receive: ") + std::strerror(errno));
-    int left = static_cast<int>(n);
-    for (auto* h = reinterpret_cast<const nlmsghdr*>(buf.data()); NLMSG_OK(h, left); h = NLMSG_NEXT(h, left)) {
+    // NLMSG_OK/NLMSG_NEXT by hand: the macros compare signed with unsigned.
+    size_t size = static_cast<size_t>(n);
+    for (size_t off = 0; off + sizeof(nlmsghdr) <= size;) {
+      const auto* h = reinterpret_cast<const nlmsghdr*>(buf.data() + off);
+      if (h->nlmsg_len < sizeof(nlmsghdr) || h->nlmsg_len > size - off) break;
+      off += NLMSG_ALIGN(h->nlmsg_len);
       if (h->nlmsg_type == NLMSG_DONE) return {};
       if (h->nlmsg_type == NLMSG_ERROR) {
         const auto* err = static_cast<const nlmsgerr*>(NLMSG_DATA(h));
