@@ -5,9 +5,8 @@
 // must give JSON that reads back to the same state.
 #include <cstddef>
 #include <cstdint>
-#include <string_view>
-
 #include <nlohmann/json.hpp>
+#include <string_view>
 
 #include "doctor/rule.h"
 #include "model/collect_parts.h"

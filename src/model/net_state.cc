@@ -1,13 +1,13 @@
 // The network namespace's routing state and DCB in the inventory: read live
 // (rtnetlink, DCB netlink, /proc/sys) or from live.json, and written back as
 // the same JSON, so `snapshot` captures exactly what `doctor --root` reads.
-#include <algorithm>
+#include "sys/net_state.h"
 
+#include <algorithm>
 #include <nlohmann/json.hpp>
 
 #include "core/strings.h"
 #include "model/collect_parts.h"
-#include "sys/net_state.h"
 #include "sys/paths.h"
 
 namespace railkit::model {
@@ -73,19 +73,29 @@ json networkStateToJson(const Inventory& inv) {
   if (inv.routing.rules) {
     routing["rules"] = json::array();
     for (const auto& r : *inv.routing.rules)
-      routing["rules"].push_back({{"priority", r.priority}, {"from", r.from}, {"to", r.to}, {"iif", r.iif},
-                                  {"oif", r.oif}, {"fwmark", opt(r.fwmark)}, {"table", r.table}});
+      routing["rules"].push_back({{"priority", r.priority},
+                                  {"from", r.from},
+                                  {"to", r.to},
+                                  {"iif", r.iif},
+                                  {"oif", r.oif},
+                                  {"fwmark", opt(r.fwmark)},
+                                  {"table", r.table}});
   }
   if (inv.routing.routes) {
     routing["routes"] = json::array();
     for (const auto& r : *inv.routing.routes)
-      routing["routes"].push_back({{"table", r.table}, {"type", r.type}, {"dst", r.dst}, {"dev", r.dev},
-                                   {"src", r.src}, {"gateway", r.gateway}});
+      routing["routes"].push_back({{"table", r.table},
+                                   {"type", r.type},
+                                   {"dst", r.dst},
+                                   {"dev", r.dev},
+                                   {"src", r.src},
+                                   {"gateway", r.gateway}});
   }
   if (!inv.routing.sysctls.empty()) {
     routing["sysctls"] = json::object();
     for (const auto& [name, s] : inv.routing.sysctls)
-      routing["sysctls"][name] = {{"rp_filter", opt(s.rp_filter)}, {"arp_ignore", opt(s.arp_ignore)},
+      routing["sysctls"][name] = {{"rp_filter", opt(s.rp_filter)},
+                                  {"arp_ignore", opt(s.arp_ignore)},
                                   {"arp_announce", opt(s.arp_announce)}};
   }
   if (!routing.empty()) out["routing"] = std::move(routing);
@@ -125,8 +135,8 @@ void networkStateFromJson(const json& live, Inventory& inv) {
       inv.routing.routes.emplace();
       for (const auto& j : *r) {
         if (!j.is_object()) continue;
-        inv.routing.routes->push_back(
-            {str(j, "table"), str(j, "type"), str(j, "dst"), str(j, "dev"), str(j, "src"), str(j, "gateway")});
+        inv.routing.routes->push_back({str(j, "table"), str(j, "type"), str(j, "dst"), str(j, "dev"),
+                                       str(j, "src"), str(j, "gateway")});
       }
     }
     if (auto s = routing.find("sysctls"); s != routing.end() && s->is_object())

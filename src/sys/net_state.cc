@@ -31,7 +31,8 @@ struct Fd {
 Status netlinkRequest(const void* request, size_t length, bool dump,
                       const std::function<void(const nlmsghdr*)>& on_message) {
   Fd sock{::socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_ROUTE)};
-  if (sock.fd < 0) return makeError(ErrorCode::kUnavailable, std::string("netlink socket: ") + std::strerror(errno));
+  if (sock.fd < 0)
+    return makeError(ErrorCode::kUnavailable, std::string("netlink socket: ") + std::strerror(errno));
   timeval tv{2, 0};
   ::setsockopt(sock.fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
   sockaddr_nl kernel{};
@@ -123,18 +124,37 @@ Result<std::vector<RoutingRule>> liveRoutingRules() {
     RoutingRule r;
     uint32_t table = frh->table;
     int len = static_cast<int>(RTM_PAYLOAD(h));
-    for (auto* a = reinterpret_cast<const rtattr*>(reinterpret_cast<const char*>(frh) + NLMSG_ALIGN(sizeof *frh));
+    for (auto* a =
+             reinterpret_cast<const rtattr*>(reinterpret_cast<const char*>(frh) + NLMSG_ALIGN(sizeof *frh));
          RTA_OK(a, len); a = RTA_NEXT(a, len)) {
       const void* data = RTA_DATA(a);
       size_t size = RTA_PAYLOAD(a);
       switch (a->rta_type) {
-        case FRA_PRIORITY: if (size >= 4) std::memcpy(&r.priority, data, 4); break;
-        case FRA_TABLE: if (size >= 4) std::memcpy(&table, data, 4); break;
-        case FRA_SRC: if (size >= 4) r.from = ipv4(data) + "/" + std::to_string(frh->src_len); break;
-        case FRA_DST: if (size >= 4) r.to = ipv4(data) + "/" + std::to_string(frh->dst_len); break;
-        case FRA_IIFNAME: r.iif = std::string(static_cast<const char*>(data), strnlen(static_cast<const char*>(data), size)); break;
-        case FRA_OIFNAME: r.oif = std::string(static_cast<const char*>(data), strnlen(static_cast<const char*>(data), size)); break;
-        case FRA_FWMARK: if (size >= 4) { uint32_t m; std::memcpy(&m, data, 4); r.fwmark = m; } break;
+        case FRA_PRIORITY:
+          if (size >= 4) std::memcpy(&r.priority, data, 4);
+          break;
+        case FRA_TABLE:
+          if (size >= 4) std::memcpy(&table, data, 4);
+          break;
+        case FRA_SRC:
+          if (size >= 4) r.from = ipv4(data) + "/" + std::to_string(frh->src_len);
+          break;
+        case FRA_DST:
+          if (size >= 4) r.to = ipv4(data) + "/" + std::to_string(frh->dst_len);
+          break;
+        case FRA_IIFNAME:
+          r.iif = std::string(static_cast<const char*>(data), strnlen(static_cast<const char*>(data), size));
+          break;
+        case FRA_OIFNAME:
+          r.oif = std::string(static_cast<const char*>(data), strnlen(static_cast<const char*>(data), size));
+          break;
+        case FRA_FWMARK:
+          if (size >= 4) {
+            uint32_t m;
+            std::memcpy(&m, data, 4);
+            r.fwmark = m;
+          }
+          break;
         default: break;
       }
     }
@@ -161,11 +181,25 @@ Result<std::vector<Route>> liveRoutes() {
       const void* data = RTA_DATA(a);
       size_t size = RTA_PAYLOAD(a);
       switch (a->rta_type) {
-        case RTA_TABLE: if (size >= 4) std::memcpy(&table, data, 4); break;
-        case RTA_DST: if (size >= 4) r.dst = ipv4(data) + "/" + std::to_string(rtm->rtm_dst_len); break;
-        case RTA_OIF: if (size >= 4) { uint32_t i; std::memcpy(&i, data, 4); r.dev = ifName(i); } break;
-        case RTA_PREFSRC: if (size >= 4) r.src = ipv4(data); break;
-        case RTA_GATEWAY: if (size >= 4) r.gateway = ipv4(data); break;
+        case RTA_TABLE:
+          if (size >= 4) std::memcpy(&table, data, 4);
+          break;
+        case RTA_DST:
+          if (size >= 4) r.dst = ipv4(data) + "/" + std::to_string(rtm->rtm_dst_len);
+          break;
+        case RTA_OIF:
+          if (size >= 4) {
+            uint32_t i;
+            std::memcpy(&i, data, 4);
+            r.dev = ifName(i);
+          }
+          break;
+        case RTA_PREFSRC:
+          if (size >= 4) r.src = ipv4(data);
+          break;
+        case RTA_GATEWAY:
+          if (size >= 4) r.gateway = ipv4(data);
+          break;
         default: break;
       }
     }
@@ -199,7 +233,8 @@ Result<uint8_t> livePfcEnabled(const std::string& netdev) {
     if (h->nlmsg_type != RTM_GETDCB) return;
     const auto* dcb = static_cast<const dcbmsg*>(NLMSG_DATA(h));
     int len = static_cast<int>(h->nlmsg_len - NLMSG_LENGTH(sizeof *dcb));
-    for (auto* a = reinterpret_cast<const rtattr*>(reinterpret_cast<const char*>(dcb) + NLMSG_ALIGN(sizeof *dcb));
+    for (auto* a =
+             reinterpret_cast<const rtattr*>(reinterpret_cast<const char*>(dcb) + NLMSG_ALIGN(sizeof *dcb));
          RTA_OK(a, len); a = RTA_NEXT(a, len)) {
       if (a->rta_type != DCB_ATTR_IEEE) continue;
       int inner = static_cast<int>(RTA_PAYLOAD(a));

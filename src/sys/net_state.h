@@ -21,10 +21,10 @@ namespace railkit::sys {
 // actions (blackhole, unreachable, goto) keep an empty table.
 struct RoutingRule {
   uint32_t priority = 0;
-  std::string from;   // "10.0.0.1/32"; "" = all
-  std::string to;     // "" = all
-  std::string iif;    // "" = any
-  std::string oif;    // "" = any
+  std::string from;  // "10.0.0.1/32"; "" = all
+  std::string to;    // "" = all
+  std::string iif;   // "" = any
+  std::string oif;   // "" = any
   std::optional<uint32_t> fwmark;
   std::string table;  // "local", "main", "default" or the number; "" when not a lookup
 };

@@ -49,7 +49,8 @@ std::vector<Finding> check(const DoctorInput& in) {
       "InfiniBand ports " + joinNames(ports, 4) + " have no IPoIB netdev and ib_ipoib is not loaded" +
           (settings.empty() ? ": nothing can address them by IP (rdma_cm, IP over IB)"
                             : ": " + joinNames(settings) + " names an ib* interface that cannot exist"),
-      std::move(evidence), "modprobe ib_ipoib (persist in /etc/modules-load.d/), then give ib0.. their addresses")};
+      std::move(evidence),
+      "modprobe ib_ipoib (persist in /etc/modules-load.d/), then give ib0.. their addresses")};
 }
 
 }  // namespace

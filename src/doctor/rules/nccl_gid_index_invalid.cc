@@ -50,8 +50,7 @@ std::vector<Finding> check(const DoctorInput& in) {
     bool roce = p.link_layer == "Ethernet";
     if (!gid) {
       empty.push_back(subject);
-      evidence.push_back(
-          {portPath(d.name, p.port, "gids/" + std::to_string(index)), std::nullopt, "empty"});
+      evidence.push_back({portPath(d.name, p.port, "gids/" + std::to_string(index)), std::nullopt, "empty"});
     } else if (roce && !gid->type.empty() && gid->type != "RoCE v2") {
       wrong_type.push_back(subject);
       evidence.push_back(
@@ -70,8 +69,9 @@ std::vector<Finding> check(const DoctorInput& in) {
     message += std::string(empty.empty() ? "" : " and") + " a GID that is not RoCE v2 on " +
                joinNames(wrong_type, 4);
   if (selected.hca_selects_none)
-    message += " (NCCL_IB_HCA selects no usable port, so every usable port was checked: these are the "
-               "ports a corrected NCCL_IB_HCA would select)";
+    message +=
+        " (NCCL_IB_HCA selects no usable port, so every usable port was checked: these are the "
+        "ports a corrected NCCL_IB_HCA would select)";
   return {makeFinding("nccl-gid-index-invalid", empty.empty() ? Severity::kWarning : Severity::kError,
                       "NCCL_IB_GID_INDEX", std::move(message), std::move(evidence),
                       hints.empty()

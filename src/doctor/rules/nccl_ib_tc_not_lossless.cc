@@ -28,14 +28,14 @@ std::vector<Finding> check(const DoctorInput& in) {
   while (!(lossless & (1u << target))) ++target;
   std::string why = tc->set ? "NCCL_IB_TC=" + std::to_string(tc->tc)
                             : std::string("NCCL_IB_TC is unset, so NCCL sends with traffic class 0");
-  return {makeFinding(
-      "nccl-ib-tc-not-lossless", Severity::kWarning, "NCCL_IB_TC",
-      why + " (priority " + std::to_string(tc->priority) + ") but PFC protects only priority " +
-          priorityList(lossless) + " on " + joinNames(netdevs, 4) + ": NCCL's traffic is not lossless",
-      std::move(evidence),
-      "NCCL_IB_TC=" + std::to_string(target * 32 + 10) + " (DSCP " + std::to_string(target * 8 + 2) +
-          ", priority " + std::to_string(target) + "), or enable PFC on priority " +
-          std::to_string(tc->priority))};
+  return {makeFinding("nccl-ib-tc-not-lossless", Severity::kWarning, "NCCL_IB_TC",
+                      why + " (priority " + std::to_string(tc->priority) +
+                          ") but PFC protects only priority " + priorityList(lossless) + " on " +
+                          joinNames(netdevs, 4) + ": NCCL's traffic is not lossless",
+                      std::move(evidence),
+                      "NCCL_IB_TC=" + std::to_string(target * 32 + 10) + " (DSCP " +
+                          std::to_string(target * 8 + 2) + ", priority " + std::to_string(target) +
+                          "), or enable PFC on priority " + std::to_string(tc->priority))};
 }
 
 }  // namespace

@@ -25,17 +25,18 @@ std::vector<Finding> check(const DoctorInput& in) {
     for (auto [mask, side] : {std::pair{n->ecn_np, "roce_np"}, std::pair{n->ecn_rp, "roce_rp"}}) {
       if (!mask || (*mask & (1u << tc->priority))) continue;  // unknown or enabled
       off.push_back(side);
-      evidence.push_back({netPath(n->name, std::string("ecn/") + side + "/enable/" + prio), std::nullopt, "0"});
+      evidence.push_back(
+          {netPath(n->name, std::string("ecn/") + side + "/enable/" + prio), std::nullopt, "0"});
     }
     if (off.empty()) continue;
     evidence.push_back(envEvidence(inv.process.env, "NCCL_IB_TC"));
-    out.push_back(makeFinding(
-        "roce-ecn-disabled", Severity::kWarning, n->name,
-        "ECN is disabled (" + joinNames(off) + ") on priority " + prio + " of " + n->name + " (" + dev->name +
-            ":" + std::to_string(port->port) + "), the priority NCCL's traffic uses: no DCQCN congestion control",
-        std::move(evidence),
-        "for s in roce_np roce_rp; do echo 1 > /sys/class/net/" + n->name + "/ecn/$s/enable/" + prio +
-            "; done (and ECN marking on the switches)"));
+    out.push_back(makeFinding("roce-ecn-disabled", Severity::kWarning, n->name,
+                              "ECN is disabled (" + joinNames(off) + ") on priority " + prio + " of " +
+                                  n->name + " (" + dev->name + ":" + std::to_string(port->port) +
+                                  "), the priority NCCL's traffic uses: no DCQCN congestion control",
+                              std::move(evidence),
+                              "for s in roce_np roce_rp; do echo 1 > /sys/class/net/" + n->name +
+                                  "/ecn/$s/enable/" + prio + "; done (and ECN marking on the switches)"));
   }
   return out;
 }

@@ -48,15 +48,15 @@ inline std::optional<Ipv4Net> parseIpv4(std::string_view text) {
 }
 
 inline std::string ipv4Text(uint32_t a) {
-  return std::to_string(a >> 24) + "." + std::to_string((a >> 16) & 255) + "." + std::to_string((a >> 8) & 255) +
-         "." + std::to_string(a & 255);
+  return std::to_string(a >> 24) + "." + std::to_string((a >> 16) & 255) + "." +
+         std::to_string((a >> 8) & 255) + "." + std::to_string(a & 255);
 }
 
 // A RoCE port's netdev with one of its IPv4 addresses.
 struct RailAddress {
   std::string netdev;
-  std::string port;      // "mlx5_0:1"
-  std::string address;   // "10.0.0.1/24" as the interface has it
+  std::string port;     // "mlx5_0:1"
+  std::string address;  // "10.0.0.1/24" as the interface has it
   Ipv4Net net;
   std::string subnet() const { return ipv4Text(net.address & net.mask()) + "/" + std::to_string(net.prefix); }
 };
@@ -139,7 +139,9 @@ inline std::optional<NcclTrafficClass> ncclTrafficClass(const Environment& env) 
   return NcclTrafficClass{t, t >> 5, true};
 }
 
-inline std::string dcbSource(const std::string& netdev) { return "dcb pfc show dev " + netdev; }
+inline std::string dcbSource(const std::string& netdev) {
+  return "dcb pfc show dev " + netdev;
+}
 
 // "3,4" or "none": the PFC-enabled priorities as `dcb pfc show` lists them.
 inline std::string priorityList(uint8_t mask) {

@@ -15,18 +15,19 @@ std::vector<Finding> check(const DoctorInput& in) {
       auto announce = effectiveSysctl(inv, rail.netdev, &model::Ipv4Sysctls::arp_announce);
       std::vector<std::string> wrong;
       if (ignore && *ignore == 0) wrong.push_back("arp_ignore=0 (expected 1)");
-      if (announce && *announce < 2) wrong.push_back("arp_announce=" + std::to_string(*announce) + " (expected 2)");
+      if (announce && *announce < 2)
+        wrong.push_back("arp_announce=" + std::to_string(*announce) + " (expected 2)");
       if (wrong.empty()) continue;
       auto evidence = sysctlEvidence(inv, rail.netdev, &model::Ipv4Sysctls::arp_ignore, "arp_ignore");
       for (auto& e : sysctlEvidence(inv, rail.netdev, &model::Ipv4Sysctls::arp_announce, "arp_announce"))
         evidence.push_back(std::move(e));
-      out.push_back(makeFinding(
-          "roce-multirail-arp", Severity::kWarning, rail.netdev,
-          rail.netdev + " (" + rail.port + ") shares " + rail.subnet() + " with other RoCE netdevs and has " +
-              joinNames(wrong) + ": it answers ARP for the other rails' addresses",
-          std::move(evidence),
-          "sysctl -w net.ipv4.conf." + rail.netdev + ".arp_ignore=1 net.ipv4.conf." + rail.netdev +
-              ".arp_announce=2"));
+      out.push_back(makeFinding("roce-multirail-arp", Severity::kWarning, rail.netdev,
+                                rail.netdev + " (" + rail.port + ") shares " + rail.subnet() +
+                                    " with other RoCE netdevs and has " + joinNames(wrong) +
+                                    ": it answers ARP for the other rails' addresses",
+                                std::move(evidence),
+                                "sysctl -w net.ipv4.conf." + rail.netdev + ".arp_ignore=1 net.ipv4.conf." +
+                                    rail.netdev + ".arp_announce=2"));
     }
   }
   return out;

@@ -7,7 +7,9 @@
 namespace railkit::doctor {
 namespace {
 
-bool ordinaryTable(const std::string& t) { return t.empty() || t == "local" || t == "main" || t == "default"; }
+bool ordinaryTable(const std::string& t) {
+  return t.empty() || t == "local" || t == "main" || t == "default";
+}
 
 std::string ruleText(const model::RoutingRule& r) {
   return std::to_string(r.priority) + ": from " + (r.from.empty() ? "all" : r.from) +
@@ -31,7 +33,8 @@ const model::RoutingRule* policyRule(const model::Inventory& inv, const RailAddr
   const auto& rules = *inv.routing.rules;
   uint32_t main = mainPriority(rules);
   for (const auto& r : rules) {
-    if (ordinaryTable(r.table) || r.from.empty() || r.priority >= main || r.fwmark || !r.iif.empty()) continue;
+    if (ordinaryTable(r.table) || r.from.empty() || r.priority >= main || r.fwmark || !r.iif.empty())
+      continue;
     if (!r.oif.empty() && r.oif != rail.netdev) continue;
     auto from = parseIpv4(r.from);
     if (!from || !from->contains(rail.net.address)) continue;
@@ -40,7 +43,8 @@ const model::RoutingRule* policyRule(const model::Inventory& inv, const RailAddr
     });
     if (others) continue;
     for (const auto& route : *inv.routing.routes)
-      if (route.table == r.table && route.dev == rail.netdev && (route.type.empty() || route.type == "unicast"))
+      if (route.table == r.table && route.dev == rail.netdev &&
+          (route.type.empty() || route.type == "unicast"))
         return &r;
   }
   return nullptr;
@@ -78,13 +82,14 @@ std::vector<Finding> check(const DoctorInput& in) {
       out.push_back(makeFinding(
           "roce-multirail-no-policy-routing", Severity::kError, rail.netdev,
           rail.netdev + " (" + rail.port + ", " + rail.address + ") shares " + subnet + " with " +
-              joinNames(others, 8) + " and no policy rule routes traffic from " + ip + " out of " + rail.netdev +
+              joinNames(others, 8) + " and no policy rule routes traffic from " + ip + " out of " +
+              rail.netdev +
               (main_dev.empty() || main_dev == rail.netdev ? ""
-                                                            : "; it leaves through " + main_dev + " instead"),
+                                                           : "; it leaves through " + main_dev + " instead"),
           std::move(evidence),
-          "ip route add " + subnet + " dev " + rail.netdev + " src " + ip + " table " + std::to_string(table) +
-              "; ip rule add from " + ip + "/32 table " + std::to_string(table) + " priority " +
-              std::to_string(table)));
+          "ip route add " + subnet + " dev " + rail.netdev + " src " + ip + " table " +
+              std::to_string(table) + "; ip rule add from " + ip + "/32 table " + std::to_string(table) +
+              " priority " + std::to_string(table)));
     }
   }
   return out;

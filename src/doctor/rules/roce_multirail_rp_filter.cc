@@ -13,14 +13,16 @@ std::vector<Finding> check(const DoctorInput& in) {
     for (const auto& rail : group) {
       auto value = effectiveSysctl(inv, rail.netdev, &model::Ipv4Sysctls::rp_filter);
       if (value != 1) continue;  // 0 off, 2 loose, unknown: silent
-      out.push_back(makeFinding(
-          "roce-multirail-rp-filter", Severity::kWarning, rail.netdev,
-          "rp_filter is strict (1) on " + rail.netdev + " (" + rail.port + "), one of several RoCE netdevs in " +
-              rail.subnet() + ": packets that arrive on it but whose reply would route out of another rail "
-              "are dropped",
-          sysctlEvidence(inv, rail.netdev, &model::Ipv4Sysctls::rp_filter, "rp_filter"),
-          "sysctl -w net.ipv4.conf." + rail.netdev + ".rp_filter=2 net.ipv4.conf.all.rp_filter=2 (loose; "
-          "the kernel applies the larger of all and the interface)"));
+      out.push_back(
+          makeFinding("roce-multirail-rp-filter", Severity::kWarning, rail.netdev,
+                      "rp_filter is strict (1) on " + rail.netdev + " (" + rail.port +
+                          "), one of several RoCE netdevs in " + rail.subnet() +
+                          ": packets that arrive on it but whose reply would route out of another rail "
+                          "are dropped",
+                      sysctlEvidence(inv, rail.netdev, &model::Ipv4Sysctls::rp_filter, "rp_filter"),
+                      "sysctl -w net.ipv4.conf." + rail.netdev +
+                          ".rp_filter=2 net.ipv4.conf.all.rp_filter=2 (loose; "
+                          "the kernel applies the larger of all and the interface)"));
     }
   }
   return out;
@@ -29,8 +31,7 @@ std::vector<Finding> check(const DoctorInput& in) {
 }  // namespace
 
 extern const Rule kRoceMultirailRpFilter = {
-    "roce-multirail-rp-filter", Severity::kWarning,
-    "Strict rp_filter on RoCE netdevs that share a subnet",
+    "roce-multirail-rp-filter", Severity::kWarning, "Strict rp_filter on RoCE netdevs that share a subnet",
     "With rp_filter=1 (strict, the default of many distributions) the kernel drops a packet when the\n"
     "route back to its source does not leave through the interface it arrived on. When several RoCE\n"
     "rails share a subnet, that route is the same for all of them, so ARP requests and IP traffic\n"
