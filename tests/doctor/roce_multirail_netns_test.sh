@@ -10,7 +10,7 @@
 #      railkit/live.json, and `doctor --root SNAPSHOT` outside the namespace
 #      reproduces the findings;
 #   3. after `ip rule` + per-rail tables, rp_filter=2, arp_ignore=1 and
-#      arp_announce=2: none of them.
+#      arp_announce=2 on each rail (conf/all/rp_filter left at 1): none of them.
 # Usage: roce_multirail_netns_test.sh RAILKIT
 set -u
 RK=$1
@@ -106,7 +106,8 @@ for i in 0 1; do
   ip -n "$NS" route add 10.77.0.0/24 dev "rkmr$i" src "10.77.0.$((i + 1))" table "$t" || fail "route table $t"
   ip -n "$NS" rule add from "10.77.0.$((i + 1))/32" table "$t" priority "$t" || fail "rule $t"
 done
-for c in all rkmr0 rkmr1; do
+# Only the rails: conf/all/rp_filter stays 1, the kernel (and railkit) use max(all, rail) = 2.
+for c in rkmr0 rkmr1; do
   conf "$c" rp_filter 2
   conf "$c" arp_ignore 1
   conf "$c" arp_announce 2

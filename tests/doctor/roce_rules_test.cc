@@ -123,6 +123,7 @@ TEST(RpFilter, StrictOnAllOrInterface) {
   auto found = run("roce-multirail-rp-filter", inv);
   ASSERT_EQ(subjects(found), (Names{"eth1"}));
   EXPECT_EQ(found[0].evidence.size(), 2u);
+  EXPECT_NE(found[0].fix.find("sysctl -w net.ipv4.conf.eth1.rp_filter=2"), std::string::npos) << found[0].fix;
   inv.routing.sysctls["all"].rp_filter = 0;
   inv.routing.sysctls["eth1"].rp_filter = 2;
   EXPECT_TRUE(run("roce-multirail-rp-filter", inv).empty());
@@ -141,6 +142,12 @@ TEST(Arp, ExpectsIgnore1Announce2) {
   EXPECT_EQ(found[0].message.find("arp_announce"), std::string::npos) << found[0].message;
   inv.routing.sysctls["eth2"].arp_ignore = 2;
   EXPECT_TRUE(run("roce-multirail-arp", inv).empty());
+  auto vlan = rails();  // a VLAN netdev: sysctl's slash form, since dots separate levels
+  vlan.interfaces[1].name = vlan.rdma_devices[1].ports[0].netdev = "eth2.100";
+  vlan.routing.sysctls["eth2.100"] = {0, 0, 0};
+  auto v = run("roce-multirail-arp", vlan);
+  ASSERT_EQ(subjects(v), (Names{"eth2.100"}));
+  EXPECT_NE(v[0].fix.find("net/ipv4/conf/eth2.100/arp_ignore=1"), std::string::npos) << v[0].fix;
   inv.routing.sysctls.clear();
   EXPECT_TRUE(run("roce-multirail-arp", inv).empty());
 }

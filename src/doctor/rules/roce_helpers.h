@@ -108,6 +108,18 @@ inline std::string sysctlPath(const std::string& netdev, const char* name) {
   return std::string(sys::paths::kProcSysIpv4Conf) + "/" + netdev + "/" + name;
 }
 
+// "net.ipv4.conf.eth1.rp_filter=2" for `sysctl -w`; a name with dots (a
+// VLAN such as eth1.100) in sysctl's slash form, where dots separate levels.
+inline std::string sysctlSetting(const std::string& netdev, const char* name, int value) {
+  char sep = netdev.find('.') == std::string::npos ? '.' : '/';
+  std::string out = "net";
+  for (const std::string& part : {std::string("ipv4"), std::string("conf"), netdev, std::string(name)}) {
+    out += sep;
+    out += part;
+  }
+  return out + "=" + std::to_string(value);
+}
+
 // Evidence for one sysctl on conf/all and conf/<netdev>, where known.
 inline std::vector<Evidence> sysctlEvidence(const model::Inventory& inv, const std::string& netdev,
                                             std::optional<int> model::Ipv4Sysctls::*field, const char* name) {

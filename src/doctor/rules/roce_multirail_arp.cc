@@ -26,8 +26,8 @@ std::vector<Finding> check(const DoctorInput& in) {
                                     " with other RoCE netdevs and has " + joinNames(wrong) +
                                     ": it answers ARP for the other rails' addresses",
                                 std::move(evidence),
-                                "sysctl -w net.ipv4.conf." + rail.netdev + ".arp_ignore=1 net.ipv4.conf." +
-                                    rail.netdev + ".arp_announce=2"));
+                                "sysctl -w " + sysctlSetting(rail.netdev, "arp_ignore", 1) + " " +
+                                    sysctlSetting(rail.netdev, "arp_announce", 2)));
     }
   }
   return out;

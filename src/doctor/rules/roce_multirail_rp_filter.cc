@@ -20,9 +20,9 @@ std::vector<Finding> check(const DoctorInput& in) {
                           ": packets that arrive on it but whose reply would route out of another rail "
                           "are dropped",
                       sysctlEvidence(inv, rail.netdev, &model::Ipv4Sysctls::rp_filter, "rp_filter"),
-                      "sysctl -w net.ipv4.conf." + rail.netdev +
-                          ".rp_filter=2 net.ipv4.conf.all.rp_filter=2 (loose; "
-                          "the kernel applies the larger of all and the interface)"));
+                      "sysctl -w " + sysctlSetting(rail.netdev, "rp_filter", 2) +
+                          " (loose; the kernel applies the larger of conf/all and the interface's value, "
+                          "so this is enough even with all=1)"));
     }
   }
   return out;
@@ -38,7 +38,7 @@ extern const Rule kRoceMultirailRpFilter = {
     "(rdma_cm, RoCE v2 address resolution, NCCL's bootstrap on a rail) arriving on the other rails are\n"
     "dropped. The kernel uses the larger of net.ipv4.conf.all.rp_filter and the interface's value.\n"
     "Fix:\n"
-    "  sysctl -w net.ipv4.conf.all.rp_filter=2 net.ipv4.conf.<netdev>.rp_filter=2   # loose\n"
+    "  sysctl -w net.ipv4.conf.<netdev>.rp_filter=2   # loose; max(all, <netdev>) = 2 even with all=1\n"
     "and persist it in /etc/sysctl.d/ (or the pod's securityContext.sysctls / CNI tuning plugin).",
     check};
 
