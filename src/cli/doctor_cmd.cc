@@ -1,6 +1,8 @@
-// railkit doctor [--root DIR|FILE.tar.gz] [--json] [--list-rules] [--hostfile F]: runs the
+// railkit doctor [--root DIR|FILE.tar.gz [--live-net]] [--json] [--list-rules] [--hostfile F]: runs the
 // rule catalog over the inventory and prints findings with their fixes.
+#include <algorithm>
 #include <cmath>
+#include <string_view>
 #include <memory>
 #include <optional>
 
@@ -19,6 +21,7 @@ namespace {
 
 struct DoctorOptions {
   std::string root;
+  bool live_net = false;   // --live-net: network state from this namespace even with --root
   bool list_rules = false;
   std::string hostfile;    // --hostfile: resolve every host of an MPI hostfile
   std::string hosts_file;  // --etc-hosts: resolve from this hosts(5) file only
@@ -31,7 +34,10 @@ int listRules(const OutputOptions& output) {
   for (const auto& r : doctor::allRules())
     doc.push_back({{"id", r.id}, {"severity", severityName(r.severity)}, {"title", r.title}});
   auto st = emitOutput(output, nlohmann::json{{"rules", doc}}, [] {
-    for (const auto& r : doctor::allRules()) fmt::print("{:<28} {:<8} {}\n", r.id, severityName(r.severity), r.title);
+    size_t width = 0;
+    for (const auto& r : doctor::allRules()) width = std::max(width, std::string_view(r.id).size());
+    for (const auto& r : doctor::allRules())
+      fmt::print("{:<{}} {:<8} {}\n", r.id, width + 1, severityName(r.severity), r.title);
   });
   if (!st) return reportError(st.error());
   return kExitOk;
@@ -87,7 +93,9 @@ int runDoctor(const DoctorOptions& opts, const Environment& env) {
     source.emplace(std::move(*opened));
     root = source->fileRoot();
   }
-  auto inv = model::collectInventory(root, model::CollectOptions{});
+  model::CollectOptions collect;
+  collect.live_network = opts.live_net;
+  auto inv = model::collectInventory(root, collect);
   if (!inv) return reportError(inv.error());
   // Ctrl-C while reading an extracted --root: stop before printing.
   if (auto st = checkInterrupt("--root"); !st) return reportError(st.error());
@@ -112,6 +120,9 @@ void registerDoctor(CLI::App& app, CommandContext& context) {
   auto* command = app.add_subcommand("doctor", "Check whether this node or pod is ready for RDMA with NCCL/MPI");
   auto opts = std::make_shared<DoctorOptions>();
   command->add_option("--root", opts->root, "Read a snapshot (directory or .tar.gz) instead of this machine");
+  command->add_flag("--live-net", opts->live_net,
+                    "With --root: take addresses, routes, policy rules, IPv4 sysctls and DCB from this "
+                    "machine's network namespace instead of the snapshot's railkit/live.json");
   command->add_flag("--list-rules", opts->list_rules, "List every rule (id, severity, title)");
   command->add_option("--hostfile", opts->hostfile, "Also check that every host of this MPI hostfile resolves")
       ->type_name("FILE");

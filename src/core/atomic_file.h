@@ -26,7 +26,7 @@ enum class ExistingFile { kReplace, kRefuse };
 class AtomicFile {
  public:
   // Creates "<dir>/.<name>.tmp-XXXXXX" beside `path`. `what` names the
-  // option or output in messages ("--json-out", "snapshot -o").
+  // option or output in messages ("--json-out", "snapshot --output").
   static Result<AtomicFile> create(const std::string& path, std::string what,
                                    ExistingFile existing = ExistingFile::kReplace);
 

@@ -9,6 +9,7 @@ namespace railkit::doctor {
 // Defined in rules/<id>.cc.
 extern const Rule kGpuNicFar;
 extern const Rule kGpudirectModuleMissing;
+extern const Rule kIbIpoibMissing;
 extern const Rule kIbNoSubnetManager;
 extern const Rule kIpcLockMissing;
 extern const Rule kMemlockLimit;
@@ -16,6 +17,7 @@ extern const Rule kMpiHostfileUnresolvable;
 extern const Rule kNcclGidIndexInvalid;
 extern const Rule kNcclIbDisabled;
 extern const Rule kNcclIbHcaInvalid;
+extern const Rule kNcclIbTcNotLossless;
 extern const Rule kNcclSocketIfnameInvalid;
 extern const Rule kOmpiBtlIfUnset;
 extern const Rule kOmpiCollConflict;
@@ -26,8 +28,13 @@ extern const Rule kRdmaCmMissing;
 extern const Rule kRdmaNetnsShared;
 extern const Rule kRdmaNoDevices;
 extern const Rule kRdmaPortDown;
+extern const Rule kRoceEcnDisabled;
 extern const Rule kRoceGidNetns;
 extern const Rule kRoceMtuSmall;
+extern const Rule kRoceMultirailArp;
+extern const Rule kRoceMultirailNoPolicyRouting;
+extern const Rule kRoceMultirailRpFilter;
+extern const Rule kRocePfcDisabled;
 extern const Rule kShmTooSmall;
 extern const Rule kUcxNetDevicesInvalid;
 extern const Rule kUverbsMissing;
@@ -36,6 +43,7 @@ const std::vector<Rule>& allRules() {
   static const std::vector<Rule> kRules = {
       kGpuNicFar,
       kGpudirectModuleMissing,
+      kIbIpoibMissing,
       kIbNoSubnetManager,
       kIpcLockMissing,
       kMemlockLimit,
@@ -43,6 +51,7 @@ const std::vector<Rule>& allRules() {
       kNcclGidIndexInvalid,
       kNcclIbDisabled,
       kNcclIbHcaInvalid,
+      kNcclIbTcNotLossless,
       kNcclSocketIfnameInvalid,
       kOmpiBtlIfUnset,
       kOmpiCollConflict,
@@ -53,8 +62,13 @@ const std::vector<Rule>& allRules() {
       kRdmaNetnsShared,
       kRdmaNoDevices,
       kRdmaPortDown,
+      kRoceEcnDisabled,
       kRoceGidNetns,
       kRoceMtuSmall,
+      kRoceMultirailArp,
+      kRoceMultirailNoPolicyRouting,
+      kRoceMultirailRpFilter,
+      kRocePfcDisabled,
       kShmTooSmall,
       kUcxNetDevicesInvalid,
       kUverbsMissing,

@@ -27,7 +27,7 @@ Result<Inventory> collectInventory(const FileRoot& root, const CollectOptions& o
     inv.dev_infiniband = *entries;
   }
   inv.process = readProcessFacts(root);
-  addLiveFacts(root, inv);
+  addLiveFacts(root, inv, options.live_network);
   if (options.hwloc_xml) {
     auto hw = loadHwlocXml(*options.hwloc_xml);
     if (!hw) return tl::unexpected(hw.error());

@@ -17,6 +17,9 @@ namespace railkit::model {
 struct CollectOptions {
   // hwloc XML that replaces the PCI and topology facts (--hwloc-xml).
   std::optional<std::string> hwloc_xml;
+  // With a --root: still read the network namespace's live state (addresses,
+  // routes, policy rules, IPv4 sysctls, DCB) from this machine (--live-net).
+  bool live_network = false;
 };
 
 Result<Inventory> collectInventory(const FileRoot& root, const CollectOptions& options);

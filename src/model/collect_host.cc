@@ -32,6 +32,27 @@ bool keepEnv(const std::string& key) {
   return false;
 }
 
+// mlx5's per-priority ECN switches; an absent or unreadable one leaves the
+// whole side unknown rather than guessing "disabled".
+std::optional<uint8_t> readEcnSide(const FileRoot& root, const std::string& dir) {
+  if (!root.isDirectory(dir)) return std::nullopt;
+  uint8_t mask = 0;
+  for (int prio = 0; prio < 8; ++prio) {
+    auto line = root.readLine(dir + "/" + std::to_string(prio));
+    if (!line) return std::nullopt;
+    auto v = parseUint(trim(*line));
+    if (!v) return std::nullopt;
+    if (*v != 0) mask |= static_cast<uint8_t>(1u << prio);
+  }
+  return mask;
+}
+
+void readEcn(const FileRoot& root, const std::string& dir, NetInterface& n) {
+  if (!root.isDirectory(dir + "/ecn")) return;
+  n.ecn_np = readEcnSide(root, dir + "/ecn/roce_np/enable");
+  n.ecn_rp = readEcnSide(root, dir + "/ecn/roce_rp/enable");
+}
+
 }  // namespace
 
 std::vector<NetInterface> readInterfaces(const FileRoot& root) {
@@ -53,6 +74,7 @@ std::vector<NetInterface> readInterfaces(const FileRoot& root) {
       auto v = parseUint(trim(*port));
       if (v && *v < 256) n.dev_port = static_cast<int>(*v);
     }
+    readEcn(root, dir, n);
     if (root.exists(dir + "/device")) {
       auto dev = root.resolve(dir + "/device");
       if (dev && startsWith(*dev, sys::paths::kDevicesPrefix)) n.pci = dev->substr(dev->rfind('/') + 1);
@@ -98,13 +120,14 @@ ProcessFacts readProcessFacts(const FileRoot& root) {
   return p;
 }
 
-void addLiveFacts(const FileRoot& root, Inventory& inventory) {
+void addLiveFacts(const FileRoot& root, Inventory& inventory, bool live_network) {
   std::map<std::string, std::vector<std::string>> addresses;
   bool known = false;
-  if (root.isLive()) {
+  if (root.isLive() || live_network) {
     addresses = sys::liveInterfaceAddresses();
     known = true;
-    if (!inventory.process.shm_bytes) {
+    addLiveNetworkState(FileRoot("/"), inventory);
+    if (root.isLive() && !inventory.process.shm_bytes) {
       if (auto bytes = sys::liveFsBytes(sys::paths::kDevShm)) {
         inventory.process.shm_bytes = bytes;
         inventory.process.shm_source = "statvfs";
@@ -128,6 +151,7 @@ void addLiveFacts(const FileRoot& root, Inventory& inventory) {
         auto source = j.find("shm_source");
         inventory.process.shm_source = source != j.end() && source->is_string() ? source->get<std::string>() : "statvfs";
       }
+      networkStateFromJson(j, inventory);
     }
   }
   if (!known) return;

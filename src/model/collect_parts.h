@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json_fwd.hpp>
+
 #include "core/file_root.h"
 #include "model/inventory.h"
 
@@ -24,8 +26,17 @@ std::vector<NetInterface> readInterfaces(const FileRoot& root);
 std::string readDefaultRouteInterface(const FileRoot& root);
 std::vector<KernelModule> readModules(const FileRoot& root);
 ProcessFacts readProcessFacts(const FileRoot& root);
-// Addresses and /dev/shm size: getifaddrs/statvfs live, railkit/live.json with a --root.
-void addLiveFacts(const FileRoot& root, Inventory& inventory);
+// Addresses, /dev/shm size, routing and DCB: getifaddrs/statvfs/netlink live,
+// railkit/live.json with a --root. `live_network` takes the network part
+// (addresses, routing, sysctls, DCB) from this machine's network namespace
+// even with a --root (doctor --live-net).
+void addLiveFacts(const FileRoot& root, Inventory& inventory, bool live_network = false);
+// Routing rules and routes (netlink), IPv4 sysctls (read through `live`, the
+// live "/") and PFC of the RoCE netdevs (DCB netlink) of this namespace.
+void addLiveNetworkState(const FileRoot& live, Inventory& inventory);
+// live.json's "routing" and "dcb" (absent parts stay unknown), and back.
+nlohmann::json networkStateToJson(const Inventory& inventory);
+void networkStateFromJson(const nlohmann::json& live, Inventory& inventory);
 
 // GPU<->NIC distances from the PCI paths (nvidia-smi vocabulary).
 PcieDistance pciDistance(const PciFunction& a, const PciFunction& b);

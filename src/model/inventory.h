@@ -6,11 +6,13 @@
 // as absent, never guessed.
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "core/environment.h"
+#include "sys/net_state.h"
 
 namespace railkit::model {
 
@@ -100,6 +102,29 @@ struct NetInterface {
   std::optional<int> dev_port;  // 0-based port of the device behind it (dev_port)
   std::vector<std::string> addresses;  // live only: "10.0.0.1/24"
   bool addresses_known = false;
+  // RoCE ECN (mlx5: ecn/roce_np|roce_rp/enable/<prio>): bit p set = enabled
+  // on priority p; nullopt when the directory is absent (not mlx5, or unknown).
+  std::optional<uint8_t> ecn_np;  // notification point (the receiver marks CNPs)
+  std::optional<uint8_t> ecn_rp;  // reaction point (the sender slows down)
+};
+
+using RoutingRule = sys::RoutingRule;
+using Route = sys::Route;
+
+// /proc/sys/net/ipv4/conf/<if>/...; nullopt = unreadable.
+struct Ipv4Sysctls {
+  std::optional<int> rp_filter;
+  std::optional<int> arp_ignore;
+  std::optional<int> arp_announce;
+};
+
+// The network namespace's routing state (live: netlink and /proc/sys; with
+// --root: railkit/live.json "routing"). Each part is nullopt / absent when
+// it was not read: unknown, which no rule treats as wrong.
+struct Routing {
+  std::optional<std::vector<RoutingRule>> rules;
+  std::optional<std::vector<Route>> routes;
+  std::map<std::string, Ipv4Sysctls> sysctls;  // by interface name, plus "all"
 };
 
 struct KernelModule {
@@ -146,6 +171,10 @@ struct Inventory {
   bool dev_infiniband_present = false;
   std::vector<std::string> dev_infiniband;  // entries of /dev/infiniband
   ProcessFacts process;
+  Routing routing;
+  // PFC-enabled priorities (bit p = priority p) by netdev, from DCB netlink
+  // (live.json "dcb"); a netdev that is absent is unknown.
+  std::map<std::string, uint8_t> pfc_enabled;
   std::vector<PciBridge> bridges;  // bridges above any GPU or RDMA NIC
   Topology topology;
 };

@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include "model/collect.h"
+#include "model/collect_parts.h"
 
 namespace railkit::model {
 
@@ -19,6 +20,15 @@ std::string hex16(uint64_t v) {
   char buf[24];
   std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(v));
   return buf;
+}
+
+// Priorities whose bit is set, or null when unknown.
+json prios(const std::optional<uint8_t>& mask) {
+  if (!mask) return nullptr;
+  json out = json::array();
+  for (int p = 0; p < 8; ++p)
+    if (*mask & (1u << p)) out.push_back(p);
+  return out;
 }
 
 json pciJson(const PciFunction& f) {
@@ -68,7 +78,13 @@ json inventoryToJson(const Inventory& inv) {
   for (const auto& n : inv.interfaces)
     j["interfaces"].push_back({{"name", n.name}, {"type", n.type}, {"operstate", n.operstate},
                                {"mtu", opt(n.mtu)}, {"pci", n.pci}, {"dev_port", opt(n.dev_port)},
-                               {"addresses", n.addresses_known ? json(n.addresses) : json(nullptr)}});
+                               {"addresses", n.addresses_known ? json(n.addresses) : json(nullptr)},
+                               {"ecn", n.ecn_np || n.ecn_rp ? json{{"roce_np_enabled", prios(n.ecn_np)},
+                                                                   {"roce_rp_enabled", prios(n.ecn_rp)}}
+                                                            : json(nullptr)}});
+  auto net = networkStateToJson(inv);
+  j["routing"] = net.contains("routing") ? net["routing"] : json(nullptr);
+  j["dcb"] = net.contains("dcb") ? net["dcb"] : json(nullptr);
   j["default_route_interface"] = inv.default_route_interface;
   j["modules"] = json::object();
   for (const auto& m : inv.modules) j["modules"][m.name] = m.loaded;

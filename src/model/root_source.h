@@ -50,7 +50,7 @@ class RootSource {
   std::unique_ptr<CleanupScope> scope_;
 };
 
-// True for names ending in .tar.gz or .tgz: what `snapshot -o` packs.
+// True for names ending in .tar.gz or .tgz: what `snapshot --output` packs.
 bool isTarGz(const std::filesystem::path& path);
 
 }  // namespace railkit::model

@@ -124,6 +124,8 @@ Status writeTree(const FileRoot& root, const SnapshotRecorder& rec, const Invent
     live["shm_bytes"] = *inv.process.shm_bytes;
     live["shm_source"] = "statvfs";
   }
+  nlohmann::json net = networkStateToJson(inv);
+  for (auto& [key, value] : net.items()) live[key] = value;
   std::string text = live.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
   // railkit/ is ours: a source that had a link there (to anywhere) gets a
   // real directory instead, replacing the copied link.

@@ -20,6 +20,9 @@ inline constexpr const char* kSelfEnviron = "/proc/self/environ";
 inline constexpr const char* kNvidiaGpus = "/proc/driver/nvidia/gpus";
 // The IPv4 routing table of the reader's network namespace (the pod's).
 inline constexpr const char* kProcNetRoute = "/proc/net/route";
+// Per-interface IPv4 sysctls of the reader's network namespace:
+// <kProcSysIpv4Conf>/<if>/rp_filter, arp_ignore, arp_announce ("all" too).
+inline constexpr const char* kProcSysIpv4Conf = "/proc/sys/net/ipv4/conf";
 // Prefix of resolved PCI device paths.
 inline constexpr const char* kDevicesPrefix = "/sys/devices/";
 

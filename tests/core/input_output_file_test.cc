@@ -112,11 +112,11 @@ TEST_F(InputOutputFileTest, UncommittedFileLeavesTheOldResult) {
 
 TEST_F(InputOutputFileTest, RefuseKeepsAnExistingFile) {
   write("snap.tar.gz", "precious");
-  auto file = AtomicFile::create(path("snap.tar.gz"), "snapshot -o", ExistingFile::kRefuse);
+  auto file = AtomicFile::create(path("snap.tar.gz"), "snapshot --output", ExistingFile::kRefuse);
   ASSERT_FALSE(file);
   EXPECT_NE(file.error().message.find("--force"), std::string::npos);
   // The name appearing between create and commit is refused too.
-  auto late = AtomicFile::create(path("late.tar.gz"), "snapshot -o", ExistingFile::kRefuse);
+  auto late = AtomicFile::create(path("late.tar.gz"), "snapshot --output", ExistingFile::kRefuse);
   ASSERT_TRUE(late);
   ASSERT_TRUE(late->write("new"));
   write("late.tar.gz", "someone else's");

@@ -14,6 +14,7 @@
 #include "doctor/rule.h"
 #include "model/collect.h"
 #include "support/node_builder.h"
+#include "support/roce_live.h"
 #include "support/test_support.h"
 
 namespace fs = std::filesystem;
@@ -23,6 +24,8 @@ using railkit::doctor::DoctorInput;
 using railkit::doctor::HostfileCheck;
 using railkit::testing::NetdevSpec;
 using railkit::testing::NodeBuilder;
+using railkit::testing::RoceLive;
+using railkit::testing::roceLiveJson;
 
 namespace {
 
@@ -92,6 +95,18 @@ NodeBuilder roce() {
 NodeBuilder allPortsDown() {
   auto n = dgx();
   for (int i = 0; i < 8; ++i) n.setPortState("mlx5_" + std::to_string(i), 1, "1: DOWN", "3: Disabled");
+  return n;
+}
+// The RoCE preset with all rails in one subnet (railkit/live.json), NCCL on
+// priority 3 (NCCL_IB_TC=106) and ECN on: healthy until `live` breaks it.
+NodeBuilder multiRail(RoceLive live = {}) {
+  auto n = roce().setEnv("NCCL_IB_TC", "106").setLiveJson(roceLiveJson(live));
+  for (int i = 0; i < 8; ++i) n.setEcn(railkit::testing::roceRail(i), 0xff, 0xff);
+  return n;
+}
+NodeBuilder ibWithoutIpoib() {
+  auto n = dgx().unloadModule("ib_ipoib");
+  std::erase_if(n.spec().netdevs, [](const NetdevSpec& d) { return d.type == "32"; });
   return n;
 }
 NodeBuilder allGidsElsewhere() {
@@ -225,6 +240,25 @@ const std::vector<Case>& cases() {
       {"UcxTcpNetdevAbsent", "ucx-net-devices-invalid",
        [] { return roce().setEnv("UCX_NET_DEVICES", "net1"); }, Severity::kError, "UCX_NET_DEVICES",
        "/sys/class/net/net1/operstate"},
+      {"MultiRailNoPolicyRouting", "roce-multirail-no-policy-routing",
+       [] { return multiRail({.policy_routing = false}); }, Severity::kError, "ens3f0np0",
+       "ip -4 rule"},
+      {"MultiRailStrictRpFilter", "roce-multirail-rp-filter", [] { return multiRail({.rp_filter = 1}); },
+       Severity::kWarning, "ens1f0np0", "/proc/sys/net/ipv4/conf/ens1f0np0/rp_filter"},
+      {"MultiRailArpDefaults", "roce-multirail-arp",
+       [] { return multiRail({.arp_ignore = 0, .arp_announce = 0}); }, Severity::kWarning, "ens2f0np0",
+       "conf/ens2f0np0/arp_announce"},
+      {"PfcOff", "roce-pfc-disabled", [] { return multiRail({.pfc_mask = 0}); }, Severity::kWarning,
+       "ens0f0np0", "pfc-enabled none"},
+      {"TcUnsetPfcOn3", "nccl-ib-tc-not-lossless", [] { return multiRail().unsetEnv("NCCL_IB_TC"); },
+       Severity::kWarning, "NCCL_IB_TC", "pfc-enabled 3"},
+      {"EcnRpOffOnPrio3", "roce-ecn-disabled", [] { return multiRail().setEcn("ens5f0np0", 0xff, 0xf7); },
+       Severity::kWarning, "ens5f0np0", "/sys/class/net/ens5f0np0/ecn/roce_rp/enable/3"},
+      {"IbWithoutIpoib", "ib-ipoib-missing", ibWithoutIpoib, Severity::kInfo, "ib_ipoib",
+       "/sys/module/ib_ipoib"},
+      {"IbWithoutIpoibNamed", "ib-ipoib-missing",
+       [] { return ibWithoutIpoib().setEnv("OMPI_MCA_btl_tcp_if_include", "ib0"); }, Severity::kError,
+       "ib_ipoib", "OMPI_MCA_btl_tcp_if_include=ib0"},
       {"NoRdmaCm", "rdma-cm-missing", dgx, Severity::kWarning, "/dev/infiniband/rdma_cm", "uverbs0",
        [](const fs::path& dir) { fs::remove(dir / "dev/infiniband/rdma_cm"); }},
   };
@@ -277,6 +311,36 @@ TEST(DoctorRules, HealthyRoceIsSilent) {
   railkit::testing::buildHealthyRoce(dir);
   auto all = doctorOn(dir);
   EXPECT_TRUE(all.empty()) << describe(all);
+}
+
+// All rails in one subnet, done right: policy routing, rp_filter 2, ARP
+// sysctls, PFC on NCCL's priority, ECN on. Nothing fires.
+TEST(DoctorRules, HealthyRoceMultiRailIsSilent) {
+  fs::path dir = tempDir("healthy-multirail");
+  multiRail().write(dir);
+  auto all = doctorOn(dir);
+  EXPECT_TRUE(all.empty()) << describe(all);
+}
+
+// One run reports every problem: with NCCL_IB_HCA naming no device, the GID
+// index is still checked, so correcting the HCA list shows no new error.
+TEST(DoctorRules, HcaFixRevealsNoNewError) {
+  fs::path dir = tempDir("hca-fix");
+  roce().setEnv("NCCL_IB_HCA", "=mlx5_9").setEnv("NCCL_IB_GID_INDEX", "7").write(dir);
+  auto before = doctorOn(dir);
+  EXPECT_EQ(withId(before, "nccl-ib-hca-invalid").size(), 1u) << describe(before);
+  EXPECT_EQ(withId(before, "nccl-gid-index-invalid").size(), 1u) << describe(before);
+  roce().setEnv("NCCL_IB_HCA", "=mlx5_0,mlx5_1").setEnv("NCCL_IB_GID_INDEX", "7").write(dir);
+  auto after = doctorOn(dir);
+  EXPECT_TRUE(withId(after, "nccl-ib-hca-invalid").empty()) << describe(after);
+  EXPECT_FALSE(withId(after, "nccl-gid-index-invalid").empty()) << describe(after);
+  for (const auto& f : after) {
+    bool seen = false;
+    for (const auto& b : before) seen = seen || (b.id == f.id && b.subject == f.subject && b.severity <= f.severity);
+    EXPECT_TRUE(seen) << "new after fixing NCCL_IB_HCA: [" << f.id << "] " << f.subject << "\nbefore:\n"
+                      << describe(before);
+  }
+  fs::remove_all(dir);
 }
 
 // Every rule in the table has a firing case above (a new rule needs one).

@@ -126,6 +126,56 @@ TEST(ModelCollect, JsonContract) {
   fs::remove_all(dir);
 }
 
+// live.json's routing and dcb: read into the inventory and written back the
+// same; missing or malformed parts stay unknown (null / absent), never "off".
+TEST(ModelCollect, RoutingAndDcbFromLiveJson) {
+  fs::path dir = tempDir("routing");
+  auto node = NodeBuilder::healthyRoce();
+  nlohmann::json live = {
+      {"routing",
+       {{"rules", {{{"priority", 100}, {"from", "10.10.1.1/32"}, {"table", "101"}}}},
+        {"routes", {{{"table", "101"}, {"type", "unicast"}, {"dst", "10.10.0.0/16"}, {"dev", "ens1f0np0"},
+                     {"src", "10.10.1.1"}, {"gateway", ""}}}},
+        {"sysctls", {{"all", {{"rp_filter", 2}, {"arp_ignore", 1}, {"arp_announce", 2}}}}}}},
+      {"dcb", {{"ens1f0np0", {{"pfc_enabled", {3}}}}}}};
+  node.setLiveJson(live.dump()).setEcn("ens1f0np0", 0xff, 0x0f).write(dir);
+  auto inv = collect(dir);
+  ASSERT_TRUE(inv.routing.rules && inv.routing.routes);
+  EXPECT_EQ(inv.routing.rules->at(0).from, "10.10.1.1/32");
+  EXPECT_EQ(inv.routing.routes->at(0).dev, "ens1f0np0");
+  EXPECT_EQ(inv.routing.sysctls.at("all").arp_announce, 2);
+  EXPECT_EQ(inv.pfc_enabled.at("ens1f0np0"), 0x08);
+  auto j = model::inventoryToJson(inv);
+  EXPECT_EQ(j.at("routing").at("sysctls"), live.at("routing").at("sysctls"));
+  EXPECT_EQ(j.at("routing").at("routes"), live.at("routing").at("routes"));
+  EXPECT_EQ(j.at("dcb"), live.at("dcb"));
+  for (const auto& n : j.at("interfaces")) {
+    if (n.at("name") == "ens1f0np0") {
+      EXPECT_EQ(n.at("ecn").at("roce_rp_enabled"), nlohmann::json({0, 1, 2, 3}));
+    } else {
+      EXPECT_TRUE(n.at("ecn").is_null()) << n.at("name");
+    }
+  }
+
+  node.setLiveJson(R"({"routing": {"rules": "x", "routes": [1, {"table": 5}],
+                       "sysctls": {"eth0": {"rp_filter": "1"}}},
+                       "dcb": {"ens0f0np0": {}, "ens1f0np0": {"pfc_enabled": [3, 9, "x"]}}})")
+      .write(dir);
+  inv = collect(dir);
+  EXPECT_FALSE(inv.routing.rules.has_value());
+  ASSERT_TRUE(inv.routing.routes.has_value());
+  EXPECT_EQ(inv.routing.routes->size(), 1u);
+  EXPECT_FALSE(inv.routing.sysctls.at("eth0").rp_filter.has_value());
+  EXPECT_EQ(inv.pfc_enabled.count("ens0f0np0"), 0u);  // no list: unknown, not "none"
+  EXPECT_EQ(inv.pfc_enabled.at("ens1f0np0"), 0x08);
+
+  node.setLiveJson("{}").write(dir);  // an old snapshot: no routing, no dcb
+  j = model::inventoryToJson(collect(dir));
+  EXPECT_TRUE(j.at("routing").is_null());
+  EXPECT_TRUE(j.at("dcb").is_null());
+  fs::remove_all(dir);
+}
+
 TEST(ModelCollect, DefaultRouteAndDevPort) {
   fs::path dir = tempDir("route");
   railkit::testing::buildHealthyDgxH100(dir);

@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "support/node_builder.h"
+#include "support/roce_live.h"
 #include "support/test_support.h"
 
 namespace fs = std::filesystem;
@@ -68,6 +69,9 @@ TEST(SnapshotRoundTrip, BrokenRoceTreeWithVfs) {
   fs::path tree = tempPath("tree-roce");
   auto node = NodeBuilder::healthyRoce();
   node.addVfs("mlx5_0", 2).setAcsAboveNic("mlx5_1", 5).setShmKib(std::nullopt);
+  // Routing, sysctls and DCB of the namespace (live.json) and mlx5 ECN files travel too.
+  node.setLiveJson(railkit::testing::roceLiveJson({.policy_routing = false, .rp_filter = 1}))
+      .setEcn("ens2f0np0", 0xff, 0x7f);
   node.write(tree);
   roundTrip("--root " + tree.string(), "roce");
   fs::remove_all(tree);

@@ -288,6 +288,11 @@ void writeNetdev(const Tree& t, const NetdevSpec& n, const NodeSpec& s) {
   t.file(base + "/dev_port", std::to_string(n.dev_port) + "\n");
   t.file(base + "/address", n.address + "\n");
   t.file(base + "/ifindex", "1\n");
+  auto ecn = s.ecn.find(n.name);
+  if (ecn != s.ecn.end())
+    for (auto [mask, side] : {std::pair{ecn->second.first, "roce_np"}, std::pair{ecn->second.second, "roce_rp"}})
+      for (int p = 0; p < 8; ++p)
+        t.file(base + "/ecn/" + side + "/enable/" + std::to_string(p), (mask >> p & 1) ? "1\n" : "0\n");
 }
 
 }  // namespace
@@ -324,6 +329,7 @@ void NodeBuilder::write(const fs::path& dir) const {
   std::string environ;
   for (const auto& [k, v] : s.env) environ += k + "=" + v + '\0';
   t.file("/proc/self/environ", environ);
+  if (!s.live_json.empty()) t.file("/railkit/live.json", s.live_json);
   int nproc = s.nvidia_proc_gpus < 0 ? static_cast<int>(s.gpus.size()) : s.nvidia_proc_gpus;
   for (int i = 0; i < nproc && i < static_cast<int>(s.gpus.size()); ++i) {
     const auto& g = s.gpus[i];
@@ -573,6 +579,20 @@ NodeBuilder& NodeBuilder::setNetdevOperstate(const std::string& netdev, const st
     if (n.name == netdev) n.operstate = op;
   return *this;
 }
+NodeBuilder& NodeBuilder::setEcn(const std::string& netdev, uint8_t np_mask, uint8_t rp_mask) {
+  for (auto& n : spec_.netdevs)
+    if (n.name == netdev) {
+      spec_.ecn[netdev] = {np_mask, rp_mask};
+      return *this;
+    }
+  die("no netdev named " + netdev);
+}
+
+NodeBuilder& NodeBuilder::setLiveJson(std::string text) {
+  spec_.live_json = std::move(text);
+  return *this;
+}
+
 NodeBuilder& NodeBuilder::addNetdev(const NetdevSpec& netdev) {
   spec_.netdevs.push_back(netdev);
   return *this;

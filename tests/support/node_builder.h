@@ -22,6 +22,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <map>
 #include <optional>
 #include <string>
 #include <utility>
@@ -109,6 +110,9 @@ struct NodeSpec {
   bool shm_mounted = true;
   std::vector<std::pair<std::string, std::string>> env;  // /proc/self/environ
   int nvidia_proc_gpus = -1;  // -1 = one /proc/driver/nvidia/gpus entry per GPU, 0 = none
+  std::string live_json;      // railkit/live.json (addresses, routing, dcb); "" = none
+  // netdev -> mlx5 ecn/roce_np, roce_rp enable masks (bit p = priority p); absent = no ecn/.
+  std::map<std::string, std::pair<uint8_t, uint8_t>> ecn;
 };
 
 class NodeBuilder {
@@ -165,6 +169,8 @@ class NodeBuilder {
   NodeBuilder& setNetdevMtu(const std::string& netdev, int mtu);
   NodeBuilder& setNetdevOperstate(const std::string& netdev, const std::string& operstate);
   NodeBuilder& addNetdev(const NetdevSpec& netdev);
+  NodeBuilder& setEcn(const std::string& netdev, uint8_t np_mask, uint8_t rp_mask);
+  NodeBuilder& setLiveJson(std::string text);
   NodeBuilder& setEnv(const std::string& key, const std::string& value);
   NodeBuilder& unsetEnv(const std::string& key);
 

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "core/name_list.h"
 #include "doctor/rule.h"
 #include "sys/paths.h"
 
@@ -41,6 +42,32 @@ inline std::string netPath(const std::string& netdev, const std::string& file) {
 // A port that carries traffic: physically linked and logically active.
 inline bool portUsable(const model::RdmaPort& p) {
   return p.phys_state == "LinkUp" && p.state == "ACTIVE";
+}
+
+// The usable ports NCCL will use: those NCCL_IB_HCA selects. When the list
+// selects none (nccl-ib-hca-invalid reports that), every usable port: the
+// user's fix is to correct the list, and the per-port settings must be
+// checked against what it will then select, so that every problem shows in
+// one run instead of appearing one after another as each is fixed.
+struct NcclPorts {
+  std::vector<std::pair<const model::RdmaDevice*, const model::RdmaPort*>> ports;
+  bool hca_selects_none = false;  // NCCL_IB_HCA given, no usable port selected
+};
+
+inline NcclPorts ncclPorts(const model::Inventory& inv) {
+  NcclPorts out;
+  auto hca = lookup(inv.process.env, "NCCL_IB_HCA");
+  auto spec = parseNameList(hca.value_or(""), /*allow_ports=*/true);
+  bool filter = hca && !spec.entries.empty();
+  for (int pass = 0; pass < 2 && out.ports.empty(); ++pass) {
+    for (const auto& d : inv.rdma_devices)
+      for (const auto& p : d.ports)
+        if (portUsable(p) && (pass == 1 || !filter || nameListSelects(spec, d.name, p.port)))
+          out.ports.push_back({&d, &p});
+    if (pass == 0 && out.ports.empty()) out.hca_selects_none = filter;
+    if (!filter) break;
+  }
+  return out;
 }
 
 inline const model::NetInterface* findInterface(const model::Inventory& inv, const std::string& name) {

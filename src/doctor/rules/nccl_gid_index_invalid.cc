@@ -37,40 +37,41 @@ std::vector<Finding> check(const DoctorInput& in) {
                         "set NCCL_IB_GID_INDEX to a number, or unset it")};
   if (negative) return {};  // -1: NCCL picks the GID itself (2.21+)
   index = static_cast<int>(*parsed);
-  auto hca = lookup(env, "NCCL_IB_HCA");
-  auto spec = parseNameList(hca.value_or(""), /*allow_ports=*/true);
+  auto selected = ncclPorts(inv);
   std::vector<Evidence> evidence{envEvidence(env, "NCCL_IB_GID_INDEX")};
   std::vector<std::string> empty, wrong_type, hints;
-  for (const auto& d : inv.rdma_devices) {
-    for (const auto& p : d.ports) {
-      if (!portUsable(p) || (hca && !spec.entries.empty() && !nameListSelects(spec, d.name, p.port)))
-        continue;
-      std::string subject = d.name + ":" + std::to_string(p.port);
-      const model::Gid* gid = nullptr;
-      for (const auto& g : p.gids)
-        if (g.index == index) gid = &g;
-      bool roce = p.link_layer == "Ethernet";
-      if (!gid) {
-        empty.push_back(subject);
-        evidence.push_back(
-            {portPath(d.name, p.port, "gids/" + std::to_string(index)), std::nullopt, "empty"});
-      } else if (roce && !gid->type.empty() && gid->type != "RoCE v2") {
-        wrong_type.push_back(subject);
-        evidence.push_back(
-            {portPath(d.name, p.port, "gid_attrs/types/" + std::to_string(index)), std::nullopt, gid->type});
-      } else {
-        continue;
-      }
-      if (auto s = roce ? suggestedIndex(p) : std::optional<int>(p.gids.empty() ? 0 : p.gids.front().index))
-        hints.push_back(fmt::format("{}: GID {}", subject, *s));
+  for (const auto& [dev, port] : selected.ports) {
+    const auto& d = *dev;
+    const auto& p = *port;
+    std::string subject = d.name + ":" + std::to_string(p.port);
+    const model::Gid* gid = nullptr;
+    for (const auto& g : p.gids)
+      if (g.index == index) gid = &g;
+    bool roce = p.link_layer == "Ethernet";
+    if (!gid) {
+      empty.push_back(subject);
+      evidence.push_back({portPath(d.name, p.port, "gids/" + std::to_string(index)), std::nullopt, "empty"});
+    } else if (roce && !gid->type.empty() && gid->type != "RoCE v2") {
+      wrong_type.push_back(subject);
+      evidence.push_back(
+          {portPath(d.name, p.port, "gid_attrs/types/" + std::to_string(index)), std::nullopt, gid->type});
+    } else {
+      continue;
     }
+    if (auto s = roce ? suggestedIndex(p) : std::optional<int>(p.gids.empty() ? 0 : p.gids.front().index))
+      hints.push_back(fmt::format("{}: GID {}", subject, *s));
   }
   if (empty.empty() && wrong_type.empty()) return {};
+  if (selected.hca_selects_none) evidence.push_back(envEvidence(env, "NCCL_IB_HCA"));
   std::string message = "NCCL_IB_GID_INDEX=" + text + " points at";
   if (!empty.empty()) message += " an empty GID on " + joinNames(empty, 4);
   if (!wrong_type.empty())
     message += std::string(empty.empty() ? "" : " and") + " a GID that is not RoCE v2 on " +
                joinNames(wrong_type, 4);
+  if (selected.hca_selects_none)
+    message +=
+        " (NCCL_IB_HCA selects no usable port, so every usable port was checked: these are the "
+        "ports a corrected NCCL_IB_HCA would select)";
   return {makeFinding("nccl-gid-index-invalid", empty.empty() ? Severity::kWarning : Severity::kError,
                       "NCCL_IB_GID_INDEX", std::move(message), std::move(evidence),
                       hints.empty()

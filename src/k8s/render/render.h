@@ -15,7 +15,7 @@
 namespace railkit::k8s::render {
 
 struct RenderedObject {
-  std::string file_name;  // NN-kind-name.yaml for -o DIR
+  std::string file_name;  // NN-kind-name.yaml for --output DIR
   std::string comment;    // leading "# " lines
   nlohmann::json object;
 };
