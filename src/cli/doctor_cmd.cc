@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/commands.h"
+#include "cli/rule_list.h"
 #include "core/interrupt.h"
 #include "doctor/rule.h"
 #include "doctor/wait_dns.h"
@@ -29,18 +30,10 @@ struct DoctorOptions {
   OutputOptions output;
 };
 
-int listRules(const OutputOptions& output) {
-  nlohmann::json doc = nlohmann::json::array();
-  for (const auto& r : doctor::allRules())
-    doc.push_back({{"id", r.id}, {"severity", severityName(r.severity)}, {"title", r.title}});
-  auto st = emitOutput(output, nlohmann::json{{"rules", doc}}, [] {
-    size_t width = 0;
-    for (const auto& r : doctor::allRules()) width = std::max(width, std::string_view(r.id).size());
-    for (const auto& r : doctor::allRules())
-      fmt::print("{:<{}} {:<8} {}\n", r.id, width + 1, severityName(r.severity), r.title);
-  });
-  if (!st) return reportError(st.error());
-  return kExitOk;
+int listDoctorRules(const OutputOptions& output) {
+  std::vector<RuleRow> rows;
+  for (const auto& r : doctor::allRules()) rows.push_back({r.id, r.severity, r.title});
+  return listRules("doctor", rows, output);
 }
 
 void printHuman(const std::string& root, const std::vector<Finding>& findings, int errors, int warnings, int infos) {
@@ -82,7 +75,7 @@ Result<std::optional<doctor::HostfileCheck>> checkHostfile(const DoctorOptions& 
 }
 
 int runDoctor(const DoctorOptions& opts, const Environment& env) {
-  if (opts.list_rules) return listRules(opts.output);
+  if (opts.list_rules) return listDoctorRules(opts.output);
   auto hostfile = checkHostfile(opts, env);
   if (!hostfile) return reportError(hostfile.error());
   std::optional<model::RootSource> source;

@@ -6,6 +6,8 @@
 
 #include <memory>
 
+#include <nlohmann/json.hpp>
+
 #include "cli/commands.h"
 #include "doctor/rule.h"
 #include "k8s/lint/lint.h"
@@ -20,29 +22,56 @@ const k8s::Rule* findLintRule(const std::string& id) {
   return nullptr;
 }
 
-int runExplain(const std::string& id) {
-  const auto* rule = doctor::findRule(id);
-  const auto* lint = findLintRule(id);
-  const auto* logs = logs::findLogsEntry(id);
-  if (rule == nullptr && lint == nullptr && logs == nullptr)
-    return reportError(Error{ErrorCode::kUsage,
-                             fmt::format("unknown rule '{}' (railkit doctor --list-rules lists them)", id)});
+// --json: {"id", "reported_by": [{"command", "severity", "title", "explain"}]},
+// one entry per command that reports the id, doctor first.
+nlohmann::json explainDocument(const std::string& id, const doctor::Rule* rule, const k8s::Rule* lint,
+                               const logs::CatalogueEntry* logs) {
+  nlohmann::json by = nlohmann::json::array();
+  if (rule != nullptr) {
+    by.push_back({{"command", "doctor"}, {"severity", severityName(rule->severity)}, {"title", rule->title},
+                  {"explain", rule->explain}});
+  }
+  if (logs != nullptr) {
+    by.push_back({{"command", "logs"}, {"severity", severityName(logs->severity)}, {"title", logs->title},
+                  {"explain", logs->explain}});
+  }
+  if (lint != nullptr) {
+    by.push_back({{"command", "lint"}, {"severity", nullptr}, {"title", lint->summary}, {"explain", nullptr}});
+  }
+  return {{"id", id}, {"reported_by", by}};
+}
+
+void printExplanation(const std::string& id, const doctor::Rule* rule, const k8s::Rule* lint,
+                      const logs::CatalogueEntry* logs) {
   if (rule != nullptr) {
     fmt::print("{} ({})\n{}\n\n{}\n", rule->id, severityName(rule->severity), rule->title, rule->explain);
     if (lint != nullptr) fmt::print("\n`railkit lint` also reports {} in manifests: {}.\n", id, lint->summary);
     if (logs != nullptr) fmt::print("\n`railkit logs` also reports {} in logs: {}.\n", id, logs->title);
-    return kExitOk;
+    return;
   }
   if (logs != nullptr) {
     fmt::print("{} ({})\n{}\n\n{}\n\nReported by `railkit logs` with the file, line and evidence lines.\n", id,
                severityName(logs->severity), logs->title, logs->explain);
     if (lint != nullptr) fmt::print("\n`railkit lint` also reports {} in manifests: {}.\n", id, lint->summary);
-    return kExitOk;
+    return;
   }
   fmt::print(
       "{} (lint)\n{}\n\nReported by `railkit lint` in manifests, with the file, line, object and field "
       "path.\n",
       id, lint->summary);
+}
+
+int runExplain(const std::string& id, const OutputOptions& output) {
+  const auto* rule = doctor::findRule(id);
+  const auto* lint = findLintRule(id);
+  const auto* logs = logs::findLogsEntry(id);
+  if (rule == nullptr && lint == nullptr && logs == nullptr) {
+    return reportError(Error{
+        ErrorCode::kUsage,
+        fmt::format("unknown rule '{}' (railkit doctor|logs|lint --list-rules list them)", id)});
+  }
+  auto st = emitOutput(output, explainDocument(id, rule, lint, logs), [&] { printExplanation(id, rule, lint, logs); });
+  if (!st) return reportError(st.error());
   return kExitOk;
 }
 
@@ -50,9 +79,16 @@ int runExplain(const std::string& id) {
 
 void registerExplain(CLI::App& app, CommandContext& context) {
   auto* command = app.add_subcommand("explain", "Explain a finding id: why it matters and how to fix it");
-  auto id = std::make_shared<std::string>();
-  command->add_option("rule", *id, "Rule id (see railkit doctor --list-rules)")->required();
-  command->callback([&context, id] { context.action = [id] { return runExplain(*id); }; });
+  struct Options {
+    std::string id;
+    OutputOptions output;
+  };
+  auto opts = std::make_shared<Options>();
+  command->add_option("rule", opts->id, "Finding id (railkit doctor|logs|lint --list-rules list them)")
+      ->required()
+      ->type_name("ID");
+  addOutputFlags(*command, opts->output);
+  command->callback([&context, opts] { context.action = [opts] { return runExplain(opts->id, opts->output); }; });
 }
 
 }  // namespace railkit::cli

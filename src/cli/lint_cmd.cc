@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/commands.h"
+#include "cli/rule_list.h"
 #include "core/finding.h"
 #include "core/input_file.h"
 #include "k8s/lint/lint.h"
@@ -20,6 +21,7 @@ struct LintOptions {
   std::vector<std::string> files;
   std::string schemas;
   OutputOptions output;
+  bool list_rules = false;
 };
 
 // A manifest bundle (an operator's CRDs plus its objects) reaches a few MB;
@@ -49,7 +51,15 @@ Result<std::unique_ptr<k8s::Manifest>> readManifest(const std::string& file) {
   return k8s::loadManifest(*text, file);
 }
 
+int listLintRules(const OutputOptions& output) {
+  std::vector<RuleRow> rows;
+  for (const auto& r : k8s::allRules()) rows.push_back({r.id, std::nullopt, r.summary});
+  return listRules("lint", rows, output);
+}
+
 int runLint(const LintOptions& options) {
+  if (options.list_rules) return listLintRules(options.output);
+  if (options.files.empty()) return reportError(Error{ErrorCode::kUsage, "lint: expected FILE... (YAML or JSON manifests)"});
   k8s::LintInput input;
   // One unreadable file does not hide the others' findings: it is reported
   // in its line after them and the exit status stays 2.
@@ -90,7 +100,8 @@ int runLint(const LintOptions& options) {
 void registerLint(CLI::App& app, CommandContext& context) {
   auto* command = app.add_subcommand("lint", "Check Kubernetes manifests for RDMA/NCCL/MPI mistakes and schemas");
   auto options = std::make_shared<LintOptions>();
-  command->add_option("files", options->files, "YAML or JSON manifest files")->required();
+  command->add_option("files", options->files, "YAML or JSON manifest files")->type_name("FILE...");
+  command->add_flag("--list-rules", options->list_rules, "List every rule (id, what it finds)");
   command->add_option("--schemas", options->schemas,
                       "directory of Kubernetes OpenAPI v3 JSON documents and CRD YAML files");
   addOutputFlags(*command, options->output);

@@ -1,5 +1,5 @@
 // railkit logs FILE... [--json | --json-out F] [--expect-busbw GB/s |
-//   --expect-line-rate[=F] [--root DIR] [--nodes N] [--nic-gbps R] [--op OP]]
+//   --expect-line-rate[=F] [--root DIR] [--nodes N] [--nic-gbps R] [--collective NAME]] [--list-rules]
 // Recognises NCCL debug logs, nccl-tests outputs and perftest outputs by
 // content, analyses them as one job, and grades nccl-tests bandwidth.
 #include <cstdio>
@@ -10,8 +10,10 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/commands.h"
+#include "cli/rule_list.h"
 #include "core/collective_factors.h"
 #include "core/strings.h"
+#include "logs/catalogue.h"
 #include "logs/report.h"
 #include "model/collect.h"
 #include "model/root_source.h"
@@ -27,7 +29,8 @@ struct LogsOptions {
   std::string root;
   std::optional<int> nodes;
   std::optional<double> nic_gbps;
-  std::string op;
+  std::string op;  // --collective
+  bool list_rules = false;
 };
 
 Result<logs::GradeRequest> gradeRequest(const LogsOptions& opts) {
@@ -38,7 +41,7 @@ Result<logs::GradeRequest> gradeRequest(const LogsOptions& opts) {
   if (!line_rate && (!opts.root.empty() || opts.nodes || opts.nic_gbps))
     return makeError(ErrorCode::kUsage, "--root, --nodes and --nic-gbps only apply with --expect-line-rate");
   if (!opts.op.empty() && !collectiveFromName(opts.op))
-    return makeError(ErrorCode::kUsage, "--op " + opts.op +
+    return makeError(ErrorCode::kUsage, "--collective " + opts.op +
                                             ": expected all_reduce, all_gather, reduce_scatter, alltoall, "
                                             "broadcast, reduce or sendrecv");
   if (opts.expect_busbw) {
@@ -89,7 +92,17 @@ Status nicRateFromRoot(const std::string& root, const std::vector<std::string>& 
   return okStatus();
 }
 
+int listLogsRules(const OutputOptions& output) {
+  std::vector<RuleRow> rows;
+  for (const auto& e : logs::logsCatalogue()) rows.push_back({e.id, e.severity, e.title});
+  return listRules("logs", rows, output);
+}
+
 int runLogs(const LogsOptions& opts) {
+  if (opts.list_rules) return listLogsRules(opts.output);
+  if (opts.files.empty()) {
+    return reportError(Error{ErrorCode::kUsage, "logs: expected FILE... (NCCL logs, nccl-tests or perftest output; - for stdin)"});
+  }
   auto request = gradeRequest(opts);
   if (!request) return reportError(request.error());
   std::vector<logs::InputReport> inputs;
@@ -124,7 +137,8 @@ void registerLogs(CLI::App& app, CommandContext& context) {
   auto* command = app.add_subcommand(
       "logs", "Analyse NCCL debug logs, nccl-tests and perftest outputs (recognised by content) as one job");
   auto opts = std::make_shared<LogsOptions>();
-  command->add_option("files", opts->files, "Input files; - reads stdin")->required()->type_name("FILE...");
+  command->add_option("files", opts->files, "Input files; - reads stdin")->type_name("FILE...");
+  command->add_flag("--list-rules", opts->list_rules, "List every finding id (id, severity, title)");
   addOutputFlags(*command, opts->output);
   command->add_option("--expect-busbw", opts->expect_busbw,
                       "Grade: busbw at the largest size must reach this many GB/s")
@@ -137,8 +151,8 @@ void registerLogs(CLI::App& app, CommandContext& context) {
   command->add_option("--nic-gbps", opts->nic_gbps, "R: the sum of one node's RDMA NIC rates in Gb/s")
       ->type_name("R");
   command->add_option("--nodes", opts->nodes, "Node count N (default: the hosts the logs show)")->type_name("N");
-  command->add_option("--op", opts->op, "Collective of the table when the output does not name it")
-      ->type_name("OP");
+  command->add_option("--collective", opts->op, "Collective of the table when the output does not name it")
+      ->type_name("NAME");
   command->callback([&context, opts] { context.action = [opts] { return runLogs(*opts); }; });
 }
 

@@ -115,7 +115,7 @@ Grade gradeTable(const NcclTestsTable& table, const std::string& file, const Gra
   }
   std::optional<OpGuess> op;
   if (!request.op.empty()) {
-    if (auto named = collectiveFromName(request.op)) op = OpGuess{*named, "--op"};
+    if (auto named = collectiveFromName(request.op)) op = OpGuess{*named, "--collective"};
   } else {
     op = guessCollective(table, g.ranks);
   }
@@ -142,7 +142,7 @@ Grade gradeTable(const NcclTestsTable& table, const std::string& file, const Gra
     return g;
   }
   std::vector<std::string> missing;
-  if (!op) missing.push_back("the collective (--op)");
+  if (!op) missing.push_back("the collective (--collective)");
   if (!g.ranks) missing.push_back("the rank count");
   if (!g.nodes) missing.push_back("the node count (--nodes)");
   if (!g.nic_gbps) missing.push_back("the NIC rate (--root or --nic-gbps)");

@@ -196,6 +196,31 @@ TEST(DoctorCli, ExplainEveryListedRule) {
   EXPECT_NE(human.out.find("pcie-acs-enabled"), std::string::npos);
 }
 
+// --list-rules is one flag with one shape in doctor, logs and lint, and
+// explain knows every id any of them lists, naming that command.
+TEST(DoctorCli, EveryCommandListsItsRulesAndExplainKnowsThem) {
+  for (const std::string command : {"doctor", "logs", "lint"}) {
+    auto list = run(command + " --list-rules --json");
+    ASSERT_EQ(list.status, 0) << command << ": " << list.err;
+    auto doc = json::parse(list.out);
+    EXPECT_EQ(doc["kind"], "railkit.rules/v1");
+    EXPECT_EQ(doc["command"], command);
+    ASSERT_GE(doc["rules"].size(), 10u) << command;
+    for (const auto& rule : doc["rules"]) {
+      std::string id = rule["id"];
+      auto r = run("explain " + id + " --json");
+      ASSERT_EQ(r.status, 0) << id << ": " << r.err;
+      auto why = json::parse(r.out);
+      bool named = false;
+      for (const auto& by : why["reported_by"]) named = named || by["command"] == command;
+      EXPECT_TRUE(named) << id << " listed by " << command << " but explain says " << r.out;
+    }
+    auto human = run(command + " --list-rules");
+    EXPECT_EQ(human.status, 0);
+    EXPECT_EQ(std::count(human.out.begin(), human.out.end(), '\n'), static_cast<long>(doc["rules"].size())) << human.out;
+  }
+}
+
 // An id names a problem, not a detector: explain covers lint's ids too.
 TEST(DoctorCli, ExplainCoversLintIds) {
   ASSERT_FALSE(railkit::k8s::allRules().empty());

@@ -261,7 +261,7 @@ TEST(LogsCli, OneNodeHasNoBound) {
 TEST(LogsCli, UsageErrorsExitTwo) {
   auto table = writeFile("ar3.txt", allReduceTable(2, 350));
   for (const char* args : {" --expect-line-rate", " --expect-busbw 1 --expect-line-rate --nic-gbps 1",
-                           " --nodes 2", " --expect-line-rate --nic-gbps 1 --op bogus",
+                           " --nodes 2", " --expect-line-rate --nic-gbps 1 --collective bogus",
                            " --expect-line-rate=abc --nic-gbps 1", " --expect-busbw -3"}) {
     auto r = run(table.string() + args);
     EXPECT_EQ(r.status, 2) << args << ": " << r.err;

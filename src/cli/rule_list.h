@@ -1,0 +1,24 @@
+#pragma once
+// `--list-rules` for doctor, logs and lint: one shape everywhere. Text is
+// one rule per line (id, severity, title) in aligned columns; --json is a
+// `railkit.rules/v1` document {"command", "rules": [{"id", "severity",
+// "title"}]} (severity null where a rule's findings vary: lint's).
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "cli/command.h"
+#include "core/finding.h"
+
+namespace railkit::cli {
+
+struct RuleRow {
+  std::string id;
+  std::optional<Severity> severity;  // the most serious one it reports
+  std::string title;
+};
+
+int listRules(const std::string& command, const std::vector<RuleRow>& rows, OutputOptions output);
+
+}  // namespace railkit::cli
