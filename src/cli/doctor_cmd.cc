@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/commands.h"
+#include "cli/read_root.h"
 #include "cli/rule_list.h"
 #include "core/interrupt.h"
 #include "doctor/rule.h"
@@ -78,14 +79,9 @@ int runDoctor(const DoctorOptions& opts, const Environment& env) {
   if (opts.list_rules) return listDoctorRules(opts.output);
   auto hostfile = checkHostfile(opts, env);
   if (!hostfile) return reportError(hostfile.error());
-  std::optional<model::RootSource> source;
-  FileRoot root("/");
-  if (!opts.root.empty()) {
-    auto opened = model::RootSource::open(opts.root);
-    if (!opened) return reportError(opened.error());
-    source.emplace(std::move(*opened));
-    root = source->fileRoot();
-  }
+  auto read_root = ReadRoot::open(opts.root);
+  if (!read_root) return reportError(read_root.error());
+  FileRoot& root = read_root->files();
   model::CollectOptions collect;
   collect.live_network = opts.live_net;
   auto inv = model::collectInventory(root, collect);

@@ -8,6 +8,7 @@
 #include <optional>
 
 #include "cli/commands.h"
+#include "cli/read_root.h"
 #include "core/interrupt.h"
 #include "model/collect.h"
 #include "model/root_source.h"
@@ -53,14 +54,9 @@ Result<podenv::PodEnvOptions> toPodEnvOptions(const EnvOptions& opts) {
 int runEnv(const EnvOptions& opts) {
   auto pod_options = toPodEnvOptions(opts);
   if (!pod_options) return reportError(pod_options.error());
-  std::optional<model::RootSource> source;
-  FileRoot root("/");
-  if (!opts.root.empty()) {
-    auto opened = model::RootSource::open(opts.root);
-    if (!opened) return reportError(opened.error());
-    source.emplace(std::move(*opened));
-    root = source->fileRoot();
-  }
+  auto read_root = ReadRoot::open(opts.root);
+  if (!read_root) return reportError(read_root.error());
+  FileRoot& root = read_root->files();
   auto inv = model::collectInventory(root, model::CollectOptions{});
   if (!inv) return reportError(inv.error());
   if (auto st = checkInterrupt("--root"); !st) return reportError(st.error());

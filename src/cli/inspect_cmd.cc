@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/commands.h"
+#include "cli/read_root.h"
 #include "core/interrupt.h"
 #include "model/collect.h"
 #include "model/root_source.h"
@@ -96,14 +97,9 @@ void printHuman(const model::Inventory& inv) {
 }
 
 int runInspect(const InspectOptions& opts) {
-  std::optional<model::RootSource> source;
-  FileRoot root("/");
-  if (!opts.root.empty()) {
-    auto opened = model::RootSource::open(opts.root);
-    if (!opened) return reportError(opened.error());
-    source.emplace(std::move(*opened));
-    root = source->fileRoot();
-  }
+  auto read_root = ReadRoot::open(opts.root);
+  if (!read_root) return reportError(read_root.error());
+  FileRoot& root = read_root->files();
   model::CollectOptions options;
   if (!opts.hwloc_xml.empty()) options.hwloc_xml = opts.hwloc_xml;
   auto inv = model::collectInventory(root, options);

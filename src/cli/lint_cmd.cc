@@ -59,7 +59,7 @@ int listLintRules(const OutputOptions& output) {
 
 int runLint(const LintOptions& options) {
   if (options.list_rules) return listLintRules(options.output);
-  if (options.files.empty()) return reportError(Error{ErrorCode::kUsage, "lint: expected FILE... (YAML or JSON manifests)"});
+  if (options.files.empty()) return reportError(Error{ErrorCode::kUsage, "lint: no files given: expected FILE..., YAML or JSON manifests (see railkit lint --help)"});
   k8s::LintInput input;
   // One unreadable file does not hide the others' findings: it is reported
   // in its line after them and the exit status stays 2.

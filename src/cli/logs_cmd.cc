@@ -101,7 +101,7 @@ int listLogsRules(const OutputOptions& output) {
 int runLogs(const LogsOptions& opts) {
   if (opts.list_rules) return listLogsRules(opts.output);
   if (opts.files.empty()) {
-    return reportError(Error{ErrorCode::kUsage, "logs: expected FILE... (NCCL logs, nccl-tests or perftest output; - for stdin)"});
+    return reportError(Error{ErrorCode::kUsage, "logs: no files given: expected FILE..., NCCL logs, nccl-tests or perftest output, - for stdin (see railkit logs --help)"});
   }
   auto request = gradeRequest(opts);
   if (!request) return reportError(request.error());

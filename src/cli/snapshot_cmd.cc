@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/commands.h"
+#include "cli/read_root.h"
 #include "core/interrupt.h"
 #include "model/collect.h"
 #include "model/root_source.h"
@@ -25,14 +26,9 @@ struct SnapshotOptions {
 int runSnapshot(const SnapshotOptions& opts) {
   // Refuse an existing output before the (possibly long) collection.
   if (auto st = model::checkSnapshotOutput(opts.out, opts.force); !st) return reportError(st.error());
-  std::optional<model::RootSource> source;
-  FileRoot root("/");
-  if (!opts.root.empty()) {
-    auto opened = model::RootSource::open(opts.root);
-    if (!opened) return reportError(opened.error());
-    source.emplace(std::move(*opened));
-    root = source->fileRoot();
-  }
+  auto read_root = ReadRoot::open(opts.root);
+  if (!read_root) return reportError(read_root.error());
+  FileRoot& root = read_root->files();
   model::SnapshotRecorder recorder;
   root.setObserver(&recorder);
   auto inv = model::collectInventory(root, {});
