@@ -55,15 +55,50 @@ std::string unknownCommand(const CLI::App& app, const std::string& name) {
   return message;
 }
 
+constexpr const char* kExitCodes =
+    "Exit status: 0 ok; 1 findings (errors) or a failed expectation; 2 usage or input error;\n"
+    "3 incomplete (a peer or deadline lost); 4 internal error (a railkit bug).";
+
+// One example per command, shown under its --help with the exit statuses.
+struct HelpExample {
+  const char* command;
+  const char* example;
+};
+constexpr HelpExample kExamples[] = {
+    {"inspect", "railkit inspect --root examples/dgx-h100-8gpu"},
+    {"snapshot", "railkit snapshot --output node.tar.gz   # then: railkit doctor --root node.tar.gz"},
+    {"doctor", "railkit doctor --root node.tar.gz --hostfile /etc/mpi/hostfile"},
+    {"explain", "railkit explain memlock-limit"},
+    {"env", "eval \"$(railkit env --ctrl-if eth0 --data-if net1,net2 --check)\""},
+    {"logs", "kubectl logs job/nccl-test | railkit logs - --expect-line-rate"},
+    {"bench", "railkit bench all_reduce --local 2 -b 8 -e 64M"},
+    {"render", "railkit render --profile examples/profiles/rdma-shared.yaml --output out/"},
+    {"lint", "railkit lint --schemas ../shared/schemas out/*.yaml"},
+    {"wait-dns", "railkit wait-dns --hostfile /etc/mpi/hostfile --timeout 300"},
+};
+
+void addHelpFooters(CLI::App& app) {
+  app.footer(kExitCodes);
+  for (CLI::App* command : app.get_subcommands({})) {
+    std::string footer;
+    for (const auto& e : kExamples) {
+      if (command->get_name() == e.command) footer = std::string("Example:\n  ") + e.example + "\n\n";
+    }
+    command->footer(footer + kExitCodes);
+  }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
-  CLI::App app{"railkit: bring up, validate and debug the RDMA network of GPU clusters"};
+  // Named here: CLI11 would otherwise print argv[0] (a build path) in usage lines.
+  CLI::App app{"railkit: bring up, validate and debug the RDMA network of GPU clusters", "railkit"};
   app.require_subcommand(1);
   app.set_version_flag("--version", std::string("railkit ") + railkit::kRailkitVersion);
   railkit::cli::CommandContext context;
   context.env = railkit::environmentFromEnvp(environ);
   for (auto registrar : kCommands) registrar(app, context);
+  addHelpFooters(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -153,6 +153,23 @@ TEST(CliOutputs, HelpAndVersionStayExitZero) {
   EXPECT_EQ(r.out, std::string("railkit ") + RAILKIT_VERSION + "\n");
 }
 
+// Every command's --help names railkit (not the binary's path), shows one
+// example of that command and the exit statuses.
+TEST(CliOutputs, HelpShowsAnExampleAndExitStatuses) {
+  for (const std::string command :
+       {"inspect", "snapshot", "doctor", "explain", "env", "logs", "bench", "render", "lint", "wait-dns"}) {
+    SCOPED_TRACE(command);
+    CliRun r = runRailkit(command + " --help");
+    EXPECT_EQ(r.status, 0) << r.err;
+    EXPECT_NE(r.out.find("Usage: railkit " + command + " "), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("Example:\n  "), std::string::npos) << r.out;
+    auto example = r.out.find("Example:");
+    ASSERT_NE(example, std::string::npos);
+    EXPECT_NE(r.out.find("railkit " + command + " ", example), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("Exit status: 0 ok; 1 "), std::string::npos) << r.out;
+  }
+}
+
 }  // namespace
 
 namespace {
