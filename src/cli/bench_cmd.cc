@@ -21,6 +21,7 @@
 #include "bench/socket_util.h"
 #include "bench/sweep.h"
 #include "cli/commands.h"
+#include "core/collective_factors.h"
 #include "core/strings.h"
 
 namespace railkit::cli {
@@ -100,9 +101,9 @@ Result<bench::BenchConfig> makeConfig(const BenchFlags& f, const Environment& en
   c.backend = f.backend;
   c.expect_busbw = f.expect_busbw;
   if (f.expect_line_rate_set) {
-    auto fr = f.expect_line_rate.empty() ? std::optional<double>(0.8) : parseDouble(f.expect_line_rate);
-    if (!fr || *fr <= 0 || *fr > 1) return makeError(ErrorCode::kUsage, "--expect-line-rate: expected a fraction in (0,1]");
-    c.expect_line_rate = fr;
+    auto fraction = parseLineRateFraction(f.expect_line_rate);
+    if (!fraction) return tl::unexpected(fraction.error());
+    c.expect_line_rate = *fraction;
   }
   c.nic_gbps = f.nic_gbps;
   c.pairs_one_way = f.one_way;
@@ -298,8 +299,10 @@ void registerBench(CLI::App& app, CommandContext& context) {
       ->capture_default_str();
   cmd->add_option("--connections", f->connections, "tcp streams per peer")->capture_default_str();
   cmd->add_option("--expect-busbw", f->expect_busbw, "exit 1 when busbw at the largest size is below this (GB/s)");
-  cmd->add_option("--expect-line-rate", f->expect_line_rate, "exit 1 below F x the NIC-bound busbw (default F 0.8)")
-      ->expected(0, 1);
+  // A flag with an optional =F, as in logs: a separate word after it stays
+  // an argument of its own (never taken for F).
+  cmd->add_flag("--expect-line-rate{0.8}", f->expect_line_rate, "exit 1 below F x the NIC-bound busbw (default F=0.8)")
+      ->type_name("F");
   cmd->add_option("--nic-gbps", f->nic_gbps, "per-node data NIC rate in Gb/s for --expect-line-rate");
   cmd->add_flag("--one-way", f->one_way, "pairs: measure a -> b only (default: both directions at once)");
   cmd->add_option("--nccl-lib", f->nccl_lib, "directory holding libnccl.so.2 / libcudart (nccl backend)");

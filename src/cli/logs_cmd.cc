@@ -49,10 +49,8 @@ Result<logs::GradeRequest> gradeRequest(const LogsOptions& opts) {
     request.expect_busbw_gbs = opts.expect_busbw;
   }
   if (line_rate) {
-    auto fraction = parseDouble(opts.expect_line_rate);
-    if (!fraction || !(*fraction > 0) || *fraction > 1.5)
-      return makeError(ErrorCode::kUsage,
-                       "--expect-line-rate=" + opts.expect_line_rate + ": expected a fraction such as 0.8");
+    auto fraction = parseLineRateFraction(opts.expect_line_rate);
+    if (!fraction) return tl::unexpected(fraction.error());
     request.expect_line_rate = true;
     request.fraction = *fraction;
     if (opts.root.empty() && !opts.nic_gbps)

@@ -1,5 +1,7 @@
 #include "core/collective_factors.h"
 
+#include "core/strings.h"
+
 namespace railkit {
 
 std::optional<CollectiveOp> collectiveFromName(std::string_view name) {
@@ -55,6 +57,16 @@ std::optional<double> expectedBusbwFromLineRate(CollectiveOp op, int ranks, int 
   double node_factor = busFactor(op, nodes);
   if (node_factor <= 0.0) return std::nullopt;
   return fraction * (node_nic_gbps / 8.0) * busFactor(op, ranks) / node_factor;
+}
+
+Result<double> parseLineRateFraction(const std::string& text) {
+  if (text.empty()) return kDefaultLineRateFraction;
+  auto fraction = parseDouble(text);
+  if (!fraction || !(*fraction > 0) || *fraction > 1) {
+    return makeError(ErrorCode::kUsage,
+                     "--expect-line-rate=" + text + ": expected a fraction of the line rate in (0, 1], such as 0.8");
+  }
+  return *fraction;
 }
 
 }  // namespace railkit

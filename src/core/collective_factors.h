@@ -5,7 +5,10 @@
 // can be compared with the hardware whatever the rank count.
 
 #include <optional>
+#include <string>
 #include <string_view>
+
+#include "core/result.h"
 
 namespace railkit {
 
@@ -24,5 +27,10 @@ double busFactor(CollectiveOp op, int ranks);
 // nullopt for a single node (no NIC on the path) or a zero factor.
 std::optional<double> expectedBusbwFromLineRate(CollectiveOp op, int ranks, int nodes,
                                                 double node_nic_gbps, double fraction);
+
+// F of --expect-line-rate[=F] (bench and logs alike): "" is the default 0.8;
+// otherwise a number in (0, 1]. kUsage names the flag and what was given.
+inline constexpr double kDefaultLineRateFraction = 0.8;
+Result<double> parseLineRateFraction(const std::string& text);
 
 }  // namespace railkit

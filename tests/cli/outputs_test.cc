@@ -153,6 +153,22 @@ TEST(CliOutputs, HelpAndVersionStayExitZero) {
   EXPECT_EQ(r.out, std::string("railkit ") + RAILKIT_VERSION + "\n");
 }
 
+// --expect-line-rate[=F] is read the same way by bench and logs: the same
+// error for the same bad F, and a word after the bare flag stays an argument.
+TEST(CliOutputs, ExpectLineRateIsOneFlagInBenchAndLogs) {
+  std::string log = writeScratchFile(cliScratch() / "lr.log", "host:1:2 [0] NCCL INFO NCCL version 2.21.5+cuda12.4\n");
+  CliRun bench = runRailkit("bench all_reduce --local 2 --expect-line-rate=1.2");
+  CliRun logs = runRailkit("logs " + log + " --expect-line-rate=1.2 --nic-gbps 100");
+  EXPECT_EQ(bench.status, 2) << bench.err;
+  EXPECT_EQ(logs.status, 2) << logs.err;
+  const std::string expected = "--expect-line-rate=1.2: expected a fraction of the line rate in (0, 1]";
+  EXPECT_NE(bench.err.find(expected), std::string::npos) << bench.err;
+  EXPECT_NE(logs.err.find(expected), std::string::npos) << logs.err;
+  // The bare flag does not swallow the next word: here the log file.
+  CliRun bare = runRailkit("logs --expect-line-rate " + log + " --nic-gbps 100 --json");
+  EXPECT_LE(bare.status, 1) << bare.err;
+}
+
 // Every command's --help names railkit (not the binary's path), shows one
 // example of that command and the exit statuses.
 TEST(CliOutputs, HelpShowsAnExampleAndExitStatuses) {

@@ -1,5 +1,7 @@
 #include "core/collective_factors.h"
 
+#include <string>
+
 #include <gtest/gtest.h>
 
 namespace railkit {
@@ -29,6 +31,20 @@ TEST(CollectiveFactors, LineRateExpectation) {
   ASSERT_TRUE(expected.has_value());
   EXPECT_NEAR(*expected, 600.0, 1e-9);
   EXPECT_FALSE(expectedBusbwFromLineRate(CollectiveOp::kAllReduce, 8, 1, 3200.0, 0.8).has_value());
+}
+
+
+// --expect-line-rate[=F] means the same in bench and logs: one parser.
+TEST(LineRateFraction, DefaultRangeAndErrors) {
+  EXPECT_DOUBLE_EQ(*parseLineRateFraction(""), 0.8);
+  EXPECT_DOUBLE_EQ(*parseLineRateFraction("0.5"), 0.5);
+  EXPECT_DOUBLE_EQ(*parseLineRateFraction("1"), 1.0);
+  for (const char* bad : {"0", "-0.1", "1.2", "abc", "nan", "0.5x"}) {
+    auto r = parseLineRateFraction(bad);
+    ASSERT_FALSE(r) << bad;
+    EXPECT_EQ(r.error().code, ErrorCode::kUsage);
+    EXPECT_NE(r.error().message.find(std::string("--expect-line-rate=") + bad), std::string::npos) << r.error().message;
+  }
 }
 
 }  // namespace
