@@ -57,16 +57,16 @@ std::vector<Finding> check(const DoctorInput& in) {
 
 extern const Rule kIbIpoibMissing = {
     "ib-ipoib-missing", Severity::kError, "InfiniBand ports without IPoIB (ib_ipoib not loaded)",
-    "An InfiniBand port needs no IP address for verbs traffic (NCCL, UCX rc/dc use LIDs), but anything that\n"
-    "finds a peer by IP does: rdma_cm (UCX rdmacm, MPI implementations and storage that connect through\n"
-    "it), TCP over the IB fabric, and NCCL_SOCKET_IFNAME / OMPI_MCA_btl_tcp_if_include set to ib*. Those\n"
-    "addresses live on IPoIB netdevs (ib0, ib1, ...), created by the ib_ipoib kernel module. When the IB\n"
-    "ports have no such netdev and the module is not loaded, this is an error if a setting names an ib*\n"
-    "interface and informational otherwise.\n"
-    "Fix:\n"
-    "  lsmod | grep ib_ipoib || modprobe ib_ipoib\n"
-    "  echo ib_ipoib > /etc/modules-load.d/ib_ipoib.conf\n"
-    "then configure addresses and MTU on ib0.. (for IB, IPoIB in connected or datagram mode).",
+    R"(An InfiniBand port needs no IP address for verbs traffic (NCCL, UCX rc/dc use LIDs), but anything that
+finds a peer by IP does: rdma_cm (UCX rdmacm, MPI implementations and storage that connect through
+it), TCP over the IB fabric, and NCCL_SOCKET_IFNAME / OMPI_MCA_btl_tcp_if_include set to ib*. Those
+addresses live on IPoIB netdevs (ib0, ib1, ...), created by the ib_ipoib kernel module. When the IB
+ports have no such netdev and the module is not loaded, this is an error if a setting names an ib*
+interface and informational otherwise.
+Fix:
+  lsmod | grep ib_ipoib || modprobe ib_ipoib
+  echo ib_ipoib > /etc/modules-load.d/ib_ipoib.conf
+then configure addresses and MTU on ib0.. (for IB, IPoIB in connected or datagram mode).)",
     check};
 
 }  // namespace railkit::doctor

@@ -21,11 +21,12 @@ std::vector<Finding> check(const DoctorInput& in) {
 
 extern const Rule kIpcLockMissing = {
     "ipc-lock-missing", Severity::kError, "Container lacks CAP_IPC_LOCK",
-    "RDMA pins memory. Without CAP_IPC_LOCK the locked-memory limit applies strictly and NCCL's network "
-    "proxy\n"
-    "crashes or UCX refuses to register GPU/host buffers.\n"
-    "Fix: in the pod spec\n"
-    "  securityContext:\n    capabilities:\n      add: [\"IPC_LOCK\"]\n"
-    "(a Pod Security level of `privileged` or a namespace exemption is needed for this capability).",
+    R"(RDMA pins memory. Without CAP_IPC_LOCK the locked-memory limit applies strictly and NCCL's network proxy
+crashes or UCX refuses to register GPU/host buffers.
+Fix: in the pod spec
+  securityContext:
+    capabilities:
+      add: ["IPC_LOCK"]
+(a Pod Security level of `privileged` or a namespace exemption is needed for this capability).)",
     check};
 }  // namespace railkit::doctor

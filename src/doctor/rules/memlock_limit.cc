@@ -23,30 +23,24 @@ std::vector<Finding> check(const DoctorInput& in) {
 
 extern const Rule kMemlockLimit = {
     "memlock-limit", Severity::kError, "Locked-memory limit is finite",
-    "RDMA registers (pins) every buffer it sends from; with RLIMIT_MEMLOCK at the common 64 KiB default, "
-    "ibv_reg_mr\n"
-    "of 1 MiB or more fails ('Couldn't allocate MR', perftest works for small messages only) and NCCL/UCX "
-    "abort or\n"
-    "fall back. Error below 1 GiB, warning for any other finite value.\n"
-    "A pod cannot raise it itself (`ulimit -l unlimited` in the container fails), Kubernetes has no "
-    "pod-level\n"
-    "ulimit, and /etc/security/limits.conf on the node does not apply to containers: the limit comes from "
-    "the\n"
-    "OCI spec the container runtime generates.\n"
-    "Fix: raise it there, on every node:\n"
-    "  # containerd: a base runtime spec with RLIMIT_MEMLOCK unlimited\n"
-    "  ctr oci spec > /etc/containerd/rdma-spec.json\n"
-    "  #   add to process.rlimits: {\"type\": \"RLIMIT_MEMLOCK\", \"hard\": 18446744073709551615,\n"
-    "  #                            \"soft\": 18446744073709551615}\n"
-    "  # /etc/containerd/config.toml, runtime runc:\n"
-    "  #   base_runtime_spec = \"/etc/containerd/rdma-spec.json\"\n"
-    "  # and for the daemon itself:\n"
-    "  mkdir -p /etc/systemd/system/containerd.service.d\n"
-    "  printf '[Service]\\nLimitMEMLOCK=infinity\\n' > "
-    "/etc/systemd/system/containerd.service.d/memlock.conf\n"
-    "  systemctl daemon-reload && systemctl restart containerd\n"
-    "(dockerd: \"default-ulimits\": {\"memlock\": {\"Name\": \"memlock\", \"Hard\": -1, \"Soft\": -1}} in "
-    "daemon.json.)\n"
-    "Then recreate the pod; `ulimit -l` inside it should print unlimited.",
+    R"(RDMA registers (pins) every buffer it sends from; with RLIMIT_MEMLOCK at the common 64 KiB default, ibv_reg_mr
+of 1 MiB or more fails ('Couldn't allocate MR', perftest works for small messages only) and NCCL/UCX abort or
+fall back. Error below 1 GiB, warning for any other finite value.
+A pod cannot raise it itself (`ulimit -l unlimited` in the container fails), Kubernetes has no pod-level
+ulimit, and /etc/security/limits.conf on the node does not apply to containers: the limit comes from the
+OCI spec the container runtime generates.
+Fix: raise it there, on every node:
+  # containerd: a base runtime spec with RLIMIT_MEMLOCK unlimited
+  ctr oci spec > /etc/containerd/rdma-spec.json
+  #   add to process.rlimits: {"type": "RLIMIT_MEMLOCK", "hard": 18446744073709551615,
+  #                            "soft": 18446744073709551615}
+  # /etc/containerd/config.toml, runtime runc:
+  #   base_runtime_spec = "/etc/containerd/rdma-spec.json"
+  # and for the daemon itself:
+  mkdir -p /etc/systemd/system/containerd.service.d
+  printf '[Service]\nLimitMEMLOCK=infinity\n' > /etc/systemd/system/containerd.service.d/memlock.conf
+  systemctl daemon-reload && systemctl restart containerd
+(dockerd: "default-ulimits": {"memlock": {"Name": "memlock", "Hard": -1, "Soft": -1}} in daemon.json.)
+Then recreate the pod; `ulimit -l` inside it should print unlimited.)",
     check};
 }  // namespace railkit::doctor

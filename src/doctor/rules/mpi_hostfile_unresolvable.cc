@@ -29,27 +29,29 @@ std::vector<Finding> check(const DoctorInput& in) {
 
 extern const Rule kMpiHostfileUnresolvable = {
     "mpi-hostfile-unresolvable", Severity::kError, "A host of the MPI hostfile (--hostfile) does not resolve",
-    "mpirun starts one daemon per hostfile line by name (ssh, or the MPI operator's kubectl-exec agent) and\n"
-    "the daemons then connect back over TCP. A name that does not resolve fails the launch with\n"
-    "'ssh: Could not resolve hostname' or 'ORTE was unable to reliably start one or more daemons'.\n"
-    "In Kubernetes the worker names (e.g. job-worker-0.job.ns.svc) exist in cluster DNS only when:\n"
-    "  - a headless Service selects the workers and each worker pod sets spec.hostname and\n"
-    "    spec.subdomain: <service> (the MPI operator does both; a StatefulSet needs serviceName);\n"
-    "  - the worker pods are running and ready (publishNotReadyAddresses: true on the Service\n"
-    "    publishes them before readiness);\n"
-    "  - the lookup goes through the pod network: cluster DNS is not reachable over the RDMA\n"
-    "    secondary network (net1), so keep MPI's control traffic on eth0\n"
-    "    (OMPI_MCA_btl_tcp_if_include=eth0, OMPI_MCA_oob_tcp_if_include=eth0).\n"
-    "Fix:\n"
-    "  railkit wait-dns --hostfile /etc/mpi/hostfile --timeout 300 &&\n"
-    "      mpirun --hostfile /etc/mpi/hostfile ...\n"
-    "  # clusters whose search path does not complete short names:\n"
-    "  railkit wait-dns --hostfile /etc/mpi/hostfile --timeout 300 --rewrite-fqdn --namespace NS \\\n"
-    "      --output /tmp/hostfile && mpirun --hostfile /tmp/hostfile ...\n"
-    "  # the FQDN form: <pod>.<service>.<namespace>.svc.cluster.local\n"
-    "  apiVersion: v1\n  kind: Service\n  metadata: {name: job-worker}\n"
-    "  spec: {clusterIP: None, publishNotReadyAddresses: true, selector: {job: job, role: worker}}\n"
-    "Check by hand with `getent hosts <name>` from the launcher pod.",
+    R"(mpirun starts one daemon per hostfile line by name (ssh, or the MPI operator's kubectl-exec agent) and
+the daemons then connect back over TCP. A name that does not resolve fails the launch with
+'ssh: Could not resolve hostname' or 'ORTE was unable to reliably start one or more daemons'.
+In Kubernetes the worker names (e.g. job-worker-0.job.ns.svc) exist in cluster DNS only when:
+  - a headless Service selects the workers and each worker pod sets spec.hostname and
+    spec.subdomain: <service> (the MPI operator does both; a StatefulSet needs serviceName);
+  - the worker pods are running and ready (publishNotReadyAddresses: true on the Service
+    publishes them before readiness);
+  - the lookup goes through the pod network: cluster DNS is not reachable over the RDMA
+    secondary network (net1), so keep MPI's control traffic on eth0
+    (OMPI_MCA_btl_tcp_if_include=eth0, OMPI_MCA_oob_tcp_if_include=eth0).
+Fix:
+  railkit wait-dns --hostfile /etc/mpi/hostfile --timeout 300 &&
+      mpirun --hostfile /etc/mpi/hostfile ...
+  # clusters whose search path does not complete short names:
+  railkit wait-dns --hostfile /etc/mpi/hostfile --timeout 300 --rewrite-fqdn --namespace NS \
+      --output /tmp/hostfile && mpirun --hostfile /tmp/hostfile ...
+  # the FQDN form: <pod>.<service>.<namespace>.svc.cluster.local
+  apiVersion: v1
+  kind: Service
+  metadata: {name: job-worker}
+  spec: {clusterIP: None, publishNotReadyAddresses: true, selector: {job: job, role: worker}}
+Check by hand with `getent hosts <name>` from the launcher pod.)",
     check};
 
 }  // namespace railkit::doctor

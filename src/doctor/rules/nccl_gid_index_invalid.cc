@@ -83,19 +83,19 @@ std::vector<Finding> check(const DoctorInput& in) {
 
 extern const Rule kNcclGidIndexInvalid = {
     "nccl-gid-index-invalid", Severity::kError, "NCCL_IB_GID_INDEX points at an empty or non-RoCE-v2 GID",
-    "On RoCE the GID is the port's network address (derived from the netdev's MAC or IP addresses) and\n"
-    "NCCL_IB_GID_INDEX picks which entry of the port's GID table NCCL uses. An empty entry (no IP on the\n"
-    "interface, or the index belongs to another netdev) makes every connection fail ('NET/IB : ... failed\n"
-    "to modify QP to RTR'); a RoCE v1 entry works only inside one L2 domain and is dropped by routed\n"
-    "(L3) fabrics and by peers that use v2. The usual layout is 0/1 = link-local v1/v2, 2/3 = IPv4 v1/v2,\n"
-    "but it differs per node and per pod, so check instead of assuming 3.\n"
-    "Fix:\n"
-    "  show_gids                     # or: grep . /sys/class/infiniband/*/ports/1/gid_attrs/types/*\n"
-    "  env:\n  - name: NCCL_IB_GID_INDEX\n    value: \"3\"                   # the RoCE v2 entry with the "
-    "IPv4 address\n"
-    "With NCCL 2.21 or newer you may leave it unset (NCCL then picks a RoCE v2 GID, see "
-    "NCCL_IB_ROCE_VERSION_NUM\n"
-    "and NCCL_IB_ADDR_FAMILY). Make sure the interface has its IP address before the job starts.",
+    R"(On RoCE the GID is the port's network address (derived from the netdev's MAC or IP addresses) and
+NCCL_IB_GID_INDEX picks which entry of the port's GID table NCCL uses. An empty entry (no IP on the
+interface, or the index belongs to another netdev) makes every connection fail ('NET/IB : ... failed
+to modify QP to RTR'); a RoCE v1 entry works only inside one L2 domain and is dropped by routed
+(L3) fabrics and by peers that use v2. The usual layout is 0/1 = link-local v1/v2, 2/3 = IPv4 v1/v2,
+but it differs per node and per pod, so check instead of assuming 3.
+Fix:
+  show_gids                     # or: grep . /sys/class/infiniband/*/ports/1/gid_attrs/types/*
+  env:
+  - name: NCCL_IB_GID_INDEX
+    value: "3"                   # the RoCE v2 entry with the IPv4 address
+With NCCL 2.21 or newer you may leave it unset (NCCL then picks a RoCE v2 GID, see NCCL_IB_ROCE_VERSION_NUM
+and NCCL_IB_ADDR_FAMILY). Make sure the interface has its IP address before the job starts.)",
     check};
 
 }  // namespace railkit::doctor

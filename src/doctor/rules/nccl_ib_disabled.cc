@@ -34,14 +34,15 @@ std::vector<Finding> check(const DoctorInput& in) {
 
 extern const Rule kNcclIbDisabled = {
     "nccl-ib-disabled", Severity::kWarning, "NCCL told to ignore RDMA although ports are active",
-    "NCCL_IB_DISABLE=1 (or NCCL_NET=Socket) turns off NCCL's InfiniBand/RoCE transport. It is often left in\n"
-    "a manifest from a TCP-only smoke test or a debugging session; the job still runs, but inter-node\n"
-    "collectives go over TCP sockets at a small fraction of the fabric's bandwidth, and nothing fails. "
-    "NCCL's\n"
-    "log then shows 'NET/Socket' instead of 'NET/IB'.\n"
-    "Fix: remove the variables from the pod spec and the mpirun -x list, or set them explicitly:\n"
-    "  env:\n  - name: NCCL_IB_DISABLE\n    value: \"0\"\n"
-    "and check with NCCL_DEBUG=INFO that ranks print 'Using network IB'.",
+    R"(NCCL_IB_DISABLE=1 (or NCCL_NET=Socket) turns off NCCL's InfiniBand/RoCE transport. It is often left in
+a manifest from a TCP-only smoke test or a debugging session; the job still runs, but inter-node
+collectives go over TCP sockets at a small fraction of the fabric's bandwidth, and nothing fails. NCCL's
+log then shows 'NET/Socket' instead of 'NET/IB'.
+Fix: remove the variables from the pod spec and the mpirun -x list, or set them explicitly:
+  env:
+  - name: NCCL_IB_DISABLE
+    value: "0"
+and check with NCCL_DEBUG=INFO that ranks print 'Using network IB'.)",
     check};
 
 }  // namespace railkit::doctor

@@ -86,17 +86,19 @@ std::vector<Finding> check(const DoctorInput& in) {
 
 extern const Rule kNcclIbHcaInvalid = {
     "nccl-ib-hca-invalid", Severity::kError, "NCCL_IB_HCA names a missing or down device/port",
-    "NCCL_IB_HCA selects the RDMA devices NCCL may use: name prefixes ('mlx5' matches all mlx5_*), exact\n"
-    "names with '=' ('=mlx5_0,mlx5_1'), exclusions with '^', and ports with ':' ('mlx5_0:1'). Entries that\n"
-    "match no device, or a port that is not ACTIVE/LinkUp, are skipped without an error; the job then uses\n"
-    "fewer rails than intended (warning), or, when nothing usable is left, NCCL silently uses TCP sockets\n"
-    "at a fraction of the speed (error). Device names differ between nodes and between host and pod\n"
-    "(an SR-IOV pod sees its VF, e.g. mlx5_12, not mlx5_0).\n"
-    "Fix: compare with what the pod sees:\n"
-    "  ibv_devinfo -l; ibstat | grep -e CA -e State\n"
-    "  env:\n  - name: NCCL_IB_HCA\n    value: \"=mlx5_0:1,mlx5_1:1,mlx5_2:1,mlx5_3:1\"\n"
-    "or leave NCCL_IB_HCA unset to let NCCL use every active device; confirm with NCCL_DEBUG=INFO\n"
-    "('NET/IB : Using [0]mlx5_0:1/IB ...').",
+    R"(NCCL_IB_HCA selects the RDMA devices NCCL may use: name prefixes ('mlx5' matches all mlx5_*), exact
+names with '=' ('=mlx5_0,mlx5_1'), exclusions with '^', and ports with ':' ('mlx5_0:1'). Entries that
+match no device, or a port that is not ACTIVE/LinkUp, are skipped without an error; the job then uses
+fewer rails than intended (warning), or, when nothing usable is left, NCCL silently uses TCP sockets
+at a fraction of the speed (error). Device names differ between nodes and between host and pod
+(an SR-IOV pod sees its VF, e.g. mlx5_12, not mlx5_0).
+Fix: compare with what the pod sees:
+  ibv_devinfo -l; ibstat | grep -e CA -e State
+  env:
+  - name: NCCL_IB_HCA
+    value: "=mlx5_0:1,mlx5_1:1,mlx5_2:1,mlx5_3:1"
+or leave NCCL_IB_HCA unset to let NCCL use every active device; confirm with NCCL_DEBUG=INFO
+('NET/IB : Using [0]mlx5_0:1/IB ...').)",
     check};
 
 }  // namespace railkit::doctor

@@ -42,17 +42,19 @@ std::vector<Finding> check(const DoctorInput& in) {
 
 extern const Rule kNcclIbTcNotLossless = {
     "nccl-ib-tc-not-lossless", Severity::kWarning, "NCCL_IB_TC maps to a priority without PFC",
-    "NCCL_IB_TC is the IP traffic class (DSCP << 2 | ECN bits) of NCCL's RoCE packets; it defaults to 0.\n"
-    "The NIC puts each packet in a priority by its DSCP, and only priorities with PFC are lossless. When\n"
-    "PFC is on for, say, priority 3 but NCCL sends with class 0, NCCL's traffic is the lossy kind: drops\n"
-    "under congestion, retransmission timeouts, low and erratic bandwidth.\n"
-    "railkit assumes the usual setup, the NIC trusting DSCP with the default mapping priority = DSCP >> 3,\n"
-    "so priority = NCCL_IB_TC >> 5 (106 -> DSCP 26 -> priority 3; 0 -> priority 0). With PCP trust or a\n"
-    "custom dscp2prio map (mlnx_qos --trust, --dscp2prio) compare against that mapping by hand.\n"
-    "Fix: point NCCL at the lossless priority, e.g. for priority 3:\n"
-    "  env:\n  - name: NCCL_IB_TC\n    value: \"106\"\n"
-    "(and NCCL_IB_FIFO_TC for the control messages of NCCL 2.22+), or enable PFC on NCCL's priority on\n"
-    "the hosts and switches.",
+    R"(NCCL_IB_TC is the IP traffic class (DSCP << 2 | ECN bits) of NCCL's RoCE packets; it defaults to 0.
+The NIC puts each packet in a priority by its DSCP, and only priorities with PFC are lossless. When
+PFC is on for, say, priority 3 but NCCL sends with class 0, NCCL's traffic is the lossy kind: drops
+under congestion, retransmission timeouts, low and erratic bandwidth.
+railkit assumes the usual setup, the NIC trusting DSCP with the default mapping priority = DSCP >> 3,
+so priority = NCCL_IB_TC >> 5 (106 -> DSCP 26 -> priority 3; 0 -> priority 0). With PCP trust or a
+custom dscp2prio map (mlnx_qos --trust, --dscp2prio) compare against that mapping by hand.
+Fix: point NCCL at the lossless priority, e.g. for priority 3:
+  env:
+  - name: NCCL_IB_TC
+    value: "106"
+(and NCCL_IB_FIFO_TC for the control messages of NCCL 2.22+), or enable PFC on NCCL's priority on
+the hosts and switches.)",
     check};
 
 }  // namespace railkit::doctor

@@ -47,16 +47,16 @@ std::vector<Finding> check(const DoctorInput& in) {
 
 extern const Rule kNcclSocketIfnameInvalid = {
     "nccl-socket-ifname-invalid", Severity::kError, "NCCL_SOCKET_IFNAME selects no interface that is up",
-    "NCCL opens its bootstrap sockets (and, when it falls back from RDMA, all its data sockets) on the\n"
-    "interfaces NCCL_SOCKET_IFNAME selects. The value is a comma list of name prefixes ('eth' matches eth0,\n"
-    "eth1); '=' makes the names exact ('=eth0'), '^' excludes them ('^docker,lo'). If nothing that is up\n"
-    "matches, every rank fails at init with 'Bootstrap : no socket interface found' or hangs. Interface "
-    "names\n"
-    "differ between nodes and pods (net1 exists only when the Multus network is attached).\n"
-    "Fix: list what the pod has with `ip -br link` (or `ls /sys/class/net`) and set, for example,\n"
-    "  env:\n  - name: NCCL_SOCKET_IFNAME\n    value: eth0        # pod network for bootstrap; data goes "
-    "over IB/RoCE\n"
-    "or `=net1` to pin exactly the secondary interface. Make sure the same names exist on every node.",
+    R"(NCCL opens its bootstrap sockets (and, when it falls back from RDMA, all its data sockets) on the
+interfaces NCCL_SOCKET_IFNAME selects. The value is a comma list of name prefixes ('eth' matches eth0,
+eth1); '=' makes the names exact ('=eth0'), '^' excludes them ('^docker,lo'). If nothing that is up
+matches, every rank fails at init with 'Bootstrap : no socket interface found' or hangs. Interface names
+differ between nodes and pods (net1 exists only when the Multus network is attached).
+Fix: list what the pod has with `ip -br link` (or `ls /sys/class/net`) and set, for example,
+  env:
+  - name: NCCL_SOCKET_IFNAME
+    value: eth0        # pod network for bootstrap; data goes over IB/RoCE
+or `=net1` to pin exactly the secondary interface. Make sure the same names exist on every node.)",
     check};
 
 }  // namespace railkit::doctor

@@ -36,17 +36,19 @@ std::vector<Finding> check(const DoctorInput& in) {
 
 extern const Rule kOmpiBtlIfUnset = {
     "ompi-btl-if-unset", Severity::kWarning, "OpenMPI may route control traffic over the wrong interface",
-    "OpenMPI's TCP BTL and its out-of-band channel use every interface they find unless told otherwise. In "
-    "a\n"
-    "pod with the pod network (eth0) and an RDMA secondary network (net1, an SR-IOV VF or macvlan), MPI may\n"
-    "try to reach the other pods over net1, which carries no cluster routes or DNS: mpirun fails with 'No\n"
-    "route to host', hangs in MPI_Init, or barriers time out. Keep MPI's control plane on eth0 and leave\n"
-    "net1 to NCCL.\n"
-    "Fix: on the launcher and forwarded to the workers\n"
-    "  env:\n  - name: OMPI_MCA_btl_tcp_if_include\n    value: eth0\n"
-    "  - name: OMPI_MCA_oob_tcp_if_include\n    value: eth0\n"
-    "or `mpirun --mca btl_tcp_if_include eth0 --mca oob_tcp_if_include eth0 -x NCCL_SOCKET_IFNAME ...`\n"
-    "(btl_tcp_if_exclude=lo,net1 works too; include and exclude must not both be set).",
+    R"(OpenMPI's TCP BTL and its out-of-band channel use every interface they find unless told otherwise. In a
+pod with the pod network (eth0) and an RDMA secondary network (net1, an SR-IOV VF or macvlan), MPI may
+try to reach the other pods over net1, which carries no cluster routes or DNS: mpirun fails with 'No
+route to host', hangs in MPI_Init, or barriers time out. Keep MPI's control plane on eth0 and leave
+net1 to NCCL.
+Fix: on the launcher and forwarded to the workers
+  env:
+  - name: OMPI_MCA_btl_tcp_if_include
+    value: eth0
+  - name: OMPI_MCA_oob_tcp_if_include
+    value: eth0
+or `mpirun --mca btl_tcp_if_include eth0 --mca oob_tcp_if_include eth0 -x NCCL_SOCKET_IFNAME ...`
+(btl_tcp_if_exclude=lo,net1 works too; include and exclude must not both be set).)",
     check};
 
 }  // namespace railkit::doctor

@@ -48,19 +48,18 @@ std::vector<Finding> check(const DoctorInput& in) {
 
 extern const Rule kPcieAcsEnabled = {
     "pcie-acs-enabled", Severity::kError, "PCIe ACS is enabled on a bridge above a GPU or NIC",
-    "Access Control Services on a PCIe switch port can force requests between devices under the same switch\n"
-    "(request redirect) up to the root complex and check their source (source validation). GPUDirect RDMA "
-    "is\n"
-    "exactly such traffic: the NIC reads and writes GPU memory. With ACS redirect it crosses the root\n"
-    "complex (often at a fraction of the bandwidth) or is blocked by the IOMMU, and NCCL hangs or reports\n"
-    "errors under load. Error when request redirect is on, warning for source validation alone.\n"
-    "Fix: check with `lspci -vvv | grep ACSCtl` (look for SrcValid+ / ReqRedir+). Disable ACS in the BIOS\n"
-    "(often 'PCIe ACS' or 'IO virtualization'/VT-d), or clear the control register on every bridge at each\n"
-    "boot (it is not persistent):\n"
-    "  for bdf in $(lspci -d ::0604 | awk '{print $1}'); do\n"
-    "    setpci -s $bdf ECAP_ACS+0x6.w=0000 2>/dev/null\n"
-    "  done\n"
-    "Keep ACS on only where VMs need device isolation (then use ATS/the IOMMU in passthrough mode instead).",
+    R"(Access Control Services on a PCIe switch port can force requests between devices under the same switch
+(request redirect) up to the root complex and check their source (source validation). GPUDirect RDMA is
+exactly such traffic: the NIC reads and writes GPU memory. With ACS redirect it crosses the root
+complex (often at a fraction of the bandwidth) or is blocked by the IOMMU, and NCCL hangs or reports
+errors under load. Error when request redirect is on, warning for source validation alone.
+Fix: check with `lspci -vvv | grep ACSCtl` (look for SrcValid+ / ReqRedir+). Disable ACS in the BIOS
+(often 'PCIe ACS' or 'IO virtualization'/VT-d), or clear the control register on every bridge at each
+boot (it is not persistent):
+  for bdf in $(lspci -d ::0604 | awk '{print $1}'); do
+    setpci -s $bdf ECAP_ACS+0x6.w=0000 2>/dev/null
+  done
+Keep ACS on only where VMs need device isolation (then use ATS/the IOMMU in passthrough mode instead).)",
     check};
 
 }  // namespace railkit::doctor

@@ -32,15 +32,15 @@ std::vector<Finding> check(const DoctorInput& in) {
 
 extern const Rule kPcieAcsUnknown = {
     "pcie-acs-unknown", Severity::kInfo, "PCIe ACS state could not be read",
-    "The ACS control register lives in the PCIe extended configuration space (offset 0x100 and beyond).\n"
-    "The kernel hands unprivileged readers only the first 64 or 256 bytes of sysfs `config`, so from an\n"
-    "ordinary pod or user the doctor cannot tell whether ACS is on, and it says so instead of reporting the\n"
-    "bridges as fine (see pcie-acs-enabled for why ACS matters to GPUDirect RDMA).\n"
-    "Fix: run the check where config space is readable in full:\n"
-    "  sudo railkit doctor                     # on the node\n"
-    "  sudo railkit snapshot --output node.tar.gz   # then railkit doctor --root node.tar.gz anywhere\n"
-    "  sudo lspci -vvv | grep -e '^[0-9a-f]' -e ACSCtl\n"
-    "In Kubernetes, a privileged node-debug pod (kubectl debug node/<node> -it --image=...) sees it.",
+    R"(The ACS control register lives in the PCIe extended configuration space (offset 0x100 and beyond).
+The kernel hands unprivileged readers only the first 64 or 256 bytes of sysfs `config`, so from an
+ordinary pod or user the doctor cannot tell whether ACS is on, and it says so instead of reporting the
+bridges as fine (see pcie-acs-enabled for why ACS matters to GPUDirect RDMA).
+Fix: run the check where config space is readable in full:
+  sudo railkit doctor                     # on the node
+  sudo railkit snapshot --output node.tar.gz   # then railkit doctor --root node.tar.gz anywhere
+  sudo lspci -vvv | grep -e '^[0-9a-f]' -e ACSCtl
+In Kubernetes, a privileged node-debug pod (kubectl debug node/<node> -it --image=...) sees it.)",
     check};
 
 }  // namespace railkit::doctor

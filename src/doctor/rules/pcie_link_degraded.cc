@@ -84,17 +84,16 @@ std::vector<Finding> check(const DoctorInput& in) {
 
 extern const Rule kPcieLinkDegraded = {
     "pcie-link-degraded", Severity::kError, "A NIC or GPU trained its PCIe link below its maximum",
-    "A 400 Gb/s NIC needs a PCIe Gen5 x16 (or Gen4 x16 for 200 Gb/s) link. When a link trains narrower (x8\n"
-    "instead of x16) or slower (Gen3 instead of Gen5) because of a bad riser, a wrong slot, dirty contacts "
-    "or\n"
-    "a BIOS bifurcation setting, RDMA bandwidth is capped below the port's line rate and nccl-tests show a\n"
-    "fraction of the expected busbw on that rail. Error when the link cannot carry the port's rate, warning\n"
-    "otherwise. GPUs lower their link speed when idle to save power, so for GPUs only the width counts.\n"
-    "Fix:\n"
-    "  lspci -vv -s <bdf> | grep -e LnkCap -e LnkSta   # 'Speed 32GT/s, Width x16' expected in LnkSta\n"
-    "  mlxlink -d <bdf> --port_type PCIE               # Mellanox/NVIDIA NICs\n"
-    "then reseat the card or riser, use a slot wired x16, check BIOS PCIe bifurcation/generation settings,\n"
-    "and reboot (a link retrains only on reset).",
+    R"(A 400 Gb/s NIC needs a PCIe Gen5 x16 (or Gen4 x16 for 200 Gb/s) link. When a link trains narrower (x8
+instead of x16) or slower (Gen3 instead of Gen5) because of a bad riser, a wrong slot, dirty contacts or
+a BIOS bifurcation setting, RDMA bandwidth is capped below the port's line rate and nccl-tests show a
+fraction of the expected busbw on that rail. Error when the link cannot carry the port's rate, warning
+otherwise. GPUs lower their link speed when idle to save power, so for GPUs only the width counts.
+Fix:
+  lspci -vv -s <bdf> | grep -e LnkCap -e LnkSta   # 'Speed 32GT/s, Width x16' expected in LnkSta
+  mlxlink -d <bdf> --port_type PCIE               # Mellanox/NVIDIA NICs
+then reseat the card or riser, use a slot wired x16, check BIOS PCIe bifurcation/generation settings,
+and reboot (a link retrains only on reset).)",
     check};
 
 }  // namespace railkit::doctor

@@ -26,16 +26,14 @@ std::vector<Finding> check(const DoctorInput& in) {
 
 extern const Rule kRdmaCmMissing = {
     "rdma-cm-missing", Severity::kWarning, "/dev/infiniband/rdma_cm is not exposed",
-    "Verbs traffic needs /dev/infiniband/uverbsN; establishing connections through the RDMA connection\n"
-    "manager (librdmacm: UCX's rdmacm wire-up, `ib_write_bw -R`, rping, NVMe-oF, many MPI RoCE setups) also\n"
-    "needs /dev/infiniband/rdma_cm. Without it those tools fail with 'Unable to read to socket/rdma_cm' or\n"
-    "'rdma_create_event_channel failed'. NCCL itself does not use it.\n"
-    "Fix: on the node `modprobe rdma_ucm` (persist in /etc/modules-load.d/rdma.conf). In Kubernetes the "
-    "RDMA\n"
-    "shared device plugin and the SR-IOV device plugin (isRdma: true) inject it with the uverbs node; with "
-    "a\n"
-    "hostPath or NRI device list, add it explicitly:\n"
-    "  devices: [/dev/infiniband/uverbs0, /dev/infiniband/rdma_cm]",
+    R"(Verbs traffic needs /dev/infiniband/uverbsN; establishing connections through the RDMA connection
+manager (librdmacm: UCX's rdmacm wire-up, `ib_write_bw -R`, rping, NVMe-oF, many MPI RoCE setups) also
+needs /dev/infiniband/rdma_cm. Without it those tools fail with 'Unable to read to socket/rdma_cm' or
+'rdma_create_event_channel failed'. NCCL itself does not use it.
+Fix: on the node `modprobe rdma_ucm` (persist in /etc/modules-load.d/rdma.conf). In Kubernetes the RDMA
+shared device plugin and the SR-IOV device plugin (isRdma: true) inject it with the uverbs node; with a
+hostPath or NRI device list, add it explicitly:
+  devices: [/dev/infiniband/uverbs0, /dev/infiniband/rdma_cm])",
     check};
 
 }  // namespace railkit::doctor

@@ -36,23 +36,23 @@ std::vector<Finding> check(const DoctorInput& in) {
 
 extern const Rule kRdmaNetnsShared = {
     "rdma-netns-shared", Severity::kWarning, "SR-IOV VFs configured while RDMA netns mode is shared",
-    "The kernel's RDMA subsystem runs in one of two network-namespace modes. In shared mode (the default,\n"
-    "`netns_mode=Y`) every RDMA device is visible from every network namespace: fine for the shared device\n"
-    "plugin with macvlan/ipvlan, wrong for SR-IOV, where each pod should own one VF. The RDMA CNI can then "
-    "not\n"
-    "move the VF's RDMA device into the pod's namespace, pods see each other's devices, and NCCL may pick a\n"
-    "VF that belongs to another pod.\n"
-    "Fix (on each SR-IOV node):\n"
-    "  rdma system                           # prints 'netns shared ...'\n"
-    "  echo 'options ib_core netns_mode=0' > /etc/modprobe.d/ib_core.conf\n"
-    "  update-initramfs -u && reboot         # ib_core loads early; the initramfs must carry the option\n"
-    "or, with the SR-IOV Network Operator, a SriovNetworkPoolConfig with `rdmaMode: exclusive` (the operator\n"
-    "writes the same option and reboots the nodes in turn). `rdma system set netns exclusive` switches at run\n"
-    "time only while no other network namespace exists: on a node that already runs pods the kernel refuses it\n"
-    "(EBUSY, rdma-system(8)). `railkit render node-prep` writes the modprobe file.\n"
-    "and add the RDMA CNI to the SR-IOV network so the VF's RDMA device follows its netdev:\n"
-    "  apiVersion: sriovnetwork.openshift.io/v1\n  kind: SriovNetwork\n"
-    "  spec: {resourceName: mlnx_vf, metaPlugins: '{\"type\": \"rdma\"}'}",
+    R"(The kernel's RDMA subsystem runs in one of two network-namespace modes. In shared mode (the default,
+`netns_mode=Y`) every RDMA device is visible from every network namespace: fine for the shared device
+plugin with macvlan/ipvlan, wrong for SR-IOV, where each pod should own one VF. The RDMA CNI can then not
+move the VF's RDMA device into the pod's namespace, pods see each other's devices, and NCCL may pick a
+VF that belongs to another pod.
+Fix (on each SR-IOV node):
+  rdma system                           # prints 'netns shared ...'
+  echo 'options ib_core netns_mode=0' > /etc/modprobe.d/ib_core.conf
+  update-initramfs -u && reboot         # ib_core loads early; the initramfs must carry the option
+or, with the SR-IOV Network Operator, a SriovNetworkPoolConfig with `rdmaMode: exclusive` (the operator
+writes the same option and reboots the nodes in turn). `rdma system set netns exclusive` switches at run
+time only while no other network namespace exists: on a node that already runs pods the kernel refuses it
+(EBUSY, rdma-system(8)). `railkit render node-prep` writes the modprobe file.
+and add the RDMA CNI to the SR-IOV network so the VF's RDMA device follows its netdev:
+  apiVersion: sriovnetwork.openshift.io/v1
+  kind: SriovNetwork
+  spec: {resourceName: mlnx_vf, metaPlugins: '{"type": "rdma"}'})",
     check};
 
 }  // namespace railkit::doctor

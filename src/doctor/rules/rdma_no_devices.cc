@@ -16,13 +16,13 @@ std::vector<Finding> check(const DoctorInput& in) {
 
 extern const Rule kRdmaNoDevices = {
     "rdma-no-devices", Severity::kError, "No RDMA device is visible",
-    "Without an entry in /sys/class/infiniband, NCCL, UCX and OpenMPI silently fall back to TCP sockets and "
-    "run at a\n"
-    "fraction of the fabric's speed.\n"
-    "Fix: on the node, check `ls /sys/class/infiniband` and `lsmod | grep -e mlx5_ib -e irdma -e efa`. In a "
-    "pod,\n"
-    "request the device from whatever exposes it, e.g.\n"
-    "  resources:\n    limits:\n      rdma/rdma_shared_device_a: 1\n"
-    "or attach an SR-IOV network (k8s.v1.cni.cncf.io/networks: sriov-ib0) or a DRA resource claim.",
+    R"(Without an entry in /sys/class/infiniband, NCCL, UCX and OpenMPI silently fall back to TCP sockets and run at a
+fraction of the fabric's speed.
+Fix: on the node, check `ls /sys/class/infiniband` and `lsmod | grep -e mlx5_ib -e irdma -e efa`. In a pod,
+request the device from whatever exposes it, e.g.
+  resources:
+    limits:
+      rdma/rdma_shared_device_a: 1
+or attach an SR-IOV network (k8s.v1.cni.cncf.io/networks: sriov-ib0) or a DRA resource claim.)",
     check};
 }  // namespace railkit::doctor

@@ -45,16 +45,16 @@ std::vector<Finding> check(const DoctorInput& in) {
 
 extern const Rule kRoceEcnDisabled = {
     "roce-ecn-disabled", Severity::kWarning, "ECN (DCQCN) disabled on a RoCE NIC for NCCL's priority",
-    "RoCE's congestion control (DCQCN) works only when ECN is on at both ends: the receiving NIC (the\n"
-    "notification point, roce_np) answers switch CE marks with CNPs and the sending NIC (the reaction\n"
-    "point, roce_rp) lowers its rate. mlx5 exposes one switch per priority in\n"
-    "/sys/class/net/<netdev>/ecn/roce_np/enable/<prio> and .../roce_rp/enable/<prio>. railkit checks the\n"
-    "priority NCCL's traffic uses: NCCL_IB_TC >> 5 (DSCP >> 3 under the default DSCP trust mapping;\n"
-    "priority 0 when NCCL_IB_TC is unset). NICs without these files (not mlx5, or a VF) are not judged.\n"
-    "Fix:\n"
-    "  echo 1 > /sys/class/net/<netdev>/ecn/roce_np/enable/<prio>\n"
-    "  echo 1 > /sys/class/net/<netdev>/ecn/roce_rp/enable/<prio>\n"
-    "and ECN marking (WRED/ECN thresholds) for that queue on every switch.",
+    R"(RoCE's congestion control (DCQCN) works only when ECN is on at both ends: the receiving NIC (the
+notification point, roce_np) answers switch CE marks with CNPs and the sending NIC (the reaction
+point, roce_rp) lowers its rate. mlx5 exposes one switch per priority in
+/sys/class/net/<netdev>/ecn/roce_np/enable/<prio> and .../roce_rp/enable/<prio>. railkit checks the
+priority NCCL's traffic uses: NCCL_IB_TC >> 5 (DSCP >> 3 under the default DSCP trust mapping;
+priority 0 when NCCL_IB_TC is unset). NICs without these files (not mlx5, or a VF) are not judged.
+Fix:
+  echo 1 > /sys/class/net/<netdev>/ecn/roce_np/enable/<prio>
+  echo 1 > /sys/class/net/<netdev>/ecn/roce_rp/enable/<prio>
+and ECN marking (WRED/ECN thresholds) for that queue on every switch.)",
     check};
 
 }  // namespace railkit::doctor

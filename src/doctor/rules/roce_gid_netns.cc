@@ -61,21 +61,22 @@ std::vector<Finding> check(const DoctorInput& in) {
 
 extern const Rule kRoceGidNetns = {
     "roce-gid-netns", Severity::kError, "A RoCE GID's netdev is not in this network namespace",
-    "On RoCE every GID table entry is bound to a network interface (gid_attrs/ndevs) and carries that\n"
-    "interface's MAC/IP. Connections are set up through the netdev's routes and neighbours, so a GID whose\n"
-    "netdev lives in another network namespace (the host's, another pod's) cannot reach anyone from here:\n"
-    "NCCL reports 'NET/IB : ... failed' or hangs at connect, rdma_cm returns ENODEV/ETIMEDOUT. This happens\n"
-    "with hostNetwork-free pods that see the host's RDMA device (shared mode) but not its netdev.\n"
-    "Fix: give the pod a netdev on the RoCE port and use the GID that belongs to it:\n"
-    "  metadata:\n    annotations:\n      k8s.v1.cni.cncf.io/networks: roce-macvlan   # or an SR-IOV VF "
-    "network\n"
-    "  # inside the pod: which GIDs belong to which interface\n"
-    "  show_gids        # or: cat /sys/class/infiniband/<dev>/ports/1/gid_attrs/ndevs/*\n"
-    "  export NCCL_IB_GID_INDEX=<index of the RoCE v2 GID on net1>\n"
-    "With SR-IOV, set the RDMA subsystem to exclusive netns mode so the VF's GIDs move with its netdev.\n"
-    "Severity: error when no GID of the port belongs to a netdev of this namespace, or NCCL_IB_GID_INDEX\n"
-    "selects one that does not; info otherwise (in shared mode a pod also sees the host's and other pods'\n"
-    "GIDs, which is expected).",
+    R"(On RoCE every GID table entry is bound to a network interface (gid_attrs/ndevs) and carries that
+interface's MAC/IP. Connections are set up through the netdev's routes and neighbours, so a GID whose
+netdev lives in another network namespace (the host's, another pod's) cannot reach anyone from here:
+NCCL reports 'NET/IB : ... failed' or hangs at connect, rdma_cm returns ENODEV/ETIMEDOUT. This happens
+with hostNetwork-free pods that see the host's RDMA device (shared mode) but not its netdev.
+Fix: give the pod a netdev on the RoCE port and use the GID that belongs to it:
+  metadata:
+    annotations:
+      k8s.v1.cni.cncf.io/networks: roce-macvlan   # or an SR-IOV VF network
+  # inside the pod: which GIDs belong to which interface
+  show_gids        # or: cat /sys/class/infiniband/<dev>/ports/1/gid_attrs/ndevs/*
+  export NCCL_IB_GID_INDEX=<index of the RoCE v2 GID on net1>
+With SR-IOV, set the RDMA subsystem to exclusive netns mode so the VF's GIDs move with its netdev.
+Severity: error when no GID of the port belongs to a netdev of this namespace, or NCCL_IB_GID_INDEX
+selects one that does not; info otherwise (in shared mode a pod also sees the host's and other pods'
+GIDs, which is expected).)",
     check};
 
 }  // namespace railkit::doctor

@@ -38,15 +38,15 @@ std::vector<Finding> check(const DoctorInput& in) {
 extern const Rule kRoceMultirailArp = {
     "roce-multirail-arp", Severity::kWarning,
     "ARP sysctls let RoCE netdevs that share a subnet answer for each other",
-    "Linux answers ARP for any local address on any interface (arp_ignore=0) and may use any local\n"
-    "address as the source of its ARP requests (arp_announce=0). With several RoCE rails in one subnet\n"
-    "a peer then learns rail 1's MAC for rail 2's address, and RoCE v2 traffic for rail 2 lands on\n"
-    "rail 1's port (or is dropped by the switch). arp_ignore=1 answers only for addresses of the\n"
-    "receiving interface; arp_announce=2 always uses the best local address of the outgoing one. The\n"
-    "kernel applies the larger of net.ipv4.conf.all.* and the interface's value.\n"
-    "Fix, for every RoCE netdev:\n"
-    "  sysctl -w net.ipv4.conf.<netdev>.arp_ignore=1 net.ipv4.conf.<netdev>.arp_announce=2\n"
-    "and persist it in /etc/sysctl.d/ (or the CNI tuning plugin for pod interfaces).",
+    R"(Linux answers ARP for any local address on any interface (arp_ignore=0) and may use any local
+address as the source of its ARP requests (arp_announce=0). With several RoCE rails in one subnet
+a peer then learns rail 1's MAC for rail 2's address, and RoCE v2 traffic for rail 2 lands on
+rail 1's port (or is dropped by the switch). arp_ignore=1 answers only for addresses of the
+receiving interface; arp_announce=2 always uses the best local address of the outgoing one. The
+kernel applies the larger of net.ipv4.conf.all.* and the interface's value.
+Fix, for every RoCE netdev:
+  sysctl -w net.ipv4.conf.<netdev>.arp_ignore=1 net.ipv4.conf.<netdev>.arp_announce=2
+and persist it in /etc/sysctl.d/ (or the CNI tuning plugin for pod interfaces).)",
     check};
 
 }  // namespace railkit::doctor

@@ -100,20 +100,20 @@ std::vector<Finding> check(const DoctorInput& in) {
 extern const Rule kRoceMultirailNoPolicyRouting = {
     "roce-multirail-no-policy-routing", Severity::kError,
     "Several RoCE netdevs share an IPv4 subnet without policy routing",
-    "When two or more RoCE interfaces of one node have addresses in one subnet (e.g. all eight rails in\n"
-    "one /16, or RoCE VFs of several NICs in a pod from one IP pool), the main table holds one route\n"
-    "for that subnet and every packet to it, whatever its source address, leaves through the first\n"
-    "interface. RoCE v2 resolves the peer's MAC through that route: connections from the other rails\n"
-    "fail ('failed to modify QP to RTR', rdma_cm address errors) or run over the wrong port, and ARP\n"
-    "answers arrive on the wrong NIC. Each rail needs its own table selected by its source address.\n"
-    "railkit reads `ip rule` and `ip route show table all` of the pod's network namespace (netlink), or\n"
-    "railkit/live.json in a snapshot; without them it says nothing.\n"
-    "Fix, per rail (here rail 2, 10.0.0.2 on eth2):\n"
-    "  ip route add 10.0.0.0/24 dev eth2 src 10.0.0.2 table 102\n"
-    "  ip rule add from 10.0.0.2/32 table 102 priority 102\n"
-    "(and a default route in table 102 when peers sit in other subnets). With NetworkManager use\n"
-    "routing-rules/route-table on the connection; in Kubernetes the CNI (e.g. Spiderpool's\n"
-    "coordinator, or setNicAddr-style node scripts) must install them for every RDMA interface.",
+    R"(When two or more RoCE interfaces of one node have addresses in one subnet (e.g. all eight rails in
+one /16, or RoCE VFs of several NICs in a pod from one IP pool), the main table holds one route
+for that subnet and every packet to it, whatever its source address, leaves through the first
+interface. RoCE v2 resolves the peer's MAC through that route: connections from the other rails
+fail ('failed to modify QP to RTR', rdma_cm address errors) or run over the wrong port, and ARP
+answers arrive on the wrong NIC. Each rail needs its own table selected by its source address.
+railkit reads `ip rule` and `ip route show table all` of the pod's network namespace (netlink), or
+railkit/live.json in a snapshot; without them it says nothing.
+Fix, per rail (here rail 2, 10.0.0.2 on eth2):
+  ip route add 10.0.0.0/24 dev eth2 src 10.0.0.2 table 102
+  ip rule add from 10.0.0.2/32 table 102 priority 102
+(and a default route in table 102 when peers sit in other subnets). With NetworkManager use
+routing-rules/route-table on the connection; in Kubernetes the CNI (e.g. Spiderpool's
+coordinator, or setNicAddr-style node scripts) must install them for every RDMA interface.)",
     check};
 
 }  // namespace railkit::doctor

@@ -32,14 +32,14 @@ std::vector<Finding> check(const DoctorInput& in) {
 
 extern const Rule kRoceMultirailRpFilter = {
     "roce-multirail-rp-filter", Severity::kWarning, "Strict rp_filter on RoCE netdevs that share a subnet",
-    "With rp_filter=1 (strict, the default of many distributions) the kernel drops a packet when the\n"
-    "route back to its source does not leave through the interface it arrived on. When several RoCE\n"
-    "rails share a subnet, that route is the same for all of them, so ARP requests and IP traffic\n"
-    "(rdma_cm, RoCE v2 address resolution, NCCL's bootstrap on a rail) arriving on the other rails are\n"
-    "dropped. The kernel uses the larger of net.ipv4.conf.all.rp_filter and the interface's value.\n"
-    "Fix:\n"
-    "  sysctl -w net.ipv4.conf.<netdev>.rp_filter=2   # loose; max(all, <netdev>) = 2 even with all=1\n"
-    "and persist it in /etc/sysctl.d/ (or the pod's securityContext.sysctls / CNI tuning plugin).",
+    R"(With rp_filter=1 (strict, the default of many distributions) the kernel drops a packet when the
+route back to its source does not leave through the interface it arrived on. When several RoCE
+rails share a subnet, that route is the same for all of them, so ARP requests and IP traffic
+(rdma_cm, RoCE v2 address resolution, NCCL's bootstrap on a rail) arriving on the other rails are
+dropped. The kernel uses the larger of net.ipv4.conf.all.rp_filter and the interface's value.
+Fix:
+  sysctl -w net.ipv4.conf.<netdev>.rp_filter=2   # loose; max(all, <netdev>) = 2 even with all=1
+and persist it in /etc/sysctl.d/ (or the pod's securityContext.sysctls / CNI tuning plugin).)",
     check};
 
 }  // namespace railkit::doctor

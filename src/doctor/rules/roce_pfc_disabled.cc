@@ -31,17 +31,17 @@ std::vector<Finding> check(const DoctorInput& in) {
 
 extern const Rule kRocePfcDisabled = {
     "roce-pfc-disabled", Severity::kWarning, "PFC enabled on no priority of a RoCE NIC",
-    "RoCE assumes a lossless Ethernet: Priority Flow Control pauses one priority instead of dropping its\n"
-    "packets. With PFC off everywhere a congested switch drops RDMA packets and the sender goes back to\n"
-    "the lost one after a timeout, which shows up as collectives at a fraction of line rate and\n"
-    "'NET/IB : Got completion ... error 12' (retry exceeded) under load. Fabrics built for lossy RoCE\n"
-    "(ECN only, NIC-side selective repeat) are the exception: then ignore this warning.\n"
-    "railkit reads the IEEE DCB PFC state over netlink (what `dcb pfc show dev <netdev>` prints); when\n"
-    "the driver does not answer (no DCB support, a VF, no permission) the state is unknown and nothing\n"
-    "is reported. `railkit inspect --json` shows it under \"dcb\" (null = unknown).\n"
-    "Fix: enable PFC on one priority on the hosts and every switch port, and send RDMA there:\n"
-    "  dcb pfc set dev <netdev> prio-pfc 3:on      # or: mlnx_qos -i <netdev> --pfc 0,0,0,1,0,0,0,0\n"
-    "  NCCL_IB_TC=106                             # DSCP 26 -> priority 3",
+    R"(RoCE assumes a lossless Ethernet: Priority Flow Control pauses one priority instead of dropping its
+packets. With PFC off everywhere a congested switch drops RDMA packets and the sender goes back to
+the lost one after a timeout, which shows up as collectives at a fraction of line rate and
+'NET/IB : Got completion ... error 12' (retry exceeded) under load. Fabrics built for lossy RoCE
+(ECN only, NIC-side selective repeat) are the exception: then ignore this warning.
+railkit reads the IEEE DCB PFC state over netlink (what `dcb pfc show dev <netdev>` prints); when
+the driver does not answer (no DCB support, a VF, no permission) the state is unknown and nothing
+is reported. `railkit inspect --json` shows it under "dcb" (null = unknown).
+Fix: enable PFC on one priority on the hosts and every switch port, and send RDMA there:
+  dcb pfc set dev <netdev> prio-pfc 3:on      # or: mlnx_qos -i <netdev> --pfc 0,0,0,1,0,0,0,0
+  NCCL_IB_TC=106                             # DSCP 26 -> priority 3)",
     check};
 
 }  // namespace railkit::doctor

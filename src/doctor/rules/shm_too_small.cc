@@ -20,13 +20,17 @@ std::vector<Finding> check(const DoctorInput& in) {
 
 extern const Rule kShmTooSmall = {
     "shm-too-small", Severity::kError, "/dev/shm is smaller than 1 GiB",
-    "NCCL's SHM and P2P transports and OpenMPI's vader/sm BTL allocate their buffers in /dev/shm. "
-    "Kubernetes\n"
-    "gives every container a 64 MiB /dev/shm, so multi-GPU jobs fail with 'Bus error' or NCCL 'unhandled "
-    "system error'.\n"
-    "Fix:\n"
-    "  volumes:\n  - name: dshm\n    emptyDir:\n      medium: Memory\n      sizeLimit: 16Gi\n"
-    "  containers: ... volumeMounts:\n  - name: dshm\n    mountPath: /dev/shm\n"
-    "(or `docker run --shm-size=16g`).",
+    R"(NCCL's SHM and P2P transports and OpenMPI's vader/sm BTL allocate their buffers in /dev/shm. Kubernetes
+gives every container a 64 MiB /dev/shm, so multi-GPU jobs fail with 'Bus error' or NCCL 'unhandled system error'.
+Fix:
+  volumes:
+  - name: dshm
+    emptyDir:
+      medium: Memory
+      sizeLimit: 16Gi
+  containers: ... volumeMounts:
+  - name: dshm
+    mountPath: /dev/shm
+(or `docker run --shm-size=16g`).)",
     check};
 }  // namespace railkit::doctor

@@ -68,15 +68,17 @@ std::vector<Finding> check(const DoctorInput& in) {
 
 extern const Rule kUcxNetDevicesInvalid = {
     "ucx-net-devices-invalid", Severity::kError, "UCX_NET_DEVICES names a missing or down device",
-    "UCX_NET_DEVICES restricts UCX (OpenMPI with pml ucx, UCC, and libraries built on UCX) to the listed\n"
-    "network devices: RDMA ports as <device>:<port> ('mlx5_0:1') and TCP interfaces by name ('eth0').\n"
-    "Names copied from another node or from the host (an SR-IOV pod sees its VF, e.g. mlx5_12) match\n"
-    "nothing in the pod; UCX then drops those transports, falls back to TCP, or fails at MPI_Init with\n"
-    "'no usable transports' / 'UCX ERROR ... no such device'. Error when no listed device is usable.\n"
-    "Fix: list what the pod has and use those names:\n"
-    "  ucx_info -d | grep -e Transport -e Device\n"
-    "  env:\n  - name: UCX_NET_DEVICES\n    value: mlx5_0:1,mlx5_1:1\n"
-    "or leave it unset (UCX picks every usable device), or 'all'.",
+    R"(UCX_NET_DEVICES restricts UCX (OpenMPI with pml ucx, UCC, and libraries built on UCX) to the listed
+network devices: RDMA ports as <device>:<port> ('mlx5_0:1') and TCP interfaces by name ('eth0').
+Names copied from another node or from the host (an SR-IOV pod sees its VF, e.g. mlx5_12) match
+nothing in the pod; UCX then drops those transports, falls back to TCP, or fails at MPI_Init with
+'no usable transports' / 'UCX ERROR ... no such device'. Error when no listed device is usable.
+Fix: list what the pod has and use those names:
+  ucx_info -d | grep -e Transport -e Device
+  env:
+  - name: UCX_NET_DEVICES
+    value: mlx5_0:1,mlx5_1:1
+or leave it unset (UCX picks every usable device), or 'all'.)",
     check};
 
 }  // namespace railkit::doctor

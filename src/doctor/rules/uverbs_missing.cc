@@ -24,12 +24,12 @@ std::vector<Finding> check(const DoctorInput& in) {
 
 extern const Rule kUverbsMissing = {
     "uverbs-missing", Severity::kError, "RDMA device has no /dev/infiniband/uverbs node",
-    "libibverbs opens /dev/infiniband/uverbsN to talk to a device. sysfs can show the device while the "
-    "container\n"
-    "has no device node, and then NCCL reports no IB device and falls back to sockets.\n"
-    "Fix: on the node `modprobe ib_uverbs` (and rdma_ucm). In Kubernetes let the device plugin inject the "
-    "nodes:\n"
-    "  resources:\n    limits:\n      rdma/rdma_shared_device_a: 1\n"
-    "or, with the SR-IOV device plugin, set `isRdma: true` in the resource config.",
+    R"(libibverbs opens /dev/infiniband/uverbsN to talk to a device. sysfs can show the device while the container
+has no device node, and then NCCL reports no IB device and falls back to sockets.
+Fix: on the node `modprobe ib_uverbs` (and rdma_ucm). In Kubernetes let the device plugin inject the nodes:
+  resources:
+    limits:
+      rdma/rdma_shared_device_a: 1
+or, with the SR-IOV device plugin, set `isRdma: true` in the resource config.)",
     check};
 }  // namespace railkit::doctor
