@@ -2,14 +2,16 @@
 
 namespace railkit::logs::nccl {
 
-// Order matters once: nccl-unhandled-error is last so it can name the finding
-// that explains NCCL's error.
+// Defined in rules/<id>.cc.
+#define RAILKIT_NCCL_RULE(name) NcclRule name();
+#include "logs/nccl/rules/list.inc"
+#undef RAILKIT_NCCL_RULE
+
 const std::vector<NcclRule>& allNcclRules() {
   static const std::vector<NcclRule> kRules = {
-      netSocketRule(),       noGdrRule(),         verbsResourceFailedRule(), verbsOpenFailedRule(),
-      qpConnectFailedRule(), ibCompletionErrorRule(), proxyCrashRule(),      connectionClosedRule(),
-      noInterfaceRule(),     shmFailureRule(),    timeoutRule(),             duplicateGpuRule(),
-      versionMismatchRule(), unhandledErrorRule(),
+#define RAILKIT_NCCL_RULE(name) name(),
+#include "logs/nccl/rules/list.inc"
+#undef RAILKIT_NCCL_RULE
   };
   return kRules;
 }

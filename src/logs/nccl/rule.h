@@ -43,20 +43,4 @@ Finding makeFinding(const char* id, Severity severity, std::string subject, std:
 NcclLogFacts summarize(const AnalyzerState& state);
 bool isIbLike(const std::string& inter_node_transport);
 
-// Each rule's entry, defined in rules/<id>.cc.
-NcclRule netSocketRule();
-NcclRule noGdrRule();
-NcclRule verbsResourceFailedRule();
-NcclRule verbsOpenFailedRule();
-NcclRule qpConnectFailedRule();
-NcclRule ibCompletionErrorRule();
-NcclRule proxyCrashRule();
-NcclRule connectionClosedRule();
-NcclRule noInterfaceRule();
-NcclRule shmFailureRule();
-NcclRule timeoutRule();
-NcclRule duplicateGpuRule();
-NcclRule versionMismatchRule();
-NcclRule unhandledErrorRule();
-
 }  // namespace railkit::logs::nccl

@@ -17,4 +17,6 @@ void checkCapPrefix(const LintInput& input, std::vector<Finding>& out) {
                                     "write '" + container.cap_add[i].substr(4) + "'"));
 }
 
+extern const Rule kCapPrefix = {"cap-prefix", "capability written with the CAP_ prefix", checkCapPrefix};
+
 }  // namespace railkit::k8s::rules

@@ -65,4 +65,6 @@ void checkCniConfigInvalidJson(const LintInput& input, std::vector<Finding>& out
   }
 }
 
+extern const Rule kCniConfigInvalidJson = {"cni-config-invalid-json", "CNI ipam/config string is not valid JSON", checkCniConfigInvalidJson};
+
 }  // namespace railkit::k8s::rules

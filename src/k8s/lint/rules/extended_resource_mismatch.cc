@@ -26,4 +26,6 @@ void checkExtendedResourceMismatch(const LintInput& input, std::vector<Finding>&
       }
 }
 
+extern const Rule kExtendedResourceMismatch = {"extended-resource-mismatch", "extended resource requests differ from limits", checkExtendedResourceMismatch};
+
 }  // namespace railkit::k8s::rules

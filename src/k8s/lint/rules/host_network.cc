@@ -16,4 +16,6 @@ void checkHostNetwork(const LintInput& input, std::vector<Finding>& out) {
                                 "where the platform requires it"));
 }
 
+extern const Rule kHostNetwork = {"host-network", "pod uses the host network namespace", checkHostNetwork};
+
 }  // namespace railkit::k8s::rules

@@ -31,4 +31,6 @@ void checkIpcLockMissing(const LintInput& input, std::vector<Finding>& out) {
     }
 }
 
+extern const Rule kIpcLockMissing = {"ipc-lock-missing", "RDMA container without IPC_LOCK", checkIpcLockMissing};
+
 }  // namespace railkit::k8s::rules

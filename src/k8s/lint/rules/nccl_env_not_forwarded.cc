@@ -33,4 +33,6 @@ void checkNcclEnvNotForwarded(const LintInput& input, std::vector<Finding>& out)
   }
 }
 
+extern const Rule kNcclEnvNotForwarded = {"nccl-env-not-forwarded", "NCCL/UCX variables on the MPI launcher do not reach the ranks", checkNcclEnvNotForwarded};
+
 }  // namespace railkit::k8s::rules

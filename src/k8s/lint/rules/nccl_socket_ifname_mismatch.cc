@@ -81,4 +81,6 @@ void checkNcclSocketIfnameMismatch(const LintInput& input, std::vector<Finding>&
   }
 }
 
+extern const Rule kNcclSocketIfnameMismatch = {"nccl-socket-ifname-mismatch", "NCCL_SOCKET_IFNAME names an interface the pod will not have", checkNcclSocketIfnameMismatch};
+
 }  // namespace railkit::k8s::rules

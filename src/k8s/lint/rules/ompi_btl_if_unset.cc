@@ -30,4 +30,6 @@ void checkOmpiBtlIfUnset(const LintInput& input, std::vector<Finding>& out) {
   }
 }
 
+extern const Rule kOmpiBtlIfUnset = {"ompi-btl-if-unset", "mpirun may route TCP traffic over any interface", checkOmpiBtlIfUnset};
+
 }  // namespace railkit::k8s::rules

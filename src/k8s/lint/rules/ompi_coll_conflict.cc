@@ -84,4 +84,6 @@ void checkOmpiCollConflict(const LintInput& input, std::vector<Finding>& out) {
   }
 }
 
+extern const Rule kOmpiCollConflict = {"ompi-coll-conflict", "Open MPI HCOLL/UCC collectives left enabled next to NCCL", checkOmpiCollConflict};
+
 }  // namespace railkit::k8s::rules

@@ -40,4 +40,6 @@ void checkOmpiMcaMisused(const LintInput& input, std::vector<Finding>& out) {
     }
 }
 
+extern const Rule kOmpiMcaMisused = {"ompi-mca-misused", "Open MPI parameters that are ineffective or contradict each other", checkOmpiMcaMisused};
+
 }  // namespace railkit::k8s::rules

@@ -16,4 +16,6 @@ void checkPrivilegedContainer(const LintInput& input, std::vector<Finding>& out)
                                   "and add only capabilities: {add: [IPC_LOCK]}"));
 }
 
+extern const Rule kPrivilegedContainer = {"privileged-container", "container runs privileged", checkPrivilegedContainer};
+
 }  // namespace railkit::k8s::rules

@@ -30,4 +30,6 @@ void checkPssForbidsIpcLock(const LintInput& input, std::vector<Finding>& out) {
   }
 }
 
+extern const Rule kPssForbidsIpcLock = {"pss-forbids-ipc-lock", "namespace Pod Security level rejects IPC_LOCK", checkPssForbidsIpcLock};
+
 }  // namespace railkit::k8s::rules

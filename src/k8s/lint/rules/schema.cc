@@ -36,4 +36,6 @@ void checkSchema(const LintInput& input, std::vector<Finding>& out) {
     }
 }
 
+extern const Rule kSchema = {"schema", "object does not match its OpenAPI/CRD schema", checkSchema};
+
 }  // namespace railkit::k8s::rules

@@ -24,4 +24,6 @@ void checkShmDefault(const LintInput& input, std::vector<Finding>& out) {
   }
 }
 
+extern const Rule kShmDefault = {"shm-default", "NCCL workload keeps the 64 MiB default /dev/shm", checkShmDefault};
+
 }  // namespace railkit::k8s::rules

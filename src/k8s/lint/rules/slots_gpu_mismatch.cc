@@ -23,4 +23,6 @@ void checkSlotsGpuMismatch(const LintInput& input, std::vector<Finding>& out) {
   }
 }
 
+extern const Rule kSlotsGpuMismatch = {"slots-gpu-mismatch", "MPIJob slotsPerWorker differs from GPUs per worker", checkSlotsGpuMismatch};
+
 }  // namespace railkit::k8s::rules

@@ -59,4 +59,6 @@ void checkUnexpandedPlaceholder(const LintInput& input, std::vector<Finding>& ou
     for (const Object& object : manifest->objects) walk(*object.root, "", "", object, out, 0);
 }
 
+extern const Rule kUnexpandedPlaceholder = {"unexpanded-placeholder", "template placeholder left in a value", checkUnexpandedPlaceholder};
+
 }  // namespace railkit::k8s::rules

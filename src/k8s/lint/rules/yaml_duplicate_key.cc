@@ -24,4 +24,6 @@ void checkYamlDuplicateKey(const LintInput& input, std::vector<Finding>& out) {
   }
 }
 
+extern const Rule kYamlDuplicateKey = {"yaml-duplicate-key", "mapping key given twice", checkYamlDuplicateKey};
+
 }  // namespace railkit::k8s::rules
