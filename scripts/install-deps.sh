@@ -11,6 +11,10 @@ packages=(
   libgtest-dev libgmock-dev libpugixml-dev libarchive-dev libfyaml-dev
   libucx-dev ucx-utils libopenmpi-dev openmpi-bin
   libssl-dev
+  # exporter: the HTTP server (header <httplib.h>)
+  libcpp-httplib-dev
+  # tests: the exporter end to end (curl scrapes, promtool checks the format)
+  curl prometheus
   # tests: network namespaces, process tools
   iproute2 procps
   # tests: the pod runner starts a real sshd in each MPI worker pod
