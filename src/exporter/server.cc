@@ -5,6 +5,7 @@
 #include <thread>
 
 #include <httplib.h>
+#include <sys/socket.h>
 
 #include "core/strings.h"
 
@@ -34,6 +35,13 @@ Result<ListenAddress> parseListen(std::string_view text) {
 Status serve(const ListenAddress& address, const MetricsCache& cache, const std::function<bool()>& should_stop,
              const std::function<void(const ListenAddress&)>& on_listening) {
   httplib::Server server;
+  // httplib's default sets SO_REUSEPORT, with which a second exporter on the
+  // same port binds too and the kernel splits scrapes between the two.
+  // SO_REUSEADDR alone still allows a restart while old connections linger.
+  server.set_socket_options([](socket_t sock) {
+    int yes = 1;
+    setsockopt(sock, SOL_SOCKET, SO_REUSEADDR, &yes, sizeof(yes));
+  });
   server.Get("/metrics", [&cache](const httplib::Request&, httplib::Response& res) {
     res.set_content(cache.text(), "text/plain; version=0.0.4; charset=utf-8");
   });
@@ -54,7 +62,10 @@ Status serve(const ListenAddress& address, const MetricsCache& cache, const std:
     server.listen_after_bind();
     ended = true;
   });
-  while (!ended && !should_stop()) std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  // stop() only acts on a server that is already running: one that came
+  // before listen_after_bind got going would be lost and the join would hang.
+  while (!ended && !(should_stop() && server.is_running()))
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
   server.stop();
   listener.join();
   if (!should_stop()) return makeError(ErrorCode::kIo, "the HTTP server stopped unexpectedly");

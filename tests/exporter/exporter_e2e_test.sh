@@ -103,6 +103,17 @@ done
 
 [[ "$(curl -fsS --max-time 5 "$URL/healthz")" == "ok" ]] || fail "/healthz did not answer ok"
 
+# A second exporter on the same address: one line and exit 2, no hang.
+timeout 20 "$RK" exporter --root "$ROOT" --listen "${URL#http://}" >"$WORK/second.log" 2>&1
+rc=$?
+[[ $rc == 2 ]] || fail "second exporter on ${URL#http://}: exit $rc, expected 2"
+grep -q "^railkit: cannot listen on 127.0.0.1:" "$WORK/second.log" || fail "no 'cannot listen' line: $(cat "$WORK/second.log")"
+# Bad flags are usage errors.
+"$RK" exporter --root "$ROOT" --interval 0 >/dev/null 2>&1
+[[ $? == 2 ]] || fail "--interval 0 was accepted"
+"$RK" exporter --root "$ROOT" --listen 9877 >/dev/null 2>&1
+[[ $? == 2 ]] || fail "--listen without a host was accepted"
+
 kill -TERM "$PID"
 for _ in $(seq 1 50); do kill -0 "$PID" 2>/dev/null || break; sleep 0.1; done
 kill -0 "$PID" 2>/dev/null && fail "exporter still running 5 s after SIGTERM"
