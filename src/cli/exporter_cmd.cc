@@ -44,14 +44,15 @@ int runExporter(const ExporterOptions& opts) {
   cache_options.interval = std::chrono::milliseconds(std::llround(opts.interval_s * 1000));
   auto cache = exporter::MetricsCache::start(root, cache_options);
   if (!cache) return reportError(cache.error());
-  auto st = exporter::serve(*address, **cache, [] { return interruptRequested(); },
-                            [&](const exporter::ListenAddress& bound) {
-                              bool v6 = bound.host.find(':') != std::string::npos;
-                              std::printf("railkit exporter: serving http://%s%s%s:%d/metrics (root %s, every %g s)\n",
-                                          v6 ? "[" : "", bound.host.c_str(), v6 ? "]" : "", bound.port,
-                                          opts.root.empty() ? "/" : opts.root.c_str(), opts.interval_s);
-                              std::fflush(stdout);
-                            });
+  auto st = exporter::serve(
+      *address, **cache, [] { return interruptRequested(); },
+      [&](const exporter::ListenAddress& bound) {
+        bool v6 = bound.host.find(':') != std::string::npos;
+        std::printf("railkit exporter: serving http://%s%s%s:%d/metrics (root %s, every %g s)\n",
+                    v6 ? "[" : "", bound.host.c_str(), v6 ? "]" : "", bound.port,
+                    opts.root.empty() ? "/" : opts.root.c_str(), opts.interval_s);
+        std::fflush(stdout);
+      });
   if (!st) return reportError(st.error());
   return kExitOk;
 }
@@ -59,13 +60,16 @@ int runExporter(const ExporterOptions& opts) {
 }  // namespace
 
 void registerExporter(CLI::App& app, CommandContext& context) {
-  auto* command = app.add_subcommand("exporter", "Serve Prometheus metrics for RDMA ports, RoCE congestion and readiness");
+  auto* command = app.add_subcommand(
+      "exporter", "Serve Prometheus metrics for RDMA ports, RoCE congestion and readiness");
   auto opts = std::make_shared<ExporterOptions>();
-  command->add_option("--listen", opts->listen,
-                      "Listen on this address only (default 127.0.0.1:9877; port 0 picks a free one)")
+  command
+      ->add_option("--listen", opts->listen,
+                   "Listen on this address only (default 127.0.0.1:9877; port 0 picks a free one)")
       ->type_name("ADDR:PORT");
   command->add_option("--root", opts->root, "Read a snapshot (directory or .tar.gz) instead of this machine");
-  command->add_option("--interval", opts->interval_s, "Read sysfs at most every this many seconds (default 15)")
+  command
+      ->add_option("--interval", opts->interval_s, "Read sysfs at most every this many seconds (default 15)")
       ->type_name("SECONDS");
   command->callback([&context, opts] { context.action = [opts] { return runExporter(*opts); }; });
 }

@@ -37,7 +37,8 @@ Status MetricsCache::refresh() {
   }
   ExporterStats stats;
   stats.read_errors_total = read_errors_total_;
-  stats.scrape_duration_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
+  stats.scrape_duration_seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
   std::string text = renderMetrics(*reading, findings_, stats);
   std::lock_guard<std::mutex> lock(mutex_);
   text_ = std::move(text);

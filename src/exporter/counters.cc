@@ -49,8 +49,8 @@ std::optional<uint64_t> parseCounterValue(std::string_view text) {
 PortCounters readPortCounters(const FileRoot& root, const std::string& device, int port) {
   PortCounters out;
   Reader reader(root, out);
-  std::string port_dir = joinPath(joinPath(joinPath(sys::paths::kClassInfiniband, device), "ports"),
-                                  std::to_string(port));
+  std::string port_dir =
+      joinPath(joinPath(joinPath(sys::paths::kClassInfiniband, device), "ports"), std::to_string(port));
   std::string counters = joinPath(port_dir, "counters");
   std::string ext = joinPath(port_dir, "counters_ext");
   bool have_counters = root.isDirectory(counters);

@@ -1,9 +1,9 @@
 #include "exporter/exposition.h"
 
+#include <fmt/core.h>
+
 #include <cmath>
 #include <limits>
-
-#include <fmt/core.h>
 
 namespace railkit::exporter {
 namespace {
@@ -37,16 +37,22 @@ std::string escapeLabelValue(std::string_view value) {
       continue;
     }
     char c = value[i];
-    if (n == 1 && c == '\\') out += "\\\\";
-    else if (n == 1 && c == '"') out += "\\\"";
-    else if (n == 1 && c == '\n') out += "\\n";
-    else out.append(value.substr(i, n));
+    if (n == 1 && c == '\\')
+      out += "\\\\";
+    else if (n == 1 && c == '"')
+      out += "\\\"";
+    else if (n == 1 && c == '\n')
+      out += "\\n";
+    else
+      out.append(value.substr(i, n));
     i += n;
   }
   return out;
 }
 
-std::string formatValue(uint64_t value) { return std::to_string(value); }
+std::string formatValue(uint64_t value) {
+  return std::to_string(value);
+}
 
 std::string formatValue(double value) {
   if (std::isnan(value)) return "NaN";
@@ -61,9 +67,12 @@ void Exposition::family(std::string_view name, std::string_view type, std::strin
   name_ = std::string(name);
   std::string escaped;
   for (char c : help) {
-    if (c == '\\') escaped += "\\\\";
-    else if (c == '\n') escaped += "\\n";
-    else escaped += c;
+    if (c == '\\')
+      escaped += "\\\\";
+    else if (c == '\n')
+      escaped += "\\n";
+    else
+      escaped += c;
   }
   text_ += fmt::format("# HELP {} {}\n# TYPE {} {}\n", name_, escaped, name_, type);
 }

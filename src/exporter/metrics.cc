@@ -10,7 +10,9 @@
 namespace railkit::exporter {
 namespace {
 
-Labels portLabels(const std::string& device, int port) { return {{"device", device}, {"port", std::to_string(port)}}; }
+Labels portLabels(const std::string& device, int port) {
+  return {{"device", device}, {"port", std::to_string(port)}};
+}
 
 // IB data counters count 4-octet words; bytes are 4x. A word count past
 // 2^62 would overflow 64 bits, so such a value is written as a double.
@@ -35,7 +37,8 @@ void counterFamily(Exposition& out, const NodeReading& reading, const char* name
 
 void portFamilies(Exposition& out, const NodeReading& reading) {
   const auto& devices = reading.inventory.rdma_devices;
-  out.family("railkit_rdma_port_info", "gauge", "RDMA port facts: link layer, netdev and firmware; always 1.");
+  out.family("railkit_rdma_port_info", "gauge",
+             "RDMA port facts: link layer, netdev and firmware; always 1.");
   for (const auto& d : devices)
     for (const auto& p : d.ports)
       out.sample({{"device", d.name},
@@ -44,10 +47,12 @@ void portFamilies(Exposition& out, const NodeReading& reading) {
                   {"netdev", p.netdev},
                   {"fw_ver", d.fw_ver}},
                  "1");
-  out.family("railkit_rdma_port_up", "gauge", "1 when the port is ACTIVE and its physical link LinkUp, else 0.");
+  out.family("railkit_rdma_port_up", "gauge",
+             "1 when the port is ACTIVE and its physical link LinkUp, else 0.");
   for (const auto& d : devices)
     for (const auto& p : d.ports) out.sample(portLabels(d.name, p.port), portUp(p) ? "1" : "0");
-  out.family("railkit_rdma_port_rate_bytes_per_second", "gauge", "Link rate of the port in bytes per second.");
+  out.family("railkit_rdma_port_rate_bytes_per_second", "gauge",
+             "Link rate of the port in bytes per second.");
   for (const auto& d : devices)
     for (const auto& p : d.ports)
       if (p.rate_gbps) out.sample(portLabels(d.name, p.port), formatValue(*p.rate_gbps * 1e9 / 8));
@@ -55,19 +60,20 @@ void portFamilies(Exposition& out, const NodeReading& reading) {
 
 void counterFamilies(Exposition& out, const NodeReading& reading) {
   counterFamily(out, reading, "railkit_rdma_port_transmitted_bytes_total",
-                "Bytes transmitted by the port (4 x port_xmit_data).", &PortCounters::transmitted_words, true);
+                "Bytes transmitted by the port (4 x port_xmit_data).", &PortCounters::transmitted_words,
+                true);
   counterFamily(out, reading, "railkit_rdma_port_received_bytes_total",
                 "Bytes received by the port (4 x port_rcv_data).", &PortCounters::received_words, true);
-  counterFamily(out, reading, "railkit_rdma_port_symbol_errors_total", "Physical symbol errors (symbol_error).",
-                &PortCounters::symbol_errors, false);
+  counterFamily(out, reading, "railkit_rdma_port_symbol_errors_total",
+                "Physical symbol errors (symbol_error).", &PortCounters::symbol_errors, false);
   counterFamily(out, reading, "railkit_rdma_port_link_downed_total",
                 "Times the link went down after link error recovery failed (link_downed).",
                 &PortCounters::link_downed, false);
-  counterFamily(out, reading, "railkit_rdma_port_receive_errors_total", "Received packets with errors (port_rcv_errors).",
-                &PortCounters::receive_errors, false);
+  counterFamily(out, reading, "railkit_rdma_port_receive_errors_total",
+                "Received packets with errors (port_rcv_errors).", &PortCounters::receive_errors, false);
   counterFamily(out, reading, "railkit_rdma_port_transmit_wait_total",
-                "Ticks the port had data to send but no credits (port_xmit_wait).", &PortCounters::transmit_wait,
-                false);
+                "Ticks the port had data to send but no credits (port_xmit_wait).",
+                &PortCounters::transmit_wait, false);
   out.family("railkit_rdma_hw_counter_total", "counter",
              "Driver counters of the port (hw_counters/: CNPs, ECN marks, retransmission causes).");
   for (const auto& p : reading.ports)

@@ -1,11 +1,11 @@
 #include "exporter/server.h"
 
+#include <httplib.h>
+#include <sys/socket.h>
+
 #include <atomic>
 #include <chrono>
 #include <thread>
-
-#include <httplib.h>
-#include <sys/socket.h>
 
 #include "core/strings.h"
 
@@ -32,7 +32,8 @@ Result<ListenAddress> parseListen(std::string_view text) {
   return ListenAddress{std::string(host), static_cast<int>(*number)};
 }
 
-Status serve(const ListenAddress& address, const MetricsCache& cache, const std::function<bool()>& should_stop,
+Status serve(const ListenAddress& address, const MetricsCache& cache,
+             const std::function<bool()>& should_stop,
              const std::function<void(const ListenAddress&)>& on_listening) {
   httplib::Server server;
   // httplib's default sets SO_REUSEPORT, with which a second exporter on the
@@ -45,7 +46,8 @@ Status serve(const ListenAddress& address, const MetricsCache& cache, const std:
   server.Get("/metrics", [&cache](const httplib::Request&, httplib::Response& res) {
     res.set_content(cache.text(), "text/plain; version=0.0.4; charset=utf-8");
   });
-  server.Get("/healthz", [](const httplib::Request&, httplib::Response& res) { res.set_content("ok\n", "text/plain"); });
+  server.Get("/healthz",
+             [](const httplib::Request&, httplib::Response& res) { res.set_content("ok\n", "text/plain"); });
   ListenAddress bound = address;
   if (address.port == 0) {
     bound.port = server.bind_to_any_port(address.host);

@@ -25,7 +25,8 @@ Result<ListenAddress> parseListen(std::string_view text);
 // Binds, calls `on_listening` with the bound address, then serves until
 // `should_stop` returns true (polled every 100 ms) or the server fails.
 // kIo when the address cannot be bound (in use, not ours).
-Status serve(const ListenAddress& address, const MetricsCache& cache, const std::function<bool()>& should_stop,
+Status serve(const ListenAddress& address, const MetricsCache& cache,
+             const std::function<bool()>& should_stop,
              const std::function<void(const ListenAddress&)>& on_listening);
 
 }  // namespace railkit::exporter

@@ -1,14 +1,15 @@
 // MetricsCache refreshes in the background at its interval and runs the
 // doctor rules at most every doctor_interval; parseListen takes HOST:PORT.
+#include "exporter/cache.h"
+
+#include <gtest/gtest.h>
+
 #include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <string>
 #include <thread>
 
-#include <gtest/gtest.h>
-
-#include "exporter/cache.h"
 #include "exporter/server.h"
 #include "support/node_builder.h"
 #include "support/test_support.h"
@@ -118,7 +119,8 @@ TEST(ExporterListen, ParsesHostAndPort) {
   auto def = ex::parseListen(ex::kDefaultListen);
   ASSERT_TRUE(def.has_value());
   EXPECT_EQ(def->host, "127.0.0.1");
-  for (const char* bad : {"", "9877", ":9877", "host:", "host:65536", "host:-1", "::1:80", "[::1:80", "h:8x"}) {
+  for (const char* bad :
+       {"", "9877", ":9877", "host:", "host:65536", "host:-1", "::1:80", "[::1:80", "h:8x"}) {
     auto r = ex::parseListen(bad);
     EXPECT_FALSE(r.has_value()) << bad;
     if (!r) {

@@ -1,16 +1,17 @@
 // The /metrics text of `railkit exporter` from NodeBuilder trees: exact lines,
 // the 4x scaling of IB data counters, skipped and counted counter files.
+#include "exporter/metrics.h"
+
+#include <gtest/gtest.h>
+
 #include <algorithm>
 #include <filesystem>
 #include <sstream>
 #include <string>
 #include <vector>
 
-#include <gtest/gtest.h>
-
 #include "core/file_root.h"
 #include "exporter/exposition.h"
-#include "exporter/metrics.h"
 #include "support/node_builder.h"
 #include "support/test_support.h"
 
@@ -66,8 +67,8 @@ class ExporterMetrics : public ::testing::Test {
     auto& port = node.port("mlx5_0", 1);
     port.counters = {{"port_xmit_data", "1000\n"}, {"port_rcv_data", "250\n"}, {"symbol_error", "3\n"},
                      {"link_downed", "1\n"},       {"port_rcv_errors", "2\n"}, {"port_xmit_wait", "77\n"}};
-    port.hw_counters = {{"np_cnp_sent", "5\n"}, {"rp_cnp_handled", "6\n"}, {"out_of_sequence", "0\n"},
-                        {"lifespan", "10\n"}};
+    port.hw_counters = {
+        {"np_cnp_sent", "5\n"}, {"rp_cnp_handled", "6\n"}, {"out_of_sequence", "0\n"}, {"lifespan", "10\n"}};
     return node;
   }
 
@@ -79,7 +80,7 @@ TEST(ExporterExposition, EscapesLabelValuesAndRepairsUtf8) {
   EXPECT_EQ(ex::escapeLabelValue("mlx5_0"), "mlx5_0");
   EXPECT_EQ(ex::escapeLabelValue("caf\xc3\xa9"), "caf\xc3\xa9");
   EXPECT_EQ(ex::escapeLabelValue("x\xffy"), "x\xef\xbf\xbdy");
-  EXPECT_EQ(ex::escapeLabelValue("\xc3"), "\xef\xbf\xbd");       // cut short
+  EXPECT_EQ(ex::escapeLabelValue("\xc3"), "\xef\xbf\xbd");                  // cut short
   EXPECT_EQ(ex::escapeLabelValue("\xc0\xaf"), "\xef\xbf\xbd\xef\xbf\xbd");  // overlong '/'
 }
 
@@ -114,13 +115,15 @@ TEST_F(ExporterMetrics, PortFactsOfAHealthyNode) {
   auto node = NodeBuilder::healthyDgxH100();
   node.setPortState("mlx5_3", 1, "1: DOWN", "3: Disabled");
   std::string text = render(node);
-  EXPECT_TRUE(hasLine(text, "railkit_rdma_port_info{device=\"mlx5_0\",port=\"1\",link_layer=\"InfiniBand\","
-                            "netdev=\"ib0\",fw_ver=\"28.39.1002\"} 1"))
+  EXPECT_TRUE(hasLine(text,
+                      "railkit_rdma_port_info{device=\"mlx5_0\",port=\"1\",link_layer=\"InfiniBand\","
+                      "netdev=\"ib0\",fw_ver=\"28.39.1002\"} 1"))
       << text;
   EXPECT_TRUE(hasLine(text, "railkit_rdma_port_up{device=\"mlx5_0\",port=\"1\"} 1"));
   EXPECT_TRUE(hasLine(text, "railkit_rdma_port_up{device=\"mlx5_3\",port=\"1\"} 0"));
   // 400 Gb/s = 50 GB/s.
-  EXPECT_TRUE(hasLine(text, "railkit_rdma_port_rate_bytes_per_second{device=\"mlx5_0\",port=\"1\"} 50000000000"));
+  EXPECT_TRUE(
+      hasLine(text, "railkit_rdma_port_rate_bytes_per_second{device=\"mlx5_0\",port=\"1\"} 50000000000"));
   EXPECT_EQ(samples(text, "railkit_rdma_port_up").size(), 8u);
   // No port has counter files here: no counter samples and no errors.
   EXPECT_TRUE(samples(text, "railkit_rdma_port_transmitted_bytes_total").empty());
@@ -160,11 +163,14 @@ TEST_F(ExporterMetrics, CountersAreExactAndDataIsFourOctetWords) {
 
 TEST_F(ExporterMetrics, ExtendedCountersOfOldKernelsWin) {
   auto node = withCounters();
-  node.port("mlx5_0", 1).counters_ext = {{"port_xmit_data_64", "8589934592\n"}, {"port_rcv_data_64", "4294967296\n"}};
+  node.port("mlx5_0", 1).counters_ext = {{"port_xmit_data_64", "8589934592\n"},
+                                         {"port_rcv_data_64", "4294967296\n"}};
   std::string text = render(node);
-  EXPECT_TRUE(hasLine(text, "railkit_rdma_port_transmitted_bytes_total{device=\"mlx5_0\",port=\"1\"} 34359738368"))
+  EXPECT_TRUE(
+      hasLine(text, "railkit_rdma_port_transmitted_bytes_total{device=\"mlx5_0\",port=\"1\"} 34359738368"))
       << text;
-  EXPECT_TRUE(hasLine(text, "railkit_rdma_port_received_bytes_total{device=\"mlx5_0\",port=\"1\"} 17179869184"));
+  EXPECT_TRUE(
+      hasLine(text, "railkit_rdma_port_received_bytes_total{device=\"mlx5_0\",port=\"1\"} 17179869184"));
 }
 
 TEST_F(ExporterMetrics, HugeWordCountsDoNotWrap) {
@@ -173,14 +179,17 @@ TEST_F(ExporterMetrics, HugeWordCountsDoNotWrap) {
   std::string text = render(node);
   auto tx = samples(text, "railkit_rdma_port_transmitted_bytes_total");
   ASSERT_EQ(tx.size(), 1u);
-  EXPECT_EQ(tx[0], "railkit_rdma_port_transmitted_bytes_total{device=\"mlx5_0\",port=\"1\"} 7.378697629483821e+19");
+  EXPECT_EQ(tx[0],
+            "railkit_rdma_port_transmitted_bytes_total{device=\"mlx5_0\",port=\"1\"} 7.378697629483821e+19");
 }
 
 TEST_F(ExporterMetrics, BadCounterFilesAreSkippedAndCounted) {
   auto node = withCounters();
   auto& port = node.port("mlx5_0", 1);
   // Two of six missing, one not a number, one far too long to be a counter.
-  port.counters = {{"port_xmit_data", "1000\n"}, {"port_rcv_data", "junk\n"}, {"symbol_error", std::string(200, '1')},
+  port.counters = {{"port_xmit_data", "1000\n"},
+                   {"port_rcv_data", "junk\n"},
+                   {"symbol_error", std::string(200, '1')},
                    {"port_xmit_wait", "4\n"}};
   port.hw_counters.push_back({"rnr_nak_retry_err", ""});
   uint64_t errors = 0;
@@ -207,11 +216,12 @@ TEST_F(ExporterMetrics, FindingsAndTheirCounts) {
   findings[2].severity = Severity::kWarning;
   findings[2].subject = "mlx5_6:1";
   std::string text = render(NodeBuilder::healthyDgxH100(), findings);
-  EXPECT_EQ(samples(text, "railkit_doctor_finding"),
-            (std::vector<std::string>{
-                "railkit_doctor_finding{id=\"memlock-limit\",severity=\"error\",subject=\"process\"} 1",
-                "railkit_doctor_finding{id=\"rdma-port-down\",severity=\"warning\",subject=\"mlx5_\\\"5\\\":1\"} 1",
-                "railkit_doctor_finding{id=\"rdma-port-down\",severity=\"warning\",subject=\"mlx5_6:1\"} 1"}));
+  EXPECT_EQ(
+      samples(text, "railkit_doctor_finding"),
+      (std::vector<std::string>{
+          "railkit_doctor_finding{id=\"memlock-limit\",severity=\"error\",subject=\"process\"} 1",
+          "railkit_doctor_finding{id=\"rdma-port-down\",severity=\"warning\",subject=\"mlx5_\\\"5\\\":1\"} 1",
+          "railkit_doctor_finding{id=\"rdma-port-down\",severity=\"warning\",subject=\"mlx5_6:1\"} 1"}));
   EXPECT_EQ(samples(text, "railkit_doctor_findings"),
             (std::vector<std::string>{"railkit_doctor_findings{severity=\"error\"} 1",
                                       "railkit_doctor_findings{severity=\"warning\"} 2",
