@@ -4,7 +4,8 @@
 # (--listen 127.0.0.1:0; the bound address is on its first line of output),
 # exact values from curl (IB data counters are 4-octet words: bytes = 4x),
 # a counter file changed in the tree shows up on a later scrape, promtool
-# accepts the text, /healthz answers, and SIGTERM ends it within seconds.
+# accepts the text, /healthz answers, a taken port and bad flags are exit 2,
+# SIGTERM ends it within seconds, and a .tar.gz --root is cleaned up on SIGTERM.
 # Usage: exporter_e2e_test.sh RAILKIT MAKE_NODE_FIXTURE
 set -u
 RK=$1
@@ -122,4 +123,26 @@ status=$?
 PID=""
 # It ends as SIGTERM ends a process (128 + 15), after stopping its threads.
 [[ $status == 143 ]] || fail "exit status $status after SIGTERM, expected 143"
+# A .tar.gz --root is extracted under $TMPDIR and removed again on SIGTERM.
+"$RK" snapshot --root "$ROOT" --output "$WORK/snap.tar.gz" >/dev/null 2>&1 || fail "railkit snapshot"
+mkdir -p "$WORK/tmp"
+TMPDIR="$WORK/tmp" "$RK" exporter --root "$WORK/snap.tar.gz" --listen 127.0.0.1:0 >"$WORK/exporter.log" 2>&1 &
+PID=$!
+URL=""
+for _ in $(seq 1 100); do
+  URL=$(sed -nE 's|^railkit exporter: serving (http://127\.0\.0\.1:[0-9]+)/metrics.*|\1|p' "$WORK/exporter.log")
+  [[ -n "$URL" ]] && break
+  kill -0 "$PID" 2>/dev/null || fail "exporter on the .tar.gz exited before listening"
+  sleep 0.1
+done
+[[ -n "$URL" ]] || fail "exporter on the .tar.gz did not report its address within 10 s"
+scrape
+expect "railkit_rdma_port_up$P 1"
+[[ -n "$(ls -A "$WORK/tmp")" ]] || fail "no extraction directory under \$TMPDIR while serving"
+kill -TERM "$PID"
+wait "$PID"
+status=$?
+PID=""
+[[ $status == 143 ]] || fail "exit status $status after SIGTERM (.tar.gz root), expected 143"
+[[ -z "$(ls -A "$WORK/tmp")" ]] || fail "extracted --root left behind: $(ls -A "$WORK/tmp")"
 echo "exporter e2e: ok"
