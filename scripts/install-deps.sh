@@ -13,6 +13,10 @@ packages=(
   libssl-dev
   # tests: every --json document against its JSON Schema (docs/schemas)
   libvalijson-dev
+  # exporter: the HTTP server (header <httplib.h>)
+  libcpp-httplib-dev
+  # tests: the exporter end to end (curl scrapes, promtool checks the format)
+  curl prometheus
   # tests: network namespaces, process tools
   iproute2 procps
   # tests: the pod runner starts a real sshd in each MPI worker pod

@@ -14,5 +14,6 @@ void registerBench(CLI::App& app, CommandContext& context);
 void registerRender(CLI::App& app, CommandContext& context);
 void registerLint(CLI::App& app, CommandContext& context);
 void registerEnv(CLI::App& app, CommandContext& context);
+void registerExporter(CLI::App& app, CommandContext& context);
 
 }  // namespace railkit::cli

@@ -23,6 +23,7 @@ constexpr railkit::cli::CommandRegistrar kCommands[] = {
     railkit::cli::registerRender,
     railkit::cli::registerLint,
     railkit::cli::registerEnv,
+    railkit::cli::registerExporter,
 };
 
 // CLI11's message for a parse error, made one line as every railkit error is:

@@ -249,6 +249,9 @@ void writeNic(const Tree& t, const NicSpec& nic, const NodeSpec& s) {
       if (gid && !gid->type.empty()) t.file(pp + "/gid_attrs/types/" + idx, gid->type + "\n");
       if (gid && !gid->netdev.empty()) t.file(pp + "/gid_attrs/ndevs/" + idx, gid->netdev + "\n");
     }
+    for (const auto& [name, text] : port.counters) t.file(pp + "/counters/" + name, text);
+    for (const auto& [name, text] : port.counters_ext) t.file(pp + "/counters_ext/" + name, text);
+    for (const auto& [name, text] : port.hw_counters) t.file(pp + "/hw_counters/" + name, text);
   }
   t.dir("/sys/class/infiniband_verbs");
   if (nic.total_vfs > 0) {

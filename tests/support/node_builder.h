@@ -46,6 +46,12 @@ struct PortSpec {
   std::string lid = "0x1";
   std::string sm_lid = "0x1";
   std::vector<GidSpec> gids;  // written as gids/N; unused slots 0..3 are zero GIDs
+  // Counter files, name -> content ("1234\n" as the kernel writes them). Each
+  // directory is written only when its list is not empty (a port without
+  // counters/, as in a snapshot, is the default).
+  std::vector<std::pair<std::string, std::string>> counters;      // ports/N/counters/
+  std::vector<std::pair<std::string, std::string>> counters_ext;  // ports/N/counters_ext/ (old kernels)
+  std::vector<std::pair<std::string, std::string>> hw_counters;   // ports/N/hw_counters/
 };
 
 // One PCIe bridge (root port or switch port) above a device.

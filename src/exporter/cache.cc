@@ -1,0 +1,60 @@
+#include "exporter/cache.h"
+
+#include "doctor/rule.h"
+#include "exporter/metrics.h"
+
+namespace railkit::exporter {
+
+Result<std::unique_ptr<MetricsCache>> MetricsCache::start(FileRoot root, CacheOptions options) {
+  std::unique_ptr<MetricsCache> cache(new MetricsCache(std::move(root), options));
+  if (auto st = cache->refresh(); !st) return tl::unexpected(st.error());
+  cache->thread_ = std::thread([c = cache.get()] { c->loop(); });
+  return cache;
+}
+
+MetricsCache::~MetricsCache() {
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    stop_ = true;
+  }
+  wake_.notify_all();
+  if (thread_.joinable()) thread_.join();
+}
+
+std::string MetricsCache::text() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return text_;
+}
+
+Status MetricsCache::refresh() {
+  auto begin = std::chrono::steady_clock::now();
+  auto reading = readNode(root_);
+  if (!reading) return tl::unexpected(reading.error());
+  read_errors_total_ += reading->read_errors;
+  if (!last_doctor_ || begin - *last_doctor_ >= options_.doctor_interval) {
+    findings_ = doctor::runRules(doctor::DoctorInput{reading->inventory});
+    last_doctor_ = begin;
+  }
+  ExporterStats stats;
+  stats.read_errors_total = read_errors_total_;
+  stats.scrape_duration_seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
+  std::string text = renderMetrics(*reading, findings_, stats);
+  std::lock_guard<std::mutex> lock(mutex_);
+  text_ = std::move(text);
+  return okStatus();
+}
+
+void MetricsCache::loop() {
+  std::unique_lock<std::mutex> lock(mutex_);
+  while (!stop_) {
+    if (wake_.wait_for(lock, options_.interval, [this] { return stop_; })) break;
+    lock.unlock();
+    // A root that vanished keeps the last text: Prometheus then sees the
+    // values stop moving rather than the target disappear.
+    (void)refresh();
+    lock.lock();
+  }
+}
+
+}  // namespace railkit::exporter

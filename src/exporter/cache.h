@@ -1,0 +1,63 @@
+#pragma once
+// MetricsCache: the /metrics text, refreshed in the background.
+//
+// A scrape must never wait on sysfs (a hung driver can make a read block) nor
+// make the exporter read more often than asked. So one refresher thread reads
+// the node every `interval`, runs the doctor rules at most every
+// `doctor_interval` (on the newest reading), renders the whole text and swaps
+// it in under a mutex; a scrape only copies the last text. The first reading
+// is done in start(), before anyone can scrape.
+
+#include <chrono>
+#include <condition_variable>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "core/file_root.h"
+#include "core/finding.h"
+#include "core/result.h"
+
+namespace railkit::exporter {
+
+struct CacheOptions {
+  std::chrono::milliseconds interval{15000};
+  std::chrono::milliseconds doctor_interval{60000};
+};
+
+class MetricsCache {
+ public:
+  // Reads once, then starts the refresher. Fails when that first reading
+  // fails (an unusable root).
+  static Result<std::unique_ptr<MetricsCache>> start(FileRoot root, CacheOptions options);
+  ~MetricsCache();  // stops the refresher and waits for it
+  MetricsCache(const MetricsCache&) = delete;
+  MetricsCache& operator=(const MetricsCache&) = delete;
+
+  // The newest rendered text; never blocks on a reading.
+  std::string text() const;
+
+ private:
+  MetricsCache(FileRoot root, CacheOptions options) : root_(std::move(root)), options_(options) {}
+  // One reading; on failure the previous text stays.
+  Status refresh();
+  void loop();
+
+  const FileRoot root_;
+  const CacheOptions options_;
+  // Touched only by refresh() (start(), then the refresher thread).
+  std::vector<Finding> findings_;
+  std::optional<std::chrono::steady_clock::time_point> last_doctor_;
+  uint64_t read_errors_total_ = 0;
+
+  mutable std::mutex mutex_;
+  std::condition_variable wake_;
+  bool stop_ = false;  // guarded by mutex_
+  std::string text_;   // guarded by mutex_
+  std::thread thread_;
+};
+
+}  // namespace railkit::exporter

@@ -1,0 +1,274 @@
+// The /metrics text of `railkit exporter` from NodeBuilder trees: exact lines,
+// the 4x scaling of IB data counters, skipped and counted counter files.
+#include "exporter/metrics.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "core/file_root.h"
+#include "exporter/exposition.h"
+#include "support/node_builder.h"
+#include "support/test_support.h"
+
+namespace fs = std::filesystem;
+using railkit::FileRoot;
+using railkit::Finding;
+using railkit::Severity;
+using railkit::testing::NodeBuilder;
+namespace ex = railkit::exporter;
+
+namespace {
+
+std::vector<std::string> lines(const std::string& text) {
+  std::vector<std::string> out;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) out.push_back(line);
+  return out;
+}
+
+bool hasLine(const std::string& text, const std::string& line) {
+  for (const auto& l : lines(text))
+    if (l == line) return true;
+  return false;
+}
+
+// Sample lines whose metric name is `name` (labels and value follow).
+std::vector<std::string> samples(const std::string& text, const std::string& name) {
+  std::vector<std::string> out;
+  for (const auto& l : lines(text))
+    if (l.rfind(name + "{", 0) == 0 || l.rfind(name + " ", 0) == 0) out.push_back(l);
+  return out;
+}
+
+class ExporterMetrics : public ::testing::Test {
+ protected:
+  void SetUp() override { dir_ = railkit::testing::freshTestDir("rk-exporter"); }
+  void TearDown() override { fs::remove_all(dir_); }
+
+  std::string render(const NodeBuilder& node, const std::vector<Finding>& findings = {},
+                     uint64_t* read_errors = nullptr) {
+    node.write(dir_);
+    auto reading = ex::readNode(FileRoot(dir_));
+    EXPECT_TRUE(reading.has_value());
+    if (!reading) return "";
+    if (read_errors) *read_errors = reading->read_errors;
+    ex::ExporterStats stats;
+    stats.read_errors_total = reading->read_errors;
+    return ex::renderMetrics(*reading, findings, stats);
+  }
+
+  static NodeBuilder withCounters() {
+    auto node = NodeBuilder::healthyDgxH100();
+    auto& port = node.port("mlx5_0", 1);
+    port.counters = {{"port_xmit_data", "1000\n"}, {"port_rcv_data", "250\n"}, {"symbol_error", "3\n"},
+                     {"link_downed", "1\n"},       {"port_rcv_errors", "2\n"}, {"port_xmit_wait", "77\n"}};
+    port.hw_counters = {
+        {"np_cnp_sent", "5\n"}, {"rp_cnp_handled", "6\n"}, {"out_of_sequence", "0\n"}, {"lifespan", "10\n"}};
+    return node;
+  }
+
+  fs::path dir_;
+};
+
+TEST(ExporterExposition, EscapesLabelValuesAndRepairsUtf8) {
+  EXPECT_EQ(ex::escapeLabelValue("a\"b\\c\nd"), "a\\\"b\\\\c\\nd");
+  EXPECT_EQ(ex::escapeLabelValue("mlx5_0"), "mlx5_0");
+  EXPECT_EQ(ex::escapeLabelValue("caf\xc3\xa9"), "caf\xc3\xa9");
+  EXPECT_EQ(ex::escapeLabelValue("x\xffy"), "x\xef\xbf\xbdy");
+  EXPECT_EQ(ex::escapeLabelValue("\xc3"), "\xef\xbf\xbd");                  // cut short
+  EXPECT_EQ(ex::escapeLabelValue("\xc0\xaf"), "\xef\xbf\xbd\xef\xbf\xbd");  // overlong '/'
+}
+
+TEST(ExporterExposition, FormatsValuesAsPrometheusReadsThem) {
+  EXPECT_EQ(ex::formatValue(5e10), "50000000000");
+  EXPECT_EQ(ex::formatValue(0.25), "0.25");
+  EXPECT_EQ(ex::formatValue(uint64_t{18446744073709551615ull}), "18446744073709551615");
+  EXPECT_EQ(ex::formatValue(1e300), "1e+300");
+}
+
+TEST(ExporterExposition, SamplesFollowTheirFamily) {
+  ex::Exposition out;
+  out.family("a_total", "counter", "Help with \\ and\nnewline.");
+  out.sample({{"k", "v"}, {"q", "\""}}, "1");
+  out.sample({}, "2");
+  EXPECT_EQ(out.text(),
+            "# HELP a_total Help with \\\\ and\\nnewline.\n# TYPE a_total counter\n"
+            "a_total{k=\"v\",q=\"\\\"\"} 1\na_total 2\n");
+}
+
+TEST(ExporterCounters, ParsesOnlyPlainNumbers) {
+  EXPECT_EQ(ex::parseCounterValue("123\n"), 123u);
+  EXPECT_EQ(ex::parseCounterValue("18446744073709551615"), 18446744073709551615ull);
+  EXPECT_FALSE(ex::parseCounterValue(""));
+  EXPECT_FALSE(ex::parseCounterValue("-1"));
+  EXPECT_FALSE(ex::parseCounterValue("12a"));
+  EXPECT_FALSE(ex::parseCounterValue("+5"));
+  EXPECT_FALSE(ex::parseCounterValue("18446744073709551616"));  // 2^64
+}
+
+TEST_F(ExporterMetrics, PortFactsOfAHealthyNode) {
+  auto node = NodeBuilder::healthyDgxH100();
+  node.setPortState("mlx5_3", 1, "1: DOWN", "3: Disabled");
+  std::string text = render(node);
+  EXPECT_TRUE(hasLine(text,
+                      "railkit_rdma_port_info{device=\"mlx5_0\",port=\"1\",link_layer=\"InfiniBand\","
+                      "netdev=\"ib0\",fw_ver=\"28.39.1002\"} 1"))
+      << text;
+  EXPECT_TRUE(hasLine(text, "railkit_rdma_port_up{device=\"mlx5_0\",port=\"1\"} 1"));
+  EXPECT_TRUE(hasLine(text, "railkit_rdma_port_up{device=\"mlx5_3\",port=\"1\"} 0"));
+  // 400 Gb/s = 50 GB/s.
+  EXPECT_TRUE(
+      hasLine(text, "railkit_rdma_port_rate_bytes_per_second{device=\"mlx5_0\",port=\"1\"} 50000000000"));
+  EXPECT_EQ(samples(text, "railkit_rdma_port_up").size(), 8u);
+  // No port has counter files here: no counter samples and no errors.
+  EXPECT_TRUE(samples(text, "railkit_rdma_port_transmitted_bytes_total").empty());
+  EXPECT_TRUE(hasLine(text, "railkit_exporter_read_errors_total 0"));
+}
+
+TEST_F(ExporterMetrics, RoceLinkLayerAndNetdev) {
+  auto node = NodeBuilder::healthyRoce();
+  node.port("mlx5_1", 1).state = "1: DOWN";
+  std::string text = render(node);
+  auto info = samples(text, "railkit_rdma_port_info");
+  ASSERT_FALSE(info.empty());
+  EXPECT_NE(info[0].find("link_layer=\"Ethernet\""), std::string::npos) << info[0];
+  EXPECT_EQ(info[0].find("netdev=\"\""), std::string::npos) << info[0];
+  EXPECT_TRUE(hasLine(text, "railkit_rdma_port_up{device=\"mlx5_1\",port=\"1\"} 0"));
+}
+
+TEST_F(ExporterMetrics, CountersAreExactAndDataIsFourOctetWords) {
+  uint64_t errors = 99;
+  std::string text = render(withCounters(), {}, &errors);
+  const std::string port = "{device=\"mlx5_0\",port=\"1\"}";
+  EXPECT_TRUE(hasLine(text, "railkit_rdma_port_transmitted_bytes_total" + port + " 4000")) << text;
+  EXPECT_TRUE(hasLine(text, "railkit_rdma_port_received_bytes_total" + port + " 1000"));
+  EXPECT_TRUE(hasLine(text, "railkit_rdma_port_symbol_errors_total" + port + " 3"));
+  EXPECT_TRUE(hasLine(text, "railkit_rdma_port_link_downed_total" + port + " 1"));
+  EXPECT_TRUE(hasLine(text, "railkit_rdma_port_receive_errors_total" + port + " 2"));
+  EXPECT_TRUE(hasLine(text, "railkit_rdma_port_transmit_wait_total" + port + " 77"));
+  EXPECT_EQ(samples(text, "railkit_rdma_hw_counter_total"),
+            (std::vector<std::string>{
+                "railkit_rdma_hw_counter_total{device=\"mlx5_0\",port=\"1\",counter=\"np_cnp_sent\"} 5",
+                "railkit_rdma_hw_counter_total{device=\"mlx5_0\",port=\"1\",counter=\"out_of_sequence\"} 0",
+                "railkit_rdma_hw_counter_total{device=\"mlx5_0\",port=\"1\",counter=\"rp_cnp_handled\"} 6"}));
+  EXPECT_EQ(errors, 0u);
+  // Only mlx5_0 has counters.
+  EXPECT_EQ(samples(text, "railkit_rdma_port_symbol_errors_total").size(), 1u);
+}
+
+TEST_F(ExporterMetrics, ExtendedCountersOfOldKernelsWin) {
+  auto node = withCounters();
+  node.port("mlx5_0", 1).counters_ext = {{"port_xmit_data_64", "8589934592\n"},
+                                         {"port_rcv_data_64", "4294967296\n"}};
+  std::string text = render(node);
+  EXPECT_TRUE(
+      hasLine(text, "railkit_rdma_port_transmitted_bytes_total{device=\"mlx5_0\",port=\"1\"} 34359738368"))
+      << text;
+  EXPECT_TRUE(
+      hasLine(text, "railkit_rdma_port_received_bytes_total{device=\"mlx5_0\",port=\"1\"} 17179869184"));
+}
+
+TEST_F(ExporterMetrics, HugeWordCountsDoNotWrap) {
+  auto node = withCounters();
+  node.port("mlx5_0", 1).counters[0].second = "18446744073709551615\n";
+  std::string text = render(node);
+  auto tx = samples(text, "railkit_rdma_port_transmitted_bytes_total");
+  ASSERT_EQ(tx.size(), 1u);
+  EXPECT_EQ(tx[0],
+            "railkit_rdma_port_transmitted_bytes_total{device=\"mlx5_0\",port=\"1\"} 7.378697629483821e+19");
+}
+
+TEST_F(ExporterMetrics, BadCounterFilesAreSkippedAndCounted) {
+  auto node = withCounters();
+  auto& port = node.port("mlx5_0", 1);
+  // Two of six missing, one not a number, one far too long to be a counter.
+  port.counters = {{"port_xmit_data", "1000\n"},
+                   {"port_rcv_data", "junk\n"},
+                   {"symbol_error", std::string(200, '1')},
+                   {"port_xmit_wait", "4\n"}};
+  port.hw_counters.push_back({"rnr_nak_retry_err", ""});
+  uint64_t errors = 0;
+  std::string text = render(node, {}, &errors);
+  EXPECT_EQ(errors, 5u);
+  EXPECT_TRUE(hasLine(text, "railkit_exporter_read_errors_total 5"));
+  EXPECT_TRUE(hasLine(text, "railkit_rdma_port_transmitted_bytes_total{device=\"mlx5_0\",port=\"1\"} 4000"));
+  EXPECT_TRUE(hasLine(text, "railkit_rdma_port_transmit_wait_total{device=\"mlx5_0\",port=\"1\"} 4"));
+  EXPECT_TRUE(samples(text, "railkit_rdma_port_received_bytes_total").empty());
+  EXPECT_TRUE(samples(text, "railkit_rdma_port_symbol_errors_total").empty());
+  EXPECT_TRUE(samples(text, "railkit_rdma_port_link_downed_total").empty());
+  EXPECT_EQ(samples(text, "railkit_rdma_hw_counter_total").size(), 3u);
+}
+
+TEST_F(ExporterMetrics, FindingsAndTheirCounts) {
+  std::vector<Finding> findings(3);
+  findings[0].id = "memlock-limit";
+  findings[0].severity = Severity::kError;
+  findings[0].subject = "process";
+  findings[1].id = "rdma-port-down";
+  findings[1].severity = Severity::kWarning;
+  findings[1].subject = "mlx5_\"5\":1";
+  findings[2].id = "rdma-port-down";
+  findings[2].severity = Severity::kWarning;
+  findings[2].subject = "mlx5_6:1";
+  std::string text = render(NodeBuilder::healthyDgxH100(), findings);
+  EXPECT_EQ(
+      samples(text, "railkit_doctor_finding"),
+      (std::vector<std::string>{
+          "railkit_doctor_finding{id=\"memlock-limit\",severity=\"error\",subject=\"process\"} 1",
+          "railkit_doctor_finding{id=\"rdma-port-down\",severity=\"warning\",subject=\"mlx5_\\\"5\\\":1\"} 1",
+          "railkit_doctor_finding{id=\"rdma-port-down\",severity=\"warning\",subject=\"mlx5_6:1\"} 1"}));
+  EXPECT_EQ(samples(text, "railkit_doctor_findings"),
+            (std::vector<std::string>{"railkit_doctor_findings{severity=\"error\"} 1",
+                                      "railkit_doctor_findings{severity=\"warning\"} 2",
+                                      "railkit_doctor_findings{severity=\"info\"} 0"}));
+}
+
+TEST_F(ExporterMetrics, GpuNicDistance) {
+  std::string text = render(NodeBuilder::healthyDgxH100());
+  // Each NIC shares a PCIe switch with one GPU: PIX.
+  EXPECT_TRUE(hasLine(text, "railkit_gpu_nic_distance{gpu=\"gpu0\",device=\"mlx5_0\"} 0")) << text;
+  EXPECT_EQ(samples(text, "railkit_gpu_nic_distance").size(), 64u);
+  auto far = NodeBuilder::healthyDgxH100();
+  far.moveNicFar("mlx5_0");
+  std::string moved = render(far);
+  EXPECT_FALSE(hasLine(moved, "railkit_gpu_nic_distance{gpu=\"gpu0\",device=\"mlx5_0\"} 0"));
+  EXPECT_TRUE(hasLine(moved, "railkit_gpu_nic_distance{gpu=\"gpu0\",device=\"mlx5_0\"} 4")) << moved;
+}
+
+// Every sample sits under the # TYPE of its own family, and every family has
+// # HELP and # TYPE once.
+TEST_F(ExporterMetrics, EveryFamilyIsDeclaredOnceAndContiguous) {
+  Finding info;
+  info.id = "x";
+  info.subject = "y";
+  std::string text = render(withCounters(), {info});
+  std::vector<std::string> seen;
+  std::string current;
+  for (const auto& l : lines(text)) {
+    if (l.rfind("# HELP ", 0) == 0) continue;
+    if (l.rfind("# TYPE ", 0) == 0) {
+      current = l.substr(7, l.find(' ', 7) - 7);
+      for (const auto& s : seen) EXPECT_NE(s, current) << "declared twice";
+      seen.push_back(current);
+      continue;
+    }
+    std::string name = l.substr(0, l.find_first_of("{ "));
+    EXPECT_EQ(name, current) << l;
+  }
+  for (const char* required :
+       {"railkit_rdma_port_info", "railkit_rdma_port_up", "railkit_rdma_port_rate_bytes_per_second",
+        "railkit_rdma_port_transmitted_bytes_total", "railkit_rdma_port_received_bytes_total",
+        "railkit_rdma_port_symbol_errors_total", "railkit_rdma_port_link_downed_total",
+        "railkit_rdma_port_receive_errors_total", "railkit_rdma_port_transmit_wait_total",
+        "railkit_rdma_hw_counter_total", "railkit_doctor_finding", "railkit_doctor_findings",
+        "railkit_gpu_nic_distance", "railkit_exporter_scrape_duration_seconds",
+        "railkit_exporter_read_errors_total"})
+    EXPECT_NE(std::find(seen.begin(), seen.end(), required), seen.end()) << required;
+}
+
+}  // namespace
