@@ -76,6 +76,7 @@ constexpr HelpExample kExamples[] = {
     {"render", "railkit render --profile examples/profiles/rdma-shared.yaml --output out/"},
     {"lint", "railkit lint --schemas ../shared/schemas out/*.yaml"},
     {"wait-dns", "railkit wait-dns --hostfile /etc/mpi/hostfile --timeout 300"},
+    {"exporter", "railkit exporter --listen 0.0.0.0:9877 --interval 15   # then: curl localhost:9877/metrics"},
 };
 
 void addHelpFooters(CLI::App& app) {
