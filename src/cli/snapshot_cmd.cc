@@ -7,6 +7,7 @@
 
 #include "cli/commands.h"
 #include "cli/read_root.h"
+#include "exporter/counters.h"
 #include "core/interrupt.h"
 #include "model/collect.h"
 #include "model/root_source.h"
@@ -33,6 +34,11 @@ int runSnapshot(const SnapshotOptions& opts) {
   root.setObserver(&recorder);
   auto inv = model::collectInventory(root, {});
   if (!inv) return reportError(inv.error());
+  // The port counters too, so `exporter --root SNAPSHOT` serves what this
+  // node counted when the snapshot was taken (inspect itself never reads them).
+  for (const auto& device : inv->rdma_devices) {
+    for (const auto& port : device.ports) (void)exporter::readPortCounters(root, device.name, port.port);
+  }
   root.setObserver(nullptr);
   if (auto st = checkInterrupt("snapshot"); !st) return reportError(st.error());
   auto stats = model::writeSnapshot(root, recorder, *inv, opts.out, opts.force);

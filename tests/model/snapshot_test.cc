@@ -77,6 +77,32 @@ TEST(SnapshotRoundTrip, BrokenRoceTreeWithVfs) {
   fs::remove_all(tree);
 }
 
+// The port counters travel too, so `exporter --root SNAPSHOT` serves them.
+TEST(SnapshotRoundTrip, PortCountersAreCopied) {
+  fs::path tree = tempPath("tree-counters");
+  auto node = NodeBuilder::healthyDgxH100();
+  auto& port = node.port("mlx5_0", 1);
+  port.counters = {{"port_xmit_data", "1000\n"}, {"symbol_error", "3\n"}};
+  port.hw_counters = {{"np_cnp_sent", "5\n"}, {"rp_cnp_handled", "6\n"}};
+  node.write(tree);
+  fs::path snap = tempPath("snap-counters");
+  std::string out;
+  ASSERT_EQ(runTo("snapshot --output " + snap.string() + " --root " + tree.string() + " 2>&1", out), 0) << out;
+  const fs::path ports = snap / "sys/class/infiniband/mlx5_0/ports/1";
+  for (const char* file : {"counters/port_xmit_data", "counters/symbol_error", "hw_counters/np_cnp_sent",
+                           "hw_counters/rp_cnp_handled"}) {
+    std::ifstream in(ports / file);
+    std::string value;
+    EXPECT_TRUE(std::getline(in, value)) << file;
+  }
+  std::ifstream in(ports / "counters/port_xmit_data");
+  std::string value;
+  std::getline(in, value);
+  EXPECT_EQ(value, "1000");
+  fs::remove_all(tree);
+  fs::remove_all(snap);
+}
+
 TEST(SnapshotRoundTrip, LiveMachine) { roundTrip("", "live"); }
 
 TEST(SnapshotCli, BadArguments) {
