@@ -9,6 +9,7 @@
 
 #include "bench/job_token.h"
 #include "cli/commands.h"
+#include "k8s/render/exporter.h"
 #include "core/atomic_file.h"
 #include "core/input_file.h"
 #include "k8s/render/render.h"
@@ -155,6 +156,36 @@ int runNodePrep(const RenderOptions& options) {
   return emit(k8s::render::renderNodePrep(*profile), options);
 }
 
+struct ExporterRenderOptions {
+  k8s::render::ExporterDeployment deployment;
+  bool rule_file = false;
+  RenderOptions output;  // --output DIR, --json
+};
+
+int runRenderExporter(const ExporterRenderOptions& options) {
+  auto objects = k8s::render::renderExporter(options.deployment);
+  if (!objects) return reportError(objects.error());
+  if (options.rule_file) {
+    std::cout << k8s::render::exporterRuleFile(options.deployment);
+    return kExitOk;
+  }
+  if (options.output.out_dir.empty()) {
+    nlohmann::json doc{{"objects", nlohmann::json::array()}};
+    for (const auto& object : *objects) doc["objects"].push_back(object.object);
+    auto st = emitOutput(options.output.output, doc, [&] { std::cout << k8s::render::toYaml(*objects); });
+    return st ? kExitOk : reportError(st.error());
+  }
+  std::vector<std::pair<std::string, std::string>> files;
+  nlohmann::json about = nlohmann::json::array();
+  for (const auto& object : *objects) {
+    files.emplace_back(object.file_name, k8s::render::toYaml(object));
+    about.push_back({{"apiVersion", object.object.value("apiVersion", "")},
+                     {"kind", object.object.value("kind", "")},
+                     {"name", object.object["metadata"].value("name", "")}});
+  }
+  return emit(files, options.output, about);
+}
+
 void addProfileFlags(CLI::App& command, RenderOptions& options) {
   command.add_option("--profile", options.profile, "profile YAML (see docs/render.md)");
   command.add_option("--output", options.out_dir, "write one file per object into DIR")->type_name("DIR");
@@ -182,8 +213,30 @@ void registerRender(CLI::App& app, CommandContext& context) {
   node_prep->callback([&context, prep_options] {
     context.action = [prep_options] { return runNodePrep(*prep_options); };
   });
-  command->callback([&context, options, node_prep] {
-    if (node_prep->parsed()) return;
+  auto* exporter = command->add_subcommand(
+      "exporter", "railkit exporter on every node: DaemonSet, Service, ServiceMonitor, PrometheusRule");
+  auto exporter_options = std::make_shared<ExporterRenderOptions>();
+  auto& deployment = exporter_options->deployment;
+  exporter->add_option("--image", deployment.image, "image holding the railkit binary")->required();
+  exporter->add_option("--namespace", deployment.ns, "namespace (where Prometheus finds ServiceMonitors)")
+      ->capture_default_str();
+  exporter->add_option("--name", deployment.name, "name of every object")->capture_default_str();
+  exporter->add_option("--port", deployment.port, "metrics port")->capture_default_str()->check(CLI::Range(1, 65535));
+  exporter->add_option("--interval", deployment.interval_s, "seconds between sysfs reads (exporter --interval)")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 3600));
+  exporter->add_flag("--rule-file", exporter_options->rule_file,
+                     "print the alerting rules as a Prometheus rule file instead (promtool check rules; a "
+                     "Prometheus without the operator)");
+  exporter->add_option("--output", exporter_options->output.out_dir, "write one file per object into DIR")
+      ->type_name("DIR");
+  addOutputFlags(*exporter, exporter_options->output.output);
+  exporter_options->output.output.kind = "railkit.render/v1";  // the same document as render's
+  exporter->callback([&context, exporter_options] {
+    context.action = [exporter_options] { return runRenderExporter(*exporter_options); };
+  });
+  command->callback([&context, options, node_prep, exporter] {
+    if (node_prep->parsed() || exporter->parsed()) return;
     context.action = [options] { return runRender(*options); };
   });
 }

@@ -105,6 +105,7 @@ TEST(JsonSchemas, EveryDocumentMatchesTheSchemaOfItsKind) {
       "render --image img:1 --launcher mpijob --json",
       "render --image img:1 --launcher jobset --output " + rendered.string() + " --json",
       "render node-prep --json",
+      "render exporter --image img:1 --json",
       "bench all_reduce --local 2 -b 1K -e 4K --json",
       "bench all --local 2 -b 1K -e 2K --json",
       "bench p2p --local 2 -b 1K -e 4K --json",

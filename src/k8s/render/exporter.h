@@ -1,0 +1,27 @@
+#pragma once
+// railkit render exporter: what runs `railkit exporter` on every GPU node and
+// wires it into the Prometheus Operator (docs/exporter.md, "Deploying").
+
+#include <string>
+#include <vector>
+
+#include "k8s/render/render.h"
+
+namespace railkit::k8s::render {
+
+struct ExporterDeployment {
+  std::string ns = "monitoring";
+  std::string name = "railkit-exporter";
+  std::string image;  // required: holds the railkit binary
+  int port = 9877;
+  int interval_s = 15;  // the exporter's --interval
+};
+
+// DaemonSet, headless Service, ServiceMonitor and PrometheusRule.
+Result<std::vector<RenderedObject>> renderExporter(const ExporterDeployment& deployment);
+
+// The PrometheusRule's alerting rules as a Prometheus rule file (YAML of
+// `spec`), for promtool and for clusters without the operator.
+std::string exporterRuleFile(const ExporterDeployment& deployment);
+
+}  // namespace railkit::k8s::render
