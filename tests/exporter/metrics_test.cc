@@ -3,15 +3,20 @@
 #include "exporter/metrics.h"
 
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <filesystem>
+#include <fstream>
+#include <regex>
+#include <set>
 #include <sstream>
 #include <string>
 #include <vector>
 
 #include "core/file_root.h"
 #include "exporter/exposition.h"
+#include "k8s/render/exporter.h"
 #include "support/node_builder.h"
 #include "support/test_support.h"
 
@@ -272,3 +277,44 @@ TEST_F(ExporterMetrics, EveryFamilyIsDeclaredOnceAndContiguous) {
 }
 
 }  // namespace
+
+namespace {
+
+// Every railkit_* name in `text` (a dashboard's or rule file's queries).
+std::set<std::string> metricNames(const std::string& text) {
+  std::set<std::string> out;
+  static const std::regex name("railkit_[a-z0-9_]+");
+  for (auto it = std::sregex_iterator(text.begin(), text.end(), name); it != std::sregex_iterator(); ++it) {
+    out.insert(it->str());
+  }
+  return out;
+}
+
+}  // namespace
+
+// The shipped Grafana dashboard and the rendered alerts query only metrics
+// the exporter serves (a renamed metric would leave a panel or alert empty).
+TEST_F(ExporterMetrics, DashboardAndAlertsQueryServedMetrics) {
+  auto node = withCounters();
+  node.port("mlx5_0", 1).hw_counters.push_back({"np_ecn_marked_roce_packets", "1\n"});
+  Finding finding;
+  finding.id = "memlock-limit";
+  finding.severity = Severity::kError;
+  finding.subject = "process";
+  std::string text = render(node, {finding});
+  std::ifstream in(fs::path(RAILKIT_SOURCE_DIR) / "docs/exporter/railkit-dashboard.json");
+  auto dashboard = nlohmann::json::parse(in, nullptr, false);
+  ASSERT_TRUE(dashboard.is_object()) << "docs/exporter/railkit-dashboard.json is not JSON";
+  std::string queries;
+  ASSERT_FALSE(dashboard["panels"].empty());
+  for (const auto& panel : dashboard["panels"]) {
+    ASSERT_TRUE(panel.contains("targets")) << panel.dump();
+    for (const auto& target : panel["targets"]) queries += target.value("expr", "") + "\n";
+  }
+  queries += railkit::k8s::render::exporterRuleFile({});
+  auto names = metricNames(queries);
+  ASSERT_GE(names.size(), 10u);
+  for (const auto& name : names) {
+    EXPECT_NE(text.find("# TYPE " + name + " "), std::string::npos) << name << " is queried but not served";
+  }
+}
