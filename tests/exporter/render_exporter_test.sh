@@ -60,11 +60,19 @@ tests:
         values: '25000000000x20'
       - series: 'railkit_rdma_port_symbol_errors_total{instance="n1",device="mlx5_0",port="1"}'
         values: '0 0 0 0 0 5 9 9 9 9 9'
+      - series: 'railkit_rdma_port_symbol_errors_total{instance="n2",device="mlx5_0",port="1"}'
+        values: '7x20'
+      - series: 'railkit_rdma_port_link_downed_total{instance="n2",device="mlx5_0",port="1"}'
+        values: '2x20'
       - series: 'railkit_doctor_findings{instance="n1",severity="error"}'
         values: '1x20'
       - series: 'railkit_doctor_findings{instance="n2",severity="error"}'
         values: '0x20'
     alert_rule_test:
+      # Down for 3 minutes: still within its 5m "for", so not firing yet.
+      - eval_time: 3m
+        alertname: RailkitRdmaPortDown
+        exp_alerts: []
       - eval_time: 10m
         alertname: RailkitRdmaPortDown
         exp_alerts:
@@ -94,6 +102,13 @@ tests:
               summary: 'railkit doctor reports errors on n1 (railkit_doctor_finding lists them)'
       - eval_time: 10m
         alertname: RailkitRoceCongestionStorm
+        exp_alerts: []
+      # A steady counter (n2's 7 symbol errors, 2 link downs, never growing) does not fire.
+      - eval_time: 20m
+        alertname: RailkitRdmaSymbolErrorsIncreasing
+        exp_alerts: []
+      - eval_time: 20m
+        alertname: RailkitRdmaLinkDownedIncreasing
         exp_alerts: []
 YAML
 (cd "$WORK" && promtool test rules rules_test.yaml) || fail "promtool test rules"
