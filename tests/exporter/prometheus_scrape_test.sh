@@ -1,0 +1,95 @@
+#!/usr/bin/env bash
+# Debian's Prometheus scrapes `railkit exporter` on 127.0.0.1 and answers
+# PromQL about it: the exporter on a NodeBuilder tree with counters on
+# mlx5_0 port 1; Prometheus with a 1 s scrape interval and the rendered
+# alerting rules; then queries through its HTTP API: the port series with
+# their values, a rate() over the growing transmit counter, the target up,
+# and the rules loaded. Skips (77) without prometheus or curl.
+# Usage: prometheus_scrape_test.sh RAILKIT MAKE_NODE_FIXTURE
+set -u
+RK=$1
+MAKE_FIXTURE=$2
+WORK=""
+EXPORTER=""
+PROM=""
+
+fail() {
+  echo "FAIL: $*" >&2
+  for log in exporter prometheus; do
+    [[ -n "$WORK" && -f "$WORK/$log.log" ]] && tail -20 "$WORK/$log.log" | sed "s/^/$log: /" >&2
+  done
+  exit 1
+}
+cleanup() {
+  for pid in $PROM $EXPORTER; do kill "$pid" 2>/dev/null; wait "$pid" 2>/dev/null; done
+  [[ -n "$WORK" ]] && rm -rf "$WORK"
+  return 0
+}
+trap cleanup EXIT
+command -v prometheus >/dev/null || { echo "SKIP: prometheus not installed (scripts/install-deps.sh)" >&2; exit 77; }
+command -v curl >/dev/null || { echo "SKIP: curl not installed (scripts/install-deps.sh)" >&2; exit 77; }
+
+WORK=$(mktemp -d "${TMPDIR:-/tmp}/rk-prometheus.XXXXXX") || fail "mktemp"
+ROOT="$WORK/root"
+"$MAKE_FIXTURE" healthy-dgx-h100 "$ROOT" >/dev/null || fail "make_node_fixture"
+PORT_DIR="$ROOT/sys/class/infiniband/mlx5_0/ports/1"
+mkdir -p "$PORT_DIR/counters" || fail "mkdir"
+echo 1000 >"$PORT_DIR/counters/port_xmit_data"
+
+"$RK" exporter --root "$ROOT" --listen 127.0.0.1:0 --interval 1 >"$WORK/exporter.log" 2>&1 &
+EXPORTER=$!
+TARGET=""
+for _ in $(seq 100); do
+  TARGET=$(sed -nE 's|^railkit exporter: serving http://(127\.0\.0\.1:[0-9]+)/metrics.*|\1|p' "$WORK/exporter.log")
+  [[ -n "$TARGET" ]] && break
+  sleep 0.1
+done
+[[ -n "$TARGET" ]] || fail "the exporter did not start"
+
+"$RK" render exporter --image unused --rule-file >"$WORK/rules.yaml" || fail "render exporter --rule-file"
+cat >"$WORK/prometheus.yml" <<YAML
+global: {scrape_interval: 1s, evaluation_interval: 1s}
+rule_files: [rules.yaml]
+scrape_configs:
+  - job_name: railkit-exporter
+    static_configs: [{targets: ["$TARGET"], labels: {instance: node-a}}]
+YAML
+
+# Prometheus takes a fixed port: try a few until one is free.
+PROM_URL=""
+for _ in 1 2 3 4 5; do
+  port=$((20000 + RANDOM % 12000))
+  prometheus --config.file="$WORK/prometheus.yml" --storage.tsdb.path="$WORK/tsdb" \
+    --web.listen-address="127.0.0.1:$port" >"$WORK/prometheus.log" 2>&1 &
+  PROM=$!
+  for _ in $(seq 100); do
+    if curl -fs "http://127.0.0.1:$port/-/ready" >/dev/null 2>&1; then PROM_URL="http://127.0.0.1:$port"; break; fi
+    kill -0 "$PROM" 2>/dev/null || break
+    sleep 0.2
+  done
+  [[ -n "$PROM_URL" ]] && break
+  kill "$PROM" 2>/dev/null; wait "$PROM" 2>/dev/null; PROM=""
+done
+[[ -n "$PROM_URL" ]] || fail "prometheus did not become ready"
+
+query() { curl -fsS --max-time 5 -G "$PROM_URL/api/v1/query" --data-urlencode "query=$1"; }
+# Waits until the query's answer holds the text.
+await() {
+  local q=$1 want=$2 got=""
+  for _ in $(seq 60); do
+    got=$(query "$q") && grep -qF -- "$want" <<<"$got" && return 0
+    sleep 0.5
+  done
+  fail "query '$q' never held '$want'; last answer: $got"
+}
+
+await 'up{job="railkit-exporter"}' '"value":['
+await 'up{job="railkit-exporter"} == 1' '"instance":"node-a"'
+await 'railkit_rdma_port_up{device="mlx5_0",port="1"}' '"1"]'
+await 'count(railkit_rdma_port_info)' '"8"]'
+await 'railkit_rdma_port_transmitted_bytes_total{device="mlx5_0"}' '"4000"]'
+# The counter grows on the node; Prometheus sees a positive rate.
+for v in 2000 3000 4000 5000 6000; do echo "$v" >"$PORT_DIR/counters/port_xmit_data"; sleep 1; done
+await 'rate(railkit_rdma_port_transmitted_bytes_total{device="mlx5_0"}[10s]) > 0' '"device":"mlx5_0"'
+curl -fsS "$PROM_URL/api/v1/rules" | grep -qF '"name":"RailkitRdmaPortDown"' || fail "the alerting rules are not loaded"
+echo "PASS: Prometheus scraped the exporter at $TARGET and answered PromQL about it"
