@@ -84,6 +84,15 @@ void counterFamilies(Exposition& out, const NodeReading& reading) {
     }
 }
 
+void pfcPauseFamily(Exposition& out, const NodeReading& reading) {
+  out.family("railkit_netdev_pfc_pause_frames_total", "counter",
+             "PFC pause frames per priority of a RoCE netdev (ethtool statistics: mlx5 rx/tx_prioN_pause).");
+  for (const auto& [netdev, counters] : reading.inventory.pfc_pause)
+    for (const auto& c : counters)
+      out.sample({{"netdev", netdev}, {"priority", std::to_string(c.priority)}, {"direction", c.received ? "rx" : "tx"}},
+                 formatValue(c.frames));
+}
+
 void doctorFamilies(Exposition& out, const std::vector<Finding>& findings) {
   out.family("railkit_doctor_finding", "gauge", "One series per current doctor finding; always 1.");
   for (const auto& f : findings)
@@ -118,6 +127,7 @@ std::string renderMetrics(const NodeReading& reading, const std::vector<Finding>
   Exposition out;
   portFamilies(out, reading);
   counterFamilies(out, reading);
+  pfcPauseFamily(out, reading);
   doctorFamilies(out, findings);
   out.family("railkit_gpu_nic_distance", "gauge",
              "PCIe distance between a GPU and an RDMA NIC: 0 PIX, 1 PXB, 2 PHB, 3 NODE, 4 SYS.");

@@ -175,6 +175,14 @@ struct Inventory {
   // PFC-enabled priorities (bit p = priority p) by netdev, from DCB netlink
   // (live.json "dcb"); a netdev that is absent is unknown.
   std::map<std::string, uint8_t> pfc_enabled;
+  // PFC pause frames by RoCE netdev, from its ethtool statistics (live.json
+  // "pfc_pause"); a netdev that is absent is unknown (or has no such counters).
+  struct PfcPauseFrames {
+    int priority = 0;
+    bool received = false;  // rx: pause frames received; tx: sent
+    uint64_t frames = 0;
+  };
+  std::map<std::string, std::vector<PfcPauseFrames>> pfc_pause;
   std::vector<PciBridge> bridges;  // bridges above any GPU or RDMA NIC
   Topology topology;
 };

@@ -1,6 +1,7 @@
 // The network namespace's routing state and DCB in the inventory: read live
 // (rtnetlink, DCB netlink, /proc/sys) or from live.json, and written back as
 // the same JSON, so `snapshot` captures exactly what `doctor --root` reads.
+#include "sys/ethtool.h"
 #include "sys/net_state.h"
 
 #include <algorithm>
@@ -63,8 +64,15 @@ void addLiveNetworkState(const FileRoot& live, Inventory& inv) {
                   readSysctl(live, name, "arp_announce")};
     if (s.rp_filter || s.arp_ignore || s.arp_announce) inv.routing.sysctls[name] = s;
   }
-  for (const auto& netdev : roceNetdevs(inv))
+  for (const auto& netdev : roceNetdevs(inv)) {
     if (auto mask = sys::livePfcEnabled(netdev)) inv.pfc_enabled[netdev] = *mask;
+    auto stats = sys::liveEthtoolStats(netdev);
+    if (!stats) continue;
+    std::vector<Inventory::PfcPauseFrames> pause;
+    for (const auto& [name, value] : *stats)
+      if (auto p = sys::pfcPauseStat(name)) pause.push_back({p->priority, p->received, value});
+    if (!pause.empty()) inv.pfc_pause[netdev] = std::move(pause);
+  }
 }
 
 json networkStateToJson(const Inventory& inv) {
@@ -106,6 +114,15 @@ json networkStateToJson(const Inventory& inv) {
       for (int p = 0; p < 8; ++p)
         if (mask & (1u << p)) prios.push_back(p);
       out["dcb"][name] = {{"pfc_enabled", prios}};
+    }
+  }
+  if (!inv.pfc_pause.empty()) {
+    out["pfc_pause"] = json::object();
+    for (const auto& [name, counters] : inv.pfc_pause) {
+      json list = json::array();
+      for (const auto& c : counters)
+        list.push_back({{"priority", c.priority}, {"direction", c.received ? "rx" : "tx"}, {"frames", c.frames}});
+      out["pfc_pause"][name] = std::move(list);
     }
   }
   return out;
@@ -155,6 +172,25 @@ void networkStateFromJson(const json& live, Inventory& inv) {
         if (p.is_number_integer() && p.get<int64_t>() >= 0 && p.get<int64_t>() < 8)
           mask |= static_cast<uint8_t>(1u << p.get<int64_t>());
       inv.pfc_enabled[name] = mask;
+    }
+  }
+  if (auto it = live.find("pfc_pause"); it != live.end() && it->is_object()) {
+    for (const auto& [name, list] : it->items()) {
+      if (!list.is_array()) continue;
+      std::vector<Inventory::PfcPauseFrames> pause;
+      for (const auto& j : list) {
+        if (!j.is_object()) continue;
+        auto prio = j.find("priority");
+        auto frames = j.find("frames");
+        std::string direction = str(j, "direction");
+        if (prio == j.end() || !prio->is_number_integer() || frames == j.end() || !frames->is_number_unsigned() ||
+            (direction != "rx" && direction != "tx"))
+          continue;
+        int64_t p = prio->get<int64_t>();
+        if (p < 0 || p > 7) continue;
+        pause.push_back({static_cast<int>(p), direction == "rx", frames->get<uint64_t>()});
+      }
+      if (!pause.empty()) inv.pfc_pause[name] = std::move(pause);
     }
   }
 }

@@ -318,3 +318,19 @@ TEST_F(ExporterMetrics, DashboardAndAlertsQueryServedMetrics) {
     EXPECT_NE(text.find("# TYPE " + name + " "), std::string::npos) << name << " is queried but not served";
   }
 }
+
+// PFC pause frames of a RoCE netdev, as live.json carries them (ethtool
+// statistics read live by snapshot or the exporter without --root).
+TEST_F(ExporterMetrics, PfcPauseFramesFromLiveJson) {
+  auto node = NodeBuilder::healthyRoce();
+  node.setLiveJson(R"({"pfc_pause": {"ens0f0np0": [{"priority": 3, "direction": "rx", "frames": 12},
+                                                   {"priority": 3, "direction": "tx", "frames": 0}],
+                                     "ens1f0np0": [{"priority": 9, "direction": "rx", "frames": 1},
+                                                   {"priority": 4, "direction": "up", "frames": 1}]}})");
+  std::string text = render(node);
+  auto lines = samples(text, "railkit_netdev_pfc_pause_frames_total");
+  EXPECT_EQ(lines, (std::vector<std::string>{
+                       R"(railkit_netdev_pfc_pause_frames_total{netdev="ens0f0np0",priority="3",direction="rx"} 12)",
+                       R"(railkit_netdev_pfc_pause_frames_total{netdev="ens0f0np0",priority="3",direction="tx"} 0)"}));
+  EXPECT_NE(text.find("# TYPE railkit_netdev_pfc_pause_frames_total counter"), std::string::npos);
+}
