@@ -277,11 +277,17 @@ void registerBench(CLI::App& app, CommandContext& context) {
   cmd->add_option("-n,--iters", f->iters, "timed iterations")->capture_default_str();
   cmd->add_option("-w,--warmup_iters", f->warmup, "warm-up iterations")->capture_default_str();
   cmd->add_option("-c,--check", f->check, "check results (0/1)")->capture_default_str();
-  cmd->add_option("-o,--op", f->redop, "reduction: sum prod min max")->capture_default_str();
-  cmd->add_option("-d,--datatype", f->type, "int8 uint8 int32 uint32 int64 uint64 float double")->capture_default_str();
+  cmd->add_option("-o,--op", f->redop, "reduction")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"sum", "prod", "min", "max"}));
+  cmd->add_option("-d,--datatype", f->type, "element type")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"int8", "uint8", "int32", "uint32", "int64", "uint64", "float", "double"}));
   cmd->add_option("-r,--root", f->root, "root rank of broadcast/reduce")->capture_default_str();
   cmd->add_option("-a,--average", f->average, "time across ranks: 0 rank 0, 1 mean, 2 min, 3 max")->capture_default_str();
-  cmd->add_option("--backend", f->backend, "tcp, ucx or nccl")->capture_default_str();
+  cmd->add_option("--backend", f->backend, "data-plane transport")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"tcp", "ucx", "nccl"}));
   cmd->add_option("--data-if", f->data_if, "data interface (NCCL_SOCKET_IFNAME syntax)");
   cmd->add_option("--ctrl-if", f->ctrl_if, "control interface (NCCL_SOCKET_IFNAME syntax)");
   cmd->add_option("--local", f->local, "fork N ranks on this host over lo")->check(CLI::Range(1, 64));

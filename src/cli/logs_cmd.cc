@@ -138,12 +138,13 @@ void registerLogs(CLI::App& app, CommandContext& context) {
   command->add_option("files", opts->files, "Input files; - reads stdin")->type_name("FILE...");
   command->add_flag("--list-rules", opts->list_rules, "List every finding id (id, severity, title)");
   addOutputFlags(*command, opts->output);
-  command->add_option("--expect-busbw", opts->expect_busbw,
-                      "Grade: busbw at the largest size must reach this many GB/s")
-      ->type_name("GB/s");
+  auto* busbw = command->add_option("--expect-busbw", opts->expect_busbw,
+                                    "Grade: busbw at the largest size must reach this many GB/s")
+                    ->type_name("GB/s");
   command->add_flag("--expect-line-rate{0.8}", opts->expect_line_rate,
                     "Grade against F x the node's NIC line rate, scaled by the bus factors (default F=0.8)")
-      ->type_name("F");
+      ->type_name("F")
+      ->excludes(busbw);
   command->add_option("--root", opts->root, "Node snapshot (directory or .tar.gz) whose RDMA NIC rates give R")
       ->type_name("DIR");
   command->add_option("--nic-gbps", opts->nic_gbps, "R: the sum of one node's RDMA NIC rates in Gb/s")

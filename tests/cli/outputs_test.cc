@@ -125,7 +125,11 @@ TEST(CliOutputs, ParseErrorsAreOneLineAndExitTwo) {
   for (const Case& c : {Case{"frobnicate", "frobnicate"}, Case{"", "subcommand"}, Case{"lint", "files"},
                         Case{"render --nodes many", "--nodes"}, Case{"logs --expect-busbw fast x.log", "fast"},
                         Case{"lint --no-such-flag " + manifest, "--no-such-flag"},
-                        Case{"render node-prep --bogus", "--bogus"}}) {
+                        Case{"render node-prep --bogus", "--bogus"},
+                        // CLI11 validators: a set of names, flags that exclude each other.
+                        Case{"bench all_reduce --local 2 --backend foo", "--backend: foo not in {tcp,ucx,nccl}"},
+                        Case{"bench all_reduce --local 2 -d int128", "--datatype: int128 not in"},
+                        Case{"logs x.log --expect-busbw 1 --expect-line-rate", "--expect-busbw excludes --expect-line-rate"}}) {
     SCOPED_TRACE(c.args);
     CliRun r = runRailkit(c.args);
     EXPECT_EQ(r.status, 2) << r.err;
