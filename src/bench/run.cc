@@ -6,6 +6,7 @@
 
 #include "bench/p2p.h"
 #include "bench/pairs.h"
+#include "core/bandwidth_row.h"
 #include "core/strings.h"
 
 namespace railkit::bench {
@@ -16,15 +17,22 @@ Result<std::unique_ptr<Bootstrap>> makeBootstrap(const BenchConfig& c) {
   return makeTcpBootstrap(c.bootstrap_options);
 }
 
+// The row as logs writes an nccl-tests row too (core/bandwidth_row.h).
 nlohmann::json rowToJson(const std::string& op, const Row& row) {
-  auto m = [](const Measurement& x) {
-    nlohmann::json j{{"time_us", x.time_us}, {"algbw_gbs", x.algbw}, {"busbw_gbs", x.busbw}};
-    j["wrong"] = x.wrong ? nlohmann::json(*x.wrong) : nlohmann::json(nullptr);
-    return j;
+  auto half = [](const Measurement& x) {
+    BandwidthHalf h{x.time_us, x.algbw, x.busbw, std::nullopt};
+    if (x.wrong) h.wrong = static_cast<long>(*x.wrong);
+    return h;
   };
-  return {{"op", op},         {"size_bytes", row.size},  {"count", row.count},
-          {"type", row.type}, {"redop", row.redop}, {"root", row.root},
-          {"out_of_place", m(row.out_of_place)},     {"in_place", m(row.in_place)}};
+  BandwidthRow out{op,
+                   row.size,
+                   row.count,
+                   row.type,
+                   row.redop,
+                   row.root >= 0 ? std::optional<long>(row.root) : std::nullopt,
+                   half(row.out_of_place),
+                   half(row.in_place)};
+  return out;
 }
 
 }  // namespace

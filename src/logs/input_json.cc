@@ -2,6 +2,7 @@
 // key names; a value the output did not show is null, never a guess.
 #include <nlohmann/json.hpp>
 
+#include "core/bandwidth_row.h"
 #include "logs/input.h"
 
 namespace railkit::logs {
@@ -13,23 +14,25 @@ nlohmann::json opt(const std::optional<T>& v) {
   return nullptr;
 }
 
+// nccl-tests prints sizes and counts as integers; the parser keeps doubles.
+uint64_t wholeNumber(double value) {
+  return value > 0 && value < 1.8e19 ? static_cast<uint64_t>(value + 0.5) : 0;
+}
+
 nlohmann::json tableJson(const NcclTestsTable& t) {
   nlohmann::json rows = nlohmann::json::array();
   for (const auto& r : t.rows) {
-    rows.push_back({{"size_bytes", r.size_bytes},
-                    {"count", r.count},
-                    {"type", r.type},
-                    {"redop", r.redop.empty() ? nlohmann::json(nullptr) : nlohmann::json(r.redop)},
-                    {"root", opt(r.root)},
-                    {"oop_time_us", r.oop_time_us},
-                    {"oop_algbw_gbs", r.oop_algbw_gbs},
-                    {"oop_busbw_gbs", r.oop_busbw_gbs},
-                    {"oop_wrong", opt(r.oop_wrong)},
-                    {"ip_time_us", r.ip_time_us},
-                    {"ip_algbw_gbs", r.ip_algbw_gbs},
-                    {"ip_busbw_gbs", r.ip_busbw_gbs},
-                    {"ip_wrong", opt(r.ip_wrong)},
-                    {"line", r.line}});
+    // The row as bench writes one (core/bandwidth_row.h), plus its line.
+    nlohmann::json row = BandwidthRow{t.op,
+                                      wholeNumber(r.size_bytes),
+                                      wholeNumber(r.count),
+                                      r.type,
+                                      r.redop,
+                                      r.root,
+                                      {r.oop_time_us, r.oop_algbw_gbs, r.oop_busbw_gbs, r.oop_wrong},
+                                      {r.ip_time_us, r.ip_algbw_gbs, r.ip_busbw_gbs, r.ip_wrong}};
+    row["line"] = r.line;
+    rows.push_back(std::move(row));
   }
   nlohmann::json largest_size = nullptr;
   if (!t.rows.empty()) {
