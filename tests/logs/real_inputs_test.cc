@@ -295,7 +295,8 @@ TEST(RealInputs, ProxyCrashWithoutResourceEvidenceIsNotMemlock) {
   a.feedLine("node:12:34 [0] NCCL INFO NET/IB : Using [0]mlx5_0:1/IB ; OOB ib0:10.0.0.1<0>", 1);
   a.feedLine("Caught signal 11 (Segmentation fault: address not mapped to object at address 0x8)", 2);
   a.feedLine("    frame #3: ncclProxyProgress + 0x1a4 (0x7f in libnccl.so.2)", 3);
-  const Finding* f = testutil::find(a.findings(), "nccl-proxy-crash");
+  const auto findings = a.findings();  // f points into it
+  const Finding* f = testutil::find(findings, "nccl-proxy-crash");
   ASSERT_NE(f, nullptr);
   EXPECT_THAT(f->message, Not(HasSubstr("memlock")));
   EXPECT_THAT(f->fix, Not(HasSubstr("memlock")));
