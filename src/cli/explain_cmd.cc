@@ -36,7 +36,8 @@ nlohmann::json explainDocument(const std::string& id, const doctor::Rule* rule, 
                   {"explain", logs->explain}});
   }
   if (lint != nullptr) {
-    by.push_back({{"command", "lint"}, {"severity", nullptr}, {"title", lint->summary}, {"explain", nullptr}});
+    by.push_back({{"command", "lint"}, {"severity", severityName(lint->severity)}, {"title", lint->title},
+                  {"explain", lint->explain}});
   }
   return {{"id", id}, {"reported_by", by}};
 }
@@ -45,20 +46,19 @@ void printExplanation(const std::string& id, const doctor::Rule* rule, const k8s
                       const logs::CatalogueEntry* logs) {
   if (rule != nullptr) {
     fmt::print("{} ({})\n{}\n\n{}\n", rule->id, severityName(rule->severity), rule->title, rule->explain);
-    if (lint != nullptr) fmt::print("\n`railkit lint` also reports {} in manifests: {}.\n", id, lint->summary);
+    if (lint != nullptr) fmt::print("\n`railkit lint` also reports {} in manifests: {}.\n", id, lint->title);
     if (logs != nullptr) fmt::print("\n`railkit logs` also reports {} in logs: {}.\n", id, logs->title);
     return;
   }
   if (logs != nullptr) {
     fmt::print("{} ({})\n{}\n\n{}\n\nReported by `railkit logs` with the file, line and evidence lines.\n", id,
                severityName(logs->severity), logs->title, logs->explain);
-    if (lint != nullptr) fmt::print("\n`railkit lint` also reports {} in manifests: {}.\n", id, lint->summary);
+    if (lint != nullptr) fmt::print("\n`railkit lint` also reports {} in manifests: {}.\n", id, lint->title);
     return;
   }
-  fmt::print(
-      "{} (lint)\n{}\n\nReported by `railkit lint` in manifests, with the file, line, object and field "
-      "path.\n",
-      id, lint->summary);
+  fmt::print("{} ({}, lint)\n{}\n\n{}\n\nReported by `railkit lint` in manifests, with the file, line, object and field "
+             "path.\n",
+             id, severityName(lint->severity), lint->title, lint->explain);
 }
 
 int runExplain(const std::string& id, const OutputOptions& output) {

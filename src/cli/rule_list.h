@@ -2,7 +2,7 @@
 // `--list-rules` for doctor, logs and lint: one shape everywhere. Text is
 // one rule per line (id, severity, title) in aligned columns; --json is a
 // `railkit.rules/v1` document {"command", "rules": [{"id", "severity",
-// "title"}]} (severity null where a rule's findings vary: lint's).
+// "title"}]} (severity: the most serious one the id is reported with).
 
 #include <optional>
 #include <string>

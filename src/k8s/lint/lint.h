@@ -26,8 +26,13 @@ struct LintInput {
 };
 
 struct Rule {
+  // The same shape as doctor's rules and the logs catalogue: id, the most
+  // serious severity it reports, a title and the explanation `railkit
+  // explain` prints (why it matters and how to fix it).
   const char* id;
-  const char* summary;
+  Severity severity;
+  const char* title;
+  const char* explain;
   void (*check)(const LintInput& input, std::vector<Finding>& out);
 };
 
