@@ -141,7 +141,7 @@ else
   [[ -n "$port" ]] || fail "no --listen 0.0.0.0:PORT in ${args[*]}"
   ip netns exec "$NS" setpriv --reuid=65534 --regid=65534 --clear-groups "$RK" "${args[@]}" >"$WORK/exporter.log" 2>&1 &
   PID=$!
-  for _ in $(seq 50); do
+  for _ in $(seq 150); do  # 30 s: a sanitizer build on a loaded machine starts slowly
     ip netns exec "$NS" curl -sf "http://127.0.0.1:$port/metrics" >"$WORK/metrics.txt" 2>/dev/null && break
     sleep 0.2
   done
