@@ -34,6 +34,7 @@ class TcpBootstrap final : public Bootstrap {
   int size() const override { return options_.size; }
 
   Result<std::vector<std::string>> allgather(const std::string& mine) override {
+    if (mine.size() > kMaxBlobBytes) return tooLarge(mine.size(), kMaxBlobBytes);
     std::vector<std::string> all;
     if (!started_) {
       auto deadline = Clock::now() + options_.timeout;
@@ -43,36 +44,89 @@ class TcpBootstrap final : public Bootstrap {
     }
     auto deadline = Clock::now() + options_.timeout;
     if (options_.rank == 0) {
-      all.assign(options_.size, "");
-      all[0] = mine;
-      for (int r = 1; r < options_.size; ++r) {
-        auto line = recvLine(peers_[r], kMaxLine, deadline);
-        auto blob = line ? hexDecode(*line == "-" ? "" : *line) : std::nullopt;
-        if (!blob) {
-          return makeError(line || line.error().code != ErrorCode::kTimeout ? ErrorCode::kPeerLost : ErrorCode::kTimeout,
-                           describe(r) + " left the bootstrap: " + (line ? "malformed reply" : line.error().message));
-        }
-        all[r] = *blob;
-      }
-      if (auto s = broadcast(all, deadline); !s) return tl::unexpected(s.error());
-      return all;
+      auto up = collect(mine, kMaxLine, deadline);
+      if (!up) return tl::unexpected(up.error());
+      if (auto s = broadcast(*up, deadline); !s) return tl::unexpected(s.error());
+      return up;
     }
+    if (auto s = sendUp(mine, deadline); !s) return tl::unexpected(s.error());
+    if (auto s = readAll(&all, deadline); !s) return tl::unexpected(s.error());
+    return all;
+  }
+
+  Result<std::vector<std::string>> gather(const std::string& mine) override {
+    if (mine.size() > kMaxGatherBytes) return tooLarge(mine.size(), kMaxGatherBytes);
+    // The first exchange is the rendezvous itself, which is an allgather.
+    if (!started_) {
+      auto all = allgather(std::string());
+      if (!all) return all;
+    }
+    auto deadline = Clock::now() + options_.timeout;
+    if (options_.rank == 0) return collect(mine, 2 * kMaxGatherBytes + 16, deadline);
+    if (auto s = sendUp(mine, deadline); !s) return tl::unexpected(s.error());
+    return std::vector<std::string>{};
+  }
+
+  Status barrier() override {
+    if (!started_) {
+      auto all = allgather(std::string());
+      if (!all) return tl::unexpected(all.error());
+      return okStatus();
+    }
+    auto deadline = Clock::now() + options_.timeout;
+    if (options_.rank == 0) {
+      auto up = collect(std::string(), 16, deadline);
+      if (!up) return tl::unexpected(up.error());
+      static constexpr char kGo[] = "go\n";
+      for (int r = 1; r < options_.size; ++r) {
+        if (auto s = sendAll(peers_[r], kGo, sizeof kGo - 1, deadline); !s) {
+          return makeError(ErrorCode::kPeerLost, describe(r) + " left the bootstrap: " + s.error().message);
+        }
+      }
+      return okStatus();
+    }
+    if (auto s = sendUp(std::string(), deadline); !s) return s;
+    auto line = recvLine(master_fd_, 16, deadline);
+    if (!line || *line != "go") {
+      return makeError(!line && line.error().code == ErrorCode::kTimeout ? ErrorCode::kTimeout : ErrorCode::kPeerLost,
+                       "rank 0 (" + master() + ") did not end the barrier: " +
+                           (line ? std::string("malformed reply") : line.error().message));
+    }
+    return okStatus();
+  }
+
+ private:
+  static tl::unexpected<Error> tooLarge(std::size_t bytes, std::size_t limit) {
+    return makeError(ErrorCode::kInternal, "bootstrap blob of " + std::to_string(bytes) + " bytes is over the " +
+                                               std::to_string(limit) + "-byte limit");
+  }
+
+  // Rank 0: one line from every other rank, in rank order (the lines wait in
+  // the kernel's socket buffers, so reading them in order costs nothing).
+  Result<std::vector<std::string>> collect(const std::string& mine, std::size_t max_line, Clock::time_point deadline) {
+    std::vector<std::string> all(static_cast<std::size_t>(options_.size));
+    all[0] = mine;
+    for (int r = 1; r < options_.size; ++r) {
+      auto line = recvLine(peers_[r], max_line, deadline);
+      auto blob = line ? hexDecode(*line == "-" ? "" : *line) : std::nullopt;
+      if (!blob) {
+        return makeError(line || line.error().code != ErrorCode::kTimeout ? ErrorCode::kPeerLost : ErrorCode::kTimeout,
+                         describe(r) + " left the bootstrap: " + (line ? "malformed reply" : line.error().message));
+      }
+      all[static_cast<std::size_t>(r)] = std::move(*blob);
+    }
+    return all;
+  }
+
+  Status sendUp(const std::string& mine, Clock::time_point deadline) {
     std::string hex = hexEncode(mine);
     std::string line = (hex.empty() ? "-" : hex) + "\n";
     if (auto s = sendAll(master_fd_, line.data(), line.size(), deadline); !s) {
       return makeError(ErrorCode::kPeerLost, "rank 0 (" + master() + ") lost: " + s.error().message);
     }
-    if (auto s = readAll(&all, deadline); !s) return tl::unexpected(s.error());
-    return all;
-  }
-
-  Status barrier() override {
-    auto r = allgather("");
-    if (!r) return tl::unexpected(r.error());
     return okStatus();
   }
 
- private:
   // One attempt: greeting, hello, reply. kUnavailable when rank 0 turned
   // this hello away for a reason that may pass, so the caller tries again.
   Status joinOnce(const std::string& mine, std::vector<std::string>* all, Clock::time_point deadline) {

@@ -13,6 +13,18 @@ namespace {
 
 using SteadyClock = std::chrono::steady_clock;
 
+// Up to this many ranks the text shows every pair of a round and the matrix;
+// past it a round is summarised (min / median / max) and only slow links and
+// suspect nodes are listed.
+constexpr int kMaxMatrixRanks = 32;
+
+std::string roundSummary(int n, const std::string& pairs_text, std::vector<double> gbps) {
+  if (n <= kMaxMatrixRanks || gbps.empty()) return pairs_text;
+  std::sort(gbps.begin(), gbps.end());
+  return fmt::format("  {} pairs, min {:.2f} median {:.2f} max {:.2f}", gbps.size(), gbps.front(),
+                     gbps[gbps.size() / 2], gbps.back());
+}
+
 std::string addressOnly(const std::string& address) {
   auto colon = address.rfind(':');
   return colon == std::string::npos ? address : address.substr(0, colon);
@@ -149,21 +161,27 @@ Result<nlohmann::json> runPairs(Transport& t, Bootstrap& boot, const PairsOption
       if (!r) return tl::unexpected(r.error().withContext(fmt::format("pairs round {} with rank {}", ri + 1, peer)));
       us = *r;
     }
-    auto all = boot.allgather(fmt::format("{:.3f}", us));
+    // Only rank 0 needs the timings: a gather, not an allgather (at 1024
+    // ranks every round would otherwise send 1024 timings to every rank).
+    auto all = boot.gather(fmt::format("{:.3f}", us));
     if (!all) return tl::unexpected(all.error());
-    std::string line = fmt::format("# round {}/{}:", ri + 1, rounds.size());
+    if (me != 0) continue;
     nlohmann::json round_json = nlohmann::json::array();
+    std::vector<double> round_gbps;
+    std::string pairs_text;
     for (auto [a, b] : rounds[ri]) {
       double ta = parseDouble((*all)[static_cast<std::size_t>(a)]).value_or(0);
       double tb = parseDouble((*all)[static_cast<std::size_t>(b)]).value_or(0);
       PairLink l{a, b, 0, std::max(ta, tb)};
       l.gbps = l.time_us > 0 ? static_cast<double>(send.size()) * o.iters * 8 / (l.time_us * 1e3) : 0;
       links.push_back(l);
-      line += fmt::format("  r{}-r{} {:.2f}", a, b, l.gbps);
+      round_gbps.push_back(l.gbps);
+      pairs_text += fmt::format("  r{}-r{} {:.2f}", a, b, l.gbps);
       round_json.push_back({a, b});
     }
     rounds_json.push_back(round_json);
-    if (text) *text << line << " Gb/s\n" << std::flush;
+    if (text) *text << fmt::format("# round {}/{}:", ri + 1, rounds.size()) << roundSummary(n, pairs_text, round_gbps)
+                    << " Gb/s\n" << std::flush;
   }
   if (me != 0) return nlohmann::json{};
 
@@ -190,8 +208,9 @@ Result<nlohmann::json> runPairs(Transport& t, Bootstrap& boot, const PairsOption
     verdicts.push_back(slowLine(l) + (explained ? "" : " (suspect cable or port)"));
   }
   if (text) {
-    *text << formatPairsMatrix(n, labels, links)
-          << fmt::format("# median {:.2f} Gb/s; slow below {:.2f} Gb/s ({:.0f}% of the median): {} link(s)\n",
+    // Past kMaxMatrixRanks a matrix is unreadable text; the JSON has every link.
+    if (n <= kMaxMatrixRanks) *text << formatPairsMatrix(n, labels, links);
+    *text << fmt::format("# median {:.2f} Gb/s; slow below {:.2f} Gb/s ({:.0f}% of the median): {} link(s)\n",
                          an.median_gbps, an.threshold_gbps, o.fraction * 100, an.slow.size());
     for (const auto& v : verdicts) *text << "# " << v << "\n";
     *text << std::flush;

@@ -23,8 +23,9 @@
 
 namespace railkit::bench {
 
-// 2: nonce greeting, mac field, refusal line.
-inline constexpr int kRendezvousVersion = 2;
+// 2: nonce greeting, mac field, refusal line. 3: gather (lines up only) and
+// a barrier of short lines ("-" up, "go" down) instead of an allgather.
+inline constexpr int kRendezvousVersion = 3;
 inline constexpr std::size_t kRendezvousNonceBytes = 16;
 inline constexpr int kMaxWorldSize = 65536;
 inline constexpr std::size_t kMaxJobIdChars = 256;

@@ -28,17 +28,22 @@ TEST(BenchRendezvous, RoundTrip) {
 }
 
 TEST(BenchRendezvous, RejectsForeignAndMalformed) {
-  for (const char* bad : {"", "GET / HTTP/1.1", "RAILKIT-RDV 2 job 3 3 - -", "RAILKIT-RDV 2 job 0 0 - -",
-                          "RAILKIT-RDV x job 0 2 - -", "RAILKIT-RDV 2 job 0 2 abc -", "RAILKIT-RDV 2 job 0 2 zz -",
-                          "RAILKIT-RDV 2  0 2 - -", "RAILKIT-RDV 2 job 0 2 - - extra", "RAILKIT-RDV 2 job 0 2 -",
-                          "RAILKIT-RDV 2 job 0 2 - abcd", "RAILKIT-RDV 2 job 0 70000 - -", "RAILKIT-RDV 1 job 1 2 -"}) {
+  for (const char* bad : {"", "GET / HTTP/1.1", "RAILKIT-RDV 3 job 3 3 - -", "RAILKIT-RDV 3 job 0 0 - -",
+                          "RAILKIT-RDV x job 0 2 - -", "RAILKIT-RDV 3 job 0 2 abc -", "RAILKIT-RDV 3 job 0 2 zz -",
+                          "RAILKIT-RDV 3  0 2 - -", "RAILKIT-RDV 3 job 0 2 - - extra", "RAILKIT-RDV 3 job 0 2 -",
+                          "RAILKIT-RDV 3 job 0 2 - abcd", "RAILKIT-RDV 3 job 0 70000 - -", "RAILKIT-RDV 1 job 1 2 -"}) {
     EXPECT_FALSE(parseRendezvousHello(bad).has_value()) << bad;
   }
-  EXPECT_TRUE(parseRendezvousHello("RAILKIT-RDV 2 job 1 2 - -").has_value());
+  EXPECT_TRUE(parseRendezvousHello("RAILKIT-RDV 3 job 1 2 - -").has_value());
   // An old railkit is told apart from garbage.
   auto old = parseRendezvousHello("RAILKIT-RDV 1 job 1 2 -");
   ASSERT_FALSE(old.has_value());
   EXPECT_NE(old.error().message.find("version 1"), std::string::npos) << old.error().message;
+  // Version 2 had no gather and an allgather for a barrier: its ranks would
+  // read a barrier's "go" as a malformed reply, so they are refused by version.
+  auto v2 = parseRendezvousHello("RAILKIT-RDV 2 job 1 2 - -");
+  ASSERT_FALSE(v2.has_value());
+  EXPECT_NE(v2.error().message.find("version 2"), std::string::npos) << v2.error().message;
 }
 
 TEST(BenchRendezvous, Nonce) {

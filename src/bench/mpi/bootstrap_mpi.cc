@@ -10,6 +10,7 @@
 #define MPICH_SKIP_MPICXX 1
 #include <mpi.h>
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -62,6 +63,38 @@ class MpiBootstrap final : public Bootstrap {
       return failure("MPI_Allgatherv", rc);
     }
     std::vector<std::string> out;
+    for (int r = 0; r < size_; ++r) out.emplace_back(all.data() + offsets[r], static_cast<std::size_t>(lens[r]));
+    return out;
+  }
+
+  Result<std::vector<std::string>> gather(const std::string& mine) override {
+    if (mine.size() > kMaxGatherBytes) {
+      return makeError(ErrorCode::kInternal, "bootstrap blob of " + std::to_string(mine.size()) + " bytes is too large");
+    }
+    int len = static_cast<int>(mine.size());
+    std::vector<int> lens(static_cast<std::size_t>(size_)), offsets(static_cast<std::size_t>(size_));
+    if (int rc = MPI_Gather(&len, 1, MPI_INT, lens.data(), 1, MPI_INT, 0, MPI_COMM_WORLD); rc != MPI_SUCCESS) {
+      return failure("MPI_Gather", rc);
+    }
+    long long total = 0;
+    if (rank_ == 0) {
+      for (int r = 0; r < size_; ++r) {
+        if (lens[r] < 0 || static_cast<std::size_t>(lens[r]) > kMaxGatherBytes || total + lens[r] > INT32_MAX) {
+          return makeError(ErrorCode::kPeerLost, "rank " + std::to_string(r) + " announced a blob of " +
+                                                     std::to_string(lens[r]) + " bytes through MPI");
+        }
+        offsets[r] = static_cast<int>(total);
+        total += lens[r];
+      }
+    }
+    std::vector<char> all(static_cast<std::size_t>(total) + 1);
+    if (int rc = MPI_Gatherv(mine.data(), len, MPI_CHAR, all.data(), lens.data(), offsets.data(), MPI_CHAR, 0,
+                             MPI_COMM_WORLD);
+        rc != MPI_SUCCESS) {
+      return failure("MPI_Gatherv", rc);
+    }
+    std::vector<std::string> out;
+    if (rank_ != 0) return out;
     for (int r = 0; r < size_; ++r) out.emplace_back(all.data() + offsets[r], static_cast<std::size_t>(lens[r]));
     return out;
   }

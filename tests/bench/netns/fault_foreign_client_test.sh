@@ -29,7 +29,7 @@ def client(payload, hold=0.5):
     time.sleep(hold)
     s.close()
 client(os.urandom(4096) + b"\n")
-client(b"RAILKIT-RDV 2 wrongjob 1 2 " + b"41" * 8 + b" -\n")
+client(b"RAILKIT-RDV 3 wrongjob 1 2 " + b"41" * 8 + b" -\n")
 client(b"RAILKIT-RDV 999 realjob 1 2 - -\n")
 client(b"RAILKIT-RDV 1 realjob 1 2 -\n")
 client(b"GET / HTTP/1.0\r\n\r\n")

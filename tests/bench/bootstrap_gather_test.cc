@@ -1,0 +1,99 @@
+// The env bootstrap's collective calls on 127.0.0.1, ranks as threads:
+// gather reaches rank 0 only (blobs far past the allgather limit), barrier
+// and allgather keep working after it in any order, and a blob over the
+// gather limit is refused before anything is sent.
+#include <gtest/gtest.h>
+
+#include <future>
+#include <string>
+#include <vector>
+
+#include "bench/bootstrap.h"
+#include "bench/socket_util.h"
+
+namespace railkit::bench {
+namespace {
+
+// (GCC 12 warns falsely on "x" + std::to_string(r): -Wrestrict.)
+std::string tag(char c, int rank) { return std::string(1, c).append(std::to_string(rank)); }
+
+struct RankResult {
+  std::vector<std::string> first, gathered, after;
+};
+
+Result<RankResult> runRank(BootstrapOptions o, int listener) {
+  if (o.rank == 0) o.inherited_listener = listener;
+  auto boot = makeTcpBootstrap(o);
+  if (!boot) return tl::unexpected(boot.error());
+  Bootstrap& b = **boot;
+  RankResult out;
+  auto first = b.allgather(tag('a', o.rank));
+  if (!first) return tl::unexpected(first.error());
+  out.first = *first;
+  if (auto s = b.barrier(); !s) return tl::unexpected(s.error());
+  // Rank 2's blob is 16 times the allgather limit.
+  std::string mine = o.rank == 2 ? std::string(16 * Bootstrap::kMaxBlobBytes, 'x') : tag('g', o.rank);
+  auto gathered = b.gather(mine);
+  if (!gathered) return tl::unexpected(gathered.error());
+  out.gathered = *gathered;
+  for (int i = 0; i < 3; ++i) {
+    if (auto s = b.barrier(); !s) return tl::unexpected(s.error());
+  }
+  auto again = b.gather("");
+  if (!again) return tl::unexpected(again.error());
+  auto after = b.allgather(tag('z', o.rank));
+  if (!after) return tl::unexpected(after.error());
+  out.after = *after;
+  return out;
+}
+
+TEST(BenchBootstrapGather, RankZeroGetsEveryBlobOthersNothing) {
+  constexpr int kRanks = 5;
+  int port = 0;
+  auto listener = listenOn("127.0.0.1", 0, &port);
+  ASSERT_TRUE(listener.has_value()) << listener.error().message;
+  BootstrapOptions base;
+  base.master_addr = base.control_address = "127.0.0.1";
+  base.master_port = port;
+  base.size = kRanks;
+  base.job_id = defaultJobId("127.0.0.1", port, kRanks);
+  base.timeout = std::chrono::seconds(60);
+  std::vector<std::future<Result<RankResult>>> ranks;
+  for (int r = 0; r < kRanks; ++r) {
+    BootstrapOptions o = base;
+    o.rank = r;
+    ranks.push_back(std::async(std::launch::async, runRank, o, *listener));
+  }
+  for (int r = 0; r < kRanks; ++r) {
+    auto got = ranks[static_cast<std::size_t>(r)].get();
+    ASSERT_TRUE(got.has_value()) << "rank " << r << ": " << got.error().message;
+    ASSERT_EQ(got->first.size(), static_cast<std::size_t>(kRanks));
+    EXPECT_EQ(got->first[3], "a3");
+    ASSERT_EQ(got->after.size(), static_cast<std::size_t>(kRanks));
+    EXPECT_EQ(got->after[4], "z4");
+    if (r != 0) {
+      EXPECT_TRUE(got->gathered.empty()) << "rank " << r;
+      continue;
+    }
+    ASSERT_EQ(got->gathered.size(), static_cast<std::size_t>(kRanks));
+    EXPECT_EQ(got->gathered[0], "g0");
+    EXPECT_EQ(got->gathered[1], "g1");
+    EXPECT_EQ(got->gathered[2], std::string(16 * Bootstrap::kMaxBlobBytes, 'x'));
+    EXPECT_EQ(got->gathered[4], "g4");
+  }
+}
+
+TEST(BenchBootstrapGather, OversizedBlobIsRefusedLocally) {
+  BootstrapOptions o;
+  o.size = 1;
+  auto boot = makeTcpBootstrap(o);
+  ASSERT_TRUE(boot.has_value());
+  auto r = (*boot)->gather(std::string(Bootstrap::kMaxGatherBytes + 1, 'x'));
+  ASSERT_FALSE(r.has_value());
+  EXPECT_NE(r.error().message.find("limit"), std::string::npos) << r.error().message;
+  auto a = (*boot)->allgather(std::string(Bootstrap::kMaxBlobBytes + 1, 'x'));
+  ASSERT_FALSE(a.has_value());
+}
+
+}  // namespace
+}  // namespace railkit::bench
