@@ -10,12 +10,13 @@
 #include "core/strings.h"
 
 namespace railkit::bench {
-namespace {
 
 Result<std::unique_ptr<Bootstrap>> makeBootstrap(const BenchConfig& c) {
   if (c.bootstrap == "mpi") return makeMpiBootstrap(c.bootstrap_options);
   return makeTcpBootstrap(c.bootstrap_options);
 }
+
+namespace {
 
 // The row as logs writes an nccl-tests row too (core/bandwidth_row.h).
 nlohmann::json rowToJson(const std::string& op, const Row& row) {
@@ -36,6 +37,82 @@ nlohmann::json rowToJson(const std::string& op, const Row& row) {
 }
 
 }  // namespace
+
+Result<CollectivesOutcome> runCollectives(const BenchConfig& c, Transport& t, Bootstrap& boot,
+                                          const std::vector<const Collective*>& ops, std::ostream* text) {
+  CollectivesOutcome out;
+  bool speak = text != nullptr;
+  std::vector<RankLine> lines;
+  std::set<std::string> hosts;
+  nlohmann::json ranks = nlohmann::json::array();
+  // Pids travel to rank 0 with the bootstrap so it can print every rank's line.
+  auto pids = boot.gather(std::to_string(getpid()));
+  if (!pids) return tl::unexpected(pids.error());
+  for (int r = 0; r < t.size(); ++r) {
+    const PeerInfo& p = t.peer(r);
+    // A node is a host and a data address: ranks of one node share both, and
+    // network namespaces on one host (tests) share the host name only.
+    auto colon = p.address.rfind(':');
+    hosts.insert(p.host + " " + (colon == std::string::npos ? p.address : p.address.substr(0, colon)));
+    long pid = pids->empty() ? 0 : static_cast<long>(parseUint((*pids)[static_cast<std::size_t>(r)]).value_or(0));
+    lines.push_back(RankLine{r, pid, p.host, fmt::format("{} {} {}", t.name(), p.interface, p.address)});
+    ranks.push_back({{"rank", r}, {"pid", pid}, {"host", p.host}, {"interface", p.interface}, {"address", p.address}});
+  }
+  int nodes = c.nodes > 0 ? c.nodes : static_cast<int>(hosts.size());
+  HeaderInfo header{c.min_bytes, c.max_bytes, c.factor, c.step, c.sweep.warmup, c.sweep.iters, c.sweep.check ? 1 : 0};
+  if (speak) *text << formatHeader(header, lines) << std::flush;
+
+  // A backend that is its own collective engine (nccl) runs the ops itself.
+  SweepOptions sweep_options = c.sweep;
+  if (t.caps().collectives) sweep_options.engine = dynamic_cast<CollectiveEngine*>(&t);
+  nlohmann::json results = nlohmann::json::array();
+  for (const Collective* coll : ops) {
+    if (speak) {
+      if (ops.size() > 1) *text << "# Collective test starting: " << coll->name << "\n";
+      *text << formatColumnHeader() << std::flush;
+    }
+    auto sweep = runSweep(*coll, t, boot, sweep_options, [&](const Row& row) {
+      if (speak) *text << formatRow(row) << std::flush;
+    });
+    if (!sweep) return tl::unexpected(sweep.error().withContext(std::string(coll->name)));
+    out.wrong += sweep->wrong;
+    if (speak) *text << formatFooter(sweep->wrong, sweep->avg_busbw) << std::flush;
+    nlohmann::json rows = nlohmann::json::array();
+    for (const auto& row : sweep->rows) rows.push_back(rowToJson(coll->name, row));
+    double last_busbw = sweep->rows.empty() ? 0 : sweep->rows.back().in_place.busbw;
+    nlohmann::json entry{{"op", coll->name}, {"rows", rows}, {"wrong", sweep->wrong}, {"avg_busbw_gbs", sweep->avg_busbw}};
+    std::optional<double> expected = c.expect_busbw;
+    if (c.expect_line_rate) {
+      std::optional<double> line;
+      if (c.nic_gbps) line = expectedBusbwFromLineRate(coll->op, t.size(), nodes, *c.nic_gbps, *c.expect_line_rate);
+      if (!c.nic_gbps) {
+        out.failures.push_back(fmt::format("{}: --expect-line-rate cannot be graded: {}; pass --nic-gbps", coll->name,
+                                           c.nic_rate_source));
+      } else if (!line) {
+        out.failures.push_back(fmt::format("{}: --expect-line-rate cannot be graded: all {} ranks are on one node, "
+                                           "so no NIC is on the path",
+                                           coll->name, t.size()));
+      } else if (!expected || *line > *expected) {
+        expected = line;
+      }
+    }
+    if (expected) {
+      entry["expected_busbw_gbs"] = *expected;
+      if (last_busbw < *expected) {
+        out.failures.push_back(fmt::format("{}: busbw {:.2f} GB/s at {} bytes is below the expected {:.2f} GB/s",
+                                           coll->name, last_busbw, sweep->rows.back().size, *expected));
+      }
+    }
+    results.push_back(entry);
+  }
+  if (out.wrong > 0) {
+    out.failures.push_back(fmt::format("{} wrong element(s): the data plane corrupted or misrouted data", out.wrong));
+  }
+  out.nodes = nodes;
+  out.devices = std::move(ranks);
+  out.results = std::move(results);
+  return out;
+}
 
 Result<BenchOutcome> runBench(const BenchConfig& c, std::ostream& text) {
   std::vector<const Collective*> ops;
@@ -90,72 +167,13 @@ Result<BenchOutcome> runBench(const BenchConfig& c, std::ostream& text) {
     if (auto s = boot.barrier(); !s) return tl::unexpected(s.error());
     return outcome;
   }
-  std::vector<RankLine> lines;
-  std::set<std::string> hosts;
-  nlohmann::json ranks = nlohmann::json::array();
-  // Pids travel with the bootstrap so rank 0 can print every rank's line.
-  auto pids = boot.allgather(std::to_string(getpid()));
-  if (!pids) return tl::unexpected(pids.error());
-  for (int r = 0; r < t.size(); ++r) {
-    const PeerInfo& p = t.peer(r);
-    // A node is a host and a data address: ranks of one node share both, and
-    // network namespaces on one host (tests) share the host name only.
-    auto colon = p.address.rfind(':');
-    hosts.insert(p.host + " " + (colon == std::string::npos ? p.address : p.address.substr(0, colon)));
-    long pid = static_cast<long>(parseUint((*pids)[static_cast<std::size_t>(r)]).value_or(0));
-    lines.push_back(RankLine{r, pid, p.host, fmt::format("{} {} {}", t.name(), p.interface, p.address)});
-    ranks.push_back({{"rank", r}, {"pid", pid}, {"host", p.host}, {"interface", p.interface}, {"address", p.address}});
-  }
-  int nodes = c.nodes > 0 ? c.nodes : static_cast<int>(hosts.size());
-  HeaderInfo header{c.min_bytes, c.max_bytes, c.factor, c.step, c.sweep.warmup, c.sweep.iters, c.sweep.check ? 1 : 0};
-  if (speak) text << formatHeader(header, lines) << std::flush;
-
-  // A backend that is its own collective engine (nccl) runs the ops itself.
-  SweepOptions sweep_options = c.sweep;
-  if (t.caps().collectives) sweep_options.engine = dynamic_cast<CollectiveEngine*>(&t);
-  nlohmann::json results = nlohmann::json::array();
-  for (const Collective* coll : ops) {
-    if (speak) {
-      if (ops.size() > 1) text << "# Collective test starting: " << coll->name << "\n";
-      text << formatColumnHeader() << std::flush;
-    }
-    auto sweep = runSweep(*coll, t, boot, sweep_options, [&](const Row& row) {
-      if (speak) text << formatRow(row) << std::flush;
-    });
-    if (!sweep) return tl::unexpected(sweep.error().withContext(std::string(coll->name)));
-    outcome.wrong += sweep->wrong;
-    if (speak) text << formatFooter(sweep->wrong, sweep->avg_busbw) << std::flush;
-    nlohmann::json rows = nlohmann::json::array();
-    for (const auto& row : sweep->rows) rows.push_back(rowToJson(coll->name, row));
-    double last_busbw = sweep->rows.empty() ? 0 : sweep->rows.back().in_place.busbw;
-    nlohmann::json entry{{"op", coll->name}, {"rows", rows}, {"wrong", sweep->wrong}, {"avg_busbw_gbs", sweep->avg_busbw}};
-    std::optional<double> expected = c.expect_busbw;
-    if (c.expect_line_rate) {
-      std::optional<double> line;
-      if (c.nic_gbps) line = expectedBusbwFromLineRate(coll->op, t.size(), nodes, *c.nic_gbps, *c.expect_line_rate);
-      if (!c.nic_gbps) {
-        outcome.failures.push_back(fmt::format("{}: --expect-line-rate cannot be graded: {}; pass --nic-gbps",
-                                               coll->name, c.nic_rate_source));
-      } else if (!line) {
-        outcome.failures.push_back(fmt::format("{}: --expect-line-rate cannot be graded: all {} ranks are on one node, "
-                                               "so no NIC is on the path",
-                                               coll->name, t.size()));
-      } else if (!expected || *line > *expected) {
-        expected = line;
-      }
-    }
-    if (expected) {
-      entry["expected_busbw_gbs"] = *expected;
-      if (last_busbw < *expected) {
-        outcome.failures.push_back(fmt::format("{}: busbw {:.2f} GB/s at {} bytes is below the expected {:.2f} GB/s",
-                                               coll->name, last_busbw, sweep->rows.back().size, *expected));
-      }
-    }
-    results.push_back(entry);
-  }
-  if (outcome.wrong > 0) {
-    outcome.failures.push_back(fmt::format("{} wrong element(s): the data plane corrupted or misrouted data", outcome.wrong));
-  }
+  auto collectives = runCollectives(c, t, boot, ops, speak ? &text : nullptr);
+  if (!collectives) return tl::unexpected(collectives.error());
+  outcome.wrong = collectives->wrong;
+  outcome.failures = collectives->failures;
+  int nodes = collectives->nodes;
+  nlohmann::json& ranks = collectives->devices;
+  nlohmann::json& results = collectives->results;
   outcome.document = {{"backend", t.name()},
                       {"bootstrap", boot.kind()},
                       {"ranks", t.size()},

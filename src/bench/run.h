@@ -6,6 +6,7 @@
 // status; --local forks ranks and calls this in each child.
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <ostream>
 #include <string>
@@ -46,5 +47,23 @@ struct BenchOutcome {
 };
 
 Result<BenchOutcome> runBench(const BenchConfig& config, std::ostream& text);
+
+// The bootstrap the config names (env/local over TCP, or mpi).
+Result<std::unique_ptr<Bootstrap>> makeBootstrap(const BenchConfig& config);
+
+struct CollectivesOutcome {
+  std::uint64_t wrong = 0;
+  std::vector<std::string> failures;  // missed expectations (meaningful on rank 0)
+  int nodes = 0;                      // distinct hosts (config.nodes when set)
+  nlohmann::json devices;             // [{rank, pid, host, interface, address}] (pids on rank 0 only)
+  nlohmann::json results;             // [{op, rows, wrong, avg_busbw_gbs, expected_busbw_gbs?}]
+};
+
+// The sweep of each op in `ops` over a connected transport, graded as
+// BenchConfig says (expect_busbw, expect_line_rate with nic_gbps); rank 0
+// streams the nccl-tests text to `text` when it is not null. bench runs it
+// for one op or "all"; validate for its phase 4.
+Result<CollectivesOutcome> runCollectives(const BenchConfig& config, Transport& transport, Bootstrap& bootstrap,
+                                          const std::vector<const Collective*>& ops, std::ostream* text);
 
 }  // namespace railkit::bench

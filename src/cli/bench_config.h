@@ -1,0 +1,39 @@
+#pragma once
+// What `bench` and `validate` share: the launch flags, BenchConfig from flags
+// and the launcher's environment, the NCCL probe and --local's forked ranks.
+
+#include <functional>
+
+#include "bench/bench_flags.h"
+#include "bench/rank_processes.h"
+#include "bench/run.h"
+#include "cli/command.h"
+#include "core/environment.h"
+#include "core/file_root.h"
+
+namespace railkit::cli {
+
+// A rank exiting 2 (usage) or worse stops the others; a crash counts as 3.
+inline constexpr bench::SuperviseStatuses kRankStatuses{kExitOk, kExitUsage, kExitIncomplete};
+
+// --backend, --data-if, --ctrl-if, --local, --job-id, --job-token(-file),
+// --bootstrap-timeout, --stall-timeout, --connections, --expect-line-rate[=F],
+// --nic-gbps, --nccl-lib. After parsing, the caller sets
+// flags.expect_line_rate_set from the count of --expect-line-rate.
+void addLaunchFlags(CLI::App& command, bench::BenchFlags& flags);
+
+// Every flag checked, then the launcher, interfaces and data NICs resolved.
+// `nic_root` is where the data NICs' rates are read (--expect-line-rate
+// without --nic-gbps): the machine, or validate's --root.
+Result<bench::BenchConfig> makeBenchConfig(const bench::BenchFlags& flags, const Environment& env,
+                                           const FileRoot& nic_root = FileRoot("/"));
+
+// The nccl library named by --nccl-lib loads and sees enough GPUs (one line
+// instead of one error per forked rank).
+Status probeNcclOnce(const bench::BenchConfig& config);
+
+// --local N: forks the N ranks on lo around one inherited rendezvous socket
+// and a fresh job token, runs `run_rank` in each and supervises them.
+int runLocalRanks(bench::BenchConfig config, const std::function<int(const bench::BenchConfig&)>& run_rank);
+
+}  // namespace railkit::cli
