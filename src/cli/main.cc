@@ -20,6 +20,7 @@ constexpr railkit::cli::CommandRegistrar kCommands[] = {
     railkit::cli::registerWaitDns,
     railkit::cli::registerLogs,
     railkit::cli::registerBench,
+    railkit::cli::registerValidate,
     railkit::cli::registerRender,
     railkit::cli::registerLint,
     railkit::cli::registerEnv,
@@ -73,6 +74,9 @@ constexpr HelpExample kExamples[] = {
     {"env", "eval \"$(railkit env --ctrl-if eth0 --data-if net1,net2 --check)\""},
     {"logs", "kubectl logs job/nccl-test | railkit logs - --expect-line-rate"},
     {"bench", "railkit bench all_reduce --local 2 -b 8 -e 64M"},
+    {"validate",
+     "RANK=3 WORLD_SIZE=16 MASTER_ADDR=node-0 railkit validate --data-if net1 --expect-nics 8 --expect-gpus 8 "
+     "--expect-line-rate   # on every node; rank 0 prints the verdict"},
     {"render", "railkit render --profile examples/profiles/rdma-shared.yaml --output out/"},
     {"lint", "railkit lint --schemas ../shared/schemas out/*.yaml"},
     {"wait-dns", "railkit wait-dns --hostfile /etc/mpi/hostfile --timeout 300"},

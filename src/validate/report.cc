@@ -1,0 +1,199 @@
+#include "validate/report.h"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "validate/run.h"
+
+namespace railkit::validate {
+namespace {
+
+bool hasErrorFinding(const nlohmann::json& node) {
+  if (node.contains("report_error")) return true;
+  for (const auto& f : node.value("findings", nlohmann::json::array())) {
+    if (f.value("severity", std::string()) == "error") return true;
+  }
+  return false;
+}
+
+std::string addressOnly(const std::string& address) {
+  auto colon = address.rfind(':');
+  return colon == std::string::npos ? address : address.substr(0, colon);
+}
+
+}  // namespace
+
+Report::Report(const ValidateConfig& config, int ranks) : ranks_(ranks) {
+  const auto& b = config.bench;
+  settings_ = {{"backend", b.backend},
+               {"bootstrap", b.bootstrap},
+               {"data_interface", b.transport_options.data_interface},
+               {"control_interface", b.control_interface},
+               {"ops", config.ops},
+               {"pairs_bytes", config.pairs.bytes},
+               {"pairs_iterations", config.pairs.iters},
+               {"pairs_fraction", config.pairs.fraction},
+               {"min_bytes", b.min_bytes},
+               {"max_bytes", b.max_bytes},
+               {"iters", b.sweep.iters},
+               {"fail_fast", config.fail_fast}};
+}
+
+void Report::setNodes(std::vector<nlohmann::json> reports, std::vector<std::string> labels) {
+  nodes_ = std::move(reports);
+  labels_ = std::move(labels);
+}
+
+int Report::nodesWithErrors() const {
+  return static_cast<int>(std::count_if(nodes_.begin(), nodes_.end(), hasErrorFinding));
+}
+
+void Report::setOutliers(std::vector<Outlier> outliers) { outliers_ = std::move(outliers); }
+
+void Report::setPeers(const bench::Transport& t) {
+  for (std::size_t i = 0; i < nodes_.size() && static_cast<int>(i) < t.size(); ++i) {
+    const auto& p = t.peer(static_cast<int>(i));
+    nodes_[i]["data_interface"] = p.interface;
+    nodes_[i]["data_address"] = addressOnly(p.address);
+  }
+}
+
+void Report::setPairs(const nlohmann::json& pairs, const std::vector<std::string>& failures) {
+  pairs_ = pairs;
+  pair_failures_ = failures;
+  for (const auto& s : pairs.value("suspect_nodes", nlohmann::json::array())) suspect_ranks_.push_back(s.value("rank", -1));
+}
+
+void Report::setCollectives(const bench::CollectivesOutcome& outcome, const bench::BenchConfig& c) {
+  collectives_ = outcome.results;
+  collective_failures_ = outcome.failures;
+  if (c.expect_line_rate) {
+    line_rate_ = {{"fraction", *c.expect_line_rate},
+                  {"nic_gbps", c.nic_gbps ? nlohmann::json(*c.nic_gbps) : nlohmann::json(nullptr)},
+                  {"source", c.nic_rate_source}};
+  }
+}
+
+void Report::note(const std::string& line) { notes_.push_back(line); }
+void Report::skip(const std::string& why) { notes_.push_back(why); }
+
+void Report::incomplete(int phase, const std::string& why) {
+  incomplete_ = fmt::format("phase {} ({}) did not finish: {}", phase, phase == 3 ? "links" : "collectives", why);
+}
+
+bool Report::failed() const {
+  return nodesWithErrors() > 0 || !outliers_.empty() || !pair_failures_.empty() || !collective_failures_.empty();
+}
+
+std::string Report::verdict() const {
+  if (!incomplete_.empty()) return "incomplete";
+  return failed() ? "fail" : "pass";
+}
+
+std::vector<std::string> Report::failures() const {
+  std::vector<std::string> out;
+  for (std::size_t i = 0; i < nodes_.size(); ++i) {
+    if (nodes_[i].contains("report_error")) out.push_back(labels_[i] + ": " + nodes_[i]["report_error"].get<std::string>());
+    for (const auto& f : nodes_[i].value("findings", nlohmann::json::array())) {
+      if (f.value("severity", std::string()) != "error") continue;
+      out.push_back(fmt::format("{}: [{}] {}: {}", labels_[i], f.value("id", std::string()),
+                                f.value("subject", std::string()), f.value("message", std::string())));
+    }
+  }
+  for (const auto& line : formatOutliers(outliers_, static_cast<int>(nodes_.size()))) out.push_back("outlier: " + line);
+  out.insert(out.end(), pair_failures_.begin(), pair_failures_.end());
+  out.insert(out.end(), collective_failures_.begin(), collective_failures_.end());
+  if (!incomplete_.empty()) out.push_back(incomplete_);
+  return out;
+}
+
+std::string Report::nodeVerdict(std::size_t i) const {
+  bool outlier = std::any_of(outliers_.begin(), outliers_.end(), [&](const Outlier& o) { return o.host == labels_[i]; });
+  bool suspect = std::find(suspect_ranks_.begin(), suspect_ranks_.end(), static_cast<int>(i)) != suspect_ranks_.end();
+  return hasErrorFinding(nodes_[i]) || outlier || suspect ? "fail" : "pass";
+}
+
+nlohmann::json Report::document() const {
+  nlohmann::json nodes = nlohmann::json::array();
+  for (std::size_t i = 0; i < nodes_.size(); ++i) {
+    nlohmann::json node = nodes_[i];
+    node.erase("attributes");
+    node["name"] = labels_[i];
+    node["verdict"] = nodeVerdict(i);
+    nodes.push_back(std::move(node));
+  }
+  nlohmann::json doc{{"verdict", verdict()},
+                     {"ranks", ranks_},
+                     {"settings", settings_},
+                     {"nodes", nodes},
+                     {"outliers", outliersToJson(outliers_)},
+                     {"pairs", pairs_},
+                     {"collectives", collectives_},
+                     {"failures", failures()},
+                     {"notes", notes_}};
+  if (!line_rate_.is_null()) doc["line_rate"] = line_rate_;
+  if (!incomplete_.empty()) doc["incomplete"] = incomplete_;
+  return doc;
+}
+
+std::string formatVerdict(const nlohmann::json& doc) {
+  std::string verdict = doc.value("verdict", std::string("?"));
+  std::transform(verdict.begin(), verdict.end(), verdict.begin(), [](unsigned char c) { return std::toupper(c); });
+  const auto& nodes = doc["nodes"];
+  int failing = 0;
+  for (const auto& n : nodes) failing += n.value("verdict", std::string()) == "fail";
+  std::string out = fmt::format("\nVERDICT: {} ({} of {} node(s) fail)\n\nNodes:\n", verdict, failing, nodes.size());
+  for (const auto& n : nodes) {
+    std::string name = n.value("name", std::string());
+    bool pass = n.value("verdict", std::string()) == "pass";
+    const auto& c = n.value("counts", nlohmann::json::object());
+    std::string counts;
+    if (c.is_object() && c.contains("nics_active")) {
+      counts = fmt::format("nics {}{} gpus {}{}", c.value("nics_active", 0),
+                           c["nics_expected"].is_number() ? fmt::format("/{}", c["nics_expected"].get<int>()) : "",
+                           c.value("gpus", 0),
+                           c["gpus_expected"].is_number() ? fmt::format("/{}", c["gpus_expected"].get<int>()) : "");
+    }
+    out += fmt::format("  {:<24} {:<4}  {}\n", name, pass ? "pass" : "FAIL", counts);
+    for (const auto& f : n.value("findings", nlohmann::json::array())) {
+      if (f.value("severity", std::string()) != "error") continue;
+      out += fmt::format("      [{}] {}: {}\n", f.value("id", std::string()), f.value("subject", std::string()),
+                         f.value("message", std::string()));
+    }
+  }
+  const auto& outliers = doc["outliers"];
+  if (!outliers.empty()) {
+    out += "\nOutliers:\n";
+    for (const auto& o : outliers) {
+      out += fmt::format("  {} {} {}; {} other node(s) {}\n", o.value("host", std::string()),
+                         o.value("attribute", std::string()), o.value("value", std::string()),
+                         o.value("majority_count", 0), o.value("majority_value", std::string()));
+    }
+  }
+  const auto& pairs = doc["pairs"];
+  if (pairs.is_object()) {
+    out += fmt::format("\nLinks: {} pair(s), median {:.2f} Gb/s per direction, {} slow, {} suspect node(s)\n",
+                       pairs.value("links", nlohmann::json::array()).size(), pairs.value("median_gbps", 0.0),
+                       pairs.value("slow_links", nlohmann::json::array()).size(),
+                       pairs.value("suspect_nodes", nlohmann::json::array()).size());
+  }
+  for (const auto& c : doc["collectives"]) {
+    const auto& rows = c.value("rows", nlohmann::json::array());
+    double last = rows.empty() ? 0 : rows.back()["in_place"].value("busbw_gbs", 0.0);
+    out += fmt::format("Collective {}: busbw {:.2f} GB/s at the largest size, average {:.2f} GB/s{}\n",
+                       c.value("op", std::string()), last, c.value("avg_busbw_gbs", 0.0),
+                       c.contains("expected_busbw_gbs")
+                           ? fmt::format(" (expected at least {:.2f})", c["expected_busbw_gbs"].get<double>())
+                           : "");
+  }
+  const auto& failures = doc["failures"];
+  if (!failures.empty()) {
+    out += "\nFailures:\n";
+    for (const auto& f : failures) out += "  " + f.get<std::string>() + "\n";
+  }
+  for (const auto& note : doc.value("notes", nlohmann::json::array())) out += "note: " + note.get<std::string>() + "\n";
+  return out;
+}
+
+}  // namespace railkit::validate

@@ -1,0 +1,73 @@
+#pragma once
+// Rank 0's record of a validate run, phase by phase, and the verdict it
+// comes to: the JSON document (`validate --json`, docs/schemas/
+// railkit.validate.v1.json) and the failure lines.
+//   pass        every node passes phase 1, no outlier, no slow link or
+//               suspect node, every collective meets its expectation;
+//   fail        any of those is not so;
+//   incomplete  a peer was lost (or the data plane never came up) before
+//               the last phase ended; what was measured is kept.
+
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "bench/run.h"
+#include "bench/transport.h"
+#include "validate/consistency.h"
+
+namespace railkit::validate {
+
+struct ValidateConfig;
+
+class Report {
+ public:
+  Report(const ValidateConfig& config, int ranks);
+
+  // Phase 1: the reports as gathered (rank order) and each node's label.
+  void setNodes(std::vector<nlohmann::json> reports, std::vector<std::string> labels);
+  const std::vector<nlohmann::json>& nodes() const { return nodes_; }
+  int nodesWithErrors() const;
+  // Phase 2.
+  void setOutliers(std::vector<Outlier> outliers);
+  // Where each rank's data plane is (host, interface, address).
+  void setPeers(const bench::Transport& transport);
+  // Phase 3: bench pairs' document and its slow-link / suspect-node lines.
+  void setPairs(const nlohmann::json& pairs, const std::vector<std::string>& failures);
+  // Phase 4.
+  void setCollectives(const bench::CollectivesOutcome& outcome, const bench::BenchConfig& graded_by);
+
+  void note(const std::string& line);                   // a remark, not a failure
+  void skip(const std::string& why);                    // --fail-fast
+  void incomplete(int phase, const std::string& why);   // a lost peer
+
+  // Any failure so far (--fail-fast asks after phase 2).
+  bool failed() const;
+  std::string verdict() const;
+  std::vector<std::string> failures() const;
+  nlohmann::json document() const;
+
+ private:
+  std::string nodeVerdict(std::size_t index) const;
+
+  int ranks_;
+  nlohmann::json settings_;
+  std::vector<nlohmann::json> nodes_;
+  std::vector<std::string> labels_;
+  std::vector<Outlier> outliers_;
+  nlohmann::json pairs_;        // null until phase 3 ran
+  std::vector<std::string> pair_failures_;
+  std::vector<int> suspect_ranks_;
+  nlohmann::json collectives_ = nlohmann::json::array();
+  std::vector<std::string> collective_failures_;
+  nlohmann::json line_rate_;    // null unless --expect-line-rate
+  std::vector<std::string> notes_;
+  std::string incomplete_;      // why, when a phase did not finish
+};
+
+// The short human verdict rank 0 prints at the end, from the document:
+// nodes, then links, then collectives, then every failure line.
+std::string formatVerdict(const nlohmann::json& document);
+
+}  // namespace railkit::validate
