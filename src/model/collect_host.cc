@@ -96,7 +96,15 @@ std::vector<KernelModule> readModules(const FileRoot& root) {
   auto loaded = root.listDir(sys::paths::kModules);
   for (const char* m : kModulesOfInterest) {
     bool present = loaded && std::find(loaded->begin(), loaded->end(), m) != loaded->end();
-    out.push_back({m, present});
+    KernelModule module{m, present, std::nullopt};
+    // Only for loaded modules: one small read each, and an absent file
+    // (in-tree module) stays unknown.
+    if (present) {
+      if (auto v = root.readLine(std::string(sys::paths::kModules) + "/" + m + "/version")) {
+        if (!trim(*v).empty()) module.version = std::string(trim(*v));
+      }
+    }
+    out.push_back(std::move(module));
   }
   return out;
 }

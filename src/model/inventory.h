@@ -130,6 +130,10 @@ struct Routing {
 struct KernelModule {
   std::string name;
   bool loaded = false;
+  // /sys/module/<name>/version: out-of-tree drivers (MLNX_OFED's mlx5_core,
+  // nvidia) set one, in-tree ones usually do not; nodes of one cluster
+  // running different driver builds is what validate compares it for.
+  std::optional<std::string> version;
 };
 
 struct MemoryLimit {

@@ -29,8 +29,14 @@ struct NodeCounts {
   std::optional<int> nics_expected;
   int gpus = 0;
   std::optional<int> gpus_expected;
-  // "mlx5_3/1" of every data-rail port that is not ACTIVE/LinkUp, with its state.
+  // "mlx5_3/1 DOWN (Disabled)" for every data-rail port that is not
+  // ACTIVE/LinkUp, and "mlx5_7 (no such device)" for a device the data-rail
+  // list names exactly that the node does not have: what is missing.
   std::vector<std::string> nics_inactive;
+  // "mlx5_0/1" of every active data-rail port: what is there.
+  std::vector<std::string> nics_active_ports;
+  // "gpu0 (0000:1b:00.0)" of every GPU, so a shortfall names what is there.
+  std::vector<std::string> gpus_present;
 };
 
 struct NodeCheck {
@@ -46,7 +52,9 @@ inline constexpr const char* kGpuCountId = "gpu-count";
 // Counts only (no doctor rules): which data-rail ports are active.
 NodeCounts countNode(const model::Inventory& inventory, const NodeExpectations& expect);
 
-// The count findings for `counts` (empty when nothing is expected or met).
+// The count findings for `counts`: an error per shortfall, an info finding
+// when a node has more than expected (a profile out of date, not a fault);
+// empty when nothing is expected or the counts match.
 std::vector<Finding> countFindings(const NodeCounts& counts);
 
 // Doctor's rules plus the count findings.

@@ -320,6 +320,8 @@ void NodeBuilder::write(const fs::path& dir) const {
   for (const auto& m : s.modules) {
     t.file("/sys/module/" + m + "/refcnt", "1\n");
     t.file("/sys/module/" + m + "/initstate", "live\n");
+    if (auto v = s.module_versions.find(m); v != s.module_versions.end())
+      t.file("/sys/module/" + m + "/version", v->second + "\n");
   }
   if (!s.netns_mode.empty()) t.file("/sys/module/ib_core/parameters/netns_mode", s.netns_mode + "\n");
   if (s.uverbs > 0) {

@@ -108,6 +108,7 @@ struct NodeSpec {
   std::vector<BridgeSpec> bridges;  // every bridge named in any PciSpec
   std::vector<NetdevSpec> netdevs;  // lo, eth0, the NICs' netdevs
   std::vector<std::string> modules;  // /sys/module/<m>
+  std::map<std::string, std::string> module_versions;  // /sys/module/<m>/version; absent = none
   std::string netns_mode = "Y";      // ib_core parameters/netns_mode; "" = absent
   int uverbs = 8;                    // /dev/infiniband/uverbs0..N-1 (+ rdma_cm when > 0)
   uint64_t cap_eff = 0;              // /proc/self/status CapEff

@@ -1,0 +1,25 @@
+#pragma once
+// The finding ids `railkit validate` raises itself (doctor's rules keep their
+// own table), with the most serious severity, a title and the explanation
+// `railkit explain` prints. Plain sorted list, like doctor's and the logs
+// catalogue, so `validate --list-rules` and explain read the same rows.
+
+#include <string_view>
+#include <vector>
+
+#include "core/finding.h"
+
+namespace railkit::validate {
+
+struct ValidateRule {
+  const char* id;
+  Severity severity;  // the most serious severity the id is reported with
+  const char* title;
+  const char* explain;
+};
+
+// Every id validate raises, sorted by id.
+const std::vector<ValidateRule>& allValidateRules();
+const ValidateRule* findValidateRule(std::string_view id);
+
+}  // namespace railkit::validate
