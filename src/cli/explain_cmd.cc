@@ -1,7 +1,8 @@
 // railkit explain RULE: why a finding id matters and how to fix it. An id
 // names a problem, not a detector, so explain covers every detector of it:
 // the doctor rule's full text first, then the other commands that report it
-// (lint in manifests, logs in NCCL logs and test outputs).
+// (lint in manifests, logs in NCCL logs and test outputs). validate's own
+// ids (the node counts of phase 1) come from validate's table.
 #include <fmt/core.h>
 
 #include <memory>
@@ -12,6 +13,7 @@
 #include "doctor/rule.h"
 #include "k8s/lint/lint.h"
 #include "logs/catalogue.h"
+#include "validate/rules.h"
 
 namespace railkit::cli {
 namespace {
@@ -25,7 +27,7 @@ const k8s::Rule* findLintRule(const std::string& id) {
 // --json: {"id", "reported_by": [{"command", "severity", "title", "explain"}]},
 // one entry per command that reports the id, doctor first.
 nlohmann::json explainDocument(const std::string& id, const doctor::Rule* rule, const k8s::Rule* lint,
-                               const logs::CatalogueEntry* logs) {
+                               const logs::CatalogueEntry* logs, const validate::ValidateRule* check) {
   nlohmann::json by = nlohmann::json::array();
   if (rule != nullptr) {
     by.push_back({{"command", "doctor"}, {"severity", severityName(rule->severity)}, {"title", rule->title},
@@ -39,11 +41,22 @@ nlohmann::json explainDocument(const std::string& id, const doctor::Rule* rule, 
     by.push_back({{"command", "lint"}, {"severity", severityName(lint->severity)}, {"title", lint->title},
                   {"explain", lint->explain}});
   }
+  if (check != nullptr) {
+    by.push_back({{"command", "validate"}, {"severity", severityName(check->severity)}, {"title", check->title},
+                  {"explain", check->explain}});
+  }
   return {{"id", id}, {"reported_by", by}};
 }
 
 void printExplanation(const std::string& id, const doctor::Rule* rule, const k8s::Rule* lint,
-                      const logs::CatalogueEntry* logs) {
+                      const logs::CatalogueEntry* logs, const validate::ValidateRule* check) {
+  // validate's ids are its own (no other command reports a node count).
+  if (check != nullptr && rule == nullptr && logs == nullptr && lint == nullptr) {
+    fmt::print("{} ({})\n{}\n\n{}\n\nReported by `railkit validate` for each node, naming what is missing and what "
+               "is there.\n",
+               id, severityName(check->severity), check->title, check->explain);
+    return;
+  }
   if (rule != nullptr) {
     fmt::print("{} ({})\n{}\n\n{}\n", rule->id, severityName(rule->severity), rule->title, rule->explain);
     if (lint != nullptr) fmt::print("\n`railkit lint` also reports {} in manifests: {}.\n", id, lint->title);
@@ -65,12 +78,13 @@ int runExplain(const std::string& id, const OutputOptions& output) {
   const auto* rule = doctor::findRule(id);
   const auto* lint = findLintRule(id);
   const auto* logs = logs::findLogsEntry(id);
-  if (rule == nullptr && lint == nullptr && logs == nullptr) {
+  const auto* check = validate::findValidateRule(id);
+  if (rule == nullptr && lint == nullptr && logs == nullptr && check == nullptr) {
     return reportError(Error{
         ErrorCode::kUsage,
         fmt::format("unknown rule '{}' (railkit doctor|logs|lint --list-rules list them)", id)});
   }
-  auto st = emitOutput(output, explainDocument(id, rule, lint, logs), [&] { printExplanation(id, rule, lint, logs); });
+  auto st = emitOutput(output, explainDocument(id, rule, lint, logs, check), [&] { printExplanation(id, rule, lint, logs, check); });
   if (!st) return reportError(st.error());
   return kExitOk;
 }
