@@ -44,6 +44,10 @@ class Bootstrap {
   // Nobody returns before every rank has called it; the messages carry no
   // payload, so it costs 2(n-1) short lines through rank 0, not an allgather.
   virtual Status barrier() = 0;
+  // Best effort, before a rank gives up on the job: rank 0's next collective
+  // call fails with kPeerLost quoting `why`, instead of "connection closed".
+  // A rank that lost its pairs partner thus names that partner to rank 0.
+  virtual void abort(const std::string& why) { (void)why; }
   static constexpr std::size_t kMaxBlobBytes = 64 * 1024;
   static constexpr std::size_t kMaxGatherBytes = 4 * 1024 * 1024;
 };

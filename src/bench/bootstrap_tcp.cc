@@ -67,6 +67,14 @@ class TcpBootstrap final : public Bootstrap {
     return std::vector<std::string>{};
   }
 
+  void abort(const std::string& why) override {
+    if (!started_ || options_.rank == 0 || master_fd_ < 0) return;
+    std::string line(1, '!');
+    line += hexEncode(why.substr(0, 1024));
+    line += '\n';
+    (void)sendAll(master_fd_, line.data(), line.size(), Clock::now() + std::chrono::seconds(2));
+  }
+
   Status barrier() override {
     if (!started_) {
       auto all = allgather(std::string());
@@ -108,6 +116,11 @@ class TcpBootstrap final : public Bootstrap {
     all[0] = mine;
     for (int r = 1; r < options_.size; ++r) {
       auto line = recvLine(peers_[r], max_line, deadline);
+      if (line && !line->empty() && (*line)[0] == '!') {
+        auto why = hexDecode(std::string_view(*line).substr(1));
+        return makeError(ErrorCode::kPeerLost, "rank " + std::to_string(r) + " gave up: " +
+                                                   (why ? *why : std::string("(no reason it could send)")));
+      }
       auto blob = line ? hexDecode(*line == "-" ? "" : *line) : std::nullopt;
       if (!blob) {
         return makeError(line || line.error().code != ErrorCode::kTimeout ? ErrorCode::kPeerLost : ErrorCode::kTimeout,

@@ -24,7 +24,8 @@
 namespace railkit::bench {
 
 // 2: nonce greeting, mac field, refusal line. 3: gather (lines up only) and
-// a barrier of short lines ("-" up, "go" down) instead of an allgather.
+// a barrier of short lines ("-" up, "go" down) instead of an allgather; a
+// rank that gives up sends "!<hex reason>" up.
 inline constexpr int kRendezvousVersion = 3;
 inline constexpr std::size_t kRendezvousNonceBytes = 16;
 inline constexpr int kMaxWorldSize = 65536;

@@ -28,7 +28,7 @@ struct NodeAttribute {
 // The attributes of one node, sorted by name, names unique:
 //  - per RDMA device: firmware, driver, driver version (module version when
 //    the module exposes one), PCIe width and speed (current);
-//  - per port: link rate, link width ("4X"), link layer, state, the index of
+//  - per port: link rate, link width ("4X"), link layer, the index of
 //    the RoCE v2 IPv4 GID (RoCE only), the port's netdev MTU;
 //  - node: RDMA netns mode, GPU model, GPU count, RDMA device count;
 //  - environment: every NCCL_* and UCX_* variable ("env NCCL_IB_HCA";

@@ -87,8 +87,8 @@ void addDevice(const model::Inventory& inv, const model::RdmaDevice& d, Attribut
     if (auto rate = rateOf(p); !rate.empty()) out.add(port + " link rate", rate);
     if (auto width = widthOf(p); !width.empty()) out.add(port + " link width", width);
     if (!p.link_layer.empty()) out.add(port + " link layer", p.link_layer);
-    if (!p.state.empty())
-      out.add(port + " state", p.phys_state.empty() ? p.state : p.state + " (" + p.phys_state + ")");
+    // A port's state is phase 1's (rdma-nic-count, rdma-port-down): naming it
+    // again as an outlier would say the same thing twice.
     if (p.link_layer == "Ethernet") {
       if (int index = roceV2Ipv4GidIndex(p); index >= 0)
         out.add(port + " RoCE v2 IPv4 GID index", std::to_string(index));

@@ -132,6 +132,12 @@ nlohmann::json Report::document() const {
                      {"collectives", collectives_},
                      {"failures", failures()},
                      {"notes", notes_}};
+  // Each phase's own failure lines, so a reader (and the human view) can
+  // tell a node's problem from a link's or a collective's.
+  doc["phases"] = {{"node", {{"nodes_with_errors", nodesWithErrors()}}},
+                   {"consistency", {{"outliers", outliers_.size()}}},
+                   {"links", {{"ran", !pairs_.is_null()}, {"failures", pair_failures_}}},
+                   {"collectives", {{"ran", !collectives_.empty()}, {"failures", collective_failures_}}}};
   if (!line_rate_.is_null()) doc["line_rate"] = line_rate_;
   if (!incomplete_.empty()) doc["incomplete"] = incomplete_;
   return doc;
@@ -171,27 +177,34 @@ std::string formatVerdict(const nlohmann::json& doc) {
                          o.value("majority_count", 0), o.value("majority_value", std::string()));
     }
   }
+  auto phaseFailures = [&](const char* phase) {
+    std::string lines;
+    if (!doc.contains("phases")) return lines;
+    for (const auto& f : doc["phases"][phase].value("failures", nlohmann::json::array())) {
+      lines += "  " + f.get<std::string>() + "\n";
+    }
+    return lines;
+  };
   const auto& pairs = doc["pairs"];
   if (pairs.is_object()) {
     out += fmt::format("\nLinks: {} pair(s), median {:.2f} Gb/s per direction, {} slow, {} suspect node(s)\n",
                        pairs.value("links", nlohmann::json::array()).size(), pairs.value("median_gbps", 0.0),
                        pairs.value("slow_links", nlohmann::json::array()).size(),
                        pairs.value("suspect_nodes", nlohmann::json::array()).size());
+    out += phaseFailures("links");
   }
+  if (!doc["collectives"].empty()) out += "\nCollectives:\n";
   for (const auto& c : doc["collectives"]) {
     const auto& rows = c.value("rows", nlohmann::json::array());
     double last = rows.empty() ? 0 : rows.back()["in_place"].value("busbw_gbs", 0.0);
-    out += fmt::format("Collective {}: busbw {:.2f} GB/s at the largest size, average {:.2f} GB/s{}\n",
+    out += fmt::format("  {}: busbw {:.2f} GB/s at the largest size, average {:.2f} GB/s{}\n",
                        c.value("op", std::string()), last, c.value("avg_busbw_gbs", 0.0),
                        c.contains("expected_busbw_gbs")
                            ? fmt::format(" (expected at least {:.2f})", c["expected_busbw_gbs"].get<double>())
                            : "");
   }
-  const auto& failures = doc["failures"];
-  if (!failures.empty()) {
-    out += "\nFailures:\n";
-    for (const auto& f : failures) out += "  " + f.get<std::string>() + "\n";
-  }
+  out += phaseFailures("collectives");
+  if (doc.contains("incomplete")) out += "\nIncomplete: " + doc["incomplete"].get<std::string>() + "\n";
   for (const auto& note : doc.value("notes", nlohmann::json::array())) out += "note: " + note.get<std::string>() + "\n";
   return out;
 }

@@ -171,7 +171,10 @@ Result<ValidateOutcome> runValidate(const ValidateConfig& config, const NodeInpu
   // Phases 3 and 4 need the data plane. Rank 0 keeps what it has when a
   // peer is lost; the others report the loss themselves.
   auto finishIncomplete = [&](int phase, const Error& e) -> Result<ValidateOutcome> {
-    if (!outcome.is_root) return tl::unexpected(e);
+    if (!outcome.is_root) {
+      boot.abort(e.message);
+      return tl::unexpected(e);
+    }
     report.incomplete(phase, e.message);
     outcome.document = report.document();
     outcome.verdict = report.verdict();

@@ -1,0 +1,136 @@
+#!/usr/bin/env bash
+# railkit validate across netns nodes (tests/bench/netns/netns_lib.sh: eth0 on
+# a control bridge, net1 on a data bridge), each node in its own UTS
+# namespace (hostname nodeI) with its own --root tree from railkit_node_root,
+# env bootstrap as an Indexed Job or torchrun starts it.
+#   healthy N  every node passes, exit 0, the JSON lists N nodes, the pairs
+#              matrix has N(N-1)/2 links and all_reduce ran with #wrong 0;
+#   broken     4 nodes: node2 has 7 of 8 active ports (rdma-nic-count names
+#              mlx5_3), node3 has another mlx5_2 firmware (an outlier), node4's
+#              net1 is rate-limited with tc (the suspect node of the pairs);
+#              exit 1 and each named where it belongs;
+#   fault      3 nodes; node3's rank is killed during the links phase: rank 0
+#              exits 3 naming rank 2, and its JSON says "incomplete" with the
+#              phase 1-2 results kept.
+# Slow is below 0.2 x the median (a tbf limit is ~100x below the veths), so
+# a loaded machine's noise never makes a healthy link slow.
+# Usage: validate_netns_test.sh RAILKIT NODE_ROOT_TOOL MODE [N]
+set -euo pipefail
+source "$(dirname "$0")/../bench/netns/netns_lib.sh"
+rk=$1 node_root=$2 mode=$3 n=${4:-4}
+command -v python3 >/dev/null || rk_skip "python3 not found"
+command -v unshare >/dev/null || rk_skip "unshare (util-linux) not found"
+[[ $mode == broken ]] && n=4
+[[ $mode == fault ]] && n=3
+rk_netns_setup "$n"
+
+for ((i = 1; i <= n; i++)); do
+  flags=()
+  if [[ $mode == broken ]]; then
+    [[ $i -eq 2 ]] && flags=(--down mlx5_3)
+    [[ $i -eq 3 ]] && flags=(--fw mlx5_2=28.36.1010)
+  fi
+  "$node_root" "$RK_WORK/root$i" "${flags[@]}" || { echo "FAIL: railkit_node_root node$i" >&2; exit 1; }
+done
+if [[ $mode == broken ]]; then
+  command -v tc >/dev/null || rk_skip "tc (iproute2) not found"
+  rk_exec 4 tc qdisc add dev net1 root tbf rate 100mbit burst 64kb latency 100ms || rk_skip "cannot add a tbf qdisc here"
+fi
+
+export MASTER_ADDR=$(rk_ctrl_ip 1) MASTER_PORT=29500 WORLD_SIZE=$n
+pairs_bytes=1M pairs_iters=3
+[[ $mode == fault ]] && pairs_bytes=64M pairs_iters=200
+pids=()
+for ((i = 1; i <= n; i++)); do
+  extra=()
+  [[ $i -eq 1 ]] && extra=(--json-out "$RK_WORK/validate.json")
+  # Each node is its own host: a UTS namespace with hostname nodeI.
+  RANK=$((i - 1)) rk_exec "$i" unshare --uts sh -c 'hostname "$0" && exec "$@"' "node$i" \
+    timeout 150 "$rk" validate --root "$RK_WORK/root$i" --data-if =net1 --ctrl-if =eth0 \
+    --expect-nics 8 --expect-gpus 8 -b 64K -e 256K -n 3 -w 1 --pairs-bytes "$pairs_bytes" \
+    --pairs-iters "$pairs_iters" --slow-fraction 0.2 --bootstrap-timeout 60 --stall-timeout 10 "${extra[@]}" \
+    >"$RK_WORK/out$i" 2>&1 &
+  pids+=($!)
+done
+
+if [[ $mode == fault ]]; then
+  # Kill node3's rank once rank 0 is in the links phase.
+  for ((t = 0; t < 600; t++)); do
+    grep -q "phase 3/4" "$RK_WORK/out1" && break
+    sleep 0.1
+  done
+  grep -q "phase 3/4" "$RK_WORK/out1" || { cat "$RK_WORK/out1"; echo "FAIL: rank 0 never reached phase 3" >&2; exit 1; }
+  sleep 0.5
+  kill -KILL $(ip netns pids "$(rk_node 3)") 2>/dev/null || true
+fi
+
+rcs=()
+for p in "${pids[@]}"; do rc=0; wait "$p" || rc=$?; rcs+=("$rc"); done
+cat "$RK_WORK/out1"
+want=0
+[[ $mode == broken ]] && want=1
+[[ $mode == fault ]] && want=3
+if [[ ${rcs[0]} -ne $want ]]; then
+  for ((i = 2; i <= n; i++)); do echo "--- node$i"; cat "$RK_WORK/out$i"; done
+  echo "FAIL: rank 0 exited ${rcs[0]}, expected $want ($mode)" >&2
+  exit 1
+fi
+if [[ $mode != fault ]]; then
+  for ((i = 1; i < n; i++)); do
+    [[ ${rcs[$i]} -eq 0 ]] || { cat "$RK_WORK/out$((i + 1))"; echo "FAIL: rank $i exited ${rcs[$i]}" >&2; exit 1; }
+  done
+fi
+
+python3 - "$RK_WORK/validate.json" "$mode" "$n" <<'PY'
+import json, sys
+doc = json.load(open(sys.argv[1]))
+mode, n = sys.argv[2], int(sys.argv[3])
+assert doc["kind"] == "railkit.validate/v1", doc.get("kind")
+nodes = doc["nodes"]
+assert [x["rank"] for x in nodes] == list(range(n)), nodes
+assert [x["host"] for x in nodes] == [f"node{i + 1}" for i in range(n)], [x["host"] for x in nodes]
+for x in nodes:
+    assert x["inventory"]["rdma_devices"], f"{x['host']}: no inventory"
+    assert x["counts"]["nics_expected"] == 8 and x["counts"]["gpus_expected"] == 8, x["counts"]
+
+def ids(x):
+    return [f["id"] for f in x["findings"] if f["severity"] == "error"]
+
+if mode == "healthy":
+    assert doc["verdict"] == "pass", doc["failures"]
+    for x in nodes:
+        assert x["verdict"] == "pass" and not ids(x), (x["host"], ids(x))
+        assert x["counts"]["nics_active"] == 8 and x["counts"]["gpus"] == 8, x["counts"]
+    assert doc["outliers"] == [], doc["outliers"]
+    assert len(doc["pairs"]["links"]) == n * (n - 1) // 2, doc["pairs"]["links"]
+    assert doc["pairs"]["slow_links"] == [] and doc["pairs"]["suspect_nodes"] == [], doc["pairs"]
+    (ar,) = doc["collectives"]
+    assert ar["op"] == "all_reduce" and ar["wrong"] == 0 and len(ar["rows"]) == 2, ar
+    print(f"ok: {n} nodes pass, {len(doc['pairs']['links'])} links, all_reduce #wrong 0")
+elif mode == "broken":
+    assert doc["verdict"] == "fail", doc["verdict"]
+    byhost = {x["host"]: x for x in nodes}
+    nic = [f for f in byhost["node2"]["findings"] if f["id"] == "rdma-nic-count"]
+    assert nic and "mlx5_3" in nic[0]["message"] and "7 of 8" in nic[0]["message"], byhost["node2"]["findings"]
+    assert byhost["node2"]["counts"]["nics_active"] == 7, byhost["node2"]["counts"]
+    for h in ("node1", "node3", "node4"):
+        assert "rdma-nic-count" not in ids(byhost[h]), (h, ids(byhost[h]))
+    fw = [o for o in doc["outliers"] if o["attribute"] == "mlx5_2 firmware"]
+    assert len(fw) == 1 and fw[0]["host"] == "node3" and fw[0]["value"] == "28.36.1010", doc["outliers"]
+    assert fw[0]["majority_count"] == 3, fw
+    suspects = [s["rank"] for s in doc["pairs"]["suspect_nodes"]]
+    assert suspects == [3], doc["pairs"]["suspect_nodes"]
+    slow = {(l["a"], l["b"]) for l in doc["pairs"]["slow_links"]}
+    assert slow == {(0, 3), (1, 3), (2, 3)}, slow
+    verdicts = {x["host"]: x["verdict"] for x in nodes}
+    assert verdicts == {"node1": "pass", "node2": "fail", "node3": "fail", "node4": "fail"}, verdicts
+    print("ok: node2 rdma-nic-count, node3 firmware outlier, node4 suspect in pairs; node1 passes")
+else:
+    assert doc["verdict"] == "incomplete", doc["verdict"]
+    assert "rank 2" in doc["incomplete"] and "phase 3" in doc["incomplete"], doc["incomplete"]
+    assert len(nodes) == 3 and all(x["inventory"]["rdma_devices"] for x in nodes), "phase 1 lost"
+    print("ok: incomplete, naming rank 2 in phase 3:", doc["incomplete"])
+PY
+if [[ $mode == fault ]]; then
+  grep -q "rank 2" "$RK_WORK/out1" || { echo "FAIL: rank 0's output does not name rank 2" >&2; exit 1; }
+fi
