@@ -133,7 +133,8 @@ struct KernelModule {
   // /sys/module/<name>/version: out-of-tree drivers (MLNX_OFED's mlx5_core,
   // nvidia) set one, in-tree ones usually do not; nodes of one cluster
   // running different driver builds is what validate compares it for.
-  std::optional<std::string> version;
+  // (Initialised so {name, loaded} aggregates stay -Wextra clean.)
+  std::optional<std::string> version = std::nullopt;
 };
 
 struct MemoryLimit {

@@ -97,6 +97,7 @@ TEST(JsonSchemas, EveryDocumentMatchesTheSchemaOfItsKind) {
       "lint --list-rules --json",
       "explain ompi-coll-conflict --json",
       "explain nccl-timeout --json",
+      "explain rdma-nic-count --json",
       "env --root " + example + " --json",
       "lint --json " + manifest,
       "logs --json" + logs,

@@ -77,6 +77,23 @@ TEST(NodeCheck, PortUpButNotLinkedIsNotActive) {
   EXPECT_EQ(counts.nics_inactive[0], "mlx5_6/1 is ACTIVE (Polling)");
 }
 
+TEST(NodeCheck, UnreadablePhysStateIsJudgedByStateAlone) {
+  // A snapshot or a container may lack phys_state: ACTIVE then counts, a
+  // port whose state is unreadable does not.
+  railkit::model::Inventory inv;
+  railkit::model::RdmaDevice dev;
+  dev.name = "mlx5_0";
+  dev.ports.resize(2);
+  dev.ports[0].port = 1;
+  dev.ports[0].state = "ACTIVE";
+  dev.ports[1].port = 2;
+  inv.rdma_devices.push_back(dev);
+  auto counts = countNode(inv, expect(2, 0));
+  EXPECT_EQ(counts.nics_active, 1);
+  EXPECT_EQ(counts.nics_active_ports, std::vector<std::string>{"mlx5_0/1"});
+  EXPECT_EQ(counts.nics_inactive, std::vector<std::string>{"mlx5_0/2 is in an unreadable state"});
+}
+
 TEST(NodeCheck, DataRailListRestrictsWhichPortsCount) {
   auto node = NodeBuilder::healthyDgxH100();
   node.setPortState("mlx5_7", 1, "1: DOWN", "3: Disabled");
