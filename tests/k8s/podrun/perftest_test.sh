@@ -72,12 +72,16 @@ for side in server client; do
   read -r dev port netdev ip <"$PR_PLAN/pods/$pod/rdma" || fail "pod $pod has no RDMA device in the plan"
   [[ $(field "$line" device) == "$dev:$port" ]] || fail "the $side used $(field "$line" device), its pod $pod has $dev:$port"
   [[ $(field "$line" data) == "$ip" ]] || fail "the $side's data address is $(field "$line" data), its pod's $netdev has $ip"
-  bound=$(sed 's/.*bounded by: //' <<<"$line")
-  [[ $bound =~ ^timeout\ ([0-9]+)\ ib_write_bw ]] && ((BASH_REMATCH[1] > 0 && BASH_REMATCH[1] <= 600)) ||
+  bound=${line##*bounded by: }
+  if ! [[ $bound =~ ^timeout\ ([0-9]+)\ ib_write_bw ]] || ((BASH_REMATCH[1] == 0 || BASH_REMATCH[1] > 600)); then
     fail "the $side did not run under the render's timeout (its parent: $bound)"
-  declare "${side}_pod=$pod" "${side}_host=$host" "${side}_ip=$ip"
+  fi
+  if [[ $side == server ]]; then
+    server_pod=$pod server_host=$host
+  else
+    client_pod=$pod client_host=$host client_ip=$ip
+  fi
 done
-# shellcheck disable=SC2154  # set by declare above
 [[ $server_pod != "$client_pod" ]] || fail "server and client ran in the same pod $server_pod"
 
 # The client named rank 0 by DNS, its hosts file resolves that name to the
@@ -89,8 +93,7 @@ resolved=$(awk -v n="$name" '{ for (i = 2; i <= NF; i++) if ($i == n) { print $1
   fail "pod $client_pod's hosts file resolves $name to '$resolved', not to pod $server_pod's address"
 [[ $(field "$connected" host) == "$server_host" ]] || fail "the client's peer says it is $(field "$connected" host), not $server_host"
 [[ $(field "$accepted" client) == "$client_host" ]] || fail "the server's client says it is $(field "$accepted" client), not $client_host"
-# shellcheck disable=SC2154
-[[ $(sed 's/.*data from //' <<<"$accepted") == "$client_ip" ]] || fail "the data came from $(sed 's/.*data from //' <<<"$accepted"), not the client's $client_ip"
+[[ ${accepted##*data from } == "$client_ip" ]] || fail "the data came from ${accepted##*data from }, not the client's $client_ip"
 rows=$(cat "${logs[@]}" | grep -cE '^ [0-9]+ +[0-9]+ +[0-9.]+ ')
 ((rows >= 2)) || fail "$rows table rows in the logs, want the server's and the client's"
 
