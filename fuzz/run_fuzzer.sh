@@ -6,6 +6,12 @@ set -euo pipefail
 fuzzer=$1 seconds=$2 work=$3
 shift 3
 mkdir -p "$work"
+# Targets that reach a library without frame pointers (RAILKIT_FUZZ_SLOW_UNWIND,
+# set by railkit_add_fuzzer SLOW_UNWIND) unwind allocations slowly, so leak
+# stacks name that library's functions (tests/bench/lsan.supp).
+if [ -n "${RAILKIT_FUZZ_SLOW_UNWIND:-}" ]; then
+  export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}fast_unwind_on_malloc=0"
+fi
 seeds=()
 for d in "$@"; do
   if [ -d "$d" ]; then seeds+=("$d"); else echo "run_fuzzer: seed dir $d absent, fuzzing without it"; fi

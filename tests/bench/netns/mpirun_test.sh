@@ -36,9 +36,12 @@ export OMPI_MCA_rtc_hwloc_vmhole=none
 # ORTE's session directories (/tmp/ompi.<host>.<uid>/jf.<family>) are named
 # from the host name and pids: every "node" here has the same host name, and a
 # family left over by an earlier run made orted fail with 'File exists'. Each
-# run gets its own, removed with the fixture.
-mkdir -p "$RK_WORK/ompi-tmp"
-export OMPI_MCA_orte_tmpdir_base="$RK_WORK/ompi-tmp" TMPDIR="$RK_WORK/ompi-tmp"
+# run gets its own base, removed with the fixture, and within it each node its
+# own (RK_NETNS_OMPI_TMP/NODE, set for the orteds by the rsh agent): orteds of
+# two nodes sharing one base raced on the same jf.<family> ('File exists').
+export RK_NETNS_OMPI_TMP="$RK_WORK/ompi-tmp"
+mkdir -p "$RK_NETNS_OMPI_TMP/$(rk_node 1)"
+export OMPI_MCA_orte_tmpdir_base="$RK_NETNS_OMPI_TMP/$(rk_node 1)" TMPDIR="$RK_NETNS_OMPI_TMP/$(rk_node 1)"
 [[ -n "${ASAN_OPTIONS:-}" ]] && export ASAN_OPTIONS="$ASAN_OPTIONS:fast_unwind_on_malloc=0"
 rk_um_snapshot "$n"
 spec=${RK_UM_SPECS[$((n % ${#RK_UM_SPECS[@]}))]}

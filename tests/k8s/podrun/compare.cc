@@ -23,6 +23,23 @@ bool isShellScript(const std::vector<std::string>& argv) {
   return shell == "sh" || shell == "bash";
 }
 
+std::vector<std::vector<std::string>> lines(const std::vector<std::string>& words) {
+  std::vector<std::vector<std::string>> out(1);
+  for (const auto& word : words) {
+    if (word == "\n") out.emplace_back();
+    else out.back().push_back(word);
+  }
+  return out;
+}
+
+// A word as a binary's name: without the quotes or the ':' an error message
+// puts around it.
+std::string bareWord(const std::string& word) {
+  size_t begin = word.find_first_not_of("\"'");
+  size_t end = word.find_last_not_of("\"':");
+  return begin == std::string::npos ? std::string() : word.substr(begin, end - begin + 1);
+}
+
 }  // namespace
 
 std::vector<std::string> scriptWords(const std::string& script) {
@@ -78,6 +95,30 @@ Result<std::string> compareWords(const std::vector<std::string>& a, const std::v
   return what;
 }
 
+Result<std::string> compareScriptWords(const std::vector<std::string>& a, const std::vector<std::string>& b) {
+  auto whole = compareWords(a, b);
+  if (whole) return whole;
+  auto a_lines = lines(a), b_lines = lines(b);
+  if (a_lines.size() != b_lines.size()) return whole;
+  std::string report, swap;
+  for (size_t i = 0; i < a_lines.size(); ++i) {
+    const auto& la = a_lines[i];
+    const auto& lb = b_lines[i];
+    if (la == lb) continue;
+    auto diff = compareWords(la, lb);
+    if (!diff) return tl::unexpected(diff.error().withContext("line " + std::to_string(i + 1)));
+    size_t first = 0;
+    while (first < la.size() && first < lb.size() && la[first] == lb[first]) ++first;
+    std::string this_swap = bareWord(la[first]) + " -> " + bareWord(lb[first]);
+    if (swap.empty()) swap = this_swap;
+    if (this_swap != swap)
+      return makeError(ErrorCode::kInvalidInput, "line " + std::to_string(i + 1) + " swaps " + this_swap +
+                                                     ", another line " + swap + ": " + *diff);
+    report += (report.empty() ? "" : "; ") + *diff;
+  }
+  return report;
+}
+
 Result<std::string> compareCommands(const Plan& reference, const Plan& other) {
   if (reference.pods.size() != other.pods.size())
     return makeError(ErrorCode::kInvalidInput, std::to_string(reference.pods.size()) + " pods against " +
@@ -105,7 +146,7 @@ Result<std::string> compareCommands(const Plan& reference, const Plan& other) {
                          where + ": env differs:" + (diff.empty() ? " order" : diff));
       }
       bool scripts = isShellScript(ca.argv) && isShellScript(cb.argv) && ca.argv[0] == cb.argv[0];
-      auto diff = scripts ? compareWords(scriptWords(ca.argv[2]), scriptWords(cb.argv[2]))
+      auto diff = scripts ? compareScriptWords(scriptWords(ca.argv[2]), scriptWords(cb.argv[2]))
                           : compareWords(ca.argv, cb.argv);
       if (!diff) return tl::unexpected(diff.error().withContext(where));
       if (!diff->empty()) report += where + ": " + *diff + "\n";

@@ -19,6 +19,13 @@ Result<std::string> compareCommands(const Plan& reference, const Plan& other);
 // The same for two words lists (argv, or a shell script split into words).
 Result<std::string> compareWords(const std::vector<std::string>& a, const std::vector<std::string>& b);
 
+// The same for two scripts' words: one run as compareWords does, or, when the
+// scripts have as many lines and the binary appears on several of them
+// (perftest's server and client lines, its error messages), one run per line
+// that differs, each starting with the same swap of one word for another
+// (quotes and a trailing ':' aside). Any other line that differs is an error.
+Result<std::string> compareScriptWords(const std::vector<std::string>& a, const std::vector<std::string>& b);
+
 // Splits a shell script into words: blanks separate, a new line is a word of
 // its own ("\n"), a backslash-newline joins lines.
 std::vector<std::string> scriptWords(const std::string& script);

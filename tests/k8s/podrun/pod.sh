@@ -69,6 +69,26 @@ mkdir -p "$poddir/status" "$poddir/logs"
 hostname "$(cat "$poddir/hostname")"
 mount -t tmpfs -o mode=755 podrun /run && mount -t tmpfs -o mode=1777 podrun /tmp &&
   mount -t tmpfs -o mode=1777 podrun /dev/shm || { echo Failed >"$poddir/status/phase"; exit 1; }
+# The pod's RDMA device, when the runner planned one (pods/POD/rdma: "DEV
+# PORT NETDEV IPV4"): a RoCE port whose GIDs 2 (v1) and 3 (v2) hold NETDEV's
+# IPv4 address, in an overlay of /sys/class that only this pod sees.
+if [[ -s $poddir/rdma ]]; then
+  mkdir -p "$poddir/c/sys" && mount -t tmpfs podrun "$poddir/c/sys" &&
+    mkdir -p "$poddir/c/sys/upper" "$poddir/c/sys/work" &&
+    mount -t overlay podrun -o "lowerdir=/sys/class,upperdir=$poddir/c/sys/upper,workdir=$poddir/c/sys/work" /sys/class ||
+    { echo Failed >"$poddir/status/phase"; exit 1; }
+  read -r dev port netdev ipv4 <"$poddir/rdma"
+  IFS=. read -r a b c d <<<"$ipv4"
+  gid=$(printf '0000:0000:0000:0000:0000:ffff:%02x%02x:%02x%02x' "$a" "$b" "$c" "$d")
+  p=/sys/class/infiniband/$dev/ports/$port
+  mkdir -p "$p/gids" "$p/gid_attrs/types" "$p/gid_attrs/ndevs"
+  echo "4: ACTIVE" >"$p/state" && echo "5: LinkUp" >"$p/phys_state" && echo Ethernet >"$p/link_layer"
+  echo "100 Gb/sec (4X EDR)" >"$p/rate" && echo "1: CA" >"/sys/class/infiniband/$dev/node_type"
+  for k in 2 3; do
+    echo "$gid" >"$p/gids/$k" && echo "$netdev" >"$p/gid_attrs/ndevs/$k"
+  done
+  echo "IB/RoCE v1" >"$p/gid_attrs/types/2" && echo "RoCE v2" >"$p/gid_attrs/types/3"
+fi
 echo Running >"$poddir/status/phase"
 
 # In a subshell (`&` or `( )`), exec makes the subshell the container's first

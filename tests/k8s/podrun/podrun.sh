@@ -80,6 +80,7 @@ pr_run() {
   PR_PLAN="$RK_WORK/plan"
   "$podplan" plan "$manifest" "$PR_PLAN" --ssh-key-dir "$RK_WORK/keys" \
     --ctrl-net "$RK_CTRL_NET" --data-net "$RK_DATA_NET" || return 2
+  [[ -n ${PR_FAKE_RDMA:-} ]] && { pr_fake_rdma || return 2; }
   declare -gA PR_PID=() PR_END=()
   while IFS=$'\t' read -r node pod host end role job ctrl; do
     local ifs=()
@@ -129,6 +130,25 @@ pr_run() {
     sleep 0.2
   done
   pr_report
+}
+
+# pr_fake_rdma (with PR_FAKE_RDMA set): netns nodes have no RDMA device, so
+# each pod with a data interface gets one in its plan (pods/POD/rdma: "DEV
+# PORT NETDEV IPV4"), which pod.sh lays over /sys/class/infiniband, and the
+# image gets the perftest stand-in (ib_write_bw_standin.py) as ib_write_bw.
+# Device names differ from pod to pod (mlx5_<node+1>), as VFs and shared
+# devices do on real nodes, so a render that pins one host's name fails.
+pr_fake_rdma() {
+  local node pod host end role job ctrl name addr plane
+  mkdir -p "$RK_WORK/image/usr/local/bin"
+  install -m 755 "$PR_DIR/ib_write_bw_standin.py" "$RK_WORK/image/usr/local/bin/ib_write_bw" || return 1
+  while IFS=$'\t' read -r node pod host end role job ctrl; do
+    while read -r name addr plane; do
+      [[ $plane == data ]] || continue
+      echo "mlx5_$((node + 1)) 1 $name ${addr%/*}" >"$PR_PLAN/pods/$pod/rdma"
+      break
+    done <"$PR_PLAN/pods/$pod/netifs"
+  done < <(pr_pods)
 }
 
 # pr_report: each pod's end and containers' exit codes; the logs of pods that
