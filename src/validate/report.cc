@@ -75,6 +75,8 @@ void Report::setCollectives(const bench::CollectivesOutcome& outcome, const benc
   }
 }
 
+void Report::setSeconds(const std::string& phase, double seconds) { seconds_[phase] = seconds; }
+
 void Report::note(const std::string& line) { notes_.push_back(line); }
 void Report::skip(const std::string& why) { notes_.push_back(why); }
 
@@ -138,6 +140,13 @@ nlohmann::json Report::document() const {
                    {"consistency", {{"outliers", outliers_.size()}}},
                    {"links", {{"ran", !pairs_.is_null()}, {"failures", pair_failures_}}},
                    {"collectives", {{"ran", !collectives_.empty()}, {"failures", collective_failures_}}}};
+  for (const auto& [phase, seconds] : seconds_) {
+    if (phase == "connect") {
+      doc["phases"]["links"]["connect_seconds"] = seconds;
+    } else {
+      doc["phases"][phase]["seconds"] = seconds;
+    }
+  }
   if (!line_rate_.is_null()) doc["line_rate"] = line_rate_;
   if (!incomplete_.empty()) doc["incomplete"] = incomplete_;
   return doc;

@@ -8,6 +8,7 @@
 //   incomplete  a peer was lost (or the data plane never came up) before
 //               the last phase ended; what was measured is kept.
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -38,6 +39,10 @@ class Report {
   // Phase 4.
   void setCollectives(const bench::CollectivesOutcome& outcome, const bench::BenchConfig& graded_by);
 
+  // Wall time of a phase on rank 0 ("node" includes the rendezvous, "connect"
+  // is the data plane's setup), for docs/validate.md's cost per round and node.
+  void setSeconds(const std::string& phase, double seconds);
+
   void note(const std::string& line);                   // a remark, not a failure
   void skip(const std::string& why);                    // --fail-fast
   void incomplete(int phase, const std::string& why);   // a lost peer
@@ -64,6 +69,7 @@ class Report {
   nlohmann::json line_rate_;    // null unless --expect-line-rate
   std::vector<std::string> notes_;
   std::string incomplete_;      // why, when a phase did not finish
+  std::map<std::string, double> seconds_;
 };
 
 // The short human verdict rank 0 prints at the end, from the document:

@@ -1,6 +1,8 @@
 #include "validate/run.h"
 
 #include <algorithm>
+#include <chrono>
+#include <map>
 #include <set>
 
 #include <fmt/format.h>
@@ -97,6 +99,10 @@ void discoverLineRate(const std::vector<nlohmann::json>& reports, const std::vec
   c.nic_rate_source = source;
 }
 
+double secondsSince(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
 std::string progress(int phase, const std::string& what) {
   return fmt::format("# phase {}/{} {}\n", phase, kPhases, what);
 }
@@ -122,6 +128,7 @@ Result<ValidateOutcome> runValidate(const ValidateConfig& config, const NodeInpu
   };
 
   // Phase 1: this node, then every report to rank 0.
+  auto phase_start = std::chrono::steady_clock::now();
   NodeCheck check = checkNode(node.inventory, node.expect);
   std::string mine = nodeReport(me, node, check).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
   if (mine.size() > bench::Bootstrap::kMaxGatherBytes) {
@@ -143,11 +150,14 @@ Result<ValidateOutcome> runValidate(const ValidateConfig& config, const NodeInpu
     auto reports = parseReports(*gathered);
     labels = nodeLabels(reports);
     report.setNodes(std::move(reports), labels);
+    report.setSeconds("node", secondsSince(phase_start));
+    phase_start = std::chrono::steady_clock::now();
     say(progress(1, fmt::format("node: {} of {} node(s) with errors", report.nodesWithErrors(), n)));
     auto outliers = compareNodes(report.nodes(), labels);
     say(progress(2, fmt::format("consistency: {} outlier(s)", outliers.size())));
     for (const auto& line : formatOutliers(outliers, n)) say("#   " + line + "\n");
     report.setOutliers(outliers);
+    report.setSeconds("consistency", secondsSince(phase_start));
   }
 
   // --fail-fast: rank 0 decides for everyone.
@@ -181,25 +191,37 @@ Result<ValidateOutcome> runValidate(const ValidateConfig& config, const NodeInpu
     outcome.failures = report.failures();
     return outcome;
   };
+  phase_start = std::chrono::steady_clock::now();
   auto transport = bench::makeTransport(bench_config.backend, boot, bench_config.transport_options);
   if (!transport) return finishIncomplete(3, transport.error().withContext("data plane"));
   bench::Transport& t = **transport;
-  if (outcome.is_root) report.setPeers(t);
+  if (outcome.is_root) {
+    report.setPeers(t);
+    report.setSeconds("connect", secondsSince(phase_start));
+  }
+  phase_start = std::chrono::steady_clock::now();
 
   if (n >= 2) {
     say(progress(3, fmt::format("links: pairs over {} nodes", n)));
     std::vector<std::string> pair_failures;
     auto pairs = bench::runPairs(t, boot, config.pairs, speak ? &text : nullptr, &pair_failures);
     if (!pairs) return finishIncomplete(3, pairs.error());
-    if (outcome.is_root) report.setPairs(*pairs, pair_failures);
+    if (outcome.is_root) {
+      report.setPairs(*pairs, pair_failures);
+      report.setSeconds("links", secondsSince(phase_start));
+    }
   } else if (outcome.is_root) {
     report.note("links: one node, no pairs to measure");
   }
 
   say(progress(4, "collectives"));
+  phase_start = std::chrono::steady_clock::now();
   auto collectives = bench::runCollectives(bench_config, t, boot, ops, speak ? &text : nullptr);
   if (!collectives) return finishIncomplete(4, collectives.error());
-  if (outcome.is_root) report.setCollectives(*collectives, bench_config);
+  if (outcome.is_root) {
+    report.setCollectives(*collectives, bench_config);
+    report.setSeconds("collectives", secondsSince(phase_start));
+  }
   if (auto s = boot.barrier(); !s) return finishIncomplete(4, s.error());
   if (outcome.is_root) {
     outcome.document = report.document();
