@@ -20,16 +20,16 @@ PodsReading readPods(const FileRoot& root, const PodsOptions& options) {
   auto begin = std::chrono::steady_clock::now();
   auto query = options.query ? options.query : [] { return sys::liveRdmaStatistics(kNetlinkTimeoutMs); };
   PodsReading out;
-  if (options.netns_shared.value_or(false)) {
-    out.unsupported =
-        "ib_core netns_mode is shared: every network namespace sees every RDMA device, so per-pod counters "
-        "would repeat the node's (Spiderpool and SR-IOV pods use `rdma system set netns exclusive`)";
-    return out;
-  }
   // The RDMA netlink module is global: if this namespace has none, no
   // namespace has, and entering them all would only repeat the failure.
   if (auto own = query(); !own && own.error().code == ErrorCode::kUnavailable) {
     out.unsupported = own.error().message;
+    return out;
+  }
+  if (options.netns_shared.value_or(false)) {
+    out.unsupported =
+        "ib_core netns_mode is shared: every network namespace sees every RDMA device, so per-pod counters "
+        "would repeat the node's (Spiderpool and SR-IOV pods use `rdma system set netns exclusive`)";
     return out;
   }
   auto own_inode = sys::ownNetnsInode();
