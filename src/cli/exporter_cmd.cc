@@ -79,9 +79,10 @@ void registerExporter(CLI::App& app, CommandContext& context) {
       ->add_option("--interval", opts->interval_s, "Read sysfs at most every this many seconds (default 15)")
       ->type_name("SECONDS");
   command->add_flag("--pods", opts->pods,
-                    "Also serve the RDMA counters of every pod's network namespace (RDMA netlink, ib_core "
-                    "netns_mode exclusive); needs CAP_SYS_ADMIN and the node's /proc (under --root, or "
-                    "hostPID). Without RDMA netlink it says so once and serves the rest");
+                    "Also serve the RDMA counters of every pod's network namespace (RDMA netlink from inside "
+                    "each, ib_core netns_mode exclusive); needs root with CAP_SYS_ADMIN and CAP_SYS_PTRACE "
+                    "and the node's /proc under the root (--root /host with /host/proc, or / with hostPID). "
+                    "Without RDMA netlink it says so once and serves the rest");
   command->callback([&context, opts] { context.action = [opts] { return runExporter(*opts); }; });
 }
 
