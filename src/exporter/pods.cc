@@ -1,6 +1,7 @@
 #include "exporter/pods.h"
 
 #include "sys/netns.h"
+#include "sys/paths.h"
 
 namespace railkit::exporter {
 namespace {
@@ -10,7 +11,8 @@ constexpr int kNetlinkTimeoutMs = 1000;
 
 PodNetns toPodNetns(const sys::NetnsEntry& entry, sys::RdmaNlStatistics stats) {
   PodNetns out{entry.inode, entry.pod_uid, stats.devices.size(), {}};
-  for (auto& p : stats.ports) out.ports.push_back(PodPort{std::move(p.device), p.port, std::move(p.counters)});
+  for (auto& p : stats.ports)
+    out.ports.push_back(PodPort{std::move(p.device), p.port, std::move(p.counters)});
   return out;
 }
 
@@ -30,6 +32,11 @@ PodsReading readPods(const FileRoot& root, const PodsOptions& options) {
     out.unsupported =
         "ib_core netns_mode is shared: every network namespace sees every RDMA device, so per-pod counters "
         "would repeat the node's (Spiderpool and SR-IOV pods use `rdma system set netns exclusive`)";
+    return out;
+  }
+  if (!root.isDirectory(sys::paths::kProc)) {
+    out.unsupported = "no " + std::string(sys::paths::kProc) + " under the root " + root.root().string() +
+                      ": mount the node's /proc there (render exporter --pods does)";
     return out;
   }
   auto own_inode = sys::ownNetnsInode();
@@ -65,9 +72,11 @@ void renderPods(Exposition& out, const PodsReading& reading, uint64_t errors_tot
   };
   out.family("railkit_pod_rdma_devices", "gauge",
              "RDMA devices a pod's network namespace holds (RDMA netlink, ib_core netns_mode exclusive).");
-  for (const auto& n : reading.with_rdma) out.sample(netnsLabels(n), formatValue(static_cast<uint64_t>(n.devices)));
+  for (const auto& n : reading.with_rdma)
+    out.sample(netnsLabels(n), formatValue(static_cast<uint64_t>(n.devices)));
   out.family("railkit_pod_rdma_hw_counter_total", "counter",
-             "Port counters of an RDMA device in a pod's network namespace (what `rdma statistic show` prints there).");
+             "Port counters of an RDMA device in a pod's network namespace (what `rdma statistic show` "
+             "prints there).");
   for (const auto& n : reading.with_rdma)
     for (const auto& p : n.ports)
       for (const auto& [name, value] : p.counters) {
@@ -81,8 +90,9 @@ void renderPods(Exposition& out, const PodsReading& reading, uint64_t errors_tot
              "1 when --pods can read per-pod RDMA counters here; 0 when the kernel has no RDMA netlink or "
              "ib_core shares devices across namespaces.");
   out.sample({}, reading.unsupported.empty() ? "1" : "0");
-  out.family("railkit_exporter_pod_network_namespaces", "gauge",
-             "Network namespaces (other than the host's and the exporter's) looked into by the last reading.");
+  out.family(
+      "railkit_exporter_pod_network_namespaces", "gauge",
+      "Network namespaces (other than the host's and the exporter's) looked into by the last reading.");
   out.sample({}, formatValue(reading.namespaces));
   out.family("railkit_exporter_pod_netns_errors_total", "counter",
              "Network namespaces that could not be entered or queried, since the exporter started.");

@@ -40,11 +40,11 @@ struct PodNetns {
 };
 
 struct PodsReading {
-  std::string unsupported;         // why there are no per-pod counters; "" when there are
-  uint64_t namespaces = 0;         // namespaces looked into in this reading
-  std::vector<PodNetns> with_rdma; // those holding at least one RDMA device
-  uint64_t errors = 0;             // namespaces not entered, not answered, or left for lack of time
-  std::string first_error;         // the first of those, for the log
+  std::string unsupported;          // why there are no per-pod counters; "" when there are
+  uint64_t namespaces = 0;          // namespaces looked into in this reading
+  std::vector<PodNetns> with_rdma;  // those holding at least one RDMA device
+  uint64_t errors = 0;              // namespaces not entered, not answered, or left for lack of time
+  std::string first_error;          // the first of those, for the log
 };
 
 struct PodsOptions {

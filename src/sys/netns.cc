@@ -21,7 +21,9 @@ namespace {
 constexpr size_t kMaxCgroupBytes = 64 << 10;
 constexpr size_t kUidLength = 36;  // 8-4-4-4-12
 
-bool isHex(char c) { return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'); }
+bool isHex(char c) {
+  return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f');
+}
 
 // The UID at `at`, with the systemd driver's '_' turned back into '-'.
 std::optional<std::string> uidAt(std::string_view s, size_t at) {
@@ -43,10 +45,12 @@ std::string nsFile(int pid) {
 
 std::optional<uint64_t> parseNetnsLink(std::string_view target) {
   constexpr std::string_view kPrefix = "net:[";
-  if (target.size() < kPrefix.size() + 2 || target.substr(0, kPrefix.size()) != kPrefix || target.back() != ']')
+  if (target.size() < kPrefix.size() + 2 || target.substr(0, kPrefix.size()) != kPrefix ||
+      target.back() != ']')
     return std::nullopt;
   std::string_view digits = target.substr(kPrefix.size(), target.size() - kPrefix.size() - 1);
-  if (!std::all_of(digits.begin(), digits.end(), [](char c) { return c >= '0' && c <= '9'; })) return std::nullopt;
+  if (!std::all_of(digits.begin(), digits.end(), [](char c) { return c >= '0' && c <= '9'; }))
+    return std::nullopt;
   return parseUint(digits);
 }
 
@@ -62,7 +66,8 @@ std::vector<NetnsEntry> listProcessNetns(const FileRoot& root, size_t limit) {
   if (!names) return out;
   std::vector<int> pids;
   for (const auto& name : *names)
-    if (auto pid = parseUint(name); pid && *pid > 0 && *pid <= 1u << 30) pids.push_back(static_cast<int>(*pid));
+    if (auto pid = parseUint(name); pid && *pid > 0 && *pid <= 1u << 30)
+      pids.push_back(static_cast<int>(*pid));
   std::sort(pids.begin(), pids.end());
   std::unordered_set<uint64_t> seen;
   for (int pid : pids) {

@@ -25,9 +25,9 @@
 namespace railkit::sys {
 
 struct NetnsEntry {
-  uint64_t inode = 0;    // the namespace's identity, as `ls -l /proc/PID/ns/net` shows it
-  int pid = 0;           // the lowest process in it (a pod's pause process)
-  std::string pod_uid;   // from that process's cgroup path; "" when not a pod
+  uint64_t inode = 0;   // the namespace's identity, as `ls -l /proc/PID/ns/net` shows it
+  int pid = 0;          // the lowest process in it (a pod's pause process)
+  std::string pod_uid;  // from that process's cgroup path; "" when not a pod
 };
 
 // 4026532281 for "net:[4026532281]"; nullopt for anything else.

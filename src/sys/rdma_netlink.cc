@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <climits>
 #include <cstring>
 #include <optional>
 
@@ -17,7 +18,7 @@ namespace railkit::sys {
 namespace {
 
 constexpr size_t kHeader = sizeof(nlmsghdr);  // 16
-constexpr size_t kAttrHeader = 4;              // nla_len, nla_type
+constexpr size_t kAttrHeader = 4;             // nla_len, nla_type
 constexpr uint16_t kDeviceType = RDMA_NL_GET_TYPE(RDMA_NL_NLDEV, RDMA_NLDEV_CMD_GET);
 constexpr uint16_t kStatType = RDMA_NL_GET_TYPE(RDMA_NL_NLDEV, RDMA_NLDEV_CMD_STAT_GET);
 
@@ -28,10 +29,13 @@ T load(const uint8_t* p) {
   return v;
 }
 
-size_t align4(size_t n) { return (n + 3) & ~size_t{3}; }
+size_t align4(size_t n) {
+  return (n + 3) & ~size_t{3};
+}
 
 Status bad(size_t offset, const std::string& what) {
-  return makeError(ErrorCode::kInvalidInput, "RDMA netlink reply, byte " + std::to_string(offset) + ": " + what);
+  return makeError(ErrorCode::kInvalidInput,
+                   "RDMA netlink reply, byte " + std::to_string(offset) + ": " + what);
 }
 
 // One attribute: its type (flags masked off), value bytes and where it starts.
@@ -59,7 +63,9 @@ Status forEachAttr(std::span<const uint8_t> region, size_t base, F&& on_attr) {
 }
 
 Result<uint32_t> u32(const Attr& a) {
-  if (a.value.size() < 4) return tl::unexpected(bad(a.offset, "u32 attribute of " + std::to_string(a.value.size()) + " bytes").error());
+  if (a.value.size() < 4)
+    return tl::unexpected(
+        bad(a.offset, "u32 attribute of " + std::to_string(a.value.size()) + " bytes").error());
   return load<uint32_t>(a.value.data());
 }
 
@@ -88,7 +94,8 @@ Status parseHwCounters(const Attr& table, RdmaNlPortStats& out) {
     auto st = forEachAttr(entry.value, entry.offset + kAttrHeader, [&](const Attr& a) -> Status {
       if (a.type == RDMA_NLDEV_ATTR_STAT_HWCOUNTER_ENTRY_NAME) name = str(a);
       if (a.type == RDMA_NLDEV_ATTR_STAT_HWCOUNTER_ENTRY_VALUE) {
-        if (a.value.size() < 8) return bad(a.offset, "counter value of " + std::to_string(a.value.size()) + " bytes");
+        if (a.value.size() < 8)
+          return bad(a.offset, "counter value of " + std::to_string(a.value.size()) + " bytes");
         value = load<uint64_t>(a.value.data());
       }
       return okStatus();
@@ -103,7 +110,8 @@ Status parseHwCounters(const Attr& table, RdmaNlPortStats& out) {
 Status parseMessage(uint16_t type, std::span<const uint8_t> payload, size_t base, RdmaNlReply& out) {
   if (type == kDeviceType) {
     RdmaNlDevice d;
-    auto st = forEachAttr(payload, base, [&](const Attr& a) { return commonAttr(a, d.index, d.name, d.last_port); });
+    auto st = forEachAttr(payload, base,
+                          [&](const Attr& a) { return commonAttr(a, d.index, d.name, d.last_port); });
     if (!st) return st;
     out.devices.push_back(std::move(d));
   } else if (type == kStatType) {
@@ -132,8 +140,11 @@ Result<RdmaNlReply> parseRdmaNetlink(std::span<const uint8_t> bytes) {
     if (type == NLMSG_DONE) {
       out.done = true;
     } else if (type == NLMSG_ERROR) {
-      if (payload.size() < sizeof(int32_t)) return tl::unexpected(bad(off, "truncated error message").error());
-      out.error = -load<int32_t>(payload.data());
+      if (payload.size() < sizeof(int32_t))
+        return tl::unexpected(bad(off, "truncated error message").error());
+      // The kernel sends -errno; negating INT32_MIN would overflow.
+      int32_t e = load<int32_t>(payload.data());
+      out.error = e == INT32_MIN ? INT32_MAX : -e;
     } else if (auto st = parseMessage(type, payload, off + kHeader, out); !st) {
       return tl::unexpected(st.error());
     }
@@ -194,14 +205,16 @@ struct Socket {
 Result<RdmaNlReply> exchange(const Socket& sock, const std::vector<uint8_t>& request, bool dump) {
   sockaddr_nl kernel{};
   kernel.nl_family = AF_NETLINK;
-  if (::sendto(sock.fd, request.data(), request.size(), 0, reinterpret_cast<sockaddr*>(&kernel), sizeof kernel) < 0)
+  if (::sendto(sock.fd, request.data(), request.size(), 0, reinterpret_cast<sockaddr*>(&kernel),
+               sizeof kernel) < 0)
     return makeError(ErrorCode::kIo, std::string("RDMA netlink send: ") + std::strerror(errno));
   RdmaNlReply all;
   std::vector<uint8_t> buf(64 << 10);
   for (int rounds = 0; rounds < 4096; ++rounds) {
     ssize_t n = ::recv(sock.fd, buf.data(), buf.size(), 0);
     if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) return makeError(ErrorCode::kIo, std::string("RDMA netlink receive: ") + std::strerror(errno));
+    if (n <= 0)
+      return makeError(ErrorCode::kIo, std::string("RDMA netlink receive: ") + std::strerror(errno));
     auto part = parseRdmaNetlink(std::span<const uint8_t>(buf.data(), static_cast<size_t>(n)));
     if (!part) return tl::unexpected(part.error());
     for (auto& d : part->devices) all.devices.push_back(std::move(d));
@@ -228,8 +241,9 @@ Result<RdmaNlStatistics> liveRdmaStatistics(int timeout_ms) {
   auto devices = exchange(sock, rdmaDeviceDumpRequest(seq++), true);
   if (!devices) return tl::unexpected(devices.error());
   if (devices->error != 0)
-    return makeError(devices->error == EOPNOTSUPP || devices->error == ENOENT ? ErrorCode::kUnavailable : ErrorCode::kIo,
-                     std::string("RDMA netlink device dump: ") + std::strerror(devices->error));
+    return makeError(
+        devices->error == EOPNOTSUPP || devices->error == ENOENT ? ErrorCode::kUnavailable : ErrorCode::kIo,
+        std::string("RDMA netlink device dump: ") + std::strerror(devices->error));
   RdmaNlStatistics out;
   out.devices = std::move(devices->devices);
   // A device reports its last port; ports of an HCA count from 1 (a switch's

@@ -5,11 +5,12 @@
 // exact lines renderPods writes.
 #include "exporter/pods.h"
 
-#include <sys/stat.h>
-
-#include <string>
-
 #include <gtest/gtest.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <string>
 
 #include "exporter/metrics.h"
 #include "support/netns_child.h"
@@ -57,7 +58,8 @@ TEST(PodsRead, EntersEachNamespaceAndKeepsThoseWithDevices) {
   ASSERT_NE(mine, nullptr) << "the child's namespace was read";
   EXPECT_EQ(mine->devices, 1u);
   ASSERT_EQ(mine->ports.size(), 1u);
-  EXPECT_EQ(mine->ports[0].device, "dev" + std::to_string(st.st_ino)) << "the query ran inside the child's namespace";
+  EXPECT_EQ(mine->ports[0].device, "dev" + std::to_string(st.st_ino))
+      << "the query ran inside the child's namespace";
 
   Exposition out;
   renderPods(out, reading, 3);
@@ -65,10 +67,12 @@ TEST(PodsRead, EntersEachNamespaceAndKeepsThoseWithDevices) {
   std::string labels = "netns=\"" + n + "\",pod_uid=\"\"";
   EXPECT_TRUE(has(out.text(), "railkit_pod_rdma_devices{" + labels + "} 1")) << out.text();
   EXPECT_TRUE(has(out.text(), "railkit_pod_rdma_hw_counter_total{" + labels + ",device=\"dev" + n +
-                                  "\",port=\"1\",counter=\"np_cnp_sent\"} " + std::to_string(st.st_ino % 1000)))
+                                  "\",port=\"1\",counter=\"np_cnp_sent\"} " +
+                                  std::to_string(st.st_ino % 1000)))
       << out.text();
   EXPECT_TRUE(has(out.text(), "railkit_exporter_pods_supported 1"));
-  EXPECT_TRUE(has(out.text(), "railkit_exporter_pod_network_namespaces " + std::to_string(reading.namespaces)));
+  EXPECT_TRUE(
+      has(out.text(), "railkit_exporter_pod_network_namespaces " + std::to_string(reading.namespaces)));
   EXPECT_TRUE(has(out.text(), "railkit_exporter_pod_netns_errors_total 3"));
 }
 
@@ -124,13 +128,26 @@ TEST(PodsRead, ANamespaceThatCannotBeEnteredIsCountedNotFatal) {
   EXPECT_NE(reading.first_error.find("netns 177: open "), std::string::npos) << reading.first_error;
 }
 
+TEST(PodsRead, ARootWithoutProcIsSaid) {
+  auto dir = std::filesystem::temp_directory_path() / ("rk-pods-noproc-" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir / "sys");
+  PodsOptions options;
+  options.query = fakeQuery;
+  auto reading = readPods(FileRoot(dir), options);
+  std::filesystem::remove_all(dir);
+  EXPECT_NE(reading.unsupported.find("no /proc under the root"), std::string::npos) << reading.unsupported;
+  EXPECT_EQ(reading.namespaces, 0u);
+}
+
 TEST(PodsRender, OnlyWithPodsDoTheFamiliesAppear) {
   NodeReading reading;
   std::string without = renderMetrics(reading, {}, ExporterStats{});
   EXPECT_EQ(without.find("railkit_pod_"), std::string::npos);
   EXPECT_EQ(without.find("railkit_exporter_pods_supported"), std::string::npos);
   reading.pods = PodsReading{};
-  reading.pods->with_rdma.push_back(PodNetns{4026532500, "0d1a3f2e-5b6c-4d7e-8f90-123456789abc", 2,
+  reading.pods->with_rdma.push_back(PodNetns{4026532500,
+                                             "0d1a3f2e-5b6c-4d7e-8f90-123456789abc",
+                                             2,
                                              {PodPort{"mlx5_3", 1, {{"rp_cnp_handled", 1480}}}}});
   ExporterStats stats;
   stats.pod_netns_errors_total = 4;

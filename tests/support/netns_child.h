@@ -38,8 +38,10 @@ class NetnsChild {
     char result = 0;
     ssize_t n = ::read(fds[0], &result, 1);
     ::close(fds[0]);
-    if (pid_ < 0) why_ = std::string("fork: ") + std::strerror(errno);
-    else if (n != 1 || result != 'y') why_ = "unshare(CLONE_NEWNET) refused (needs root)";
+    if (pid_ < 0)
+      why_ = std::string("fork: ") + std::strerror(errno);
+    else if (n != 1 || result != 'y')
+      why_ = "unshare(CLONE_NEWNET) refused (needs root)";
   }
   ~NetnsChild() {
     if (pid_ > 0) {

@@ -3,14 +3,13 @@
 // entering a namespace a child of the test holds (root; skipped otherwise).
 #include "sys/netns.h"
 
+#include <gtest/gtest.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
 #include <thread>
-
-#include <gtest/gtest.h>
 
 #include "support/netns_child.h"
 #include "support/test_support.h"
@@ -63,7 +62,8 @@ class ProcTree : public ::testing::Test {
 TEST_F(ProcTree, DistinctNamespacesInPidOrderWithTheirPod) {
   process(1, "net:[4026531840]", "0::/init.scope\n");
   process(30, "net:[4026531840]");
-  process(4100, "net:[4026532500]", "0::/kubepods/besteffort/pod11111111-2222-3333-4444-555555555555/pause\n");
+  process(4100, "net:[4026532500]",
+          "0::/kubepods/besteffort/pod11111111-2222-3333-4444-555555555555/pause\n");
   process(4200, "net:[4026532500]", "0::/kubepods/besteffort/pod99999999-2222-3333-4444-555555555555/x\n");
   process(900, "net:[4026532777]");
   process(901, "not a namespace");

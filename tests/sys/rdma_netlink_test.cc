@@ -5,16 +5,16 @@
 // live query failing cleanly where the kernel has no RDMA netlink.
 #include "sys/rdma_netlink.h"
 
+#include <gtest/gtest.h>
 #include <linux/netlink.h>
 #include <rdma/rdma_netlink.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <climits>
 #include <cstring>
 #include <string>
 #include <vector>
-
-#include <gtest/gtest.h>
 
 namespace railkit::sys {
 namespace {
@@ -55,7 +55,9 @@ Bytes cat(std::initializer_list<Bytes> parts) {
   for (const auto& p : parts) append(out, p.data(), p.size());
   return out;
 }
-Bytes nest(uint16_t type, const Bytes& inner) { return attr(type | NLA_F_NESTED, inner); }
+Bytes nest(uint16_t type, const Bytes& inner) {
+  return attr(type | NLA_F_NESTED, inner);
+}
 
 Bytes message(uint16_t type, const Bytes& payload, uint16_t flags = NLM_F_MULTI) {
   Bytes out;
@@ -75,9 +77,10 @@ constexpr uint16_t kDev = RDMA_NL_GET_TYPE(RDMA_NL_NLDEV, RDMA_NLDEV_CMD_GET);
 constexpr uint16_t kStat = RDMA_NL_GET_TYPE(RDMA_NL_NLDEV, RDMA_NLDEV_CMD_STAT_GET);
 
 Bytes device(uint32_t index, const std::string& name, uint32_t last_port) {
-  return message(kDev, cat({attr(RDMA_NLDEV_ATTR_DEV_INDEX, raw(index)), attr(RDMA_NLDEV_ATTR_DEV_NAME, str(name)),
-                            attr(RDMA_NLDEV_ATTR_FW_VERSION, str("28.39.1002")),
-                            attr(RDMA_NLDEV_ATTR_PORT_INDEX, raw(last_port))}));
+  return message(kDev,
+                 cat({attr(RDMA_NLDEV_ATTR_DEV_INDEX, raw(index)), attr(RDMA_NLDEV_ATTR_DEV_NAME, str(name)),
+                      attr(RDMA_NLDEV_ATTR_FW_VERSION, str("28.39.1002")),
+                      attr(RDMA_NLDEV_ATTR_PORT_INDEX, raw(last_port))}));
 }
 
 Bytes counter(const std::string& name, uint64_t value) {
@@ -87,16 +90,23 @@ Bytes counter(const std::string& name, uint64_t value) {
 }
 
 Bytes portStats(uint32_t index, const std::string& name, uint32_t port, const Bytes& counters) {
-  return message(kStat, cat({attr(RDMA_NLDEV_ATTR_DEV_INDEX, raw(index)), attr(RDMA_NLDEV_ATTR_DEV_NAME, str(name)),
-                             attr(RDMA_NLDEV_ATTR_PORT_INDEX, raw(port)),
-                             nest(RDMA_NLDEV_ATTR_STAT_HWCOUNTERS, counters)}),
-                 0);
+  return message(
+      kStat,
+      cat({attr(RDMA_NLDEV_ATTR_DEV_INDEX, raw(index)), attr(RDMA_NLDEV_ATTR_DEV_NAME, str(name)),
+           attr(RDMA_NLDEV_ATTR_PORT_INDEX, raw(port)), nest(RDMA_NLDEV_ATTR_STAT_HWCOUNTERS, counters)}),
+      0);
 }
 
-Bytes done() { return message(NLMSG_DONE, raw(int32_t{0})); }
-Bytes error(int e) { return message(NLMSG_ERROR, cat({raw(int32_t{-e}), Bytes(16, 0)}), 0); }
+Bytes done() {
+  return message(NLMSG_DONE, raw(int32_t{0}));
+}
+Bytes error(int e) {
+  return message(NLMSG_ERROR, cat({raw(int32_t{-e}), Bytes(16, 0)}), 0);
+}
 
-Result<RdmaNlReply> parse(const Bytes& b) { return parseRdmaNetlink(std::span<const uint8_t>(b.data(), b.size())); }
+Result<RdmaNlReply> parse(const Bytes& b) {
+  return parseRdmaNetlink(std::span<const uint8_t>(b.data(), b.size()));
+}
 
 TEST(RdmaNetlinkParse, DeviceDumpOfSeveralDevices) {
   auto reply = parse(cat({device(0, "mlx5_0", 1), device(3, "mlx5_bond_0", 2), done()}));
@@ -114,8 +124,9 @@ TEST(RdmaNetlinkParse, DeviceDumpOfSeveralDevices) {
 }
 
 TEST(RdmaNetlinkParse, PortCountersOfTwoPortsInDriverOrder) {
-  auto reply = parse(cat({portStats(1, "mlx5_1", 1, cat({counter("rx_write_requests", 7), counter("np_cnp_sent", 1532),
-                                                           counter("out_of_sequence", 0x1'0000'0003ULL)})),
+  auto reply = parse(cat({portStats(1, "mlx5_1", 1,
+                                    cat({counter("rx_write_requests", 7), counter("np_cnp_sent", 1532),
+                                         counter("out_of_sequence", 0x1'0000'0003ULL)})),
                           portStats(1, "mlx5_1", 2, counter("rp_cnp_handled", 1480))}));
   ASSERT_TRUE(reply) << reply.error().message;
   ASSERT_EQ(reply->port_stats.size(), 2u);
@@ -135,14 +146,16 @@ TEST(RdmaNetlinkParse, PortCountersOfTwoPortsInDriverOrder) {
 
 TEST(RdmaNetlinkParse, UnknownAttributesAndMessagesAreSkipped) {
   Bytes unknown_attr = attr(0x7ff0, Bytes(13, 0xab));
-  Bytes stats = message(kStat, cat({unknown_attr, attr(RDMA_NLDEV_ATTR_DEV_INDEX, raw(uint32_t{2})),
-                                    attr(RDMA_NLDEV_ATTR_DEV_NAME, str("rxe0")), attr(RDMA_NLDEV_ATTR_PORT_INDEX, raw(uint32_t{1})),
-                                    nest(RDMA_NLDEV_ATTR_STAT_HWCOUNTERS,
-                                         cat({attr(0x7ff1, raw(uint64_t{9})), counter("ack_deferred", 4),
-                                              // An entry without a value labels nothing.
-                                              nest(RDMA_NLDEV_ATTR_STAT_HWCOUNTER_ENTRY,
-                                                   attr(RDMA_NLDEV_ATTR_STAT_HWCOUNTER_ENTRY_NAME, str("lonely")))}))}),
-                          0);
+  Bytes stats = message(
+      kStat,
+      cat({unknown_attr, attr(RDMA_NLDEV_ATTR_DEV_INDEX, raw(uint32_t{2})),
+           attr(RDMA_NLDEV_ATTR_DEV_NAME, str("rxe0")), attr(RDMA_NLDEV_ATTR_PORT_INDEX, raw(uint32_t{1})),
+           nest(RDMA_NLDEV_ATTR_STAT_HWCOUNTERS,
+                cat({attr(0x7ff1, raw(uint64_t{9})), counter("ack_deferred", 4),
+                     // An entry without a value labels nothing.
+                     nest(RDMA_NLDEV_ATTR_STAT_HWCOUNTER_ENTRY,
+                          attr(RDMA_NLDEV_ATTR_STAT_HWCOUNTER_ENTRY_NAME, str("lonely")))}))}),
+      0);
   Bytes other_command = message(RDMA_NL_GET_TYPE(RDMA_NL_NLDEV, RDMA_NLDEV_CMD_RES_GET), Bytes(8, 1));
   auto reply = parse(cat({other_command, stats, error(0)}));
   ASSERT_TRUE(reply) << reply.error().message;
@@ -159,6 +172,10 @@ TEST(RdmaNetlinkParse, KernelErrorIsReportedAsErrno) {
   auto reply = parse(error(EOPNOTSUPP));
   ASSERT_TRUE(reply);
   EXPECT_EQ(reply->error, EOPNOTSUPP);
+  // A bogus error code that cannot be negated is still an error, not overflow.
+  auto weird = parse(message(NLMSG_ERROR, raw(int32_t{INT32_MIN}), 0));
+  ASSERT_TRUE(weird);
+  EXPECT_NE(weird->error, 0);
 }
 
 TEST(RdmaNetlinkParse, TruncatedAndBogusLengthsAreErrorsNamingTheByte) {
@@ -183,7 +200,8 @@ TEST(RdmaNetlinkParse, TruncatedAndBogusLengthsAreErrorsNamingTheByte) {
   std::memcpy(too_long.data(), &huge, 4);
   auto r1 = parse(too_long);
   ASSERT_FALSE(r1);
-  EXPECT_NE(r1.error().message.find("message length 1048576 outside the reply"), std::string::npos) << r1.error().message;
+  EXPECT_NE(r1.error().message.find("message length 1048576 outside the reply"), std::string::npos)
+      << r1.error().message;
 
   Bytes too_short = good;
   uint32_t eight = 8;
@@ -196,7 +214,8 @@ TEST(RdmaNetlinkParse, TruncatedAndBogusLengthsAreErrorsNamingTheByte) {
   std::memcpy(bad_attr.data() + 16, &big, 2);
   auto r2 = parse(bad_attr);
   ASSERT_FALSE(r2);
-  EXPECT_NE(r2.error().message.find("byte 16: attribute length 200"), std::string::npos) << r2.error().message;
+  EXPECT_NE(r2.error().message.find("byte 16: attribute length 200"), std::string::npos)
+      << r2.error().message;
 
   // An attribute shorter than its own header.
   uint16_t two = 2;
@@ -210,10 +229,11 @@ TEST(RdmaNetlinkParse, TruncatedAndBogusLengthsAreErrorsNamingTheByte) {
   EXPECT_NE(r3.error().message.find("u32 attribute of 2 bytes"), std::string::npos) << r3.error().message;
 
   // A counter value of 4 bytes inside the nested table.
-  Bytes small_value = portStats(0, "mlx5_0", 1,
-                                nest(RDMA_NLDEV_ATTR_STAT_HWCOUNTER_ENTRY,
-                                     cat({attr(RDMA_NLDEV_ATTR_STAT_HWCOUNTER_ENTRY_NAME, str("x")),
-                                          attr(RDMA_NLDEV_ATTR_STAT_HWCOUNTER_ENTRY_VALUE, raw(uint32_t{1}))})));
+  Bytes small_value =
+      portStats(0, "mlx5_0", 1,
+                nest(RDMA_NLDEV_ATTR_STAT_HWCOUNTER_ENTRY,
+                     cat({attr(RDMA_NLDEV_ATTR_STAT_HWCOUNTER_ENTRY_NAME, str("x")),
+                          attr(RDMA_NLDEV_ATTR_STAT_HWCOUNTER_ENTRY_VALUE, raw(uint32_t{1}))})));
   auto r4 = parse(small_value);
   ASSERT_FALSE(r4);
   EXPECT_NE(r4.error().message.find("counter value of 4 bytes"), std::string::npos) << r4.error().message;
@@ -223,7 +243,8 @@ TEST(RdmaNetlinkParse, TruncatedAndBogusLengthsAreErrorsNamingTheByte) {
 }
 
 TEST(RdmaNetlinkParse, NameWithoutNulIsTakenWhole) {
-  Bytes m = message(kDev, cat({attr(RDMA_NLDEV_ATTR_DEV_NAME, Bytes{'r', 'x', 'e'}), attr(RDMA_NLDEV_ATTR_DEV_INDEX, raw(uint32_t{4}))}));
+  Bytes m = message(kDev, cat({attr(RDMA_NLDEV_ATTR_DEV_NAME, Bytes{'r', 'x', 'e'}),
+                               attr(RDMA_NLDEV_ATTR_DEV_INDEX, raw(uint32_t{4}))}));
   auto reply = parse(m);
   ASSERT_TRUE(reply) << reply.error().message;
   ASSERT_EQ(reply->devices.size(), 1u);
