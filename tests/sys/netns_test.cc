@@ -13,6 +13,7 @@
 
 #include "support/netns_child.h"
 #include "support/test_support.h"
+#include "sys/rdma_netlink.h"
 
 namespace railkit::sys {
 namespace {
@@ -111,6 +112,27 @@ TEST(NetnsLive, EntersTheNamespaceOfAnotherProcessOnItsOwnThread) {
   auto after = ownNetnsInode();
   ASSERT_TRUE(after);
   EXPECT_EQ(*after, *own) << "the calling thread never left its namespace";
+}
+
+// The real RDMA netlink query run inside another namespace: it answers or
+// fails there exactly as it does here (the module is global), and cleanly.
+TEST(NetnsLive, RdmaNetlinkQueryInsideAnotherNamespace) {
+  railkit::testing::NetnsChild child;
+  if (!child.ok()) GTEST_SKIP() << "no network namespace of our own: " << child.why();
+  auto here = liveRdmaStatistics(1000);
+  std::optional<Result<RdmaNlStatistics>> there;
+  auto entered = runInNetnsOf(FileRoot("/"), child.pid(), [&] { there = liveRdmaStatistics(1000); });
+  ASSERT_TRUE(entered) << entered.error().message;
+  ASSERT_TRUE(there);
+  ASSERT_EQ(bool(*there), bool(here)) << (here ? there->error().message : here.error().message);
+  if (!here) {
+    EXPECT_EQ(there->error().code, here.error().code);
+    EXPECT_EQ(there->error().message, here.error().message);
+    return;
+  }
+  // ib_core loaded: a fresh namespace holds no device in exclusive mode and
+  // sees the node's in shared mode; either way, never more than here.
+  EXPECT_LE((*there)->devices.size(), here->devices.size());
 }
 
 TEST(NetnsLive, AProcessThatIsGoneIsAnError) {
