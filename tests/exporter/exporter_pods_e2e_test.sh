@@ -3,8 +3,8 @@
 # NodeBuilder tree: where the kernel has no RDMA netlink (ib_core not loaded;
 # `rdma dev` cannot open its socket), stderr says so exactly once over several
 # readings, railkit_exporter_pods_supported is 0 and every node metric is
-# still served; where it has one, there is no such line and the gauge is 1.
-# promtool accepts the text either way.
+# still served; where it has one, the tree's ib_core netns_mode (shared, Y)
+# is what it says once instead. promtool accepts the text either way.
 # Usage: exporter_pods_e2e_test.sh RAILKIT MAKE_NODE_FIXTURE
 set -u
 RK=$1
@@ -35,6 +35,8 @@ if rdma dev show >/dev/null 2>&1; then HAVE_RDMA=1; else HAVE_RDMA=0; fi
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/rk-exporter-pods.XXXXXX") || fail "mktemp"
 ROOT="$WORK/root"
 "$MAKE_FIXTURE" healthy-dgx-h100 "$ROOT" >/dev/null || fail "make_node_fixture"
+# Shared, explicitly: on a kernel with RDMA netlink that is the reason given.
+printf 'Y\n' >"$ROOT/sys/module/ib_core/parameters/netns_mode" || fail "write netns_mode"
 
 "$RK" exporter --pods --root "$ROOT" --listen 127.0.0.1:0 --interval 1 >"$WORK/out.log" 2>"$WORK/err.log" &
 PID=$!
@@ -56,15 +58,19 @@ expect 'railkit_gpu_nic_distance{gpu="gpu0",device="mlx5_0"} 0'
 grep -q '^railkit_doctor_findings{severity="error"} [0-9]' "$WORK/metrics.txt" || fail "no doctor findings"
 grep -q '^# TYPE railkit_pod_rdma_hw_counter_total counter$' "$WORK/metrics.txt" || fail "no per-pod family"
 
-said=$(grep -c -- '--pods: no per-pod RDMA counters: the kernel has no RDMA netlink' "$WORK/err.log")
+said_none=$(grep -c -- '--pods: no per-pod RDMA counters: the kernel has no RDMA netlink' "$WORK/err.log")
+said_shared=$(grep -c -- '--pods: no per-pod RDMA counters: ib_core netns_mode is shared' "$WORK/err.log")
 if [[ $HAVE_RDMA == 0 ]]; then
-  [[ $said == 1 ]] || fail "the no-RDMA line appeared $said times, expected once"
-  expect 'railkit_exporter_pods_supported 0'
-  expect 'railkit_exporter_pod_network_namespaces 0'
+  [[ $said_none == 1 ]] || fail "the no-RDMA line appeared $said_none times, expected once"
+  [[ $said_shared == 0 ]] || fail "no RDMA netlink, yet the exporter blamed netns_mode"
 else
-  [[ $said == 0 ]] || fail "the kernel has RDMA netlink but the exporter said it has none"
-  expect 'railkit_exporter_pods_supported 1'
+  [[ $said_none == 0 ]] || fail "the kernel has RDMA netlink but the exporter said it has none"
+  [[ $said_shared == 1 ]] || fail "the shared-netns_mode line appeared $said_shared times, expected once"
 fi
+expect 'railkit_exporter_pods_supported 0'
+expect 'railkit_exporter_pod_network_namespaces 0'
+[[ $(grep -c -- '--pods:' "$WORK/err.log") == 1 ]] ||
+  fail "expected exactly one --pods line on stderr"
 
 # The two accepted lints: promlint reads "_counter_" in a name as a type.
 promtool check metrics <"$WORK/metrics.txt" >"$WORK/promtool.txt" 2>&1
