@@ -1,12 +1,13 @@
-// railkit exporter [--listen ADDR:PORT] [--root DIR|FILE.tar.gz] [--interval S]:
-// serves Prometheus metrics (RDMA ports, their counters, doctor findings,
-// GPU/NIC distances) on /metrics and a liveness answer on /healthz, until
+// railkit exporter [--listen ADDR:PORT] [--root DIR|FILE.tar.gz] [--interval S]
+// [--pods]: serves Prometheus metrics (RDMA ports, their counters, doctor
+// findings, GPU/NIC distances, per-pod RDMA counters) on /metrics and a liveness answer on /healthz, until
 // SIGINT or SIGTERM. The work is in exporter/; this file has the flags.
 #include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <memory>
 #include <optional>
+#include <string>
 
 #include "cli/commands.h"
 #include "core/interrupt.h"
@@ -21,6 +22,7 @@ struct ExporterOptions {
   std::string listen = exporter::kDefaultListen;
   std::string root;
   double interval_s = 15;
+  bool pods = false;
 };
 
 int runExporter(const ExporterOptions& opts) {
@@ -42,6 +44,11 @@ int runExporter(const ExporterOptions& opts) {
   }
   exporter::CacheOptions cache_options;
   cache_options.interval = std::chrono::milliseconds(std::llround(opts.interval_s * 1000));
+  cache_options.pods = opts.pods;
+  cache_options.notice = [](const std::string& line) {
+    std::fprintf(stderr, "railkit exporter: %s\n", line.c_str());
+    std::fflush(stderr);
+  };
   auto cache = exporter::MetricsCache::start(root, cache_options);
   if (!cache) return reportError(cache.error());
   auto st = exporter::serve(
@@ -71,6 +78,11 @@ void registerExporter(CLI::App& app, CommandContext& context) {
   command
       ->add_option("--interval", opts->interval_s, "Read sysfs at most every this many seconds (default 15)")
       ->type_name("SECONDS");
+  command->add_flag("--pods", opts->pods,
+                    "Also serve the RDMA counters of every pod's network namespace (RDMA netlink from inside "
+                    "each, ib_core netns_mode exclusive); needs root with CAP_SYS_ADMIN and CAP_SYS_PTRACE "
+                    "and the node's /proc under the root (--root /host with /host/proc, or / with hostPID). "
+                    "Without RDMA netlink it says so once and serves the rest");
   command->callback([&context, opts] { context.action = [opts] { return runExporter(*opts); }; });
 }
 

@@ -225,6 +225,9 @@ void registerRender(CLI::App& app, CommandContext& context) {
   exporter->add_option("--interval", deployment.interval_s, "seconds between sysfs reads (exporter --interval)")
       ->capture_default_str()
       ->check(CLI::Range(1, 3600));
+  exporter->add_flag("--pods", deployment.pods,
+                     "run exporter --pods (per-pod RDMA counters): adds the host's /proc read-only and runs as "
+                     "root with SYS_ADMIN and SYS_PTRACE only; without it the pod has no privilege at all");
   exporter->add_flag("--rule-file", exporter_options->rule_file,
                      "print the alerting rules as a Prometheus rule file instead (promtool check rules; a "
                      "Prometheus without the operator)");

@@ -6,7 +6,8 @@
 namespace railkit::exporter {
 
 Result<std::unique_ptr<MetricsCache>> MetricsCache::start(FileRoot root, CacheOptions options) {
-  std::unique_ptr<MetricsCache> cache(new MetricsCache(std::move(root), options));
+  options.pods_options.budget = options.interval;
+  std::unique_ptr<MetricsCache> cache(new MetricsCache(std::move(root), std::move(options)));
   if (auto st = cache->refresh(); !st) return tl::unexpected(st.error());
   cache->thread_ = std::thread([c = cache.get()] { c->loop(); });
   return cache;
@@ -31,18 +32,41 @@ Status MetricsCache::refresh() {
   auto reading = readNode(root_);
   if (!reading) return tl::unexpected(reading.error());
   read_errors_total_ += reading->read_errors;
+  if (options_.pods) readPodsInto(*reading);
   if (!last_doctor_ || begin - *last_doctor_ >= options_.doctor_interval) {
     findings_ = doctor::runRules(doctor::DoctorInput{reading->inventory});
     last_doctor_ = begin;
   }
   ExporterStats stats;
   stats.read_errors_total = read_errors_total_;
+  stats.pod_netns_errors_total = pod_netns_errors_total_;
   stats.scrape_duration_seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
   std::string text = renderMetrics(*reading, findings_, stats);
   std::lock_guard<std::mutex> lock(mutex_);
   text_ = std::move(text);
   return okStatus();
+}
+
+void MetricsCache::readPodsInto(NodeReading& reading) {
+  PodsOptions pods = options_.pods_options;
+  pods.netns_shared = reading.inventory.rdma_netns_shared;
+  reading.pods = readPods(root_, pods);
+  pod_netns_errors_total_ += reading.pods->errors;
+  auto tell = [&](bool& told, const std::string& line) {
+    if (told || line.empty()) return;
+    told = true;
+    if (options_.notice) options_.notice(line);
+  };
+  // Once each: the state rarely changes, and the metrics carry it anyway
+  // (railkit_exporter_pods_supported, railkit_exporter_pod_netns_errors_total).
+  if (!reading.pods->unsupported.empty())
+    tell(told_pods_unsupported_, "--pods: no per-pod RDMA counters: " + reading.pods->unsupported +
+                                     "; serving everything else");
+  tell(told_pod_error_, reading.pods->first_error.empty()
+                            ? ""
+                            : "--pods: " + reading.pods->first_error + " (counted in railkit_exporter_pod_netns_errors_total; "
+                                                                       "only the first is told)");
 }
 
 void MetricsCache::loop() {

@@ -10,6 +10,7 @@
 
 #include <chrono>
 #include <condition_variable>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -20,12 +21,22 @@
 #include "core/file_root.h"
 #include "core/finding.h"
 #include "core/result.h"
+#include "exporter/pods.h"
 
 namespace railkit::exporter {
+
+struct NodeReading;  // exporter/metrics.h
 
 struct CacheOptions {
   std::chrono::milliseconds interval{15000};
   std::chrono::milliseconds doctor_interval{60000};
+  // --pods: per-pod RDMA counters (exporter/pods.h). `pods.budget` is set
+  // to `interval` by start().
+  bool pods = false;
+  PodsOptions pods_options;
+  // Hears one line for each thing worth telling the operator once (no RDMA
+  // for --pods, the first namespace that could not be read); may be empty.
+  std::function<void(const std::string&)> notice;
 };
 
 class MetricsCache {
@@ -41,10 +52,12 @@ class MetricsCache {
   std::string text() const;
 
  private:
-  MetricsCache(FileRoot root, CacheOptions options) : root_(std::move(root)), options_(options) {}
+  MetricsCache(FileRoot root, CacheOptions options) : root_(std::move(root)), options_(std::move(options)) {}
   // One reading; on failure the previous text stays.
   Status refresh();
   void loop();
+  // --pods: reads the pods into `reading` and tells what is worth telling.
+  void readPodsInto(NodeReading& reading);
 
   const FileRoot root_;
   const CacheOptions options_;
@@ -52,6 +65,9 @@ class MetricsCache {
   std::vector<Finding> findings_;
   std::optional<std::chrono::steady_clock::time_point> last_doctor_;
   uint64_t read_errors_total_ = 0;
+  uint64_t pod_netns_errors_total_ = 0;
+  bool told_pods_unsupported_ = false;
+  bool told_pod_error_ = false;
 
   mutable std::mutex mutex_;
   std::condition_variable wake_;

@@ -133,6 +133,7 @@ std::string renderMetrics(const NodeReading& reading, const std::vector<Finding>
              "PCIe distance between a GPU and an RDMA NIC: 0 PIX, 1 PXB, 2 PHB, 3 NODE, 4 SYS.");
   for (const auto& g : reading.inventory.topology.gpu_nic)
     out.sample({{"gpu", g.gpu}, {"device", g.nic}}, formatValue(static_cast<uint64_t>(g.distance)));
+  if (reading.pods) renderPods(out, *reading.pods, stats.pod_netns_errors_total);
   out.family("railkit_exporter_scrape_duration_seconds", "gauge",
              "Seconds the last read of sysfs and rendering of these metrics took.");
   out.sample({}, formatValue(stats.scrape_duration_seconds));

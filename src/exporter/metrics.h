@@ -6,6 +6,7 @@
 // tree. docs/exporter.md lists every metric.
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -13,6 +14,7 @@
 #include "core/finding.h"
 #include "core/result.h"
 #include "exporter/counters.h"
+#include "exporter/pods.h"
 #include "model/inventory.h"
 
 namespace railkit::exporter {
@@ -27,6 +29,7 @@ struct NodeReading {
   model::Inventory inventory;
   std::vector<PortReading> ports;  // inventory order
   uint64_t read_errors = 0;        // counter files skipped by this reading
+  std::optional<PodsReading> pods; // with --pods only (filled by the cache, not readNode)
 };
 
 // Reads the inventory and every port's counters. Fails only when the root
@@ -37,6 +40,7 @@ Result<NodeReading> readNode(const FileRoot& root);
 struct ExporterStats {
   double scrape_duration_seconds = 0;  // how long the last refresh took
   uint64_t read_errors_total = 0;      // counter files skipped since start
+  uint64_t pod_netns_errors_total = 0; // --pods: namespaces that failed since start
 };
 
 // The /metrics body for `reading`, `findings` (doctor::runRules on some

@@ -17,6 +17,11 @@ inline constexpr const char* kSelfStatus = "/proc/self/status";
 inline constexpr const char* kSelfLimits = "/proc/self/limits";
 inline constexpr const char* kSelfMountinfo = "/proc/self/mountinfo";
 inline constexpr const char* kSelfEnviron = "/proc/self/environ";
+// Every process of the root's PID namespace: <kProc>/<pid>/ns/net names its
+// network namespace, <kProc>/<pid>/cgroup its pod (exporter --pods).
+inline constexpr const char* kProc = "/proc";
+// The calling thread's own network namespace (always the live one).
+inline constexpr const char* kThreadSelfNetns = "/proc/thread-self/ns/net";
 inline constexpr const char* kNvidiaGpus = "/proc/driver/nvidia/gpus";
 // The IPv4 routing table of the reader's network namespace (the pod's).
 inline constexpr const char* kProcNetRoute = "/proc/net/route";

@@ -6,7 +6,11 @@
 #     a doctor error), and stay quiet on a healthy node;
 #  3. the DaemonSet container's own command line, as the pod would run it
 #     (as nobody, the node's /sys at /host/sys, listening on 0.0.0.0 inside
-#     a network namespace this test creates), serves metrics for the node.
+#     a network namespace this test creates), serves metrics for the node;
+#  4. --pods, and only --pods, adds privilege: root with SYS_ADMIN and
+#     SYS_PTRACE and the host's /proc read-only; that container command runs
+#     with exactly those capabilities (the host's /proc bind-mounted at the
+#     hostPath's mount point) and serves the node with its --pods facts.
 # Steps 1 and 3 skip with a message without ../shared or root; the test
 # skips (77) only when nothing could run.
 # Usage: render_exporter_test.sh RAILKIT MAKE_NODE_FIXTURE SHARED_SCHEMAS
@@ -17,11 +21,13 @@ SCHEMAS=$3
 WORK=""
 NS=""
 PID=""
+PROC_MOUNT=""
 ran=0
 
 fail() { echo "FAIL: $*" >&2; exit 1; }
 cleanup() {
   if [[ -n "$PID" ]]; then kill "$PID" 2>/dev/null; wait "$PID" 2>/dev/null; fi
+  [[ -n "$PROC_MOUNT" ]] && umount "$PROC_MOUNT" 2>/dev/null
   [[ -n "$NS" ]] && ip netns del "$NS" 2>/dev/null
   [[ -n "$WORK" ]] && rm -rf "$WORK"
   return 0
@@ -32,11 +38,23 @@ WORK=$(mktemp -d "${TMPDIR:-/tmp}/rk-render-exporter.XXXXXX") || fail "mktemp"
 
 "$RK" render exporter --image registry.example/railkit:1 >"$WORK/exporter.yaml" || fail "render exporter"
 "$RK" render exporter --image registry.example/railkit:1 --rule-file >"$WORK/rules.yaml" || fail "--rule-file"
+"$RK" render exporter --image registry.example/railkit:1 --pods >"$WORK/pods.yaml" || fail "render exporter --pods"
+# Privilege only with --pods: the default pod stays nobody without capabilities.
+for priv in SYS_ADMIN SYS_PTRACE /host/proc '"--pods"' 'runAsUser: 0'; do
+  grep -qF -- "$priv" "$WORK/exporter.yaml" && fail "the default DaemonSet has $priv"
+  grep -qF -- "$priv" "$WORK/pods.yaml" || fail "the --pods DaemonSet lacks $priv"
+done
+grep -qF 'readOnlyRootFilesystem: true' "$WORK/pods.yaml" || fail "--pods: root filesystem not read-only"
+grep -qF 'allowPrivilegeEscalation: false' "$WORK/pods.yaml" || fail "--pods: privilege escalation allowed"
+grep -qF 'hostPID' "$WORK/pods.yaml" && fail "--pods needs the host's /proc mount, not hostPID"
+grep -qF 'privileged' "$WORK/pods.yaml" && fail "--pods must not be privileged"
 
 # 1. Schemas.
 if [[ -d "$SCHEMAS" ]]; then
-  "$RK" lint --schemas "$SCHEMAS" "$WORK/exporter.yaml" >"$WORK/lint.txt" 2>&1 || { cat "$WORK/lint.txt" >&2; fail "lint"; }
-  grep -q "0 error(s), 0 warning(s)" "$WORK/lint.txt" || { cat "$WORK/lint.txt" >&2; fail "lint findings"; }
+  for y in exporter.yaml pods.yaml; do
+    "$RK" lint --schemas "$SCHEMAS" "$WORK/$y" >"$WORK/lint.txt" 2>&1 || { cat "$WORK/lint.txt" >&2; fail "lint $y"; }
+    grep -q "0 error(s), 0 warning(s)" "$WORK/lint.txt" || { cat "$WORK/lint.txt" >&2; fail "lint findings in $y"; }
+  done
   ran=1
 else
   echo "note: $SCHEMAS absent: schema check skipped" >&2
@@ -125,7 +143,7 @@ else
     awk -v key="$1" '
       $0 ~ "^ *(- )?" key ":$" {mode = 1; next}
       mode && /^ *- "/ {sub(/^ *- "/, ""); sub(/"$/, ""); print; next}
-      {mode = 0}' "$WORK/exporter.yaml"
+      {mode = 0}' "${2:-$WORK/exporter.yaml}"
   }
   mapfile -t argv < <(list command; list args)
   [[ "${argv[0]:-}" == railkit && "${argv[1]:-}" == exporter ]] || fail "unexpected container command: ${argv[*]}"
@@ -149,6 +167,28 @@ else
     { cat "$WORK/exporter.log" >&2; fail "the pod's command served no port metrics"; }
   [[ $(grep -c '^railkit_rdma_port_info{' "$WORK/metrics.txt") -eq 8 ]] || fail "expected the node's 8 RDMA ports"
   echo "the DaemonSet's command ran as nobody in netns $NS and served $(grep -c '^railkit_' "$WORK/metrics.txt") samples"
+  kill "$PID"; wait "$PID" 2>/dev/null; PID=""
+
+  # 4. The --pods command: root with only the capabilities the YAML adds.
+  mapfile -t argv < <(list command "$WORK/pods.yaml"; list args "$WORK/pods.yaml")
+  caps=$(awk '/^ *add:$/ {m = 1; next} m && /^ *- "/ {gsub(/[ "-]/, ""); printf ",+%s", tolower($0); next} {m = 0}' "$WORK/pods.yaml")
+  [[ "$caps" == ",+sys_admin,+sys_ptrace" ]] || fail "--pods capabilities: '$caps'"
+  mkdir -p "$WORK/host/proc" && mount --bind /proc "$WORK/host/proc" || fail "bind /proc"
+  PROC_MOUNT="$WORK/host/proc"
+  args=("${argv[@]:1}")
+  for i in "${!args[@]}"; do [[ "${args[$i]}" == /host ]] && args[$i]="$WORK/host"; done
+  ip netns exec "$NS" setpriv --inh-caps="-all$caps" --bounding-set="-all$caps" "$RK" "${args[@]}" \
+    >"$WORK/pods.log" 2>&1 &
+  PID=$!
+  for _ in $(seq 150); do
+    ip netns exec "$NS" curl -sf "http://127.0.0.1:$port/metrics" >"$WORK/metrics.txt" 2>/dev/null && break
+    sleep 0.2
+  done
+  grep -q '^railkit_rdma_port_up{device="mlx5_0",port="1"} 1$' "$WORK/metrics.txt" ||
+    { cat "$WORK/pods.log" >&2; fail "the --pods command served no port metrics"; }
+  grep -qE '^railkit_exporter_pods_supported [01]$' "$WORK/metrics.txt" ||
+    { cat "$WORK/pods.log" >&2; fail "the --pods command served no railkit_exporter_pods_supported"; }
+  echo "the --pods DaemonSet's command ran with$caps in netns $NS: $(grep -E '^railkit_exporter_pod' "$WORK/metrics.txt" | tr '\n' ' ')"
   ran=1
 fi
 ((ran)) || exit 77

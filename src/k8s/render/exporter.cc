@@ -2,7 +2,9 @@
 // needs: it reads the host's /sys through a read-only hostPath (every
 // counter file is world-readable), runs as nobody with no capabilities and a
 // read-only root filesystem, and stays off the host network: Prometheus
-// scrapes the pod IP through the headless Service.
+// scrapes the pod IP through the headless Service. With `pods` (exporter
+// --pods) it must enter other pods' network namespaces: that, and nothing
+// else, adds root, CAP_SYS_ADMIN, CAP_SYS_PTRACE and the host's /proc.
 #include "k8s/render/exporter.h"
 
 #include <fmt/format.h>
@@ -22,30 +24,46 @@ json labels(const ExporterDeployment& d) {
 
 json metadata(const ExporterDeployment& d) { return {{"name", d.name}, {"namespace", d.ns}, {"labels", labels(d)}}; }
 
+// nobody and no capabilities; --pods: root with the two it needs (setns into
+// another network namespace; reading the ns/net link of another user's
+// process). Kubernetes gives added capabilities to root only.
+json securityContext(const ExporterDeployment& d) {
+  json caps = {{"drop", {"ALL"}}};
+  if (d.pods) caps["add"] = {"SYS_ADMIN", "SYS_PTRACE"};
+  return {{"runAsNonRoot", !d.pods},
+          {"runAsUser", d.pods ? 0 : 65534},
+          {"allowPrivilegeEscalation", false},
+          {"readOnlyRootFilesystem", true},
+          {"capabilities", caps}};
+}
+
 json daemonSet(const ExporterDeployment& d) {
+  json args = {"exporter", "--root", "/host", "--listen", fmt::format("0.0.0.0:{}", d.port), "--interval",
+               std::to_string(d.interval_s)};
+  json mounts = {{{"name", "sys"}, {"mountPath", "/host/sys"}, {"readOnly", true}}};
+  json volumes = {{{"name", "sys"}, {"hostPath", {{"path", "/sys"}, {"type", "Directory"}}}}};
+  if (d.pods) {
+    // The node's processes, so their network namespaces (--root /host).
+    args.push_back("--pods");
+    mounts.push_back({{"name", "proc"}, {"mountPath", "/host/proc"}, {"readOnly", true}});
+    volumes.push_back({{"name", "proc"}, {"hostPath", {{"path", "/proc"}, {"type", "Directory"}}}});
+  }
   json probe = {{"httpGet", {{"path", "/healthz"}, {"port", "metrics"}}}, {"periodSeconds", 30}};
   json container = {
       {"name", "exporter"},
       {"image", d.image},
       {"command", {"railkit"}},
-      {"args",
-       {"exporter", "--root", "/host", "--listen", fmt::format("0.0.0.0:{}", d.port), "--interval",
-        std::to_string(d.interval_s)}},
+      {"args", args},
       {"ports", {{{"name", "metrics"}, {"containerPort", d.port}, {"protocol", "TCP"}}}},
       {"livenessProbe", probe},
       {"readinessProbe", probe},
       {"resources", {{"requests", {{"cpu", "10m"}, {"memory", "32Mi"}}}, {"limits", {{"memory", "128Mi"}}}}},
-      {"securityContext",
-       {{"runAsNonRoot", true},
-        {"runAsUser", 65534},
-        {"allowPrivilegeEscalation", false},
-        {"readOnlyRootFilesystem", true},
-        {"capabilities", {{"drop", {"ALL"}}}}}},
-      {"volumeMounts", {{{"name", "sys"}, {"mountPath", "/host/sys"}, {"readOnly", true}}}},
+      {"securityContext", securityContext(d)},
+      {"volumeMounts", mounts},
   };
   json pod_spec = {
       {"containers", {container}},
-      {"volumes", {{{"name", "sys"}, {"hostPath", {{"path", "/sys"}, {"type", "Directory"}}}}}},
+      {"volumes", volumes},
       // GPU nodes are often tainted so only GPU work lands there: the exporter must too.
       {"tolerations",
        {{{"key", "nvidia.com/gpu"}, {"operator", "Exists"}, {"effect", "NoSchedule"}},
@@ -135,7 +153,10 @@ Result<std::vector<RenderedObject>> renderExporter(const ExporterDeployment& d) 
   if (d.interval_s < 1) return makeError(ErrorCode::kUsage, "render exporter: --interval must be at least 1 second");
   return std::vector<RenderedObject>{
       {"00-daemonset-" + d.name + ".yaml",
-       "railkit exporter on every node: host /sys read-only, nobody, no capabilities, pod network", daemonSet(d)},
+       d.pods ? "railkit exporter --pods on every node: host /sys and /proc read-only, root with SYS_ADMIN and "
+                "SYS_PTRACE only (to enter pods' network namespaces), pod network"
+              : "railkit exporter on every node: host /sys read-only, nobody, no capabilities, pod network",
+       daemonSet(d)},
       {"01-service-" + d.name + ".yaml", "Headless: Prometheus scrapes every exporter pod", service(d)},
       {"02-servicemonitor-" + d.name + ".yaml", "Prometheus Operator: scrape the Service's metrics port",
        serviceMonitor(d)},

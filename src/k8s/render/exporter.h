@@ -15,6 +15,10 @@ struct ExporterDeployment {
   std::string image;  // required: holds the railkit binary
   int port = 9877;
   int interval_s = 15;  // the exporter's --interval
+  // exporter --pods: per-pod RDMA counters. Costs privilege, so only on
+  // request: root with CAP_SYS_ADMIN (setns) and CAP_SYS_PTRACE (opening
+  // other users' /proc/PID/ns/net), and the host's /proc read-only.
+  bool pods = false;
 };
 
 // DaemonSet, headless Service, ServiceMonitor and PrometheusRule.
