@@ -9,6 +9,8 @@
 namespace railkit::validate {
 namespace {
 
+constexpr std::size_t kListEveryNode = 32;
+
 bool hasErrorFinding(const nlohmann::json& node) {
   if (node.contains("report_error")) return true;
   for (const auto& f : node.value("findings", nlohmann::json::array())) {
@@ -159,9 +161,16 @@ std::string formatVerdict(const nlohmann::json& doc) {
   int failing = 0;
   for (const auto& n : nodes) failing += n.value("verdict", std::string()) == "fail";
   std::string out = fmt::format("\nVERDICT: {} ({} of {} node(s) fail)\n\nNodes:\n", verdict, failing, nodes.size());
+  // Past kListEveryNode nodes only the failing ones are listed: a 1024-node
+  // verdict is read for what is wrong.
+  const bool list_passing = nodes.size() <= kListEveryNode;
+  if (!list_passing && failing < static_cast<int>(nodes.size())) {
+    out += fmt::format("  {} node(s) pass (not listed; --json has every node)\n", nodes.size() - failing);
+  }
   for (const auto& n : nodes) {
     std::string name = n.value("name", std::string());
     bool pass = n.value("verdict", std::string()) == "pass";
+    if (pass && !list_passing) continue;
     const auto& c = n.value("counts", nlohmann::json::object());
     std::string counts;
     if (c.is_object() && c.contains("nics_active")) {
@@ -176,14 +185,19 @@ std::string formatVerdict(const nlohmann::json& doc) {
       out += fmt::format("      [{}] {}: {}\n", f.value("id", std::string()), f.value("subject", std::string()),
                          f.value("message", std::string()));
     }
-  }
-  const auto& outliers = doc["outliers"];
-  if (!outliers.empty()) {
-    out += "\nOutliers:\n";
-    for (const auto& o : outliers) {
-      out += fmt::format("  {} {} {}; {} other node(s) {}\n", o.value("host", std::string()),
-                         o.value("attribute", std::string()), o.value("value", std::string()),
-                         o.value("majority_count", 0), o.value("majority_value", std::string()));
+    if (n.contains("report_error")) out += "      " + n["report_error"].get<std::string>() + "\n";
+    for (const auto& o : doc["outliers"]) {
+      if (o.value("host", std::string()) != name) continue;
+      out += fmt::format("      outlier: {} {} (the majority of {} node(s): {})\n", o.value("attribute", std::string()),
+                         o.value("value", std::string()), o.value("majority_count", 0),
+                         o.value("majority_value", std::string()));
+    }
+    if (doc["pairs"].is_object()) {
+      for (const auto& sn : doc["pairs"].value("suspect_nodes", nlohmann::json::array())) {
+        if (sn.value("rank", -1) != n.value("rank", -2)) continue;
+        out += fmt::format("      links: suspect node, {} of its {} links slow\n", sn.value("slow_links", 0),
+                           sn.value("links", 0));
+      }
     }
   }
   auto phaseFailures = [&](const char* phase) {

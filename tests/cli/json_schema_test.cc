@@ -110,6 +110,7 @@ TEST(JsonSchemas, EveryDocumentMatchesTheSchemaOfItsKind) {
       "bench all_reduce --local 2 -b 1K -e 4K --json",
       "bench all --local 2 -b 1K -e 2K --json",
       "bench p2p --local 2 -b 1K -e 4K --json",
+      "validate --local 2 --root " + example + " --expect-nics 8 --expect-gpus 8 -b 1K -e 4K --pairs-bytes 4K --json",
   };
   for (const auto& args : runs) {
     SCOPED_TRACE(args);

@@ -1,0 +1,88 @@
+// Rank 0's report: the verdict from each phase's results, node verdicts that
+// say why, and the human view (failing nodes only past 32 nodes).
+#include <gtest/gtest.h>
+
+#include "validate/report.h"
+#include "validate/run.h"
+
+namespace railkit::validate {
+namespace {
+
+nlohmann::json nodeReport(int rank, const std::string& host, bool error = false) {
+  nlohmann::json findings = nlohmann::json::array();
+  if (error) {
+    findings.push_back({{"id", "rdma-nic-count"}, {"severity", "error"}, {"subject", "node"},
+                        {"message", "7 of 8 expected active RDMA ports"}, {"evidence", nlohmann::json::array()},
+                        {"fix", "reseat"}});
+  }
+  return {{"rank", rank},
+          {"host", host},
+          {"findings", findings},
+          {"counts", {{"nics_active", error ? 7 : 8}, {"nics_expected", 8}, {"gpus", 8}, {"gpus_expected", 8}}},
+          {"attributes", nlohmann::json::object()}};
+}
+
+Report reportOf(int n, const std::vector<int>& with_errors) {
+  ValidateConfig config;
+  Report report(config, n);
+  std::vector<nlohmann::json> nodes;
+  std::vector<std::string> labels;
+  for (int r = 0; r < n; ++r) {
+    bool error = std::find(with_errors.begin(), with_errors.end(), r) != with_errors.end();
+    nodes.push_back(nodeReport(r, "node" + std::to_string(r), error));
+    labels.push_back("node" + std::to_string(r));
+  }
+  report.setNodes(nodes, labels);
+  return report;
+}
+
+TEST(ValidateReport, EveryPhaseCleanPasses) {
+  Report report = reportOf(3, {});
+  report.setPairs({{"links", nlohmann::json::array()}, {"suspect_nodes", nlohmann::json::array()}}, {});
+  EXPECT_EQ(report.verdict(), "pass");
+  auto doc = report.document();
+  EXPECT_EQ(doc["verdict"], "pass");
+  for (const auto& n : doc["nodes"]) EXPECT_EQ(n["verdict"], "pass");
+  EXPECT_FALSE(doc["nodes"][0].contains("attributes"));  // compared, not reported
+}
+
+TEST(ValidateReport, EachPhaseFailsTheNodeItNames) {
+  Report report = reportOf(4, {1});
+  report.setOutliers({Outlier{"mlx5_2 firmware", "node2", "28.36.1010", "28.39.1002", 3, false}});
+  report.setPairs({{"links", nlohmann::json::array()}, {"suspect_nodes", {{{"rank", 3}, {"slow_links", 3}, {"links", 3}}}}},
+                  {"suspect node r3 (node3): 3 of its 3 links are below 80% of the median"});
+  EXPECT_TRUE(report.failed());
+  auto doc = report.document();
+  EXPECT_EQ(doc["verdict"], "fail");
+  std::vector<std::string> verdicts;
+  for (const auto& n : doc["nodes"]) verdicts.push_back(n["verdict"]);
+  EXPECT_EQ(verdicts, (std::vector<std::string>{"pass", "fail", "fail", "fail"}));
+  EXPECT_EQ(doc["phases"]["links"]["failures"].size(), 1u);
+  std::string text = formatVerdict(doc);
+  EXPECT_NE(text.find("VERDICT: FAIL (3 of 4 node(s) fail)"), std::string::npos) << text;
+  EXPECT_NE(text.find("[rdma-nic-count] node: 7 of 8"), std::string::npos) << text;
+  EXPECT_NE(text.find("outlier: mlx5_2 firmware 28.36.1010 (the majority of 3 node(s): 28.39.1002)"), std::string::npos)
+      << text;
+  EXPECT_NE(text.find("links: suspect node, 3 of its 3 links slow"), std::string::npos) << text;
+}
+
+TEST(ValidateReport, ALostPeerMakesItIncompleteAndKeepsWhatWasMeasured) {
+  Report report = reportOf(3, {});
+  report.incomplete(3, "rank 1 gave up: pairs round 1 with rank 2: lost rank 2");
+  auto doc = report.document();
+  EXPECT_EQ(doc["verdict"], "incomplete");
+  EXPECT_NE(doc["incomplete"].get<std::string>().find("phase 3 (links)"), std::string::npos);
+  EXPECT_EQ(doc["nodes"].size(), 3u);
+  EXPECT_NE(formatVerdict(doc).find("Incomplete: phase 3"), std::string::npos);
+}
+
+TEST(ValidateReport, LargeClustersListOnlyFailingNodes) {
+  Report report = reportOf(100, {42});
+  std::string text = formatVerdict(report.document());
+  EXPECT_NE(text.find("99 node(s) pass (not listed"), std::string::npos) << text.substr(0, 300);
+  EXPECT_NE(text.find("node42"), std::string::npos);
+  EXPECT_EQ(text.find("node41 "), std::string::npos);
+}
+
+}  // namespace
+}  // namespace railkit::validate
