@@ -82,7 +82,7 @@ int runExplain(const std::string& id, const OutputOptions& output) {
   if (rule == nullptr && lint == nullptr && logs == nullptr && check == nullptr) {
     return reportError(Error{
         ErrorCode::kUsage,
-        fmt::format("unknown rule '{}' (railkit doctor|logs|lint --list-rules list them)", id)});
+        fmt::format("unknown rule '{}' (railkit doctor|logs|lint|validate --list-rules list them)", id)});
   }
   auto st = emitOutput(output, explainDocument(id, rule, lint, logs, check), [&] { printExplanation(id, rule, lint, logs, check); });
   if (!st) return reportError(st.error());
@@ -98,7 +98,7 @@ void registerExplain(CLI::App& app, CommandContext& context) {
     OutputOptions output;
   };
   auto opts = std::make_shared<Options>();
-  command->add_option("rule", opts->id, "Finding id (railkit doctor|logs|lint --list-rules list them)")
+  command->add_option("rule", opts->id, "Finding id (railkit doctor|logs|lint|validate --list-rules list them)")
       ->required()
       ->type_name("ID");
   addOutputFlags(*command, opts->output);

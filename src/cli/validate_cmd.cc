@@ -9,10 +9,12 @@
 #include "cli/bench_config.h"
 #include "cli/commands.h"
 #include "cli/read_root.h"
+#include "cli/rule_list.h"
 #include "bench/sweep.h"
 #include "core/strings.h"
 #include "model/collect.h"
 #include "validate/report.h"
+#include "validate/rules.h"
 #include "validate/run.h"
 
 namespace railkit::cli {
@@ -28,8 +30,16 @@ struct ValidateCli {
   int pairs_iters = 5;
   double slow_fraction = 0.8;
   bool fail_fast = false;
+  bool list_rules = false;
   OutputOptions output;
 };
+
+// The ids validate raises itself; phase 1 also reports doctor's (doctor --list-rules).
+int listValidateRules(const OutputOptions& output) {
+  std::vector<RuleRow> rows;
+  for (const auto& r : validate::allValidateRules()) rows.push_back({r.id, r.severity, r.title});
+  return listRules("validate", rows, output);
+}
 
 Result<validate::NodeInput> readNode(const ValidateCli& cli, const Environment& env, const bench::BenchConfig& c,
                                      const FileRoot& files) {
@@ -92,6 +102,7 @@ int runValidateRank(const validate::ValidateConfig& config, const validate::Node
 }
 
 int runValidateCommand(const ValidateCli& cli, const Environment& env) {
+  if (cli.list_rules) return listValidateRules(cli.output);
   if (cli.flags.nproc_per_node > 0) return reportError(Error{ErrorCode::kUsage, "validate runs one rank per node"});
   if (!(cli.slow_fraction > 0 && cli.slow_fraction < 1)) {
     return reportError(Error{ErrorCode::kUsage, "--slow-fraction: expected a fraction between 0 and 1"});
@@ -147,6 +158,8 @@ void registerValidate(CLI::App& app, CommandContext& context) {
   cmd->add_option("--slow-fraction", cli->slow_fraction, "phase 3: a link below this fraction of the median is slow")
       ->capture_default_str();
   cmd->add_flag("--fail-fast", cli->fail_fast, "stop after phases 1-2 when a node fails or differs");
+  cmd->add_flag("--list-rules", cli->list_rules,
+                "List the ids validate raises itself (phase 1 also reports doctor's: doctor --list-rules)");
   addLaunchFlags(*cmd, *f);
   addOutputFlags(*cmd, cli->output);
   cmd->callback([&context, cli, cmd] {

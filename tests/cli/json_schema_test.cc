@@ -95,6 +95,7 @@ TEST(JsonSchemas, EveryDocumentMatchesTheSchemaOfItsKind) {
       "doctor --list-rules --json",
       "logs --list-rules --json",
       "lint --list-rules --json",
+      "validate --list-rules --json",
       "explain ompi-coll-conflict --json",
       "explain nccl-timeout --json",
       "explain rdma-nic-count --json",
