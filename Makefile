@@ -27,6 +27,9 @@ run: deps
 	@echo "== railkit doctor --root $(EXAMPLE) (an 8-GPU, 8-NIC node with a few problems)"
 	-./$(BUILD)/railkit doctor --root $(EXAMPLE)
 	@echo
+	@echo "== railkit validate: 4 ranks on this machine (--local), each checking the example node, then links and all_reduce over lo"
+	-./$(BUILD)/railkit validate --local 4 --root $(EXAMPLE) --expect-nics 8 --expect-gpus 8 -b 1M -e 16M --pairs-bytes 16M
+	@echo
 	@echo "== railkit doctor (this machine)"
 	-./$(BUILD)/railkit doctor
 
