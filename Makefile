@@ -1,6 +1,7 @@
 # railkit: two commands a user needs.
 #   make run   installs dependencies, builds, runs `railkit doctor` on the example
-#              node in examples/ and then on this machine.
+#              node in examples/, `railkit validate` with 4 local ranks checking that
+#              node, then `railkit doctor` on this machine.
 #   make test  installs dependencies, builds, runs every test through CTest, then
 #              the same suite again built with ASan+UBSan (clang), fuzz targets included.
 JOBS ?= $(shell nproc)
