@@ -8,8 +8,8 @@
 #include <fmt/format.h>
 
 #include "bench/transport.h"
-#include "model/collect.h"
 #include "validate/consistency.h"
+#include "validate/node_report.h"
 #include "validate/report.h"
 
 namespace railkit::validate {
@@ -17,40 +17,9 @@ namespace {
 
 constexpr int kPhases = 4;
 
-// This rank's phase-1 report, as it travels to rank 0.
-nlohmann::json nodeReport(int rank, const NodeInput& node, const NodeCheck& check) {
-  nlohmann::json counts{{"nics_active", check.counts.nics_active},
-                        {"nics_expected", check.counts.nics_expected ? nlohmann::json(*check.counts.nics_expected)
-                                                                     : nlohmann::json(nullptr)},
-                        {"gpus", check.counts.gpus},
-                        {"gpus_expected", check.counts.gpus_expected ? nlohmann::json(*check.counts.gpus_expected)
-                                                                     : nlohmann::json(nullptr)}};
-  return {{"rank", rank},
-          {"host", node.host},
-          {"findings", findingsToJson(check.findings)},
-          {"counts", counts},
-          {"attributes", attributesToJson(nodeAttributes(node.inventory))},
-          {"nic_gbps", node.nic_gbps ? nlohmann::json(*node.nic_gbps) : nlohmann::json(nullptr)},
-          {"nic_rate_source", node.nic_rate_source},
-          {"inventory", model::inventoryToJson(node.inventory)}};
-}
-
-// Rank 0: every rank's report, parsed; a report that does not parse is
-// replaced by one that says so (the node fails, the run goes on).
 std::vector<nlohmann::json> parseReports(const std::vector<std::string>& blobs) {
   std::vector<nlohmann::json> reports;
-  for (std::size_t r = 0; r < blobs.size(); ++r) {
-    auto doc = nlohmann::json::parse(blobs[r], nullptr, false);
-    if (doc.is_discarded() || !doc.is_object() || !doc.contains("attributes")) {
-      doc = {{"rank", r},
-             {"host", fmt::format("rank {}", r)},
-             {"report_error", "its phase-1 report was not valid JSON (a different railkit version?)"},
-             {"findings", nlohmann::json::array()},
-             {"attributes", nlohmann::json::object()}};
-    }
-    doc["rank"] = r;
-    reports.push_back(std::move(doc));
-  }
+  for (std::size_t r = 0; r < blobs.size(); ++r) reports.push_back(parseNodeReport(blobs[r], static_cast<int>(r)));
   return reports;
 }
 
@@ -130,10 +99,10 @@ Result<ValidateOutcome> runValidate(const ValidateConfig& config, const NodeInpu
   // Phase 1: this node, then every report to rank 0.
   auto phase_start = std::chrono::steady_clock::now();
   NodeCheck check = checkNode(node.inventory, node.expect);
-  std::string mine = nodeReport(me, node, check).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+  std::string mine = makeNodeReport(me, node, check).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
   if (mine.size() > bench::Bootstrap::kMaxGatherBytes) {
     // An inventory that large is not a node's; the report goes without it.
-    auto slim = nodeReport(me, node, check);
+    auto slim = makeNodeReport(me, node, check);
     slim["inventory"] = {{"omitted", fmt::format("{} bytes", mine.size())}};
     mine = slim.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
   }

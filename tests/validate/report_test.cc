@@ -2,6 +2,9 @@
 // say why, and the human view (failing nodes only past 32 nodes).
 #include <gtest/gtest.h>
 
+#include <functional>
+
+#include "validate/node_report.h"
 #include "validate/report.h"
 #include "validate/run.h"
 
@@ -82,6 +85,84 @@ TEST(ValidateReport, LargeClustersListOnlyFailingNodes) {
   EXPECT_NE(text.find("99 node(s) pass (not listed"), std::string::npos) << text.substr(0, 300);
   EXPECT_NE(text.find("node42"), std::string::npos);
   EXPECT_EQ(text.find("node41 "), std::string::npos);
+}
+
+}  // namespace
+}  // namespace railkit::validate
+
+namespace railkit::validate {
+namespace {
+
+TEST(ValidateNodeReport, WhatARankSendsReadsBackWhole) {
+  NodeInput node;
+  node.host = "node7";
+  node.nic_gbps = 400;
+  node.nic_rate_source = "mlx5_0 rate";
+  NodeCheck check;
+  check.counts.nics_active = 7;
+  check.counts.nics_expected = 8;
+  Finding f;
+  f.id = "rdma-nic-count";
+  f.severity = Severity::kError;
+  f.subject = "node";
+  f.message = "7 of 8";
+  f.evidence = {{"/sys/x", 3, "DOWN"}};
+  f.fix = "fix it";
+  check.findings.push_back(f);
+  auto sent = makeNodeReport(7, node, check);
+  auto read = parseNodeReport(sent.dump(), 7);
+  ASSERT_FALSE(read.contains("report_error")) << read["report_error"];
+  EXPECT_EQ(read["host"], "node7");
+  EXPECT_EQ(read["counts"]["nics_active"], 7);
+  EXPECT_EQ(read["counts"]["gpus_expected"], nullptr);
+  EXPECT_EQ(read["findings"][0]["evidence"][0]["line"], 3);
+  EXPECT_EQ(read["nic_gbps"], 400);
+}
+
+TEST(ValidateNodeReport, AnythingElseFailsTheNodeNamingThePath) {
+  NodeInput node;
+  node.host = "n";
+  auto good = makeNodeReport(2, node, NodeCheck{});
+  struct Case {
+    std::string blob;
+    std::string says;
+  };
+  auto with = [&](const std::function<void(nlohmann::json&)>& edit) {
+    auto doc = good;
+    edit(doc);
+    return doc.dump();
+  };
+  const Case cases[] = {
+      {"", "not JSON"},
+      {"\x01\xff garbage", "not JSON"},
+      {"[1,2]", "expected an object, found array"},
+      {with([](auto& d) { d.erase("host"); }), "rank 2 report.host: missing"},
+      {with([](auto& d) { d["host"] = 5; }), "rank 2 report.host: expected a string, found number"},
+      {with([](auto& d) { d["counts"]["nics_active"] = -1; }), "rank 2 report.counts.nics_active: expected a count"},
+      {with([](auto& d) { d["counts"]["gpus"] = "8"; }), "rank 2 report.counts.gpus"},
+      {with([](auto& d) { d["findings"] = {{{"id", "x"}}}; }), "rank 2 report.findings[0].severity: missing"},
+      {with([](auto& d) {
+         d["findings"] = {{{"id", "x"}, {"severity", "fatal"}, {"subject", ""}, {"message", ""}, {"fix", ""},
+                           {"evidence", nlohmann::json::array()}}};
+       }),
+       "findings[0].severity: expected error, warning or info, found 'fatal'"},
+      {with([](auto& d) { d["attributes"] = {{"mlx5_0 firmware", 1}}; }), "rank 2 report.attributes"},
+      {with([](auto& d) { d["inventory"] = "x"; }), "rank 2 report.inventory: expected an object"},
+  };
+  for (const auto& c : cases) {
+    auto read = parseNodeReport(c.blob, 2);
+    ASSERT_TRUE(read.contains("report_error")) << c.blob;
+    EXPECT_NE(read["report_error"].get<std::string>().find(c.says), std::string::npos)
+        << read["report_error"] << " wanted " << c.says;
+    EXPECT_EQ(read["rank"], 2);
+    EXPECT_TRUE(read["findings"].empty());
+  }
+  // Such a node fails the run and says why.
+  ValidateConfig config;
+  Report report(config, 1);
+  report.setNodes({parseNodeReport("nope", 0)}, {"rank 0"});
+  EXPECT_EQ(report.verdict(), "fail");
+  EXPECT_NE(formatVerdict(report.document()).find("not JSON"), std::string::npos);
 }
 
 }  // namespace
