@@ -10,80 +10,123 @@ namespace {
 
 nlohmann::json countOrNull(const std::optional<int>& v) { return v ? nlohmann::json(*v) : nlohmann::json(nullptr); }
 
-// Thrown inside parseNodeReport only, caught there: the first member at fault.
-struct ShapeError {
-  std::string message;
-};
+// Each reader returns the member, or the first fault with its JSON path.
+using Checked = Result<nlohmann::json>;
 
-const nlohmann::json& member(const nlohmann::json& object, const char* key, const std::string& path) {
+tl::unexpected<Error> fault(const std::string& message) { return makeError(ErrorCode::kInvalidInput, message); }
+
+Result<const nlohmann::json*> member(const nlohmann::json& object, const char* key, const std::string& path) {
   auto it = object.find(key);
-  if (it == object.end()) throw ShapeError{fmt::format("{}.{}: missing", path, key)};
-  return *it;
+  if (it == object.end()) return fault(fmt::format("{}.{}: missing", path, key));
+  return &*it;
 }
 
-std::string text(const nlohmann::json& object, const char* key, const std::string& path) {
-  const auto& v = member(object, key, path);
-  if (!v.is_string()) throw ShapeError{fmt::format("{}.{}: expected a string, found {}", path, key, v.type_name())};
-  return v.get<std::string>();
+Checked text(const nlohmann::json& object, const char* key, const std::string& path) {
+  auto v = member(object, key, path);
+  if (!v) return tl::unexpected(v.error());
+  if (!(*v)->is_string()) return fault(fmt::format("{}.{}: expected a string, found {}", path, key, (*v)->type_name()));
+  return **v;
 }
 
-nlohmann::json count(const nlohmann::json& object, const char* key, const std::string& path, bool nullable) {
-  const auto& v = member(object, key, path);
-  if ((nullable && v.is_null()) || (v.is_number_integer() && v.get<long long>() >= 0 && v.get<long long>() < 1 << 20)) {
-    return v;
+Checked count(const nlohmann::json& object, const char* key, const std::string& path, bool nullable) {
+  auto v = member(object, key, path);
+  if (!v) return tl::unexpected(v.error());
+  const auto& n = **v;
+  if ((nullable && n.is_null()) || (n.is_number_integer() && n.get<long long>() >= 0 && n.get<long long>() < 1 << 20)) {
+    return n;
   }
-  throw ShapeError{fmt::format("{}.{}: expected a count{}, found {}", path, key, nullable ? " or null" : "",
-                               v.dump().substr(0, 40))};
+  return fault(fmt::format("{}.{}: expected a count{}, found {}", path, key, nullable ? " or null" : "",
+                           n.dump().substr(0, 40)));
 }
 
-nlohmann::json finding(const nlohmann::json& f, const std::string& path) {
-  if (!f.is_object()) throw ShapeError{path + ": expected an object, found " + f.type_name()};
-  std::string severity = text(f, "severity", path);
-  if (severity != "error" && severity != "warning" && severity != "info") {
-    throw ShapeError{fmt::format("{}.severity: expected error, warning or info, found '{}'", path, severity.substr(0, 40))};
-  }
-  nlohmann::json evidence = nlohmann::json::array();
-  const auto& ev = member(f, "evidence", path);
-  if (!ev.is_array()) throw ShapeError{path + ".evidence: expected an array, found " + ev.type_name()};
-  for (std::size_t i = 0; i < ev.size(); ++i) {
+Checked evidenceOf(const nlohmann::json& f, const std::string& path) {
+  auto ev = member(f, "evidence", path);
+  if (!ev) return tl::unexpected(ev.error());
+  if (!(*ev)->is_array()) return fault(path + ".evidence: expected an array, found " + (*ev)->type_name());
+  nlohmann::json out = nlohmann::json::array();
+  for (std::size_t i = 0; i < (*ev)->size(); ++i) {
+    const auto& item = (**ev)[i];
     std::string at = fmt::format("{}.evidence[{}]", path, i);
-    if (!ev[i].is_object()) throw ShapeError{at + ": expected an object"};
-    nlohmann::json e{{"source", text(ev[i], "source", at)}, {"text", text(ev[i], "text", at)}};
-    if (auto line = ev[i].find("line"); line != ev[i].end() && line->is_number_integer()) e["line"] = *line;
-    evidence.push_back(std::move(e));
+    if (!item.is_object()) return fault(at + ": expected an object");
+    auto source = text(item, "source", at);
+    auto said = text(item, "text", at);
+    if (!source) return source;
+    if (!said) return said;
+    nlohmann::json e{{"source", *source}, {"text", *said}};
+    if (auto line = item.find("line"); line != item.end() && line->is_number_integer()) e["line"] = *line;
+    out.push_back(std::move(e));
   }
-  return {{"id", text(f, "id", path)},           {"severity", severity},
-          {"subject", text(f, "subject", path)}, {"message", text(f, "message", path)},
-          {"fix", text(f, "fix", path)},         {"evidence", evidence}};
+  return out;
 }
 
-nlohmann::json checkedReport(const nlohmann::json& doc, int rank) {
-  const std::string path = fmt::format("rank {} report", rank);
-  if (!doc.is_object()) throw ShapeError{path + ": expected an object, found " + doc.type_name()};
-  nlohmann::json out{{"rank", rank}, {"host", text(doc, "host", path)}};
-  const auto& findings = member(doc, "findings", path);
-  if (!findings.is_array()) throw ShapeError{path + ".findings: expected an array"};
-  out["findings"] = nlohmann::json::array();
-  for (std::size_t i = 0; i < findings.size(); ++i) {
-    out["findings"].push_back(finding(findings[i], fmt::format("{}.findings[{}]", path, i)));
+Checked finding(const nlohmann::json& f, const std::string& path) {
+  if (!f.is_object()) return fault(path + ": expected an object, found " + f.type_name());
+  auto severity = text(f, "severity", path);
+  if (!severity) return severity;
+  if (*severity != "error" && *severity != "warning" && *severity != "info") {
+    return fault(fmt::format("{}.severity: expected error, warning or info, found '{}'", path,
+                             severity->get<std::string>().substr(0, 40)));
   }
-  const auto& counts = member(doc, "counts", path);
-  if (!counts.is_object()) throw ShapeError{path + ".counts: expected an object"};
+  nlohmann::json out{{"severity", *severity}};
+  for (const char* key : {"id", "subject", "message", "fix"}) {
+    auto v = text(f, key, path);
+    if (!v) return v;
+    out[key] = *v;
+  }
+  auto evidence = evidenceOf(f, path);
+  if (!evidence) return evidence;
+  out["evidence"] = *evidence;
+  return out;
+}
+
+Checked countsOf(const nlohmann::json& doc, const std::string& path) {
+  auto counts = member(doc, "counts", path);
+  if (!counts) return tl::unexpected(counts.error());
+  if (!(*counts)->is_object()) return fault(path + ".counts: expected an object");
   const std::string at = path + ".counts";
-  out["counts"] = {{"nics_active", count(counts, "nics_active", at, false)},
-                   {"nics_expected", count(counts, "nics_expected", at, true)},
-                   {"gpus", count(counts, "gpus", at, false)},
-                   {"gpus_expected", count(counts, "gpus_expected", at, true)}};
-  auto attributes = attributesFromJson(member(doc, "attributes", path));
-  if (!attributes) throw ShapeError{path + ".attributes: " + attributes.error().message};
+  nlohmann::json out = nlohmann::json::object();
+  for (auto [key, nullable] : {std::pair{"nics_active", false}, {"nics_expected", true}, {"gpus", false},
+                               {"gpus_expected", true}}) {
+    auto v = count(**counts, key, at, nullable);
+    if (!v) return v;
+    out[key] = *v;
+  }
+  return out;
+}
+
+Checked checkedReport(const nlohmann::json& doc, int rank) {
+  const std::string path = fmt::format("rank {} report", rank);
+  if (!doc.is_object()) return fault(path + ": expected an object, found " + doc.type_name());
+  auto host = text(doc, "host", path);
+  if (!host) return host;
+  nlohmann::json out{{"rank", rank}, {"host", *host}, {"findings", nlohmann::json::array()}};
+  auto findings = member(doc, "findings", path);
+  if (!findings) return tl::unexpected(findings.error());
+  if (!(*findings)->is_array()) return fault(path + ".findings: expected an array");
+  for (std::size_t i = 0; i < (*findings)->size(); ++i) {
+    auto f = finding((**findings)[i], fmt::format("{}.findings[{}]", path, i));
+    if (!f) return f;
+    out["findings"].push_back(std::move(*f));
+  }
+  auto counts = countsOf(doc, path);
+  if (!counts) return counts;
+  out["counts"] = *counts;
+  auto attributes_json = member(doc, "attributes", path);
+  if (!attributes_json) return tl::unexpected(attributes_json.error());
+  auto attributes = attributesFromJson(**attributes_json);
+  if (!attributes) return fault(path + ".attributes: " + attributes.error().message);
   out["attributes"] = attributesToJson(*attributes);
-  const auto& rate = member(doc, "nic_gbps", path);
-  if (!rate.is_null() && !rate.is_number()) throw ShapeError{path + ".nic_gbps: expected a number or null"};
-  out["nic_gbps"] = rate;
-  out["nic_rate_source"] = text(doc, "nic_rate_source", path);
-  const auto& inventory = member(doc, "inventory", path);
-  if (!inventory.is_object()) throw ShapeError{path + ".inventory: expected an object"};
-  out["inventory"] = inventory;
+  auto rate = member(doc, "nic_gbps", path);
+  if (!rate) return tl::unexpected(rate.error());
+  if (!(*rate)->is_null() && !(*rate)->is_number()) return fault(path + ".nic_gbps: expected a number or null");
+  out["nic_gbps"] = **rate;
+  auto source = text(doc, "nic_rate_source", path);
+  if (!source) return source;
+  out["nic_rate_source"] = *source;
+  auto inventory = member(doc, "inventory", path);
+  if (!inventory) return tl::unexpected(inventory.error());
+  if (!(*inventory)->is_object()) return fault(path + ".inventory: expected an object");
+  out["inventory"] = **inventory;
   return out;
 }
 
@@ -106,16 +149,14 @@ nlohmann::json makeNodeReport(int rank, const NodeInput& node, const NodeCheck& 
 
 nlohmann::json parseNodeReport(std::string_view blob, int rank) {
   auto doc = nlohmann::json::parse(blob, nullptr, false);
-  try {
-    if (doc.is_discarded()) throw ShapeError{fmt::format("rank {} report: not JSON ({} bytes)", rank, blob.size())};
-    return checkedReport(doc, rank);
-  } catch (const ShapeError& e) {
-    return {{"rank", rank},
-            {"host", fmt::format("rank {}", rank)},
-            {"report_error", e.message + " (a different railkit version on that node?)"},
-            {"findings", nlohmann::json::array()},
-            {"attributes", nlohmann::json::object()}};
-  }
+  Checked report = doc.is_discarded() ? fault(fmt::format("rank {} report: not JSON ({} bytes)", rank, blob.size()))
+                                      : checkedReport(doc, rank);
+  if (report) return *report;
+  return {{"rank", rank},
+          {"host", fmt::format("rank {}", rank)},
+          {"report_error", report.error().message + " (a different railkit version on that node?)"},
+          {"findings", nlohmann::json::array()},
+          {"attributes", nlohmann::json::object()}};
 }
 
 }  // namespace railkit::validate
