@@ -138,6 +138,8 @@ pr_run() {
 # image gets the perftest stand-in (ib_write_bw_standin.py) as ib_write_bw.
 # Device names differ from pod to pod (mlx5_<node+1>), as VFs and shared
 # devices do on real nodes, so a render that pins one host's name fails.
+# PR_FAKE_RDMA=same names every pod's device mlx5_0, as identical nodes
+# sharing their PF's device (rdma-shared) see it.
 pr_fake_rdma() {
   local node pod host end role job ctrl name addr plane
   mkdir -p "$RK_WORK/image/usr/local/bin"
@@ -145,7 +147,9 @@ pr_fake_rdma() {
   while IFS=$'\t' read -r node pod host end role job ctrl; do
     while read -r name addr plane; do
       [[ $plane == data ]] || continue
-      echo "mlx5_$((node + 1)) 1 $name ${addr%/*}" >"$PR_PLAN/pods/$pod/rdma"
+      local dev=mlx5_$((node + 1))
+      [[ $PR_FAKE_RDMA == same ]] && dev=mlx5_0
+      echo "$dev 1 $name ${addr%/*}" >"$PR_PLAN/pods/$pod/rdma"
       break
     done <"$PR_PLAN/pods/$pod/netifs"
   done < <(pr_pods)
