@@ -3,8 +3,11 @@
 // bootstrap or mpirun, the profile's counts as phase 1's expectations.
 #include <gtest/gtest.h>
 
+#include "k8s/lint/lint.h"
 #include "k8s/render/profile.h"
 #include "k8s/render/render.h"
+#include "k8s/schema.h"
+#include "support/test_support.h"
 
 namespace railkit::k8s::render {
 namespace {
@@ -85,6 +88,31 @@ TEST(RenderValidate, NoGpuNodeRequestsNoGpu) {
   // Every other test runs one rank per GPU: 0 GPUs is refused there.
   profile.test.tool = "railkit";
   EXPECT_FALSE(renderProfile(profile));
+}
+
+// The matrix in render_test.cc lints every mode x launcher with 8 GPUs; a
+// node without GPUs (no nvidia.com/gpu, one MPI slot) must lint clean too.
+TEST(RenderValidate, NoGpuRendersLintClean) {
+  RAILKIT_REQUIRE_SHARED();
+  static auto schemas = SchemaSet::load((railkit::testing::sharedDir() / "schemas").string());
+  ASSERT_TRUE(schemas) << schemas.error().message;
+  for (const char* mode : kModes)
+    for (const char* launcher : kLaunchers) {
+      Profile profile = validateProfile(mode, launcher);
+      profile.gpus_per_node = 0;
+      std::string yaml = yamlOf(profile);
+      LintInput input;
+      auto manifest = loadManifest(yaml, "rendered.yaml");
+      ASSERT_TRUE(manifest) << manifest.error().message;
+      input.manifests.push_back(std::move(*manifest));
+      input.schemas = &*schemas;
+      prepareLintInput(input);
+      for (const Finding& finding : runLint(input)) {
+        if (finding.id == "host-network" && std::string(mode) == "host-network") continue;  // by design
+        EXPECT_EQ(finding.severity, Severity::kInfo) << mode << " " << launcher << ": " << finding.id << " "
+                                                     << finding.path << ": " << finding.message;
+      }
+    }
 }
 
 TEST(RenderValidate, GkeTcpxoExpectsNoRdmaPort) {
