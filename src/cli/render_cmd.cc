@@ -38,8 +38,9 @@ constexpr int kMaxGpusPerNode = 64;
 
 Status checkCount(const std::optional<int>& value, const char* flag, int max, int min = 1) {
   if (value && (*value < min || *value > max))
-    return makeError(ErrorCode::kUsage, std::string(flag) + " " + std::to_string(*value) + ": expected a whole number from " +
-                                            std::to_string(min) + " to " + std::to_string(max));
+    return makeError(ErrorCode::kUsage, std::string(flag) + " " + std::to_string(*value) +
+                                            ": expected a whole number from " + std::to_string(min) + " to " +
+                                            std::to_string(max));
   return okStatus();
 }
 
