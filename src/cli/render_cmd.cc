@@ -36,16 +36,17 @@ constexpr std::size_t kMaxProfileBytes = std::size_t{1} << 20;
 constexpr int kMaxNodes = 100000;
 constexpr int kMaxGpusPerNode = 64;
 
-Status checkCount(const std::optional<int>& value, const char* flag, int max) {
-  if (value && (*value < 1 || *value > max))
+Status checkCount(const std::optional<int>& value, const char* flag, int max, int min = 1) {
+  if (value && (*value < min || *value > max))
     return makeError(ErrorCode::kUsage, std::string(flag) + " " + std::to_string(*value) +
-                                            ": expected a whole number from 1 to " + std::to_string(max));
+                                            ": expected a whole number from " + std::to_string(min) + " to " +
+                                            std::to_string(max));
   return okStatus();
 }
 
 Result<k8s::render::Profile> loadProfile(const RenderOptions& options) {
   if (auto st = checkCount(options.nodes, "--nodes", kMaxNodes); !st) return tl::unexpected(st.error());
-  if (auto st = checkCount(options.gpus, "--gpus-per-node", kMaxGpusPerNode); !st)
+  if (auto st = checkCount(options.gpus, "--gpus-per-node", kMaxGpusPerNode, 0); !st)
     return tl::unexpected(st.error());
   k8s::render::Profile profile;
   if (!options.profile.empty()) {

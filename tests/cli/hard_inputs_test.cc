@@ -91,8 +91,10 @@ TEST(CliHardInputs, RenderRefusesBadCounts) {
   expectRefused("render --profile " + good + " --nodes 0", "--nodes 0: expected a whole number from 1 to 100000");
   expectRefused("render --profile " + good + " --nodes 100001", "--nodes 100001");
   expectRefused("render --profile " + good + " --gpus-per-node -1",
-                "--gpus-per-node -1: expected a whole number from 1 to 64");
+                "--gpus-per-node -1: expected a whole number from 0 to 64");
   expectRefused("render --profile " + good + " --gpus-per-node 1000", "--gpus-per-node 1000");
+  // 0 GPUs is a node validate checks has none; a benchmark runs a rank per GPU.
+  expectRefused("render --profile " + good + " --gpus-per-node 0", "gpusPerNode 0 goes with test.tool validate only");
   expectRefused("render --profile " + good + " --nodes 99999999999", "--nodes");
   expectRefused("render --profile " + good + " --nodes many", "--nodes");
   expectRefused("render node-prep --profile " + good + " --nodes 0", "--nodes 0");
@@ -110,7 +112,7 @@ TEST(CliHardInputs, ProfileCountsAreBounded) {
   };
   for (Case c : {Case{"nodes: -1\n", "nodes expects a whole number from 1 to 100000, found '-1'"},
                  Case{"nodes: 0\n", "found '0'"}, Case{"nodes: 1000000\n", "found '1000000'"},
-                 Case{"gpusPerNode: -8\n", "gpusPerNode expects a whole number from 1 to 64, found '-8'"},
+                 Case{"gpusPerNode: -8\n", "gpusPerNode expects a whole number from 0 to 64, found '-8'"},
                  Case{"gpusPerNode: 100000\n", "found '100000'"}}) {
     std::string profile = writeScratchFile("counts.yaml", base + c.yaml);
     expectRefused("render --profile " + profile, c.expected);

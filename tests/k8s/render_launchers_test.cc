@@ -364,7 +364,7 @@ TEST(RenderLaunchers, EveryScriptParsesAsShell) {
   int scripts = 0;
   for (const char* mode : kModes)
     for (const char* launcher : kLaunchers)
-      for (const char* tool : {"nccl-tests", "railkit", "perftest"}) {
+      for (const char* tool : {"nccl-tests", "railkit", "perftest", "validate"}) {
         Profile profile = profileOf(mode, launcher, tool);
         auto objects = rendered(profile);
         auto manifest = loadManifest(toYaml(objects), "rendered.yaml");
@@ -411,8 +411,8 @@ TEST(RenderLaunchers, EveryScriptParsesAsShell) {
         EXPECT_EQ(from_yaml, from_json) << mode << " " << launcher << " " << tool;
       }
   std::filesystem::remove_all(dir);
-  // 16 pod scripts and 6 rank wrappers (mpijob x3, trainjob mpi, indexed-job and jobset mpi) per mode.
-  EXPECT_EQ(scripts, 6 * (16 + 6));
+  // 21 pod scripts and 7 rank wrappers (mpijob x4, trainjob mpi, indexed-job and jobset mpi) per mode.
+  EXPECT_EQ(scripts, 6 * (21 + 7));
 }
 
 // A mode's own lines (GKE's NCCL env profile) run after railkit env, in the

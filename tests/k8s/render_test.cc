@@ -14,7 +14,7 @@ class K8sRenderMatrix
     : public ::testing::TestWithParam<std::tuple<const char*, const char*, const char*, const char*>> {};
 
 constexpr const char* kFabrics[] = {"infiniband", "roce"};
-constexpr const char* kTools[] = {"nccl-tests", "railkit", "perftest"};
+constexpr const char* kTools[] = {"nccl-tests", "railkit", "perftest", "validate"};
 
 TEST_P(K8sRenderMatrix, LintsCleanAgainstSchemas) {
   RAILKIT_REQUIRE_SHARED();

@@ -30,8 +30,11 @@ PodNetwork podNetwork(const Profile& profile, const PodDecoration& decoration) {
   net.data_ifs = decoration.pod_data_interfaces;
   // railkit bench over tcp needs no RDMA device, and GPUDirect-TCPXO has
   // none: there `railkit env` still prints the interfaces, without --check.
-  net.rdma_expected =
-      profile.mode != "gke-tcpxo" && !(profile.test.tool == "railkit" && profile.test.backend == "tcp");
+  // railkit validate checks the devices itself: its phase 1 names the node
+  // and what it lacks in rank 0's verdict, where a pod stopped by --check
+  // would leave rank 0 waiting for a rank that never comes (incomplete).
+  net.rdma_expected = profile.mode != "gke-tcpxo" && profile.test.tool != "validate" &&
+                      !(profile.test.tool == "railkit" && profile.test.backend == "tcp");
   net.ssh_port = decoration.host_network ? 2222 : 22;
   for (const std::string& line : decoration.command_prelude) net.mode_prelude += line + "\n";
   return net;
@@ -51,6 +54,26 @@ std::string benchCommand(const Profile& profile, const PodNetwork& net) {
          profile.test.max_bytes;
 }
 
+// The counts phase 1 expects come from the profile: one RDMA port per data
+// interface (every mode gives a pod one device per rail), gpusPerNode GPUs.
+// GPUDirect-TCPXO has no RDMA device to count. No --rails: validate reads
+// NCCL_IB_HCA, which railkit env computed from the pod's own devices.
+std::string validateCommand(const Profile& profile, const PodNetwork& net) {
+  std::string out = "railkit validate --backend " + profile.test.backend;
+  if (!net.data_ifs.empty()) out += " --data-if =" + joined(net.data_ifs);
+  out += " --ctrl-if =" + net.ctrl_if;
+  if (profile.mode != "gke-tcpxo") out += " --expect-nics " + std::to_string(profile.data_interfaces.size());
+  out += " --expect-gpus " + std::to_string(profile.gpus_per_node);
+  if (!profile.test.op.empty()) out += " --ops " + profile.test.op;
+  if (!profile.test.min_bytes.empty()) out += " -b " + profile.test.min_bytes;
+  if (!profile.test.max_bytes.empty()) out += " -e " + profile.test.max_bytes;
+  return out;
+}
+
+std::string railkitCommand(const Profile& profile, const PodNetwork& net) {
+  return profile.test.tool == "validate" ? validateCommand(profile, net) : benchCommand(profile, net);
+}
+
 std::string ncclTestsCommand(const Profile& profile) {
   return profile.test.op + "_perf -b " + profile.test.min_bytes + " -e " + profile.test.max_bytes +
          " -f 2 -g 1";
@@ -66,9 +89,12 @@ std::string perRankWrapper(const PodNetwork& net, const std::string& command) {
 
 std::string indexedBenchScript(const Profile& profile, const PodNetwork& net) {
   // One rank per GPU, as torchrun --nproc-per-node runs them: the pod's
-  // RANK and WORLD_SIZE (or Trainer's PET_*) count pods, railkit forks the rest.
-  std::string per_node = profile.gpus_per_node > 1 ? " --nproc-per-node " + std::to_string(profile.gpus_per_node) : "";
-  return envPrelude(net) + "exec " + benchCommand(profile, net) + per_node + "\n";
+  // RANK and WORLD_SIZE (or Trainer's PET_*) count pods, railkit forks the
+  // rest. validate runs one rank per node. exec: the pod's exit status is
+  // railkit's (rank 0's is validate's verdict).
+  bool per_gpu = profile.test.tool == "railkit" && profile.gpus_per_node > 1;
+  std::string per_node = per_gpu ? " --nproc-per-node " + std::to_string(profile.gpus_per_node) : "";
+  return envPrelude(net) + "exec " + railkitCommand(profile, net) + per_node + "\n";
 }
 
 std::string sshKeySecretName(const Profile& profile) {

@@ -4,7 +4,7 @@
 // UCX_NET_DEVICES from the devices the pod really has (the host's names are
 // wrong inside a pod with a VF, a claimed NIC or a moved PF), and then runs
 // one of three shapes of multi-node test:
-//   - railkit bench with the env bootstrap (RANK, WORLD_SIZE, MASTER_ADDR);
+//   - railkit bench or validate with the env bootstrap (RANK, WORLD_SIZE, MASTER_ADDR);
 //   - an MPI program (nccl-tests) under mpirun over ssh, each rank wrapped so
 //     that it computes its own pod's settings;
 //   - perftest: rank 0 the server, rank 1 the client given rank 0's name.
@@ -33,6 +33,11 @@ PodNetwork podNetwork(const Profile& profile, const PodDecoration& decoration);
 std::string envPrelude(const PodNetwork& net);
 // railkit bench OP --backend B --data-if =LIST --ctrl-if =IF -b MIN -e MAX
 std::string benchCommand(const Profile& profile, const PodNetwork& net);
+// railkit validate --backend B --data-if =LIST --ctrl-if =IF --expect-nics N
+// --expect-gpus G [--ops OPS] [-b MIN] [-e MAX]: one rank per node.
+std::string validateCommand(const Profile& profile, const PodNetwork& net);
+// The railkit command of the profile's test: validate's or bench's.
+std::string railkitCommand(const Profile& profile, const PodNetwork& net);
 // The nccl-tests binary and its flags, one GPU per MPI rank.
 std::string ncclTestsCommand(const Profile& profile);
 // `bash -c '<prelude> exec COMMAND'`: one MPI rank that computes its own
@@ -40,7 +45,8 @@ std::string ncclTestsCommand(const Profile& profile);
 std::string perRankWrapper(const PodNetwork& net, const std::string& command);
 
 // Indexed pods (indexed-job, jobset, trainjob torch): rank from RANK or
-// PET_NODE_RANK, one railkit bench rank per pod.
+// PET_NODE_RANK; railkit bench (one rank per GPU) or railkit validate (one
+// per pod).
 std::string indexedBenchScript(const Profile& profile, const PodNetwork& net);
 
 // Indexed pods running an MPI program: every pod serves sshd; rank 0 waits

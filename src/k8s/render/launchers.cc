@@ -41,7 +41,7 @@ Result<RenderedObject> jobTokenSecret(const Profile& profile) {
   }
   return RenderedObject{
       "job-token-secret.yaml",
-      "Secret: the job token railkit bench's rendezvous checks (RAILKIT_JOB_TOKEN in the workers); "
+      "Secret: the job token railkit's rendezvous (bench, validate) checks (RAILKIT_JOB_TOKEN in the workers); "
       "a stranger without it cannot join or stop the job. One per job, random per render.",
       {{"apiVersion", "v1"},
        {"kind", "Secret"},
@@ -86,7 +86,8 @@ json ncclEnv(const Profile& profile, const PodDecoration& decoration) {
 json workerPodSpec(const Profile& profile, const PodDecoration& decoration, const json& command,
                    const json& extra_env, const std::string& container) {
   json limits = decoration.limits;
-  if (!decoration.gpus_from_dra) limits["nvidia.com/gpu"] = profile.gpus_per_node;
+  // gpusPerNode 0 (validate of a node without GPUs): no GPU request at all.
+  if (!decoration.gpus_from_dra && profile.gpus_per_node > 0) limits["nvidia.com/gpu"] = profile.gpus_per_node;
   json env = ncclEnv(profile, decoration);
   for (const auto& item : extra_env) env.push_back(item);
   json mounts = json::array({{{"name", "dshm"}, {"mountPath", "/dev/shm"}}});
@@ -150,7 +151,7 @@ std::string indexedScript(const Profile& profile, const PodDecoration& decoratio
                           const std::string& host_of_rank) {
   std::string master = host_of_rank;
   master.replace(master.find("{i}"), 3, "0");
-  if (profile.test.tool == "railkit") return indexedBenchScript(profile, net);
+  if (profile.test.tool == "railkit" || profile.test.tool == "validate") return indexedBenchScript(profile, net);
   if (profile.test.tool == "perftest") return indexedPerftestScript(profile, net, master);
   std::vector<std::string> forward;
   for (const auto& item : ncclEnv(profile, decoration)) forward.push_back(item["name"].get<std::string>());
@@ -216,12 +217,14 @@ std::string mpiLauncherScript(const Profile& profile, const PodNetwork& net, con
     forward += " -x RAILKIT_PERFTEST_SERVER=\"$server\"";
     std::string body = indexedPerftestScript(profile, net, "\"$RAILKIT_PERFTEST_SERVER\"");
     program = "bash -c 'RANK=$OMPI_COMM_WORLD_RANK\n" + body + "'";
-  } else if (profile.test.tool == "railkit") {
-    // railkit bench under mpirun: the MPI bootstrap, or (built without MPI)
-    // rank 0's rendezvous on the first host of the hostfile.
+  } else if (profile.test.tool == "railkit" || profile.test.tool == "validate") {
+    // railkit bench or validate under mpirun: the MPI bootstrap, or (built
+    // without MPI) rank 0's rendezvous on the first host of the hostfile.
+    // validate runs one rank per node.
     script += "master=$(head -n 1 " + hostfile + " | cut -d' ' -f1)\n";
     forward += " -x MASTER_ADDR=\"$master\" -x MASTER_PORT=" + std::string(kMasterPort);
-    program = perRankWrapper(net, benchCommand(profile, net));
+    if (profile.test.tool == "validate") ranks = std::to_string(profile.nodes) + " --map-by ppr:1:node";
+    program = perRankWrapper(net, railkitCommand(profile, net));
   } else {
     program = perRankWrapper(net, ncclTestsCommand(profile));
   }
@@ -254,6 +257,13 @@ json launcherContainer(const Profile& profile, const std::string& name, const st
           {"resources", {{"requests", {{"cpu", "1"}, {"memory", "1Gi"}}}}}};
 }
 
+// MPI slots per pod: one per GPU (lint's slots-gpu-mismatch). validate runs
+// one rank per node by mpirun's --map-by ppr:1:node, as perftest does; a
+// node validated to have no GPU still has one slot.
+int slotsPerWorker(const Profile& profile) {
+  return std::max(1, profile.gpus_per_node);
+}
+
 RenderedObject mpiJob(const Profile& profile, const PodDecoration& decoration) {
   PodNetwork net = podNetwork(profile, decoration);
   json env = ncclEnv(profile, decoration);
@@ -262,7 +272,7 @@ RenderedObject mpiJob(const Profile& profile, const PodDecoration& decoration) {
        {launcherContainer(profile, "launcher", mpiLauncherScript(profile, net, env, "/etc/mpi/hostfile"))}}};
   json worker = workerPodSpec(profile, decoration, bash(sshdWorkerScript(net, "")), json::array());
   json spec = {
-      {"slotsPerWorker", profile.gpus_per_node},
+      {"slotsPerWorker", slotsPerWorker(profile)},
       {"runPolicy", {{"cleanPodPolicy", "Running"}}},
       {"mpiImplementation", "OpenMPI"},
       {"sshAuthMountPath", "/root/.ssh"},
@@ -293,10 +303,11 @@ json trainingRuntimeSpec(const Profile& profile, const PodDecoration& decoration
   };
   if (profile.test.tool != "nccl-tests") {
     std::string master = name + "-node-0-0." + name;
-    std::string script = profile.test.tool == "railkit" ? indexedBenchScript(profile, net)
-                                                        : indexedPerftestScript(profile, net, master);
+    std::string script = profile.test.tool == "perftest" ? indexedPerftestScript(profile, net, master)
+                                                         : indexedBenchScript(profile, net);
     // Trainer injects PET_NNODES, PET_NODE_RANK, PET_MASTER_ADDR and
-    // PET_MASTER_PORT into the `node` container; railkit bench reads them.
+    // PET_MASTER_PORT into the `node` container; railkit bench and validate
+    // read them.
     json pod = workerPodSpec(profile, decoration, bash(script), json::array({tokenEnv(profile)}), "node");
     json job = jobOf(podTemplate(decoration.annotations, pod));
     json replicated = {

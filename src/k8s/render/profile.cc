@@ -8,12 +8,13 @@
 namespace railkit::k8s::render {
 namespace {
 
-Status readInt(const YamlNode* node, int& out, const std::string& where, const char* key, uint64_t max) {
+Status readInt(const YamlNode* node, int& out, const std::string& where, const char* key, uint64_t max,
+               uint64_t min = 1) {
   if (node == nullptr) return okStatus();
   auto value = parseUint(node->text());
-  if (!value || *value == 0 || *value > max)
+  if (!value || *value < min || *value > max)
     return makeError(ErrorCode::kInvalidInput, where + ":" + std::to_string(node->line) + ": " + key +
-                                                   " expects a whole number from 1 to " +
+                                                   " expects a whole number from " + std::to_string(min) + " to " +
                                                    std::to_string(max) + ", found '" + node->value + "'");
   out = static_cast<int>(*value);
   return okStatus();
@@ -37,6 +38,10 @@ constexpr const char* kRailkitOps[] = {"all_reduce", "all_gather", "reduce_scatt
                                        "alltoall", "sendrecv", "p2p", "pairs", "all"};
 constexpr const char* kPerftestOps[] = {"ib_write_bw", "ib_read_bw", "ib_send_bw", "ib_atomic_bw",
                                         "ib_write_lat", "ib_read_lat", "ib_send_lat", "ib_atomic_lat"};
+// railkit validate's phase 4 runs the collectives (no p2p, pairs or all:
+// phase 3 is its pairs).
+constexpr const char* kValidateOps[] = {"all_reduce", "all_gather", "reduce_scatter", "broadcast", "reduce",
+                                        "alltoall"};
 constexpr const char* kBackends[] = {"nccl", "tcp", "ucx"};
 
 template <size_t N>
@@ -68,9 +73,29 @@ Status finishTest(const Profile& profile, TestSpec& test) {
     if (test.op.empty()) test.op = "all_reduce";
   } else if (test.tool == "perftest") {
     if (test.op.empty()) test.op = "ib_write_bw";
-  } else {
-    return makeError(ErrorCode::kUsage, "profile: test.tool '" + test.tool + "': expected nccl-tests, railkit or perftest");
+  } else if (test.tool != "validate") {
+    return makeError(ErrorCode::kUsage,
+                     "profile: test.tool '" + test.tool + "': expected nccl-tests, railkit, perftest or validate");
   }
+  if (test.tool == "validate") {
+    // Empty: validate's own default. Otherwise every entry a collective, no
+    // spaces (the list lands in the pod's command line as one word).
+    std::vector<std::string_view> ops;
+    if (!test.op.empty()) ops = split(test.op, ',');
+    for (std::string_view op : ops)
+      if (!listed(std::string(op), kValidateOps))
+        return makeError(ErrorCode::kUsage, "profile: test.op '" + test.op +
+                                                "': validate runs a comma-separated list of collectives (" +
+                                                listText(kValidateOps) + ")");
+  } else {
+    if (test.min_bytes.empty()) test.min_bytes = "8";
+    if (test.max_bytes.empty()) test.max_bytes = "8G";
+  }
+  // gpusPerNode 0 says a node has no GPU: validate checks that; every other
+  // test runs one rank per GPU.
+  if (profile.gpus_per_node == 0 && test.tool != "validate")
+    return makeError(ErrorCode::kUsage, "profile: gpusPerNode 0 goes with test.tool validate only (" + test.tool +
+                                            " runs one rank per GPU)");
   if (test.tool == "nccl-tests" && !listed(test.op, kNcclTestsOps))
     return makeError(ErrorCode::kUsage, "profile: test.op '" + test.op + "' is not an nccl-tests binary (" +
                                             listText(kNcclTestsOps) + ")");
@@ -82,13 +107,15 @@ Status finishTest(const Profile& profile, TestSpec& test) {
                      "profile: test.op '" + test.op + "' is not a perftest tool (" + listText(kPerftestOps) + ")");
   if (!listed(test.backend, kBackends))
     return makeError(ErrorCode::kUsage, "profile: test.backend '" + test.backend + "': expected nccl, tcp or ucx");
-  if (test.tool != "railkit" && test.backend != "nccl")
-    return makeError(ErrorCode::kUsage, "profile: test.backend goes with test.tool railkit (railkit bench --backend)");
+  if (test.tool != "railkit" && test.tool != "validate" && test.backend != "nccl")
+    return makeError(ErrorCode::kUsage,
+                     "profile: test.backend goes with test.tool railkit or validate (their --backend)");
   // perftest is one server and one client: a pair of nodes, no more.
   if (test.tool == "perftest" && profile.nodes != 2)
     return makeError(ErrorCode::kUsage, "profile: test.tool perftest runs between 2 nodes (a server and a client), "
                                         "found nodes: " + std::to_string(profile.nodes));
   for (const std::string* size : {&test.min_bytes, &test.max_bytes}) {
+    if (size->empty() && test.tool == "validate") continue;  // validate's own default
     bool plain = !size->empty() && std::all_of(size->begin(), size->end(), [](char c) {
       return (c >= '0' && c <= '9') || c == 'K' || c == 'M' || c == 'G' || c == 'T' || c == 'k' || c == 'm' || c == 'g';
     });
@@ -131,12 +158,14 @@ Result<Profile> parseProfile(std::string_view text, std::string_view file) {
   str("controlInterface", profile.control_interface);
   str("shmSize", profile.shm_size);
   if (auto status = readInt(root.get("nodes"), profile.nodes, where, "nodes", 100000); !status) return tl::unexpected(status.error());
-  if (auto status = readInt(root.get("gpusPerNode"), profile.gpus_per_node, where, "gpusPerNode", 64); !status)
+  if (auto status = readInt(root.get("gpusPerNode"), profile.gpus_per_node, where, "gpusPerNode", 64, 0); !status)
     return tl::unexpected(status.error());
   readList(root.get("dataInterfaces"), profile.data_interfaces);
   readList(root.get("hcas"), profile.hcas);
   readList(root.get("dataPciAddresses"), profile.data_pci_addresses);
   if (const YamlNode* dra = root.get("draGpus")) profile.dra_gpus = dra->text() == "true";
+  // `test: validate` (a bare tool name) is short for `test: {tool: validate}`.
+  if (const YamlNode* test = root.get("test"); test && test->isScalar()) profile.test.tool = test->text();
   if (const YamlNode* test = root.get("test"); test && test->isMap()) {
     auto field = [&](const char* key, std::string& out) {
       if (const YamlNode* node = test->get(key)) out = node->text();

@@ -12,11 +12,15 @@
 namespace railkit::k8s::render {
 
 struct TestSpec {
-  std::string tool = "nccl-tests";  // nccl-tests | railkit | perftest
-  std::string op;                   // collective (default all_reduce), or ib_write_bw.. for perftest
-  std::string backend = "nccl";     // railkit bench --backend: nccl | tcp | ucx (tool railkit only)
-  std::string min_bytes = "8";
-  std::string max_bytes = "8G";
+  std::string tool = "nccl-tests";  // nccl-tests | railkit | perftest | validate
+  // collective (default all_reduce), ib_write_bw.. for perftest, or
+  // validate's phase-4 collectives (comma-separated, default validate's own)
+  std::string op;
+  std::string backend = "nccl";     // railkit bench/validate --backend: nccl | tcp | ucx
+  // Empty until finishProfile: 8 and 8G for the benchmarks; validate keeps
+  // its own phase-4 sizes unless the profile gives some.
+  std::string min_bytes;
+  std::string max_bytes;
 };
 
 struct Profile {
@@ -24,7 +28,7 @@ struct Profile {
   std::string ns = "rdma-test";
   std::string image;                  // required: holds the NCCL stack and railkit
   int nodes = 2;
-  int gpus_per_node = 8;
+  int gpus_per_node = 8;  // 0 only with test.tool validate (a node that must have no GPU)
   std::string fabric = "infiniband";  // infiniband | roce | tcpxo
   std::string mode = "rdma-shared";   // rdma-shared | sriov | host-device | dra | gke-tcpxo | host-network
   std::string launcher = "mpijob";    // mpijob | indexed-job | jobset | trainjob

@@ -2,7 +2,10 @@
 # The kubelet's part of the pod runner, run inside one pod's namespaces
 # (podrun.sh starts it under `ip netns exec NODE unshare --uts --mount`).
 #   pod.sh pod PODDIR RAILKIT IMAGE
-#     names the host (UTS), gives the pod a private /run, /tmp and /dev/shm,
+#     names the host (UTS), gives the pod a private /run, /tmp and /dev/shm
+#     (and, with a planned RDMA device, /sys/class/infiniband and
+#     /dev/infiniband/uverbs0), an unlimited memlock (node-prep's) where
+#     the machine allows it,
 #     runs init containers in order, starts native sidecars and the main
 #     containers, waits for the main ones, then stops the sidecars. Writes
 #     PODDIR/status/NAME.rc and PODDIR/status/phase, logs to PODDIR/logs/NAME.log.
@@ -67,6 +70,22 @@ rk=$3 image=$4
 self="$(cd "$(dirname "$0")" && pwd)/pod.sh"
 mkdir -p "$poddir/status" "$poddir/logs"
 hostname "$(cat "$poddir/hostname")"
+# The pod's device node for its planned RDMA device (below), as the device
+# plugin or the VF's CNI adds /dev/infiniband/uverbsN to a real pod: /dev
+# becomes an overlay only this pod sees, with a fresh devpts (the overlay
+# hides the host's submounts; /dev/shm is mounted next).
+if [[ -s $poddir/rdma ]]; then
+  mkdir -p "$poddir/c/dev" && mount -t tmpfs podrun "$poddir/c/dev" &&
+    mkdir -p "$poddir/c/dev/upper" "$poddir/c/dev/work" &&
+    mount -t overlay podrun -o "lowerdir=/dev,upperdir=$poddir/c/dev/upper,workdir=$poddir/c/dev/work" /dev &&
+    mkdir -p /dev/pts /dev/shm /dev/infiniband && mount -t devpts -o newinstance,ptmxmode=0666 devpts /dev/pts &&
+    mknod -m 666 /dev/infiniband/uverbs0 c 231 192 ||
+    { echo Failed >"$poddir/status/phase"; exit 1; }
+fi
+# Containers get an unlimited memlock where this machine lets the runner
+# raise it (CAP_SYS_RESOURCE), as render's node-prep gives them (the runtime
+# spec's RLIMIT_MEMLOCK); elsewhere they keep the machine's limit.
+ulimit -l unlimited 2>/dev/null
 mount -t tmpfs -o mode=755 podrun /run && mount -t tmpfs -o mode=1777 podrun /tmp &&
   mount -t tmpfs -o mode=1777 podrun /dev/shm || { echo Failed >"$poddir/status/phase"; exit 1; }
 # The pod's RDMA device, when the runner planned one (pods/POD/rdma: "DEV

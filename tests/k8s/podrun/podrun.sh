@@ -138,14 +138,22 @@ pr_run() {
 # image gets the perftest stand-in (ib_write_bw_standin.py) as ib_write_bw.
 # Device names differ from pod to pod (mlx5_<node+1>), as VFs and shared
 # devices do on real nodes, so a render that pins one host's name fails.
+# PR_FAKE_RDMA=same names every pod's device mlx5_0, as identical nodes
+# sharing their PF's device (rdma-shared) see it. PR_FAKE_RDMA_MISSING=POD
+# (or `last`, the plan's last pod) leaves that pod without one, as a node
+# whose device did not come up.
 pr_fake_rdma() {
-  local node pod host end role job ctrl name addr plane
+  local node pod host end role job ctrl name addr plane missing=${PR_FAKE_RDMA_MISSING:-}
+  [[ $missing == last ]] && missing=$(pr_pods | tail -n 1 | cut -f2)
   mkdir -p "$RK_WORK/image/usr/local/bin"
   install -m 755 "$PR_DIR/ib_write_bw_standin.py" "$RK_WORK/image/usr/local/bin/ib_write_bw" || return 1
   while IFS=$'\t' read -r node pod host end role job ctrl; do
+    [[ $pod == "$missing" ]] && continue
     while read -r name addr plane; do
       [[ $plane == data ]] || continue
-      echo "mlx5_$((node + 1)) 1 $name ${addr%/*}" >"$PR_PLAN/pods/$pod/rdma"
+      local dev=mlx5_$((node + 1))
+      [[ $PR_FAKE_RDMA == same ]] && dev=mlx5_0
+      echo "$dev 1 $name ${addr%/*}" >"$PR_PLAN/pods/$pod/rdma"
       break
     done <"$PR_PLAN/pods/$pod/netifs"
   done < <(pr_pods)
