@@ -22,7 +22,16 @@ struct AttributeValues {
   std::vector<int> counts;                       // nodes per value
   std::unordered_map<std::string, int> index;    // value -> position in `values`
   std::vector<int> of_node;                      // value index per node; kNoValue = absent
+  std::vector<const std::string*> label_of_node; // each node's label, null when it has none
 };
+
+// How `node` names the attribute, else the first node that labels it, else the key.
+const std::string& labelFor(const std::string& key, const AttributeValues& a, int node) {
+  if (const std::string* own = a.label_of_node[static_cast<size_t>(node)]) return *own;
+  for (const std::string* other : a.label_of_node)
+    if (other) return *other;
+  return key;
+}
 
 const std::string& valueText(const AttributeValues& a, int v) {
   static const std::string absent = kAbsent;
@@ -52,7 +61,10 @@ std::vector<Outlier> findOutliers(const std::vector<NodeAttributes>& nodes) {
   for (int node = 0; node < n; ++node) {
     for (const auto& a : nodes[static_cast<size_t>(node)].attributes) {
       auto& values = attributes[a.name];
-      if (values.of_node.empty()) values.of_node.assign(static_cast<size_t>(n), kNoValue);
+      if (values.of_node.empty()) {
+        values.of_node.assign(static_cast<size_t>(n), kNoValue);
+        values.label_of_node.assign(static_cast<size_t>(n), nullptr);
+      }
       auto [it, added] = values.index.try_emplace(a.value, static_cast<int>(values.values.size()));
       if (added) {
         values.values.push_back(a.value);
@@ -61,6 +73,7 @@ std::vector<Outlier> findOutliers(const std::vector<NodeAttributes>& nodes) {
       // A name listed twice by one node counts once (the first), as nodeAttributes keeps it.
       if (values.of_node[static_cast<size_t>(node)] != kNoValue) continue;
       values.of_node[static_cast<size_t>(node)] = it->second;
+      if (!a.label.empty()) values.label_of_node[static_cast<size_t>(node)] = &a.label;
       ++values.counts[static_cast<size_t>(it->second)];
     }
   }
@@ -90,7 +103,7 @@ std::vector<Outlier> findOutliers(const std::vector<NodeAttributes>& nodes) {
     for (int node = 0; node < n; ++node) {
       int v = values.of_node[static_cast<size_t>(node)];
       if (v == majority) continue;
-      out.push_back({name, nodes[static_cast<size_t>(node)].host, valueText(values, v),
+      out.push_back({labelFor(name, values, node), name, nodes[static_cast<size_t>(node)].host, valueText(values, v),
                      valueText(values, majority), best, at_best > 1});
     }
   }
@@ -123,7 +136,7 @@ std::vector<std::string> formatOutliers(const std::vector<Outlier>& outliers, in
     groups.clear();
   };
   for (const auto& o : outliers) {
-    if (!groups.empty() && groups.front().first->attribute != o.attribute) flush();
+    if (!groups.empty() && groups.front().first->key != o.key) flush();
     auto it = std::find_if(groups.begin(), groups.end(), [&](const Group& g) { return g.first->value == o.value; });
     if (it == groups.end()) groups.push_back({&o, {o.host}});
     else it->hosts.push_back(o.host);

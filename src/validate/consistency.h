@@ -20,9 +20,17 @@ namespace railkit::validate {
 // NCCL_IB_HCA"); `value` is what the node has, as text. Attributes a node
 // cannot read are left out (never guessed); an attribute the majority has and
 // a node lacks is an outlier with value "(absent)".
+//
+// Devices and ports are keyed by the netdev behind them (their rail) when
+// they have one: an SR-IOV VF or a claimed NIC has another name in every pod
+// (mlx5_7 here, mlx5_9 there) while the pod's net1 is the same rail
+// everywhere. `label` is how this node names the attribute ("mlx5_7
+// firmware" for the key "net1 firmware"); messages use it, the comparison
+// uses `name`.
 struct NodeAttribute {
   std::string name;
   std::string value;
+  std::string label{};  // empty: the same as name (a default, so {name, value} still reads)
 };
 
 // The attributes of one node, sorted by name, names unique:
@@ -41,7 +49,8 @@ struct NodeAttributes {
 };
 
 struct Outlier {
-  std::string attribute;
+  std::string attribute;       // as the outlier node names it (its label), or the majority's for "(absent)"
+  std::string key;             // what was compared (NodeAttribute::name)
   std::string host;
   std::string value;           // "(absent)" when the node does not have it
   std::string majority_value;
@@ -64,7 +73,11 @@ std::vector<std::string> formatOutliers(const std::vector<Outlier>& outliers, in
 nlohmann::json outliersToJson(const std::vector<Outlier>& outliers);
 // The form a rank sends to rank 0 ({"name": "value", ...}) and back;
 // kInvalidInput naming the member when a value is not a string.
+// Labels travel beside the values: {"name": "label", ...} for those that have one.
 nlohmann::json attributesToJson(const std::vector<NodeAttribute>& attributes);
+nlohmann::json attributeLabelsToJson(const std::vector<NodeAttribute>& attributes);
 Result<std::vector<NodeAttribute>> attributesFromJson(const nlohmann::json& object);
+// Sets the labels `labels` names on `attributes`; kInvalidInput when it is not an object of strings.
+Status applyAttributeLabels(const nlohmann::json& labels, std::vector<NodeAttribute>& attributes);
 
 }  // namespace railkit::validate

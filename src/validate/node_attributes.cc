@@ -5,6 +5,7 @@
 #include <fmt/core.h>
 
 #include <algorithm>
+#include <cctype>
 #include <map>
 
 #include <nlohmann/json.hpp>
@@ -17,7 +18,10 @@ namespace {
 
 class Attributes {
  public:
-  void add(std::string name, std::string value) { out_.push_back({std::move(name), std::move(value)}); }
+  void add(std::string name, std::string value, std::string label = {}) {
+    if (label == name) label.clear();
+    out_.push_back({std::move(name), std::move(value), std::move(label)});
+  }
   std::vector<NodeAttribute> take() {
     // Stable, so a name listed twice (two ports sharing a netdev) keeps the first.
     std::stable_sort(out_.begin(), out_.end(),
@@ -71,33 +75,75 @@ std::optional<std::string> moduleVersion(const model::Inventory& inv, const std:
   return std::nullopt;
 }
 
+// The rail of a device: the netdev of its first port that has one (a pod's
+// net1 is the same rail on every node whatever the VF is called), else its name.
+std::string railOf(const model::RdmaDevice& d) {
+  for (const auto& p : d.ports)
+    if (!p.netdev.empty()) return p.netdev;
+  return d.name;
+}
+
 void addDevice(const model::Inventory& inv, const model::RdmaDevice& d, Attributes& out) {
-  if (!d.fw_ver.empty()) out.add(d.name + " firmware", d.fw_ver);
+  const std::string rail = railOf(d);
+  auto add = [&](const std::string& what, std::string value) {
+    out.add(rail + " " + what, std::move(value), d.name + " " + what);
+  };
+  if (!d.fw_ver.empty()) add("firmware", d.fw_ver);
   if (d.pci) {
     const auto& pci = *d.pci;
     if (!pci.driver.empty()) {
-      out.add(d.name + " driver", pci.driver);
-      if (auto v = moduleVersion(inv, pci.driver)) out.add(d.name + " driver version", *v);
+      add("driver", pci.driver);
+      if (auto v = moduleVersion(inv, pci.driver)) add("driver version", *v);
     }
-    if (pci.link.current_width) out.add(d.name + " PCIe width", fmt::format("x{}", *pci.link.current_width));
-    if (pci.link.current_speed_gts) out.add(d.name + " PCIe speed", fmt::format("{:g} GT/s", *pci.link.current_speed_gts));
+    if (pci.link.current_width) add("PCIe width", fmt::format("x{}", *pci.link.current_width));
+    if (pci.link.current_speed_gts) add("PCIe speed", fmt::format("{:g} GT/s", *pci.link.current_speed_gts));
   }
   for (const auto& p : d.ports) {
-    std::string port = d.name + "/" + std::to_string(p.port);
-    if (auto rate = rateOf(p); !rate.empty()) out.add(port + " link rate", rate);
-    if (auto width = widthOf(p); !width.empty()) out.add(port + " link width", width);
-    if (!p.link_layer.empty()) out.add(port + " link layer", p.link_layer);
+    const std::string label = d.name + "/" + std::to_string(p.port);
+    const std::string port = p.netdev.empty() ? label : p.netdev;
+    auto add_port = [&](const std::string& what, std::string value) {
+      out.add(port + " " + what, std::move(value), label + " " + what);
+    };
+    if (auto rate = rateOf(p); !rate.empty()) add_port("link rate", rate);
+    if (auto width = widthOf(p); !width.empty()) add_port("link width", width);
+    if (!p.link_layer.empty()) add_port("link layer", p.link_layer);
     // A port's state is phase 1's (rdma-nic-count, rdma-port-down): naming it
     // again as an outlier would say the same thing twice.
     if (p.link_layer == "Ethernet") {
-      if (int index = roceV2Ipv4GidIndex(p); index >= 0)
-        out.add(port + " RoCE v2 IPv4 GID index", std::to_string(index));
+      if (int index = roceV2Ipv4GidIndex(p); index >= 0) add_port("RoCE v2 IPv4 GID index", std::to_string(index));
     }
     if (!p.netdev.empty()) {
       for (const auto& n : inv.interfaces)
         if (n.name == p.netdev && n.mtu) out.add(n.name + " MTU", std::to_string(*n.mtu));
     }
   }
+}
+
+// NCCL_IB_HCA and UCX_NET_DEVICES name devices, which differ from pod to pod
+// with SR-IOV or DRA: each device name is compared as its rail (netdev).
+std::string devicesAsRails(const model::Inventory& inv, std::string_view value) {
+  std::string out;
+  std::string token;
+  auto flush = [&] {
+    for (const auto& d : inv.rdma_devices) {
+      if (d.name == token) {
+        token = railOf(d);
+        break;
+      }
+    }
+    out += token;
+    token.clear();
+  };
+  for (char c : value) {
+    if (std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-' || c == '.') {
+      token.push_back(c);
+    } else {
+      flush();
+      out.push_back(c);
+    }
+  }
+  flush();
+  return out;
 }
 
 // The model most GPUs report; a node mixing models is rare and shows as an
@@ -128,9 +174,36 @@ std::vector<NodeAttribute> nodeAttributes(const model::Inventory& inventory) {
     out.add("RDMA netns mode", *inventory.rdma_netns_shared ? "shared" : "exclusive");
   out.add("GPU count", std::to_string(inventory.gpus.size()));
   if (auto model = commonGpuModel(inventory.gpus); !model.empty()) out.add("GPU model", model);
-  for (const auto& [key, value] : inventory.process.env)
-    if (startsWith(key, "NCCL_") || startsWith(key, "UCX_")) out.add("env " + key, value);
+  for (const auto& [key, value] : inventory.process.env) {
+    if (key == "NCCL_IB_HCA" || key == "UCX_NET_DEVICES") {
+      out.add("env " + key, devicesAsRails(inventory, value));
+    } else if (startsWith(key, "NCCL_") || startsWith(key, "UCX_")) {
+      out.add("env " + key, value);
+    }
+  }
   return out.take();
+}
+
+nlohmann::json attributeLabelsToJson(const std::vector<NodeAttribute>& attributes) {
+  nlohmann::json j = nlohmann::json::object();
+  for (const auto& a : attributes)
+    if (!a.label.empty()) j[a.name] = a.label;
+  return j;
+}
+
+Status applyAttributeLabels(const nlohmann::json& labels, std::vector<NodeAttribute>& attributes) {
+  if (!labels.is_object())
+    return makeError(ErrorCode::kInvalidInput,
+                     std::string("attribute labels: expected a JSON object, got ") + labels.type_name());
+  for (auto& a : attributes) {
+    auto it = labels.find(a.name);
+    if (it == labels.end()) continue;
+    if (!it->is_string())
+      return makeError(ErrorCode::kInvalidInput, "attribute labels: \"" + a.name + "\" is " + it->type_name() +
+                                                     ", expected a string");
+    a.label = it->get<std::string>();
+  }
+  return okStatus();
 }
 
 nlohmann::json attributesToJson(const std::vector<NodeAttribute>& attributes) {

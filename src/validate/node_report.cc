@@ -116,6 +116,12 @@ Checked checkedReport(const nlohmann::json& doc, int rank) {
   auto attributes = attributesFromJson(**attributes_json);
   if (!attributes) return fault(path + ".attributes: " + attributes.error().message);
   out["attributes"] = attributesToJson(*attributes);
+  auto labels = member(doc, "attribute_labels", path);
+  if (!labels) return tl::unexpected(labels.error());
+  if (auto st = applyAttributeLabels(**labels, *attributes); !st) {
+    return fault(path + ".attribute_labels: " + st.error().message);
+  }
+  out["attribute_labels"] = attributeLabelsToJson(*attributes);
   auto rate = member(doc, "nic_gbps", path);
   if (!rate) return tl::unexpected(rate.error());
   if (!(*rate)->is_null() && !(*rate)->is_number()) return fault(path + ".nic_gbps: expected a number or null");
@@ -133,6 +139,7 @@ Checked checkedReport(const nlohmann::json& doc, int rank) {
 }  // namespace
 
 nlohmann::json makeNodeReport(int rank, const NodeInput& node, const NodeCheck& check) {
+  auto attributes = nodeAttributes(node.inventory);
   nlohmann::json counts{{"nics_active", check.counts.nics_active},
                         {"nics_expected", countOrNull(check.counts.nics_expected)},
                         {"gpus", check.counts.gpus},
@@ -141,7 +148,8 @@ nlohmann::json makeNodeReport(int rank, const NodeInput& node, const NodeCheck& 
           {"host", node.host},
           {"findings", findingsToJson(check.findings)},
           {"counts", counts},
-          {"attributes", attributesToJson(nodeAttributes(node.inventory))},
+          {"attributes", attributesToJson(attributes)},
+          {"attribute_labels", attributeLabelsToJson(attributes)},
           {"nic_gbps", node.nic_gbps ? nlohmann::json(*node.nic_gbps) : nlohmann::json(nullptr)},
           {"nic_rate_source", node.nic_rate_source},
           {"inventory", model::inventoryToJson(node.inventory)}};
@@ -156,7 +164,8 @@ nlohmann::json parseNodeReport(std::string_view blob, int rank) {
           {"host", fmt::format("rank {}", rank)},
           {"report_error", report.error().message + " (a different railkit version on that node?)"},
           {"findings", nlohmann::json::array()},
-          {"attributes", nlohmann::json::object()}};
+          {"attributes", nlohmann::json::object()},
+          {"attribute_labels", nlohmann::json::object()}};
 }
 
 }  // namespace railkit::validate

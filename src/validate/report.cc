@@ -123,6 +123,7 @@ nlohmann::json Report::document() const {
   for (std::size_t i = 0; i < nodes_.size(); ++i) {
     nlohmann::json node = nodes_[i];
     node.erase("attributes");
+    node.erase("attribute_labels");
     node["name"] = labels_[i];
     node["verdict"] = nodeVerdict(i);
     nodes.push_back(std::move(node));

@@ -42,6 +42,8 @@ std::vector<Outlier> compareNodes(const std::vector<nlohmann::json>& reports, co
   std::vector<NodeAttributes> nodes;
   for (std::size_t i = 0; i < reports.size(); ++i) {
     auto attributes = attributesFromJson(reports[i]["attributes"]);
+    // parseNodeReport checked both members; a failed report has none.
+    if (attributes) (void)applyAttributeLabels(reports[i]["attribute_labels"], *attributes);
     nodes.push_back({labels[i], attributes ? *attributes : std::vector<NodeAttribute>{}});
   }
   return findOutliers(nodes);

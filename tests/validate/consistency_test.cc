@@ -24,9 +24,10 @@ namespace {
 [[maybe_unused]] ::testing::Environment* const kCleanup =
     ::testing::AddGlobalTestEnvironment(new railkit::testing::ValidateScratchCleanup);
 
+// By how the node names each attribute (its label, else the compared key).
 std::map<std::string, std::string> asMap(const std::vector<NodeAttribute>& attributes) {
   std::map<std::string, std::string> out;
-  for (const auto& a : attributes) out[a.name] = a.value;
+  for (const auto& a : attributes) out[a.label.empty() ? a.name : a.label] = a.value;
   return out;
 }
 
@@ -70,8 +71,10 @@ TEST(NodeAttributes, HealthyDgxReadsNaturally) {
   EXPECT_EQ(a["RDMA netns mode"], "shared");
   EXPECT_EQ(a["GPU count"], "8");
   EXPECT_EQ(a["GPU model"], "NVIDIA H100 80GB HBM3");
-  EXPECT_EQ(a["env NCCL_IB_HCA"], "=mlx5_0,mlx5_1,mlx5_2,mlx5_3,mlx5_4,mlx5_5,mlx5_6,mlx5_7");
-  EXPECT_EQ(a["env UCX_NET_DEVICES"], "mlx5_0:1");
+  // Device names in these two are compared as their rails (netdevs): a VF's
+  // name differs from pod to pod, its rail does not.
+  EXPECT_EQ(a["env NCCL_IB_HCA"], "=ib0,ib1,ib2,ib3,ib4,ib5,ib6,ib7");
+  EXPECT_EQ(a["env UCX_NET_DEVICES"], "ib0:1");
   // IB ports have no RoCE GID; only NCCL_* and UCX_* are compared; no per-node identities.
   EXPECT_EQ(a.count("mlx5_0/1 RoCE v2 IPv4 GID index"), 0u);
   for (const auto& [name, value] : a) {
@@ -162,15 +165,41 @@ TEST(Outliers, RoceGidIndexAndMtu) {
   auto outliers = findOutliers(cluster(
       6, attributesOf(healthy, "roce-healthy"), {{2, attributesOf(gid, "roce-gid")}, {4, attributesOf(mtu, "roce-mtu")}}));
   ASSERT_EQ(outliers.size(), 2u) << describe(outliers);
-  EXPECT_EQ(outliers[0].attribute, "ens1f0np0 MTU");
-  EXPECT_EQ(outliers[0].host, "node-4");
-  EXPECT_EQ(outliers[1].attribute, "mlx5_0/1 RoCE v2 IPv4 GID index");
-  EXPECT_EQ(outliers[1].host, "node-2");
-  EXPECT_EQ(outliers[1].value, "2");
-  EXPECT_EQ(outliers[1].majority_value, "3");
+  // Compared by rail (the port's netdev), named as the node names the port.
+  EXPECT_EQ(outliers[0].key, "ens0f0np0 RoCE v2 IPv4 GID index");
+  EXPECT_EQ(outliers[0].attribute, "mlx5_0/1 RoCE v2 IPv4 GID index");
+  EXPECT_EQ(outliers[0].host, "node-2");
+  EXPECT_EQ(outliers[0].value, "2");
+  EXPECT_EQ(outliers[0].majority_value, "3");
+  EXPECT_EQ(outliers[1].attribute, "ens1f0np0 MTU");
+  EXPECT_EQ(outliers[1].host, "node-4");
   EXPECT_EQ(formatOutliers(outliers, 6),
-            (std::vector<std::string>{"node-4 ens1f0np0 MTU 1500; the 5 others 9000",
-                                      "node-2 mlx5_0/1 RoCE v2 IPv4 GID index 2; the 5 others 3"}));
+            (std::vector<std::string>{"node-2 mlx5_0/1 RoCE v2 IPv4 GID index 2; the 5 others 3",
+                                      "node-4 ens1f0np0 MTU 1500; the 5 others 9000"}));
+}
+
+// SR-IOV and DRA: the pod's VF has another name on every node (mlx5_17 here,
+// mlx5_10 there) behind the same rail (netdev). Names alone are no outlier;
+// a real difference is named with the node's own device name.
+TEST(Outliers, DevicesNamedDifferentlyOnTheSameRailAreCompared) {
+  auto renamed = [](const std::string& to, const std::string& fw) {
+    auto node = NodeBuilder::healthyRoce();
+    auto& nics = node.spec().nics;
+    nics[0].name = to;
+    nics[0].fw_ver = fw;
+    node.setEnv("NCCL_IB_HCA", "=" + to + ":1");
+    return node;
+  };
+  auto a = nodeAttributes(inventoryOf(renamed("mlx5_17", "28.39.1002"), "vf-a"));
+  auto b = nodeAttributes(inventoryOf(renamed("mlx5_10", "28.39.1002"), "vf-b"));
+  auto c = nodeAttributes(inventoryOf(renamed("mlx5_13", "28.36.1010"), "vf-c"));
+  auto same = findOutliers({{"node-a", a}, {"node-b", b}, {"node-a2", a}});
+  EXPECT_TRUE(same.empty()) << describe(same);
+  auto odd = findOutliers({{"node-a", a}, {"node-b", b}, {"node-c", c}});
+  ASSERT_EQ(odd.size(), 1u) << describe(odd);
+  EXPECT_EQ(odd[0].host, "node-c");
+  EXPECT_EQ(odd[0].attribute, "mlx5_13 firmware");
+  EXPECT_EQ(odd[0].key, "ens0f0np0 firmware");
 }
 
 TEST(Outliers, VariableOnlyOneNodeSets) {

@@ -51,7 +51,7 @@ TEST(ValidateReport, EveryPhaseCleanPasses) {
 
 TEST(ValidateReport, EachPhaseFailsTheNodeItNames) {
   Report report = reportOf(4, {1});
-  report.setOutliers({Outlier{"mlx5_2 firmware", "node2", "28.36.1010", "28.39.1002", 3, false}});
+  report.setOutliers({Outlier{"mlx5_2 firmware", "net3 firmware", "node2", "28.36.1010", "28.39.1002", 3, false}});
   report.setPairs({{"links", nlohmann::json::array()}, {"suspect_nodes", {{{"rank", 3}, {"slow_links", 3}, {"links", 3}}}}},
                   {"suspect node r3 (node3): 3 of its 3 links are below 80% of the median"});
   EXPECT_TRUE(report.failed());

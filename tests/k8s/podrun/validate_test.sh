@@ -2,8 +2,11 @@
 # The validate render really runs (docs/render.md, "test: validate"):
 # renders profiles/validate.yaml (railkit validate over tcp, one data rail,
 # no GPU) for MODE x LAUNCHER on NODES nodes and runs it unedited on netns
-# nodes, each pod with one fake RDMA device behind net1 (PR_FAKE_RDMA=same:
-# mlx5_0 in every pod, a RoCE v2 port, /dev/infiniband/uverbs0). Checks that
+# nodes, each pod with one fake RDMA device behind net1 (a RoCE v2 port,
+# /dev/infiniband/uverbs0): mlx5_0 in every pod with rdma-shared (the PF's
+# device, shared), another name in each pod with sriov (a VF: mlx5_1,
+# mlx5_2, ...), which phase 2 must compare by rail (net1), not by name.
+# Checks that
 #   - rank 0's verdict lists NODES nodes, the pods' hostnames, each with
 #     "nics 1/1 gpus 0/0" (the profile's counts reached --expect-nics and
 #     --expect-gpus, and railkit env's rail is the pod's device);
@@ -35,7 +38,9 @@ fail() { echo "FAIL: validate $mode $launcher: $*" >&2; exit 1; }
 
 # pr_run's own verdict on the pods is not this test's: rank 0's pod may end
 # 1 on purpose (below), so each pod's end is checked here.
-PR_FAKE_RDMA=same PR_FAKE_RDMA_MISSING=$missing pr_run "$podplan" "$rk" <(render) 45
+fake=same
+[[ $mode == sriov ]] && fake=1
+PR_FAKE_RDMA=$fake PR_FAKE_RDMA_MISSING=$missing pr_run "$podplan" "$rk" <(render) 45
 rc=$?
 ((rc == 77)) && exit 77
 [[ -n $PR_PLAN && -f $PR_PLAN/pods.tsv ]] || fail "the pod runner did not plan the pods (above)"
@@ -83,7 +88,9 @@ for host in $hosts; do
   [[ $ids == "$want_ids" ]] || fail "node $host: findings '$ids', want '$want_ids'"
 done
 # Outliers only name the node without a device.
-outliers=$(awk '/^Outliers:$/ { on = 1; next } on && /^$/ { exit } on { print $1 }' "$log" | sort -u)
+outliers=$(for host in $hosts; do
+  awk -v h="$host" '/^  [^ ]/ { on = ($1 == h) } on' <<<"$node_lines" | grep -q '^      outlier: ' && echo "$host"
+done | sort -u)
 [[ $outliers == "$lacking" ]] || fail "outliers name '$outliers', want '${lacking:-none}'"
 
 # Rank 0's pod ended with the verdict; the others ended or were deleted.
