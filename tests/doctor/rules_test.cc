@@ -133,8 +133,11 @@ const std::vector<Case>& cases() {
        Severity::kError, "mlx5_2:1", "sm_lid"},
       {"NoUverbs", "uverbs-missing", [] { return dgx().removeUverbs(); }, Severity::kError, "/dev/infiniband",
        "absent"},
-      {"Memlock64K", "memlock-limit", [] { return dgx().setMemlock(65536); }, Severity::kError, "process",
-       "Max locked memory 65536"},
+      {"Memlock64K", "memlock-limit", [] { return dgx().setMemlock(65536).dropCapIpcLock(); }, Severity::kError,
+       "process", "Max locked memory 65536"},
+      // With CAP_IPC_LOCK the kernel does not hold registrations to the limit.
+      {"Memlock64KWithIpcLock", "memlock-limit", [] { return dgx().setMemlock(65536); }, Severity::kWarning,
+       "process", "Max locked memory 65536"},
       {"Memlock2G", "memlock-limit", [] { return dgx().setMemlock(2ull << 30); }, Severity::kWarning,
        "process", "2147483648"},
       {"NoIpcLock", "ipc-lock-missing", [] { return dgx().dropCapIpcLock(); }, Severity::kError, "process",

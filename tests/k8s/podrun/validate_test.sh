@@ -11,10 +11,10 @@
 #     "nics 1/1 gpus 0/0" (the profile's counts reached --expect-nics and
 #     --expect-gpus, and railkit env's rail is the pod's device);
 #   - the verdict is PASS and rank 0's pod ended 0 (mpijob: the launcher,
-#     through mpirun). Where this machine cannot give pods an unlimited
-#     memlock (no CAP_SYS_RESOURCE: node-prep's runtime spec cannot be
-#     played), the verdict must be FAIL with exactly one finding per node,
-#     memlock-limit, and rank 0's pod must have ended 1: the verdict;
+#     through mpirun). The pods have IPC_LOCK, so where this machine cannot
+#     give them an unlimited memlock (no CAP_SYS_RESOURCE) memlock-limit is
+#     a warning, not an error: the kernel does not hold a process with
+#     CAP_IPC_LOCK to the limit when it registers memory;
 #   - every other pod ended by itself (0) or was deleted by its controller,
 #     and nothing is left running;
 #   - phases 3 and 4 ran over net1, and net1 carried the bytes on every pod.
@@ -47,13 +47,7 @@ rc=$?
 log=$(pr_report_log)
 [[ -f $log ]] || fail "no log of rank 0's pod"
 
-# The verdict this machine allows: PASS, or FAIL on the memlock limit alone
-# (a node with an RDMA device and a finite limit).
-want=PASS want_rc=0 memlock=0
-if ! (ulimit -l unlimited) 2>/dev/null; then
-  want=FAIL want_rc=1 memlock=1
-  echo "note: this machine cannot raise RLIMIT_MEMLOCK (no CAP_SYS_RESOURCE): expecting memlock-limit on nodes with a device"
-fi
+want=PASS want_rc=0
 lacking=""
 if [[ -n $missing ]]; then
   want=FAIL want_rc=1
@@ -82,7 +76,6 @@ for host in $hosts; do
     want_counts="nics 0/1 gpus 0/0" want_ids="rdma-nic-count rdma-no-devices "
   else
     want_counts="nics 1/1 gpus 0/0" want_ids=""
-    ((memlock)) && want_ids="memlock-limit "
   fi
   [[ $(head -n 1 <<<"$block") == *"$want_counts" ]] || fail "node $host: want '$want_counts': $block"
   [[ $ids == "$want_ids" ]] || fail "node $host: findings '$ids', want '$want_ids'"
