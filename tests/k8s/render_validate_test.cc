@@ -138,5 +138,23 @@ TEST(RenderValidate, ProfileSpellings) {
   EXPECT_FALSE(parseProfile("image: x\ngpusPerNode: -1\n", "p.yaml"));
 }
 
+TEST(RenderValidate, SlowFractionReachesThePairsPhase) {
+  Profile profile = validateProfile("sriov", "jobset");
+  EXPECT_FALSE(has(yamlOf(profile), "--slow-fraction"));  // validate's own default
+  profile.test.slow_fraction = "0.25";
+  EXPECT_TRUE(has(yamlOf(profile), " --slow-fraction 0.25")) << yamlOf(profile);
+  for (const char* bad : {"0", "1", "-0.5", "x", "0.2; reboot"}) {
+    profile.test.slow_fraction = bad;
+    auto objects = renderProfile(profile);
+    ASSERT_FALSE(objects) << bad;
+    EXPECT_NE(objects.error().message.find("slowFraction"), std::string::npos) << objects.error().message;
+  }
+  profile.test.slow_fraction = "0.5";
+  profile.test.tool = "railkit";
+  auto bench = renderProfile(profile);
+  ASSERT_FALSE(bench);
+  EXPECT_NE(bench.error().message.find("goes with test.tool validate"), std::string::npos) << bench.error().message;
+}
+
 }  // namespace
 }  // namespace railkit::k8s::render

@@ -67,6 +67,7 @@ std::string validateCommand(const Profile& profile, const PodNetwork& net) {
   if (!profile.test.op.empty()) out += " --ops " + profile.test.op;
   if (!profile.test.min_bytes.empty()) out += " -b " + profile.test.min_bytes;
   if (!profile.test.max_bytes.empty()) out += " -e " + profile.test.max_bytes;
+  if (!profile.test.slow_fraction.empty()) out += " --slow-fraction " + profile.test.slow_fraction;
   return out;
 }
 

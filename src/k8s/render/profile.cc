@@ -77,6 +77,16 @@ Status finishTest(const Profile& profile, TestSpec& test) {
     return makeError(ErrorCode::kUsage,
                      "profile: test.tool '" + test.tool + "': expected nccl-tests, railkit, perftest or validate");
   }
+  if (!test.slow_fraction.empty()) {
+    auto fraction = parseDouble(test.slow_fraction);
+    if (test.tool != "validate")
+      return makeError(ErrorCode::kUsage, "profile: test.slowFraction goes with test.tool validate (its pairs phase)");
+    if (!fraction || !(*fraction > 0 && *fraction < 1))
+      return makeError(ErrorCode::kUsage, "profile: test.slowFraction '" + test.slow_fraction.substr(0, 40) +
+                                              "': expected a fraction between 0 and 1");
+    test.slow_fraction = std::to_string(*fraction);
+    test.slow_fraction.erase(test.slow_fraction.find_last_not_of('0') + 1);
+  }
   if (test.tool == "validate") {
     // Empty: validate's own default. Otherwise every entry a collective, no
     // spaces (the list lands in the pod's command line as one word).
@@ -175,6 +185,7 @@ Result<Profile> parseProfile(std::string_view text, std::string_view file) {
     field("backend", profile.test.backend);
     field("minBytes", profile.test.min_bytes);
     field("maxBytes", profile.test.max_bytes);
+    field("slowFraction", profile.test.slow_fraction);
   }
   return profile;
 }

@@ -21,6 +21,9 @@ struct TestSpec {
   // its own phase-4 sizes unless the profile gives some.
   std::string min_bytes;
   std::string max_bytes;
+  // validate's --slow-fraction (a pairs link below it x the median is slow);
+  // empty: validate's own 0.8.
+  std::string slow_fraction;
 };
 
 struct Profile {
