@@ -10,6 +10,7 @@
 #include "cli/commands.h"
 #include "cli/read_root.h"
 #include "cli/rule_list.h"
+#include "bench/collectives/collective.h"
 #include "bench/sweep.h"
 #include "core/strings.h"
 #include "model/collect.h"
@@ -68,7 +69,13 @@ Result<validate::ValidateConfig> makeValidateConfig(const ValidateCli& cli, cons
   v.ops.clear();
   v.bench = bench_config;
   for (auto op : split(cli.ops, ',')) {
-    if (!op.empty()) v.ops.emplace_back(op);
+    if (op.empty()) continue;
+    if (!bench::findCollective(op)) {
+      return makeError(ErrorCode::kUsage, "--ops: unknown collective '" + std::string(op).substr(0, 40) +
+                                              "' (all_reduce all_gather reduce_scatter broadcast reduce alltoall "
+                                              "sendrecv)");
+    }
+    v.ops.emplace_back(op);
   }
   if (v.ops.empty()) return makeError(ErrorCode::kUsage, "--ops: expected a comma-separated list of collectives");
   auto bytes = bench::parseSize(cli.pairs_bytes);
