@@ -35,7 +35,7 @@ int runReport(const ReportOptions& opts) {
   } else if (auto st = writeFileAtomic(opts.output, html, "report -o"); !st) {
     return reportError(st.error());
   } else {
-    std::fprintf(stderr, "railkit report: wrote %s (%zu bytes, %zu document(s))\n", opts.output.c_str(), html.size(),
+    std::printf("railkit report: wrote %s (%zu bytes, %zu document(s))\n", opts.output.c_str(), html.size(),
                  loaded.documents.size());
   }
   return status;

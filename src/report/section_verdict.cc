@@ -48,6 +48,18 @@ struct Tally {
       if (failures.size() < 20) failures.push_back(text(f));
     }
   }
+  // validate's failure lines repeat each node's error findings
+  // ("node1: [memlock-limit] ..."): the grouped table already says those.
+  void dropGroupedFailures() {
+    std::vector<std::string> kept;
+    for (auto& f : failures) {
+      bool grouped = false;
+      for (const auto& [id, g] : groups) grouped = grouped || f.find("[" + id + "]") != std::string::npos;
+      if (grouped) --failure_lines;
+      else kept.push_back(std::move(f));
+    }
+    failures = std::move(kept);
+  }
 };
 
 void tallyDocument(const Document& doc, Tally& t) {
@@ -99,6 +111,7 @@ std::string renderVerdict(const Documents& docs) {
   if (docs.empty()) return "";
   Tally t;
   for (const auto& doc : docs) tallyDocument(doc, t);
+  t.dropGroupedFailures();
   std::vector<const Group*> groups;
   for (const auto& [id, g] : t.groups) groups.push_back(&g);
   std::sort(groups.begin(), groups.end(), [](const Group* a, const Group* b) {
@@ -115,7 +128,7 @@ std::string renderVerdict(const Documents& docs) {
     for (const auto& f : t.failed) body += "<li>" + esc(f) + "</li>";
     for (const auto& f : t.failures) body += "<li>" + esc(f) + "</li>";
     if (t.failure_lines > t.failures.size())
-      body += fmt::format("<li>... and {} more failure line(s); the findings below group them</li>",
+      body += fmt::format("<li>... and {} more failure line(s)</li>",
                           t.failure_lines - t.failures.size());
     body += "</ul>\n";
   }
