@@ -42,28 +42,38 @@ struct Tally {
     if (severityRank(sev) < severityRank(g.severity)) g.severity = sev;
     g.places.insert(place);
   }
+  // validate's failure lines repeat each node's error findings
+  // ("node1: [memlock-limit] ..."): the grouped table already says those,
+  // so only the others are listed (the findings are tallied first).
   void addFailures(const nlohmann::json& list) {
     for (const auto& f : list) {
+      std::string line = text(f);
+      auto open = line.find(": [");
+      auto close = line.find(']', open);
+      if (open != std::string::npos && close != std::string::npos &&
+          groups.count(line.substr(open + 3, close - open - 3)))
+        continue;
       ++failure_lines;
-      if (failures.size() < 20) failures.push_back(text(f));
+      if (failures.size() < 20) failures.push_back(std::move(line));
     }
-  }
-  // validate's failure lines repeat each node's error findings
-  // ("node1: [memlock-limit] ..."): the grouped table already says those.
-  void dropGroupedFailures() {
-    std::vector<std::string> kept;
-    for (auto& f : failures) {
-      bool grouped = false;
-      for (const auto& [id, g] : groups) grouped = grouped || f.find("[" + id + "]") != std::string::npos;
-      if (grouped) --failure_lines;
-      else kept.push_back(std::move(f));
-    }
-    failures = std::move(kept);
   }
 };
 
+// Slow links fail a pairs run (bench exits 1 on them) and a validate run.
+void tallyPairs(const Document& doc, Tally& t) {
+  const auto& p = objectAt(doc.json, "pairs");
+  size_t slow = 0, links = arrayAt(p, "links").size();
+  for (const auto& l : arrayAt(p, "links")) slow += boolAt(l, "slow") ? 1 : 0;
+  std::string suspects;
+  for (const auto& s : arrayAt(p, "suspect_nodes")) suspects += fmt::format(" r{} {}", textAt(s, "rank"), textAt(s, "host"));
+  if (slow > 0 || !suspects.empty())
+    t.failed.push_back(fmt::format("{}: {} slow link(s) of {}{}", doc.source, slow, links,
+                                   suspects.empty() ? "" : "; suspect node(s):" + suspects));
+}
+
 void tallyDocument(const Document& doc, Tally& t) {
   const auto& j = doc.json;
+  tallyPairs(doc, t);
   auto findings = [&](const nlohmann::json& list, const std::string& place, const char* unit) {
     if (list.is_array())
       for (const auto& f : list) t.add(f, place, unit);
@@ -111,7 +121,6 @@ std::string renderVerdict(const Documents& docs) {
   if (docs.empty()) return "";
   Tally t;
   for (const auto& doc : docs) tallyDocument(doc, t);
-  t.dropGroupedFailures();
   std::vector<const Group*> groups;
   for (const auto& [id, g] : t.groups) groups.push_back(&g);
   std::sort(groups.begin(), groups.end(), [](const Group* a, const Group* b) {

@@ -119,6 +119,12 @@ TEST(ReportPairs, OneCellPerOrderedPairAndSlowLinksAndSuspectsMarked) {
   EXPECT_EQ(countOf(slow, "class=\"suspect-band\""), 1u);
   EXPECT_NE(slow.find("\u25B2 r3"), std::string::npos);
   EXPECT_EQ(countOf(slow, "<tr class=\"bad\">"), 3u);  // the table lists them as slow
+  std::string verdict = sectionOf(page({doc("p.json", pairs)}), "verdict");
+  EXPECT_NE(verdict.find("data-verdict=\"fail\""), std::string::npos);
+  EXPECT_NE(verdict.find("3 slow link(s) of 6; suspect node(s): r3 vm"), std::string::npos);
+  EXPECT_NE(sectionOf(page({doc("p.json", readJson(reportFixture("bench-pairs-local4.json")))}), "verdict")
+                .find("data-verdict=\"pass\""),
+            std::string::npos);
 }
 
 TEST(ReportEscaping, HostileStringsFromEveryInputComeOutAsText) {
@@ -187,6 +193,7 @@ TEST(ReportVerdict, FindingsAreGroupedAcrossNodesWithTheirFix) {
   EXPECT_NE(html.find("4 of 4 nodes"), std::string::npos);
   EXPECT_NE(html.find("memlock-limit"), std::string::npos);
   EXPECT_NE(html.find("RLIMIT_MEMLOCK unlimited"), std::string::npos);  // the fix
+  EXPECT_EQ(html.find("[memlock-limit]"), std::string::npos);  // validate's failure lines are not repeated
   // Errors come before warnings.
   EXPECT_LT(html.find("<span class=\"sev error\">"), html.find("<span class=\"sev warning\">"));
 }
