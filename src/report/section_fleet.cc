@@ -62,7 +62,7 @@ std::string renderFleet(const Documents& docs) {
                                 boolAt(o, "tie") ? ", a tie" : "");
       }
     } else if (doc.kind == "railkit.doctor/v1") {
-      NodeRow row{textAt(doc.json, "root").empty() ? doc.source : textAt(doc.json, "root"), "", {}};
+      NodeRow row{doc.source, "", {}};  // one file per node: its root is "/" on every live node
       addFindings(row, arrayAt(doc.json, "findings"));
       rows.push_back(std::move(row));
     }

@@ -71,7 +71,7 @@ std::string renderTopology(const Documents& docs) {
       for (const auto& n : arrayAt(doc.json, "nodes"))
         if (n.is_object() && n.contains("inventory")) addInventory(textAt(n, "name"), n["inventory"], topologies);
     if (doc.kind == "railkit.inspect/v1")
-      addInventory(textAt(doc.json, "root").empty() ? doc.source : textAt(doc.json, "root"), doc.json, topologies);
+      addInventory(doc.source, doc.json, topologies);  // "root" is "/" on every live node
   }
   if (topologies.empty()) return "";
   std::string body = "<ul class=\"legend\"><li><span class=\"chip d0\"></span>PIX one PCIe switch</li>"

@@ -97,7 +97,7 @@ void tallyDocument(const Document& doc, Tally& t) {
     if (j.contains("incomplete")) t.failed.push_back(doc.source + ": incomplete: " + textAt(j, "incomplete"));
     t.addFailures(arrayAt(j, "failures"));
   } else if (doc.kind == "railkit.doctor/v1") {
-    std::string node = textAt(j, "root").empty() ? doc.source : textAt(j, "root");
+    const std::string& node = doc.source;  // one file per node: its root is "/" on every live node
     t.nodes.insert(node);
     findings(arrayAt(j, "findings"), node, "nodes");
   } else if (doc.kind == "railkit.logs/v1" || doc.kind == "railkit.lint/v1") {

@@ -198,6 +198,21 @@ TEST(ReportVerdict, FindingsAreGroupedAcrossNodesWithTheirFix) {
   EXPECT_LT(html.find("<span class=\"sev error\">"), html.find("<span class=\"sev warning\">"));
 }
 
+// doctor --json on each node: every document says "root": "/", so a node
+// is its file; the fleet has one row group and the verdict counts 3 nodes.
+TEST(ReportVerdict, DoctorDocumentsOfManyNodesAreGroupedByFile) {
+  nlohmann::json d = {{"kind", "railkit.doctor/v1"}, {"railkit_version", "0.1.0"}, {"root", "/"},
+                      {"findings", {{{"id", "memlock-limit"}, {"severity", "error"}, {"subject", "process"},
+                                     {"message", "m"}, {"evidence", nlohmann::json::array()}, {"fix", "f"}}}}};
+  nlohmann::json clean = d;
+  clean["findings"] = nlohmann::json::array();
+  std::string html = page({doc("node1.json", d), doc("node2.json", d), doc("node3.json", clean)});
+  EXPECT_NE(sectionOf(html, "verdict").find("2 of 3 nodes"), std::string::npos);
+  std::string fleet = sectionOf(html, "fleet");
+  EXPECT_NE(fleet.find("<b>2 nodes</b>: node1.json, node2.json"), std::string::npos);
+  EXPECT_NE(fleet.find("<td>node3.json</td>"), std::string::npos);
+}
+
 TEST(ReportLogs, AnNcclTestsTableIsReadByTheLogsReaderAndDrawn) {
   RAILKIT_REQUIRE_SHARED();
   std::string seed;
