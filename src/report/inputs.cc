@@ -1,5 +1,9 @@
 #include "report/inputs.h"
 
+#include <unistd.h>
+
+#include <string_view>
+
 #include <fmt/format.h>
 
 #include "core/input_file.h"
@@ -14,12 +18,37 @@ constexpr const char* kReportedKinds[] = {
     "railkit.inspect/v1",  "railkit.logs/v1",  "railkit.lint/v1",
 };
 
-bool looksLikeJson(const std::string& text) {
+bool looksLikeJson(std::string_view text) {
   for (char c : text) {
     if (c == ' ' || c == '\n' || c == '\r' || c == '\t') continue;
     return c == '{' || c == '[';
   }
   return false;
+}
+
+// The first bytes of a named file, to choose between the JSON reader (whole
+// document in memory) and the logs reader (streams: NCCL logs reach GBs).
+Result<std::string> head(const std::string& path, const InputFileOptions& options) {
+  auto fd = openInputFile(path, options);
+  if (!fd) return tl::unexpected(fd.error());
+  std::string out(4096, '\0');
+  ssize_t n = ::read(*fd, out.data(), out.size());
+  ::close(*fd);
+  if (n < 0) return makeError(ErrorCode::kIo, path + ": cannot be read");
+  out.resize(static_cast<size_t>(n));
+  return out;
+}
+
+void addText(logs::InputReport input, LoadedInputs& loaded, std::vector<logs::InputReport>& texts,
+             std::string& sources) {
+  if (input.kind == logs::InputKind::kUnknown) {
+    std::string why = input.notes.empty() ? "" : " (" + input.notes.front() + ")";
+    loaded.errors.push_back(Error{ErrorCode::kInvalidInput,
+                                  input.file + ": neither a railkit JSON document nor nccl-tests, perftest or NCCL log text" + why});
+    return;
+  }
+  sources += (sources.empty() ? "" : ", ") + input.file;
+  texts.push_back(std::move(input));
 }
 
 }  // namespace
@@ -54,12 +83,28 @@ LoadedInputs loadInputs(const std::vector<std::string>& paths) {
   options.max_bytes = std::size_t{1} << 30;  // a 1024-node validate document with every pair is ~50 MB
   options.allow_stdin = true;
   for (const auto& path : paths) {
+    std::string name = path == "-" ? "<stdin>" : path;
+    if (path != "-") {
+      auto start = head(path, options);
+      if (!start) {
+        loaded.errors.push_back(start.error());
+        continue;
+      }
+      if (!looksLikeJson(*start) && !start->empty()) {
+        auto input = logs::analyzeFile(path);
+        if (!input) {
+          loaded.errors.push_back(input.error());
+          continue;
+        }
+        addText(std::move(*input), loaded, texts, text_sources);
+        continue;
+      }
+    }
     auto content = readInputFile(path, options);
     if (!content) {
       loaded.errors.push_back(content.error());
       continue;
     }
-    std::string name = path == "-" ? "<stdin>" : path;
     if (looksLikeJson(*content)) {
       auto json = nlohmann::json::parse(*content, nullptr, false);
       if (json.is_discarded()) {
@@ -74,15 +119,7 @@ LoadedInputs loadInputs(const std::vector<std::string>& paths) {
       loaded.documents.push_back(std::move(*doc));
       continue;
     }
-    auto input = logs::analyzeText(name, *content);
-    if (input.kind == logs::InputKind::kUnknown) {
-      std::string why = input.notes.empty() ? "" : " (" + input.notes.front() + ")";
-      loaded.errors.push_back(Error{ErrorCode::kInvalidInput,
-                                    name + ": neither a railkit JSON document nor nccl-tests, perftest or NCCL log text" + why});
-      continue;
-    }
-    text_sources += (text_sources.empty() ? "" : ", ") + name;
-    texts.push_back(std::move(input));
+    addText(logs::analyzeText(name, *content), loaded, texts, text_sources);
   }
   if (!texts.empty()) {
     nlohmann::json doc = logs::reportToJson(logs::combineInputs(std::move(texts)));
