@@ -40,13 +40,14 @@ Box boxFor(const LineChart& chart) {
 
 std::string axes(const LineChart& chart, const Box& b) {
   std::string out;
-  // y grid: five steps of the nice maximum.
+  // y grid: five steps of the nice maximum, with the decimals a step needs.
+  int digits = std::clamp(static_cast<int>(std::ceil(-std::log10(b.y_max / 5))) + 1, 0, 6);
   for (int i = 0; i <= 5; ++i) {
     double v = b.y_max * i / 5;
     double y = b.py(v);
     out += fmt::format("<line class=\"grid\" x1=\"{:.1f}\" y1=\"{:.1f}\" x2=\"{:.1f}\" y2=\"{:.1f}\"/>"
                        "<text class=\"tick\" x=\"{:.1f}\" y=\"{:.1f}\" text-anchor=\"end\">{}</text>\n",
-                       b.x0, y, b.x1, y, b.x0 - 6, y + 4, num(v, 2));
+                       b.x0, y, b.x1, y, b.x0 - 6, y + 4, num(v, digits));
   }
   // x ticks at powers of 2, thinned to at most 12 labels.
   int span = static_cast<int>(b.lx_max - b.lx_min);

@@ -1,5 +1,6 @@
 #include "report/html.h"
 
+#include <algorithm>
 #include <cmath>
 
 #include <fmt/format.h>
@@ -57,6 +58,13 @@ std::string num(double value, int digits) {
   }
   if (s == "-0") s = "0";
   return s;
+}
+
+std::string label(double value) {
+  if (!std::isfinite(value)) return "";
+  if (value == 0 || std::fabs(value) >= 1) return num(value, 2);
+  int digits = 2 - static_cast<int>(std::floor(std::log10(std::fabs(value))));
+  return num(value, std::clamp(digits, 2, 9));
 }
 
 std::string text(const nlohmann::json& value) {

@@ -23,6 +23,10 @@ std::string textAt(const nlohmann::json& object, const char* key);
 // A number with `digits` decimals, trailing zeros kept off ("12.5", "3").
 std::string num(double value, int digits = 2);
 
+// A bandwidth label: two decimals as nccl-tests prints them ("31.89"), or
+// three significant digits below 1 ("0.0127") where two decimals say 0.01.
+std::string label(double value);
+
 // Bytes as nccl-tests users read them: 1K, 64K, 1M, 8G (powers of 2), or
 // the byte count when it is not a power-of-2 multiple.
 std::string sizeLabel(double bytes);

@@ -114,7 +114,7 @@ std::string opSection(const std::string& op, const std::vector<const Run*>& runs
     if (!ip.points.empty()) chart.series.push_back(ip);
     legend += fmt::format("<li>{} out-of-place {} in-place <b>{}</b>{}</li>", legendSwatch(i, false),
                           legendSwatch(i, true), esc(run.label),
-                          run.avg ? fmt::format(": avg bus bandwidth {} GB/s", num(*run.avg)) : "");
+                          run.avg ? fmt::format(": avg bus bandwidth {} GB/s", label(*run.avg)) : "");
     auto addLine = [&](const std::string& name, double y, const char* css) {
       if (lines_seen.insert(fmt::format("{}{}", css, num(y, 6))).second) chart.lines.push_back({name, y, css});
     };
@@ -127,7 +127,7 @@ std::string opSection(const std::string& op, const std::vector<const Run*>& runs
   legend += "</ul>\n";
   if (peak_run != nullptr) {
     double best = std::max(peak.oop, peak.ip);
-    chart.labels.push_back({{peak.size, best}, fmt::format("peak {} GB/s at {}", num(best), sizeLabel(peak.size))});
+    chart.labels.push_back({{peak.size, best}, fmt::format("peak {} GB/s at {}", label(best), sizeLabel(peak.size))});
   }
   // The numbers: one row per size, two columns per run.
   std::set<double> sizes;

@@ -16,6 +16,7 @@ namespace {
 
 struct NodeRow {
   std::string name;
+  int rank = -1;
   std::string counts;                      // "nics 7/8 gpus 8/8"
   std::map<std::string, std::string> cells;  // check -> worst severity
 };
@@ -45,7 +46,7 @@ std::string renderFleet(const Documents& docs) {
   for (const auto& doc : docs) {
     if (doc.kind == "railkit.validate/v1") {
       for (const auto& n : arrayAt(doc.json, "nodes")) {
-        NodeRow row{textAt(n, "name"), "", {}};
+        NodeRow row{textAt(n, "name"), intAt(n, "rank", -1), "", {}};
         const auto& c = objectAt(n, "counts");
         if (c.is_object() && !c.empty())
           row.counts = fmt::format("nics {}/{} gpus {}/{}", textAt(c, "nics_active"), textAt(c, "nics_expected"),
@@ -53,6 +54,10 @@ std::string renderFleet(const Documents& docs) {
         addFindings(row, arrayAt(n, "findings"));
         rows.push_back(std::move(row));
       }
+      // The suspect node of the pairs: its fault is its links, a check of its own.
+      for (const auto& s : arrayAt(objectAt(doc.json, "pairs"), "suspect_nodes"))
+        for (auto& row : rows)
+          if (row.rank >= 0 && row.rank == intAt(s, "rank", -2)) row.cells["links: suspect node"] = "error";
       for (const auto& o : arrayAt(doc.json, "outliers")) {
         for (auto& row : rows)
           if (row.name == textAt(o, "host") || row.name.rfind(textAt(o, "host") + " (", 0) == 0) row.cells["outlier"] = "error";
@@ -62,7 +67,7 @@ std::string renderFleet(const Documents& docs) {
                                 boolAt(o, "tie") ? ", a tie" : "");
       }
     } else if (doc.kind == "railkit.doctor/v1") {
-      NodeRow row{doc.source, "", {}};  // one file per node: its root is "/" on every live node
+      NodeRow row{doc.source, -1, "", {}};  // one file per node: its root is "/" on every live node
       addFindings(row, arrayAt(doc.json, "findings"));
       rows.push_back(std::move(row));
     }

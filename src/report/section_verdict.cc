@@ -88,8 +88,8 @@ void tallyDocument(const Document& doc, Tally& t) {
     for (const auto& o : arrayAt(j, "outliers"))
       t.add({{"id", "outlier: " + textAt(o, "attribute")},
              {"severity", "error"},
-             {"message", fmt::format("differs from the majority value {} ({} nodes)", textAt(o, "majority_value"),
-                                     textAt(o, "majority_count"))},
+             {"message", fmt::format("{} on this node; the majority ({} nodes) has {}", textAt(o, "value"),
+                                     textAt(o, "majority_count"), textAt(o, "majority_value"))},
              {"fix", "make the node match the rest of the fleet (or the fleet match it)"}},
             textAt(o, "host"), "nodes");
     std::string verdict = textAt(j, "verdict");

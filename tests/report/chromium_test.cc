@@ -223,8 +223,10 @@ TEST_F(ReportChromium, PairsRunWithASlowNode) {
   checkReport({path}, "pairs-slow-node");
 }
 
-TEST_F(ReportChromium, ValidateRun) {
-  checkReport({reportFixture("validate-local4.json"), reportFixture("bench-all-reduce-local2.json")}, "validate");
+// The validate run of tests/validate/validate_netns_test.sh broken, with a
+// bench all_reduce overlaid on its collectives.
+TEST_F(ReportChromium, ValidateRunOfTheNetnsTests) {
+  checkReport({reportFixture("validate-netns-broken.json"), reportFixture("bench-all-reduce-local2.json")}, "validate");
 }
 
 TEST_F(ReportChromium, SyntheticValidateOf1024Nodes) {

@@ -3,6 +3,7 @@
 // heatmap's cells, and every string from the input escaped.
 #include <algorithm>
 #include <cmath>
+#include <set>
 #include <sstream>
 
 #include <gtest/gtest.h>
@@ -60,7 +61,7 @@ TEST(ReportBusbw, OneSeriesPerPlacementWithAPointPerRowAndTheAxesSpanTheSizes) {
   for (size_t i = 1; i < pts.size(); ++i) EXPECT_GT(pts[i].first, pts[i - 1].first);
   // The peak and the average are labelled.
   EXPECT_NE(html.find("peak "), std::string::npos);
-  EXPECT_NE(html.find("avg bus bandwidth " + report::num(bench["results"][0]["avg_busbw_gbs"].get<double>())),
+  EXPECT_NE(html.find("avg bus bandwidth " + report::label(bench["results"][0]["avg_busbw_gbs"].get<double>())),
             std::string::npos);
   // The numbers table: one row per size.
   EXPECT_EQ(countOf(html.substr(html.find("<tbody>")), "<tr>"), rows.size());
@@ -96,6 +97,22 @@ TEST(ReportBusbw, SeveralRunsOfOneOpAreOverlaidWithALegend) {
   EXPECT_EQ(countOf(html, "<ul class=\"legend\"><li>"), 1u);
   EXPECT_NE(html.find("a.json (bench)"), std::string::npos);
   EXPECT_NE(html.find("b.json (validate)"), std::string::npos);
+}
+
+// The validate run of the netns tests measured ~0.01 GB/s: six grid lines,
+// six different labels (two decimals would print 0.01 twice and 0 twice).
+TEST(ReportBusbw, TickLabelsOfSmallBandwidthsAreDistinct) {
+  std::string html = sectionOf(page({doc("v.json", readJson(reportFixture("validate-netns-broken.json")))}), "busbw");
+  std::set<std::string> labels;
+  size_t count = 0;
+  const std::string open = "text-anchor=\"end\">";
+  for (size_t at = html.find(open); at != std::string::npos; at = html.find(open, at + 1)) {
+    at += open.size();
+    labels.insert(html.substr(at, html.find('<', at) - at));
+    ++count;
+  }
+  EXPECT_EQ(count, 6u);
+  EXPECT_EQ(labels.size(), 6u);
 }
 
 TEST(ReportPairs, OneCellPerOrderedPairAndSlowLinksAndSuspectsMarked) {
@@ -147,6 +164,13 @@ TEST(ReportEscaping, HostileStringsFromEveryInputComeOutAsText) {
   EXPECT_GT(countOf(html, "&lt;script&gt;alert(1)&lt;/script&gt;&quot;&#39;&amp;"), 10u);
 }
 
+TEST(ReportLabels, SmallBandwidthsKeepThreeSignificantDigits) {
+  EXPECT_EQ(report::label(31.889), "31.89");
+  EXPECT_EQ(report::label(0.51), "0.51");
+  EXPECT_EQ(report::label(0.012719), "0.0127");
+  EXPECT_EQ(report::label(0), "0");
+}
+
 TEST(ReportEscaping, InvalidUtf8AndControlCharactersAreReplaced) {
   EXPECT_EQ(report::esc("a\xff" "b"), "a\xEF\xBF\xBD" "b");
   EXPECT_EQ(report::esc("a\x01" "b"), "a b");
@@ -184,6 +208,28 @@ TEST(ReportTopology, OneMatrixPerDistinctTopologyWithTheNodesSharingIt) {
   EXPECT_NE(two.find("3 node(s)"), std::string::npos);
   EXPECT_NE(two.find("1 node(s)"), std::string::npos);
   EXPECT_EQ(countOf(two, "<td class=\"d0\">PIX</td>"), 8u + 7u);
+}
+
+// The netns run: node2's port down, node3's firmware, node4 slow; each shown
+// where it belongs.
+TEST(ReportFleet, TheNetnsBrokenRunNamesEachFaultWhereItBelongs) {
+  auto v = readJson(reportFixture("validate-netns-broken.json"));
+  std::string html = page({doc("v.json", v)});
+  std::string fleet = sectionOf(html, "fleet");
+  std::set<std::string> ids = {"outlier", "links: suspect node"};
+  for (const auto& n : v["nodes"])
+    for (const auto& f : n["findings"]) ids.insert(f["id"].get<std::string>());
+  EXPECT_EQ(countOf(fleet, "<th class=\"check\">"), ids.size()) << fleet;
+  EXPECT_NE(fleet.find("<td>node3</td><td>mlx5_2 firmware</td><td>28.36.1010</td><td>28.39.1002 (3 nodes)</td>"),
+            std::string::npos);
+  EXPECT_EQ(countOf(fleet, "<tr><td>node"), 4u + 1u);  // four grid rows (node1 passes, the others each fail their way), one outlier
+  EXPECT_EQ(countOf(fleet, "<td class=\"error\""), 3u);
+  std::string pairs = sectionOf(html, "pairs");
+  EXPECT_NE(pairs.find("<b>r3</b> node4 198.18.20.14"), std::string::npos);
+  EXPECT_EQ(countOf(pairs, " slow\" x="), 6u);
+  std::string verdict = sectionOf(html, "verdict");
+  EXPECT_NE(verdict.find("28.36.1010 on this node; the majority (3 nodes) has 28.39.1002"), std::string::npos);
+  EXPECT_NE(verdict.find("3 slow link(s) of 6; suspect node(s): r3 node4"), std::string::npos);
 }
 
 TEST(ReportVerdict, FindingsAreGroupedAcrossNodesWithTheirFix) {
@@ -228,8 +274,8 @@ TEST(ReportLogs, AnNcclTestsTableIsReadByTheLogsReaderAndDrawn) {
   ASSERT_GT(rows, 0u);
   std::string html = sectionOf(page(loaded.documents), "busbw");
   EXPECT_EQ(attr(html, "data-points"), std::to_string(rows));
-  EXPECT_NE(html.find("avg bus bandwidth " + report::num(input["avg_busbw_gbs"].get<double>())), std::string::npos);
-  EXPECT_NE(html.find("peak " + report::num(input["peak_busbw_gbs"].get<double>())), std::string::npos);
+  EXPECT_NE(html.find("avg bus bandwidth " + report::label(input["avg_busbw_gbs"].get<double>())), std::string::npos);
+  EXPECT_NE(html.find("peak " + report::label(input["peak_busbw_gbs"].get<double>())), std::string::npos);
 }
 
 }  // namespace
