@@ -146,7 +146,7 @@ std::string opSection(const std::string& op, const std::vector<const Run*>& runs
     for (const Run* run : runs) {
       auto it = std::find_if(run->rows.begin(), run->rows.end(), [&](const Row& r) { return r.size == size; });
       if (it == run->rows.end()) table += "<td></td><td></td>";
-      else table += fmt::format("<td>{}</td><td>{}</td>", num(it->oop), it->has_ip ? num(it->ip) : "");
+      else table += fmt::format("<td>{}</td><td>{}</td>", label(it->oop), it->has_ip ? label(it->ip) : "");
     }
     table += "</tr>\n";
   }
