@@ -74,9 +74,17 @@ std::string renderNcclLogs(const Documents& docs) {
                           esc(joined(arrayAt(in, "hcas"))),
                           esc(transports(objectAt(in, "transports"))));
     }
+    // Several inputs are one job (a file per rank is common): its combined facts last.
+    const auto& job = objectAt(doc.json, "job");
+    if (!rows.empty() && arrayAt(doc.json, "inputs").size() > 1 && numberAt(job, "nccl_lines") > 0)
+      rows += fmt::format("<tr class=\"job\"><th>the job ({} inputs)</th><td>{}</td><td>{}</td><td>{}</td><td>{}</td>"
+                          "<td>{}</td><td>{}</td><td>{}</td></tr>\n",
+                          arrayAt(doc.json, "inputs").size(), esc(textAt(job, "nccl_version")), esc(textAt(job, "nranks")),
+                          esc(joined(arrayAt(job, "hosts"))), esc(textAt(job, "inter_node_transport")), gdr(job),
+                          esc(joined(arrayAt(job, "hcas"))), esc(transports(objectAt(job, "transports"))));
     std::string part;
     if (!rows.empty())
-      part += "<table class=\"numbers\"><caption>NCCL, per input</caption><thead><tr><th>file</th><th>NCCL</th>"
+      part += "<table class=\"numbers\"><caption>NCCL, per input (one file per rank or pod: per rank)</caption><thead><tr><th>file</th><th>NCCL</th>"
               "<th>nranks</th><th>hosts</th><th>inter-node transport</th><th>GPUDirect RDMA</th><th>HCAs</th>"
               "<th>connections</th></tr></thead><tbody>\n" + rows + "</tbody></table>\n";
     if (!perf.empty())

@@ -259,6 +259,27 @@ TEST(ReportVerdict, DoctorDocumentsOfManyNodesAreGroupedByFile) {
   EXPECT_NE(fleet.find("<td>node3.json</td>"), std::string::npos);
 }
 
+// Text inputs of one invocation are one job (a file per rank): a row each,
+// the job's combined facts, and every finding with its evidence lines.
+TEST(ReportLogs, NcclLogsArePerInputThenTheJobWithFindingsAndEvidence) {
+  RAILKIT_REQUIRE_SHARED();
+  auto dir = sharedDir() / "data" / "nccl-logs";
+  auto loaded = report::loadInputs({(dir / "027.log").string(), (dir / "036.log").string()});
+  ASSERT_TRUE(loaded.errors.empty()) << loaded.errors.front().message;
+  ASSERT_EQ(loaded.documents.size(), 1u);
+  std::string html = sectionOf(page(loaded.documents), "logs");
+  EXPECT_NE(html.find("<th>the job (2 inputs)</th>"), std::string::npos);
+  EXPECT_EQ(countOf(html, "<tr><td>" + (dir / "0").string()), 2u);
+  const auto& findings = loaded.documents[0].json["findings"];
+  ASSERT_FALSE(findings.empty());
+  for (const auto& f : findings) {
+    EXPECT_NE(html.find("<code>" + f["id"].get<std::string>() + "</code>"), std::string::npos) << f["id"];
+    if (!f["evidence"].empty()) {
+      EXPECT_NE(html.find(report::esc(f["evidence"][0]["text"].get<std::string>())), std::string::npos) << f["id"];
+    }
+  }
+}
+
 TEST(ReportLogs, AnNcclTestsTableIsReadByTheLogsReaderAndDrawn) {
   RAILKIT_REQUIRE_SHARED();
   std::string seed;
