@@ -95,6 +95,8 @@ bool chromiumService(const std::string& request) {
 struct Colours {
   size_t distinct = 0;
   double dominant = 1;  // the share of the pixels the most common colour covers
+  uint32_t top = 0;     // that colour, 0xRRGGBB
+  int luma() const { return int((top >> 16) * 299 + ((top >> 8) & 0xff) * 587 + (top & 0xff) * 114) / 1000; }
 };
 
 Colours colourStats(const Png& png) {
@@ -102,8 +104,10 @@ Colours colourStats(const Png& png) {
   for (size_t i = 0; i + 2 < png.pixels.size(); i += png.channels)
     ++colours[(uint32_t(png.pixels[i]) << 16) | (uint32_t(png.pixels[i + 1]) << 8) | png.pixels[i + 2]];
   size_t most = 0;
-  for (const auto& [c, n] : colours) most = std::max(most, n);
-  return {colours.size(), png.pixels.empty() ? 1.0 : double(most) * png.channels / png.pixels.size()};
+  uint32_t top = 0;
+  for (const auto& [c, n] : colours)
+    if (n > most) most = n, top = c;
+  return {colours.size(), png.pixels.empty() ? 1.0 : double(most) * png.channels / png.pixels.size(), top};
 }
 
 struct Render {
@@ -129,26 +133,31 @@ class ReportChromium : public ::testing::Test {
     if (!dir_.empty()) std::filesystem::remove_all(dir_);
   }
 
-  Render render(const std::filesystem::path& html, const std::string& name) {
+  // Chromium on `html`: a screenshot (`out` .png) or, with --print-to-pdf in
+  // `mode`, a PDF; `mode` may also ask for the dark colour scheme.
+  Render render(const std::filesystem::path& html, const std::string& name, const std::string& mode = "") {
     Render r;
     auto png = dir_ / (name + ".png");
+    std::string output = mode.find("--print-to-pdf") != std::string::npos ? "" : "--screenshot=" + png.string();
     std::string command = fmt::format(
-        "timeout 120 chromium --headless --no-sandbox --disable-gpu --no-first-run --disable-sync "
+        "timeout 120 chromium {6} --headless --no-sandbox --disable-gpu --no-first-run --disable-sync "
         "--disable-background-networking --disable-component-update --user-data-dir={0}/profile "
         "--enable-logging=stderr --v=0 --proxy-server=http://127.0.0.1:{1} --proxy-bypass-list='<-loopback>' "
-        "--window-size={2},{3} --screenshot={4} file://{5} > {0}/chromium.out 2> {0}/chromium.err",
-        dir_.string(), proxy_.port(), kWidth, kHeight, png.string(), std::filesystem::absolute(html).string());
+        "--window-size={2},{3} {4} file://{5} > {0}/chromium.out 2> {0}/chromium.err",
+        dir_.string(), proxy_.port(), kWidth, kHeight, output, std::filesystem::absolute(html).string(), mode);
     int status = std::system(command.c_str());
     r.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
     std::ifstream err(dir_ / "chromium.err");
     for (std::string line; std::getline(err, line);)
       if (line.find(":CONSOLE") != std::string::npos) r.console.push_back(line);
-    std::ifstream in(png, std::ios::binary);
-    r.png = decodePng({std::istreambuf_iterator<char>(in), {}});
+    if (!output.empty()) {
+      std::ifstream in(png, std::ios::binary);
+      r.png = decodePng({std::istreambuf_iterator<char>(in), {}});
+    }
     // Chromium has exited: whatever the page asked for has reached the proxy.
     for (auto& req : proxy_.take())
       if (!chromiumService(req)) r.requests.push_back(req);
-    if (const char* keep = std::getenv("RAILKIT_REPORT_SCREENSHOTS"))
+    if (const char* keep = std::getenv("RAILKIT_REPORT_SCREENSHOTS"); keep && !output.empty())
       std::filesystem::copy_file(png, std::filesystem::path(keep) / (name + ".png"),
                                  std::filesystem::copy_options::overwrite_existing);
     return r;
@@ -227,6 +236,30 @@ TEST_F(ReportChromium, PairsRunWithASlowNode) {
 // bench all_reduce overlaid on its collectives.
 TEST_F(ReportChromium, ValidateRunOfTheNetnsTests) {
   checkReport({reportFixture("validate-netns-broken.json"), reportFixture("bench-all-reduce-local2.json")}, "validate");
+}
+
+// The browser's dark scheme turns the page dark; printing gives a PDF of
+// several pages (the charts and tables, not an empty sheet).
+TEST_F(ReportChromium, FollowsDarkModeAndPrints) {
+  auto html = dir_ / "page.html";
+  CliRun run = runRailkit("report " + reportFixture("validate-netns-broken.json") + " -o " + html.string(), dir_);
+  ASSERT_EQ(run.status, 0) << run.err;
+  Render light = render(html, "light");
+  Render dark = render(html, "dark", "--force-dark-mode --blink-settings=preferredColorScheme=0");
+  ASSERT_TRUE(light.png.error.empty() && dark.png.error.empty());
+  EXPECT_GT(colourStats(light.png).luma(), 200);
+  EXPECT_LT(colourStats(dark.png).luma(), 60);
+  EXPECT_TRUE(dark.console.empty()) << dark.console.front();
+  auto pdf = dir_ / "page.pdf";
+  Render printed = render(html, "print", "--print-to-pdf=" + pdf.string() + " --no-pdf-header-footer");
+  ASSERT_EQ(printed.status, 0);
+  std::ifstream in(pdf, std::ios::binary);
+  std::string bytes{std::istreambuf_iterator<char>(in), {}};
+  ASSERT_EQ(bytes.rfind("%PDF-", 0), 0u) << pdf;
+  EXPECT_GE(countOf(bytes, "/Type /Page\n") + countOf(bytes, "/Type /Page\r") + countOf(bytes, "/Type /Page/") +
+                countOf(bytes, "/Type /Page>>") + countOf(bytes, "/Type /Page "),
+            2u);
+  EXPECT_GT(bytes.size(), 20000u);
 }
 
 TEST_F(ReportChromium, SyntheticValidateOf1024Nodes) {
