@@ -18,6 +18,7 @@ struct SectionEntry {
 constexpr SectionEntry kSections[] = {
     {"verdict", "Verdict", renderVerdict},
     {"busbw", "Bus bandwidth", renderBusbw},
+    {"p2p", "Point-to-point", renderP2p},
     {"pairs", "Pairs", renderPairs},
     {"fleet", "Fleet", renderFleet},
     {"topology", "GPU-NIC distance", renderTopology},

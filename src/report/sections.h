@@ -14,6 +14,7 @@ using Documents = std::vector<Document>;
 
 std::string renderVerdict(const Documents& docs);    // section_verdict.cc
 std::string renderBusbw(const Documents& docs);      // section_busbw.cc
+std::string renderP2p(const Documents& docs);        // section_p2p.cc
 std::string renderPairs(const Documents& docs);      // section_pairs.cc
 std::string renderFleet(const Documents& docs);      // section_fleet.cc
 std::string renderTopology(const Documents& docs);   // section_topology.cc

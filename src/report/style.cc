@@ -23,6 +23,7 @@ table { border-collapse: collapse; margin: 8px 0 16px; font-size: 12.5px; }
 th, td { border: 1px solid var(--grid); padding: 3px 7px; text-align: left; vertical-align: top; }
 thead th { background: var(--panel); }
 table.numbers td { font-variant-numeric: tabular-nums; }
+table.numbers { display: block; overflow-x: auto; max-width: 100%; }
 caption { text-align: left; color: var(--muted); padding: 2px 0; }
 code, pre { font-family: ui-monospace, "DejaVu Sans Mono", monospace; font-size: 12px; }
 pre.evidence { background: var(--panel); padding: 6px; white-space: pre-wrap; word-break: break-all; margin: 4px 0; }
@@ -68,7 +69,7 @@ ul.evidence-list { padding-left: 18px; } details { margin: 6px 0; }
   :root { --bg: #fff; --fg: #000; --muted: #444; --grid: #bbb; --panel: #f2f2f2; }
   body { max-width: none; padding: 0; font-size: 11px; } nav, details { display: none; }
   * { -webkit-print-color-adjust: exact; print-color-adjust: exact; }
-  .scroll { overflow: visible; } figure, table { break-inside: avoid; }
+  .scroll { overflow: visible; } figure, table { break-inside: avoid; } table.numbers { display: table; }
 }
 )css";
 }

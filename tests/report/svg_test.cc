@@ -99,6 +99,23 @@ TEST(ReportBusbw, SeveralRunsOfOneOpAreOverlaidWithALegend) {
   EXPECT_NE(html.find("b.json (validate)"), std::string::npos);
 }
 
+// bench p2p and perftest outputs (through the logs reader) share one Gb/s chart.
+TEST(ReportP2p, BenchP2pAndPerftestAreOverlaidInGbps) {
+  RAILKIT_REQUIRE_SHARED();
+  auto p2p = readJson(reportFixture("bench-p2p-local2.json"));
+  auto loaded = report::loadInputs({(sharedDir() / "data" / "perftest" / "008.txt").string()});
+  ASSERT_EQ(loaded.documents.size(), 1u);
+  const auto& perftest = loaded.documents[0].json["inputs"][0]["rows"];
+  std::vector<report::Document> docs = {doc("p2p.json", p2p), loaded.documents[0]};
+  std::string html = sectionOf(page(docs), "p2p");
+  ASSERT_FALSE(html.empty());
+  EXPECT_NE(html.find("bandwidth, average (Gb/s)"), std::string::npos);
+  size_t first = html.find("data-points=\"");
+  EXPECT_EQ(attr(html, "data-points", first - 1), std::to_string(p2p["p2p"]["bandwidth"].size()));
+  EXPECT_EQ(attr(html, "data-points", html.find("data-points=\"", first + 1) - 1), std::to_string(perftest.size()));
+  EXPECT_NE(html.find("(ib_write_bw on mlx5_3)"), std::string::npos);
+}
+
 // The validate run of the netns tests measured ~0.01 GB/s: six grid lines,
 // six different labels (two decimals would print 0.01 twice and 0 twice).
 TEST(ReportBusbw, TickLabelsOfSmallBandwidthsAreDistinct) {
