@@ -15,6 +15,10 @@
 namespace railkit::report {
 namespace {
 
+// Ranks past this are not believed (a hand-edited document): 65536 bars is
+// the most a page draws.
+constexpr int kMaxRanks = 1 << 16;
+
 struct Link {
   int a = 0, b = 0;
   double gbps = 0;
@@ -53,7 +57,7 @@ Pairs readPairs(const std::string& label, const nlohmann::json& p) {
   out.threshold = numberAt(p, "threshold_gbps");
   for (const auto& n : arrayAt(p, "nodes")) {
     int rank = intAt(n, "rank", -1);
-    if (rank < 0 || rank > 1 << 20) continue;
+    if (rank < 0 || rank >= kMaxRanks) continue;
     if (static_cast<size_t>(rank) >= out.names.size()) out.names.resize(rank + 1);
     out.names[rank] = textAt(n, "host");
     std::string addr = textAt(n, "address");
@@ -61,7 +65,7 @@ Pairs readPairs(const std::string& label, const nlohmann::json& p) {
   }
   for (const auto& l : arrayAt(p, "links")) {
     Link link{intAt(l, "a", -1), intAt(l, "b", -1), numberAt(l, "bw_gbps"), boolAt(l, "slow")};
-    if (link.a < 0 || link.b < 0 || link.a > 1 << 20 || link.b > 1 << 20) continue;
+    if (link.a < 0 || link.b < 0 || link.a >= kMaxRanks || link.b >= kMaxRanks || link.a == link.b) continue;
     size_t need = static_cast<size_t>(std::max(link.a, link.b)) + 1;
     if (out.names.size() < need) out.names.resize(need);
     out.links.push_back(link);
