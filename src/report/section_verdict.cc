@@ -27,6 +27,7 @@ struct Tally {
   std::vector<std::string> failed;  // what made the verdict fail
   size_t failure_lines = 0;
   std::vector<std::string> failures;
+  bool judged = false;  // something held an expectation: node checks, a grade, a pairs threshold
 
   void add(const nlohmann::json& f, const std::string& place, const char* unit) {
     if (!f.is_object()) return;
@@ -74,6 +75,11 @@ void tallyPairs(const Document& doc, Tally& t) {
 void tallyDocument(const Document& doc, Tally& t) {
   const auto& j = doc.json;
   tallyPairs(doc, t);
+  if (doc.kind != "railkit.bench/v1" && doc.kind != "railkit.logs/v1") t.judged = true;
+  if (!objectAt(doc.json, "pairs").empty()) t.judged = true;
+  if (!arrayAt(objectAt(j, "job"), "grades").empty()) t.judged = true;
+  for (const auto& r : arrayAt(j, "results"))
+    if (r.contains("expected_busbw_gbs")) t.judged = true;
   auto findings = [&](const nlohmann::json& list, const std::string& place, const char* unit) {
     if (list.is_array())
       for (const auto& f : list) t.add(f, place, unit);
@@ -132,6 +138,10 @@ std::string renderVerdict(const Documents& docs) {
   bool pass = t.failed.empty() && !errors;
   std::string body = fmt::format("<p class=\"verdict {0}\" data-verdict=\"{0}\">{1}</p>\n", pass ? "pass" : "fail",
                                  pass ? "PASS" : "FAIL");
+  if (pass && !t.judged && groups.empty())
+    body += "<p class=\"muted\">Nothing failed, and nothing was graded: these inputs hold no expectation. Run "
+            "<code>bench</code> or <code>logs</code> with <code>--expect-line-rate</code> (or <code>validate</code>) "
+            "for a verdict on the bandwidth.</p>\n";
   if (!t.failed.empty() || !t.failures.empty()) {
     body += "<ul class=\"failed\">";
     for (const auto& f : t.failed) body += "<li>" + esc(f) + "</li>";

@@ -67,6 +67,17 @@ TEST(ReportBusbw, OneSeriesPerPlacementWithAPointPerRowAndTheAxesSpanTheSizes) {
   EXPECT_EQ(countOf(html.substr(html.find("<tbody>")), "<tr>"), rows.size());
 }
 
+// A bench run without an expectation passes nothing: the verdict says it
+// was not graded; with one it does not.
+TEST(ReportVerdict, AnUngradedRunSaysSo) {
+  auto bench = readJson(reportFixture("bench-all-reduce-local2.json"));
+  std::string plain = sectionOf(page({doc("b.json", bench)}), "verdict");
+  EXPECT_NE(plain.find("data-verdict=\"pass\""), std::string::npos);
+  EXPECT_NE(plain.find("nothing was graded"), std::string::npos);
+  bench["results"][0]["expected_busbw_gbs"] = 0.5;
+  EXPECT_EQ(sectionOf(page({doc("b.json", bench)}), "verdict").find("nothing was graded"), std::string::npos);
+}
+
 TEST(ReportBusbw, TheBoundAndTheGradedFractionAreDrawnAtTheirValues) {
   auto bench = readJson(reportFixture("bench-all-reduce-local2.json"));
   bench["results"][0]["expected_busbw_gbs"] = 2.0;
