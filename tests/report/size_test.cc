@@ -3,6 +3,7 @@
 // grid folds identical nodes, the findings are grouped.
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 
 #include <gtest/gtest.h>
 
@@ -21,7 +22,10 @@ TEST(ReportSize, A1024NodeValidateDocumentMakesAPageUnder2MB) {
   double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   EXPECT_LT(html.size(), 2u << 20) << html.size() << " bytes";
   std::printf("1024-node page: %zu bytes in %.2f s\n", html.size(), seconds);
-  EXPECT_LT(seconds, 30.0);
+  // The sanitizer build (Debug, ASan) is many times slower: there only the size counts.
+  if (std::getenv("RAILKIT_SANITIZER_BUILD") == nullptr) {
+    EXPECT_LT(seconds, 30.0);
+  }
   std::string pairs = sectionOf(html, "pairs");
   EXPECT_EQ(countOf(pairs, "<rect class=\"cell "), 0u);      // no 10^6-cell matrix
   EXPECT_EQ(countOf(pairs, "<rect class=\"bar "), static_cast<size_t>(kNodes));
