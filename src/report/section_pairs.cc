@@ -41,13 +41,16 @@ int step(double fraction) {
   return s;
 }
 
-std::string stepLegend() {
-  static const char* kNames[] = {"&lt; 50%", "50-80% (slow)", "80-90%", "90-100%", "100-110%", "&ge; 110%"};
+// The steps are fixed; what counts as slow is the run's own threshold
+// (--slow-fraction), so the outline, not a colour, marks a slow link.
+std::string stepLegend(double threshold) {
+  static const char* kNames[] = {"&lt; 50%", "50-80%", "80-90%", "90-100%", "100-110%", "&ge; 110%"};
   std::string out = "<ul class=\"legend\">";
   for (int i = 0; i < 6; ++i)
     out += fmt::format("<li><span class=\"chip h{}\"></span>{} of the median</li>", i, kNames[i]);
-  return out + "<li><span class=\"chip slow-chip\"></span>slow link (outlined)</li>"
-               "<li><b class=\"suspect\">&#9650; r</b> suspect node</li></ul>\n";
+  return out + fmt::format("<li><span class=\"chip slow-chip\"></span>slow link (outlined): below {} Gb/s</li>"
+                           "<li><b class=\"suspect\">&#9650; r</b> suspect node</li></ul>\n",
+                           label(threshold));
 }
 
 Pairs readPairs(const std::string& label, const nlohmann::json& p) {
@@ -177,9 +180,9 @@ std::string onePairs(const Pairs& p) {
     for (int s : p.suspects) out += fmt::format(" <b>r{}</b> {};", s, esc(s < static_cast<int>(p.names.size()) ? p.names[s] : ""));
     out += "</p>\n";
   }
-  if (p.names.size() <= kHeatmapMaxNodes) return out + "<figure>" + heatmap(p) + stepLegend() + "</figure>\n" + linkTable(p, 5000);
+  if (p.names.size() <= kHeatmapMaxNodes) return out + "<figure>" + heatmap(p) + stepLegend(p.threshold) + "</figure>\n" + linkTable(p, 5000);
   std::vector<std::pair<double, int>> per_node;
-  out += "<figure>" + nodeBars(p, per_node) + stepLegend() + "</figure>\n";
+  out += "<figure>" + nodeBars(p, per_node) + stepLegend(p.threshold) + "</figure>\n";
   std::sort(per_node.begin(), per_node.end());
   out += "<table class=\"numbers\"><caption>the 20 nodes with the slowest median link</caption><thead><tr><th>node</th>"
          "<th>median link (% of the fleet median)</th></tr></thead><tbody>\n";
