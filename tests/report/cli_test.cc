@@ -58,6 +58,13 @@ TEST(ReportCli, AllKnownInputsExitZeroAndDashWritesStdout) {
     EXPECT_EQ(r.out.find(bad), std::string::npos) << bad;
 }
 
+TEST(ReportCli, DashReadsADocumentFromStdin) {
+  CliRun r = runRailkit("report - -o - < " + fixture("bench-pairs-local4.json"));
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("<section id=\"pairs\">"), std::string::npos);
+  EXPECT_NE(r.out.find("&lt;stdin&gt; (bench)"), std::string::npos);
+}
+
 TEST(ReportCli, TextInputsGoThroughTheLogsReader) {
   RAILKIT_REQUIRE_SHARED();
   std::string log = (sharedDir() / "data" / "nccl-logs" / "036.log").string();
