@@ -23,6 +23,8 @@ packages=(
   openssh-server openssh-client
   # tests: node-prep's base spec script against the real `ctr oci spec`
   containerd
+  # tests: `report` pages rendered by headless Chromium (its screenshots read with zlib)
+  chromium zlib1g-dev
 )
 
 missing=()

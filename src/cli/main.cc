@@ -21,6 +21,7 @@ constexpr railkit::cli::CommandRegistrar kCommands[] = {
     railkit::cli::registerLogs,
     railkit::cli::registerBench,
     railkit::cli::registerValidate,
+    railkit::cli::registerReport,
     railkit::cli::registerRender,
     railkit::cli::registerLint,
     railkit::cli::registerEnv,
@@ -77,6 +78,7 @@ constexpr HelpExample kExamples[] = {
     {"validate",
      "RANK=3 WORLD_SIZE=16 MASTER_ADDR=node-0 railkit validate --data-if net1 --expect-nics 8 --expect-gpus 8 "
      "--expect-line-rate   # on every node; rank 0 prints the verdict"},
+    {"report", "railkit report validate.json bench.json nccl-tests.txt -o report.html --title \"cluster A acceptance\""},
     {"render", "railkit render --profile examples/profiles/rdma-shared.yaml --output out/"},
     {"lint", "railkit lint --schemas ../shared/schemas out/*.yaml"},
     {"wait-dns", "railkit wait-dns --hostfile /etc/mpi/hostfile --timeout 300"},

@@ -177,7 +177,7 @@ TEST(CliOutputs, ExpectLineRateIsOneFlagInBenchAndLogs) {
 // example of that command and the exit statuses.
 TEST(CliOutputs, HelpShowsAnExampleAndExitStatuses) {
   for (const std::string command :
-       {"inspect", "snapshot", "doctor", "explain", "env", "logs", "bench", "render", "lint", "wait-dns", "exporter"}) {
+       {"inspect", "snapshot", "doctor", "explain", "env", "logs", "bench", "render", "lint", "wait-dns", "exporter", "report"}) {
     SCOPED_TRACE(command);
     CliRun r = runRailkit(command + " --help");
     EXPECT_EQ(r.status, 0) << r.err;

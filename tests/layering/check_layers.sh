@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Fails when a lower layer includes a higher one. Layers, lowest first:
-#   core -> sys -> model -> {doctor, logs, bench, k8s, podenv} -> {exporter, validate} -> cli
+#   core -> sys -> model -> {doctor, logs, bench, k8s, podenv} -> {exporter, validate, report} -> cli
 # A domain may include core, sys, model and itself, never another domain;
 # exporter serves doctor's findings, so it may include doctor too.
 # validate runs doctor's rules and bench's pairs and collectives, so it may include both.
+# report reads JSON documents, not machines: core, and logs for the text readers.
 set -euo pipefail
 src=${1:?usage: check_layers.sh SRC_DIR}
 allowed() {
@@ -14,11 +15,12 @@ allowed() {
     doctor|logs|bench|k8s|podenv) echo "core sys model $1" ;;
     exporter) echo "core sys model doctor exporter" ;;
     validate) echo "core sys model doctor bench validate" ;;
-    cli) echo "core sys model doctor logs bench k8s podenv exporter validate cli" ;;
+    report) echo "core logs report" ;;
+    cli) echo "core sys model doctor logs bench k8s podenv exporter validate report cli" ;;
   esac
 }
 bad=0
-for layer in core sys model doctor logs bench k8s podenv exporter validate cli; do
+for layer in core sys model doctor logs bench k8s podenv exporter validate report cli; do
   [ -d "$src/$layer" ] || continue
   ok=$(allowed "$layer")
   while IFS=: read -r file _ line; do
@@ -27,14 +29,14 @@ for layer in core sys model doctor logs bench k8s podenv exporter validate cli; 
       echo "layering: ${file#$src/} ($layer) includes \"$inc/...\": $layer may include only: $ok"
       bad=1
     fi
-  done < <(grep -rnE '^#include "(core|sys|model|doctor|logs|bench|k8s|podenv|exporter|validate|cli)/' "$src/$layer" || true)
+  done < <(grep -rnE '^#include "(core|sys|model|doctor|logs|bench|k8s|podenv|exporter|validate|report|cli)/' "$src/$layer" || true)
 done
 # No /sys, /proc or /dev literal outside sys/paths.h (root injection) in the layers that read
 # the machine. doctor only sees the Inventory, logs only reads the files it is handed (its
 # literals are text NCCL prints, matched or quoted) and k8s writes paths for pods on other
 # machines, so their literals are never a file this process opens.
 readers=()
-for layer in core sys model bench podenv exporter validate cli; do [ -d "$src/$layer" ] && readers+=("$src/$layer"); done
+for layer in core sys model bench podenv exporter validate report cli; do [ -d "$src/$layer" ] && readers+=("$src/$layer"); done
 while IFS= read -r hit; do
   echo "layering: machine path literal outside src/sys/paths.h: $hit"
   bad=1
