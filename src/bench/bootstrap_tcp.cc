@@ -18,6 +18,8 @@ namespace railkit::bench {
 namespace {
 
 constexpr std::size_t kMaxLine = 2 * Bootstrap::kMaxBlobBytes + 256;
+constexpr std::size_t kMaxAbortReason = 1024;
+constexpr std::size_t kMaxAbortLine = 2 * kMaxAbortReason + 16;
 
 class TcpBootstrap final : public Bootstrap {
  public:
@@ -71,7 +73,7 @@ class TcpBootstrap final : public Bootstrap {
   void abort(const std::string& why) override {
     if (!started_ || options_.rank == 0 || master_.fd() < 0) return;
     std::string line(1, '!');
-    line += hexEncode(why.substr(0, 1024));
+    line += hexEncode(why.substr(0, kMaxAbortReason));
     line += '\n';
     (void)sendAll(master_.fd(), line.data(), line.size(), Clock::now() + std::chrono::seconds(2));
   }
@@ -84,7 +86,9 @@ class TcpBootstrap final : public Bootstrap {
     }
     auto deadline = Clock::now() + options_.timeout;
     if (options_.rank == 0) {
-      auto up = collect(std::string(), 16, deadline);
+      // Room for a rank's "!<hex reason>": one that gave up in the middle of
+      // the pairs may send it while rank 0 waits here.
+      auto up = collect(std::string(), kMaxAbortLine, deadline);
       if (!up) return tl::unexpected(up.error());
       static constexpr char kGo[] = "go\n";
       for (int r = 1; r < options_.size; ++r) {
