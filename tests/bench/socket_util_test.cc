@@ -1,7 +1,9 @@
-// LineReader over a socketpair: several lines in one segment come out one
-// by one, a line split over writes is joined, a line past the limit and a
-// closed peer are errors, and the deadline holds when nothing comes.
+// socket_util at scale. LineReader over a socketpair: several lines in one
+// segment come out one by one, a line split over writes is joined, a line
+// past the limit and a closed peer are errors, and the deadline holds when
+// nothing comes. ensureFdLimit: raises the soft limit, refuses past the hard.
 #include <gtest/gtest.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -67,6 +69,30 @@ TEST(LineReader, ClosedPeerAndDeadlineAreErrors) {
   auto cut = r.readLine(64, Pair::later());
   ASSERT_FALSE(cut);
   EXPECT_EQ(cut.error().code, ErrorCode::kPeerLost);
+}
+
+// Each test runs in its own process (gtest_discover_tests), so the lowered
+// limit stays in this one.
+TEST(FdLimit, RaisesTheSoftLimitAndRefusesPastTheHard) {
+  rlimit lim{};
+  ASSERT_EQ(getrlimit(RLIMIT_NOFILE, &lim), 0);
+  if (lim.rlim_max != RLIM_INFINITY && lim.rlim_max < 512) GTEST_SKIP() << "hard open-file limit below 512";
+  rlimit low = lim;
+  low.rlim_cur = 128;
+  ASSERT_EQ(setrlimit(RLIMIT_NOFILE, &low), 0);
+  EXPECT_TRUE(ensureFdLimit(100));  // already enough: left alone
+  ASSERT_EQ(getrlimit(RLIMIT_NOFILE, &low), 0);
+  EXPECT_EQ(low.rlim_cur, 128u);
+  EXPECT_TRUE(ensureFdLimit(400));
+  ASSERT_EQ(getrlimit(RLIMIT_NOFILE, &low), 0);
+  EXPECT_EQ(low.rlim_cur, 400u);
+  if (lim.rlim_max != RLIM_INFINITY) {
+    auto s = ensureFdLimit(static_cast<std::size_t>(lim.rlim_max) + 1);
+    ASSERT_FALSE(s);
+    EXPECT_EQ(s.error().code, ErrorCode::kUsage);
+    EXPECT_NE(s.error().message.find("ulimit -Hn"), std::string::npos) << s.error().message;
+  }
+  ASSERT_EQ(setrlimit(RLIMIT_NOFILE, &lim), 0);
 }
 
 }  // namespace
