@@ -1,9 +1,6 @@
 #include "bench/socket_util.h"
 
 #include <arpa/inet.h>
-#include <fcntl.h>
-
-#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <ifaddrs.h>
@@ -130,105 +127,6 @@ Result<int> connectTo(const std::string& host, int port, const std::string& bind
     std::this_thread::sleep_for(std::chrono::milliseconds(100));
   }
   return makeError(ErrorCode::kTimeout, "cannot connect to " + host + ":" + std::to_string(port) + " (" + last + ")");
-}
-
-namespace {
-
-struct Dial {
-  std::size_t target = 0;
-  int fd = -1;
-};
-
-// Starts target t's connect; the fd, or -1 (refused at once: try again later).
-Result<int> startDial(const sockaddr_in& to, const std::string& bind_addr, std::string* last) {
-  int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
-  if (fd < 0) return makeError(ErrorCode::kIo, std::string("socket: ") + strerror(errno));
-  if (!bind_addr.empty()) {
-    auto local = resolve(bind_addr, 0);
-    if (!local || bind(fd, reinterpret_cast<const sockaddr*>(&*local), sizeof *local) != 0) {
-      closeFd(fd);
-      return makeError(ErrorCode::kIo, "cannot bind to " + bind_addr + ": " + strerror(errno));
-    }
-  }
-  if (connect(fd, reinterpret_cast<const sockaddr*>(&to), sizeof to) == 0 || errno == EINPROGRESS) return fd;
-  *last = strerror(errno);
-  closeFd(fd);
-  return -1;
-}
-
-}  // namespace
-
-Status connectMany(const std::vector<DialTarget>& targets, const std::string& bind_addr, std::size_t window,
-                   Clock::time_point deadline, const std::function<Status(std::size_t, int)>& connected,
-                   std::size_t* failed) {
-  std::vector<sockaddr_in> addrs;
-  for (std::size_t i = 0; i < targets.size(); ++i) {
-    auto sa = resolve(targets[i].host, targets[i].port);
-    if (!sa) {
-      *failed = i;
-      return tl::unexpected(sa.error());
-    }
-    addrs.push_back(*sa);
-  }
-  std::vector<std::size_t> waiting;  // targets not yet dialled, or refused and due again
-  for (std::size_t i = targets.size(); i-- > 0;) waiting.push_back(i);
-  std::vector<Dial> flying;
-  std::vector<std::string> last(targets.size(), "no attempt");
-  auto fail = [&](std::size_t t, Error e) -> Status {
-    for (auto& d : flying) closeFd(d.fd);
-    *failed = t;
-    return tl::unexpected(std::move(e));
-  };
-  auto retry_at = Clock::now();
-  while (!waiting.empty() || !flying.empty()) {
-    auto now = Clock::now();
-    if (now >= deadline) {
-      std::size_t t = flying.empty() ? waiting.back() : flying.front().target;
-      return fail(t, Error{ErrorCode::kTimeout, "cannot connect to " + targets[t].host + ":" +
-                                                    std::to_string(targets[t].port) + " (" + last[t] + ")"});
-    }
-    std::vector<std::size_t> refused;
-    while (now >= retry_at && !waiting.empty() && flying.size() < std::max<std::size_t>(1, window)) {
-      std::size_t t = waiting.back();
-      waiting.pop_back();
-      auto fd = startDial(addrs[t], bind_addr, &last[t]);
-      if (!fd) return fail(t, fd.error());
-      if (*fd < 0) {
-        refused.push_back(t);
-      } else {
-        flying.push_back(Dial{t, *fd});
-      }
-    }
-    std::vector<pollfd> fds;
-    for (const auto& d : flying) fds.push_back({d.fd, POLLOUT, 0});
-    int ms = std::min(msLeft(deadline), 100);
-    if (fds.empty()) {
-      std::this_thread::sleep_for(std::chrono::milliseconds(ms));
-    } else if (poll(fds.data(), fds.size(), ms) < 0 && errno != EINTR) {
-      return fail(flying.front().target, Error{ErrorCode::kIo, std::string("poll: ") + strerror(errno)});
-    }
-    for (std::size_t i = fds.size(); i-- > 0;) {
-      if (fds[i].revents == 0) continue;
-      Dial d = flying[i];
-      flying.erase(flying.begin() + static_cast<std::ptrdiff_t>(i));
-      int err = 0;
-      socklen_t len = sizeof err;
-      if (getsockopt(d.fd, SOL_SOCKET, SO_ERROR, &err, &len) != 0) err = errno;
-      if (err != 0) {
-        last[d.target] = strerror(err);
-        closeFd(d.fd);
-        refused.push_back(d.target);
-        continue;
-      }
-      int flags = fcntl(d.fd, F_GETFL);
-      if (flags >= 0) fcntl(d.fd, F_SETFL, flags & ~O_NONBLOCK);
-      if (auto s = connected(d.target, d.fd); !s) return fail(d.target, s.error());
-    }
-    // A refused target (its peer not listening yet) waits 100 ms, as connectTo does.
-    if (!refused.empty()) retry_at = Clock::now() + std::chrono::milliseconds(100);
-    waiting.insert(waiting.begin(), refused.begin(), refused.end());
-  }
-  return okStatus();
 }
 
 Result<int> acceptUntil(int listen_fd, Clock::time_point deadline) {

@@ -3,9 +3,7 @@
 // every blocking step takes a deadline so nothing waits forever.
 
 #include <chrono>
-#include <functional>
 #include <string>
-#include <vector>
 
 #include "core/result.h"
 
@@ -18,19 +16,6 @@ Result<int> listenOn(const std::string& addr, int port, int* bound_port);
 // Connects to host:port from `bind_addr` (empty = any), retrying refused
 // connections until `deadline`.
 Result<int> connectTo(const std::string& host, int port, const std::string& bind_addr, Clock::time_point deadline);
-// Connects to every target at once: non-blocking connects (at most `window`
-// in flight) completed from one poll loop, refused ones retried every 100 ms
-// until `deadline`, each handed to `connected` (a blocking socket) as soon as
-// it is up. One blocking connect after another made a rank's set-up cost one
-// scheduling delay per peer, which a loaded node multiplies by 1023 x K. On
-// error every socket not yet handed over is closed; *failed names the target.
-struct DialTarget {
-  std::string host;
-  int port = 0;
-};
-Status connectMany(const std::vector<DialTarget>& targets, const std::string& bind_addr, std::size_t window,
-                   Clock::time_point deadline, const std::function<Status(std::size_t, int)>& connected,
-                   std::size_t* failed);
 // Accepts one connection or fails at the deadline.
 Result<int> acceptUntil(int listen_fd, Clock::time_point deadline);
 // Data-plane tuning: TCP_NODELAY, big buffers, TCP_USER_TIMEOUT.

@@ -19,10 +19,6 @@ struct Endpoint {
   std::string cookie;
 };
 
-// Connects in flight at once per rank: enough to hide the round trips, few
-// enough that 1023 ranks dialling rank 0 together stay within its backlog.
-constexpr std::size_t kMaxDialing = 64;
-
 void closeAll(std::vector<std::vector<int>>& fds) {
   for (auto& row : fds) {
     for (int& fd : row) {
@@ -50,33 +46,23 @@ Status connectAll(Streams& streams, const std::vector<Endpoint>& endpoints, int 
   const int conns = static_cast<int>(streams.fds[0].size());
   auto deadline = Clock::now() + options.stall_timeout;
   int user_timeout = static_cast<int>(options.stall_timeout.count());
-  // Every stream to a lower rank at once, each opened with its hello as soon
-  // as it is up (the acceptor gives a connection 2 s to say hello).
-  std::vector<DialTarget> targets;
   for (int r = 0; r < rank; ++r) {
-    for (int k = 0; k < conns; ++k) {
-      const Endpoint& to = endpoints[static_cast<std::size_t>(r)];
-      targets.push_back(DialTarget{to.address, to.port});
-    }
-  }
-  auto opened = [&](std::size_t i, int fd) -> Status {
-    int r = static_cast<int>(i) / conns, k = static_cast<int>(i) % conns;
-    tuneDataSocket(fd, user_timeout);
-    streams.fds[static_cast<std::size_t>(r)][static_cast<std::size_t>(k)] = fd;
     const Endpoint& to = endpoints[static_cast<std::size_t>(r)];
-    DataHello hello{kDataMagic, rank, k, {}};
-    std::copy(to.cookie.begin(), to.cookie.end(), hello.cookie.begin());
-    if (auto s = sendAll(fd, &hello, sizeof hello, deadline); !s) {
-      return makeError(ErrorCode::kPeerLost, "lost " + describePeer(streams.peers[static_cast<std::size_t>(r)], options) +
-                                                 ": " + s.error().message);
+    for (int k = 0; k < conns; ++k) {
+      auto fd = connectTo(to.address, to.port, options.data_address, deadline);
+      if (!fd) {
+        return makeError(ErrorCode::kPeerLost, "cannot reach " + describePeer(streams.peers[static_cast<std::size_t>(r)], options) +
+                                                   ": " + fd.error().message);
+      }
+      tuneDataSocket(*fd, user_timeout);
+      streams.fds[static_cast<std::size_t>(r)][static_cast<std::size_t>(k)] = *fd;
+      DataHello hello{kDataMagic, rank, k, {}};
+      std::copy(to.cookie.begin(), to.cookie.end(), hello.cookie.begin());
+      if (auto s = sendAll(*fd, &hello, sizeof hello, deadline); !s) {
+        return makeError(ErrorCode::kPeerLost,
+                         "lost " + describePeer(streams.peers[static_cast<std::size_t>(r)], options) + ": " + s.error().message);
+      }
     }
-    return okStatus();
-  };
-  std::size_t failed = 0;
-  if (auto s = connectMany(targets, options.data_address, kMaxDialing, deadline, opened, &failed); !s) {
-    if (s.error().code == ErrorCode::kPeerLost) return s;
-    auto r = static_cast<std::size_t>(failed) / static_cast<std::size_t>(conns);
-    return makeError(ErrorCode::kPeerLost, "cannot reach " + describePeer(streams.peers[r], options) + ": " + s.error().message);
   }
   DataAcceptOptions accept;
   accept.cookie = my_cookie;
