@@ -3,6 +3,7 @@
 // the other ranks say hello, retrying while rank 0 turns them away for a
 // reason that can pass (a stranger holding their slot), and then talk to
 // rank 0 only.
+#include <algorithm>
 #include <cstdio>
 #include <thread>
 #include <vector>
@@ -17,6 +18,8 @@ namespace railkit::bench {
 namespace {
 
 constexpr std::size_t kMaxLine = 2 * Bootstrap::kMaxBlobBytes + 256;
+constexpr std::size_t kMaxAbortReason = 1024;
+constexpr std::size_t kMaxAbortLine = 2 * kMaxAbortReason + 16;
 
 class TcpBootstrap final : public Bootstrap {
  public:
@@ -26,8 +29,8 @@ class TcpBootstrap final : public Bootstrap {
     }
   }
   ~TcpBootstrap() override {
-    for (int fd : peers_) closeFd(fd);
-    closeFd(master_fd_);
+    for (auto& peer : peers_) closeFd(peer.fd());
+    closeFd(master_.fd());
   }
   const char* kind() const override { return options_.kind.c_str(); }
   int rank() const override { return options_.rank; }
@@ -68,11 +71,11 @@ class TcpBootstrap final : public Bootstrap {
   }
 
   void abort(const std::string& why) override {
-    if (!started_ || options_.rank == 0 || master_fd_ < 0) return;
+    if (!started_ || options_.rank == 0 || master_.fd() < 0) return;
     std::string line(1, '!');
-    line += hexEncode(why.substr(0, 1024));
+    line += hexEncode(why.substr(0, kMaxAbortReason));
     line += '\n';
-    (void)sendAll(master_fd_, line.data(), line.size(), Clock::now() + std::chrono::seconds(2));
+    (void)sendAll(master_.fd(), line.data(), line.size(), Clock::now() + std::chrono::seconds(2));
   }
 
   Status barrier() override {
@@ -83,18 +86,20 @@ class TcpBootstrap final : public Bootstrap {
     }
     auto deadline = Clock::now() + options_.timeout;
     if (options_.rank == 0) {
-      auto up = collect(std::string(), 16, deadline);
+      // Room for a rank's "!<hex reason>": one that gave up in the middle of
+      // the pairs may send it while rank 0 waits here.
+      auto up = collect(std::string(), kMaxAbortLine, deadline);
       if (!up) return tl::unexpected(up.error());
       static constexpr char kGo[] = "go\n";
       for (int r = 1; r < options_.size; ++r) {
-        if (auto s = sendAll(peers_[r], kGo, sizeof kGo - 1, deadline); !s) {
+        if (auto s = sendAll(peers_[r].fd(), kGo, sizeof kGo - 1, deadline); !s) {
           return makeError(ErrorCode::kPeerLost, describe(r) + " left the bootstrap: " + s.error().message);
         }
       }
       return okStatus();
     }
     if (auto s = sendUp(std::string(), deadline); !s) return s;
-    auto line = recvLine(master_fd_, 16, deadline);
+    auto line = master_.readLine(16, deadline);
     if (!line || *line != "go") {
       return makeError(!line && line.error().code == ErrorCode::kTimeout ? ErrorCode::kTimeout : ErrorCode::kPeerLost,
                        "rank 0 (" + master() + ") did not end the barrier: " +
@@ -110,12 +115,13 @@ class TcpBootstrap final : public Bootstrap {
   }
 
   // Rank 0: one line from every other rank, in rank order (the lines wait in
-  // the kernel's socket buffers, so reading them in order costs nothing).
+  // the kernel's socket buffers, so reading them in order costs nothing; each
+  // is read in blocks, not a recv per byte).
   Result<std::vector<std::string>> collect(const std::string& mine, std::size_t max_line, Clock::time_point deadline) {
     std::vector<std::string> all(static_cast<std::size_t>(options_.size));
     all[0] = mine;
     for (int r = 1; r < options_.size; ++r) {
-      auto line = recvLine(peers_[r], max_line, deadline);
+      auto line = peers_[r].readLine(max_line, deadline);
       if (line && !line->empty() && (*line)[0] == '!') {
         auto why = hexDecode(std::string_view(*line).substr(1));
         return makeError(ErrorCode::kPeerLost, "rank " + std::to_string(r) + " gave up: " +
@@ -134,7 +140,7 @@ class TcpBootstrap final : public Bootstrap {
   Status sendUp(const std::string& mine, Clock::time_point deadline) {
     std::string hex = hexEncode(mine);
     std::string line = (hex.empty() ? "-" : hex) + "\n";
-    if (auto s = sendAll(master_fd_, line.data(), line.size(), deadline); !s) {
+    if (auto s = sendAll(master_.fd(), line.data(), line.size(), deadline); !s) {
       return makeError(ErrorCode::kPeerLost, "rank 0 (" + master() + ") lost: " + s.error().message);
     }
     return okStatus();
@@ -149,9 +155,10 @@ class TcpBootstrap final : public Bootstrap {
                                                 seconds(options_.timeout) +
                                                 " s bootstrap timeout (--bootstrap-timeout): " + fd.error().message);
     }
-    closeFd(master_fd_);
-    master_fd_ = *fd;
-    auto greeting = recvLine(master_fd_, 256, deadline);
+    closeFd(master_.fd());
+    setNoDelay(*fd);
+    master_ = LineReader(*fd);
+    auto greeting = master_.readLine(256, deadline);
     if (!greeting) return lostMaster("sent no rendezvous greeting (an older railkit?)", greeting.error());
     auto nonce = parseRendezvousNonce(*greeting);
     if (!nonce) {
@@ -162,7 +169,7 @@ class TcpBootstrap final : public Bootstrap {
     RendezvousHello hello{kRendezvousVersion, options_.job_id, options_.rank, options_.size, mine, ""};
     if (!options_.job_token.empty()) hello.mac = helloMac(options_.job_token, *nonce, hello);
     std::string line = formatRendezvousHello(hello) + "\n";
-    if (auto s = sendAll(master_fd_, line.data(), line.size(), deadline); !s) return lostMaster("lost", s.error());
+    if (auto s = sendAll(master_.fd(), line.data(), line.size(), deadline); !s) return lostMaster("lost", s.error());
     return readAll(all, deadline);
   }
 
@@ -193,13 +200,21 @@ class TcpBootstrap final : public Bootstrap {
   }
 
   Status serve(const std::string& mine, std::vector<std::string>* all, Clock::time_point deadline) {
+    // One socket per rank (and the data plane's later): raise the soft limit
+    // before the rendezvous, not in the middle of it.
+    if (auto s = ensureFdLimit(static_cast<std::size_t>(options_.size) + 64); !s) {
+      if (options_.inherited_listener >= 0) closeFd(options_.inherited_listener);
+      return s;
+    }
     int port = options_.master_port;
     auto listener = options_.inherited_listener >= 0
                         ? Result<int>(options_.inherited_listener)
                         : listenOn(options_.control_address, options_.master_port, &port);
     if (!listener) return tl::unexpected(listener.error());
-    HelloServerOptions server{options_.job_id, options_.size, options_.job_token, options_.hello_timeout, 64,
-                              options_.notice};
+    // As many hellos may wait at once as the job has ranks (an Indexed Job
+    // starts them all together); strangers are still bounded by the same cap.
+    HelloServerOptions server{options_.job_id, options_.size, options_.job_token, options_.hello_timeout,
+                              std::max<std::size_t>(64, static_cast<std::size_t>(options_.size)), options_.notice};
     auto arrivals = serveHellos(*listener, server, deadline);
     closeFd(*listener);
     if (!arrivals) {
@@ -208,13 +223,14 @@ class TcpBootstrap final : public Bootstrap {
                                                 " s (--bootstrap-timeout) waiting for rank(s) " + arrivals.error().message +
                                                 " of job " + options_.job_id + " at the rendezvous " + listenAddress(port));
     }
-    peers_.assign(options_.size, -1);
+    peers_.assign(options_.size, LineReader());
     peer_addrs_.assign(options_.size, "?");
     all->assign(options_.size, "");
     (*all)[0] = mine;
     for (int r = 1; r < options_.size; ++r) {
       auto& a = (*arrivals)[static_cast<std::size_t>(r)];
-      peers_[r] = a.fd;
+      setNoDelay(a.fd);
+      peers_[r] = LineReader(a.fd);
       peer_addrs_[r] = a.address;
       (*all)[r] = std::move(a.blob);
     }
@@ -230,7 +246,7 @@ class TcpBootstrap final : public Bootstrap {
     }
     line += "\n";
     for (int r = 1; r < options_.size; ++r) {
-      if (auto s = sendAll(peers_[r], line.data(), line.size(), deadline); !s) {
+      if (auto s = sendAll(peers_[r].fd(), line.data(), line.size(), deadline); !s) {
         return makeError(ErrorCode::kPeerLost, describe(r) + " left the bootstrap: " + s.error().message);
       }
     }
@@ -238,7 +254,7 @@ class TcpBootstrap final : public Bootstrap {
   }
 
   Status readAll(std::vector<std::string>* all, Clock::time_point deadline) {
-    auto line = recvLine(master_fd_, kMaxLine * static_cast<std::size_t>(options_.size), deadline);
+    auto line = master_.readLine(kMaxLine * static_cast<std::size_t>(options_.size), deadline);
     if (!line) {
       return makeError(line.error().code == ErrorCode::kTimeout ? ErrorCode::kTimeout : ErrorCode::kPeerLost,
                        "rank 0 (" + master() + ") did not complete the bootstrap: " + line.error().message);
@@ -293,8 +309,8 @@ class TcpBootstrap final : public Bootstrap {
   BootstrapOptions options_;
   std::vector<std::string> peer_addrs_;
   bool started_ = false;
-  int master_fd_ = -1;
-  std::vector<int> peers_;
+  LineReader master_;
+  std::vector<LineReader> peers_;
 };
 
 }  // namespace

@@ -8,12 +8,15 @@
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <poll.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <thread>
 #include <unistd.h>
 
 namespace railkit::bench {
 namespace {
+
+constexpr int kListenBacklog = 4096;
 
 int msLeft(Clock::time_point deadline) {
   auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count();
@@ -90,7 +93,10 @@ Result<int> listenOn(const std::string& addr, int port, int* bound_port) {
   int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
   int one = 1;
   setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
-  if (bind(fd, reinterpret_cast<sockaddr*>(&*sa), sizeof *sa) != 0 || listen(fd, 128) != 0) {
+  // A deep backlog (the kernel caps it at net.core.somaxconn): at 1024 ranks
+  // every rank connects to rank 0's rendezvous within milliseconds, and a
+  // full queue drops SYNs that come back only after a 1 s retransmit.
+  if (bind(fd, reinterpret_cast<sockaddr*>(&*sa), sizeof *sa) != 0 || listen(fd, kListenBacklog) != 0) {
     std::string msg = "cannot listen on " + addr + ":" + std::to_string(port) + ": " + strerror(errno);
     closeFd(fd);
     return makeError(ErrorCode::kIo, msg);
@@ -182,6 +188,54 @@ Result<std::string> recvLine(int fd, std::size_t max_bytes, Clock::time_point de
     line.push_back(c);
   }
   return makeError(ErrorCode::kInvalidInput, "line longer than " + std::to_string(max_bytes) + " bytes");
+}
+
+Result<std::string> LineReader::readLine(std::size_t max_bytes, Clock::time_point deadline) {
+  char chunk[64 * 1024];
+  while (true) {
+    auto nl = buffer_.find('\n', scanned_);
+    if (nl != std::string::npos) {
+      if (nl >= max_bytes) break;
+      std::string line = buffer_.substr(0, nl);
+      buffer_.erase(0, nl + 1);
+      scanned_ = 0;
+      return line;
+    }
+    scanned_ = buffer_.size();
+    if (buffer_.size() >= max_bytes) break;
+    ssize_t n = ::recv(fd_, chunk, sizeof chunk, MSG_DONTWAIT);
+    if (n > 0) {
+      buffer_.append(chunk, static_cast<std::size_t>(n));
+    } else if (n == 0) {
+      return makeError(ErrorCode::kPeerLost, "connection closed by peer");
+    } else if (errno == EAGAIN || errno == EINTR) {
+      if (auto s = waitFd(fd_, POLLIN, deadline, "receiving"); !s) return tl::unexpected(s.error());
+    } else {
+      return makeError(ErrorCode::kPeerLost, std::string("recv failed: ") + strerror(errno));
+    }
+  }
+  return makeError(ErrorCode::kInvalidInput, "line longer than " + std::to_string(max_bytes) + " bytes");
+}
+
+void setNoDelay(int fd) {
+  int one = 1;
+  setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+}
+
+Status ensureFdLimit(std::size_t needed) {
+  rlimit lim{};
+  if (getrlimit(RLIMIT_NOFILE, &lim) != 0 || lim.rlim_cur >= needed) return okStatus();
+  if (lim.rlim_max != RLIM_INFINITY && lim.rlim_max < needed) {
+    return makeError(ErrorCode::kUsage, "this job needs about " + std::to_string(needed) +
+                                            " open files per rank, but the hard limit (ulimit -Hn) is " +
+                                            std::to_string(lim.rlim_max));
+  }
+  lim.rlim_cur = needed;
+  if (setrlimit(RLIMIT_NOFILE, &lim) != 0) {
+    return makeError(ErrorCode::kUsage, "cannot raise the open-file limit to " + std::to_string(needed) + ": " +
+                                            strerror(errno));
+  }
+  return okStatus();
 }
 
 }  // namespace railkit::bench

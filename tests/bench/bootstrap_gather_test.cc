@@ -83,6 +83,47 @@ TEST(BenchBootstrapGather, RankZeroGetsEveryBlobOthersNothing) {
   }
 }
 
+// A rank that gives up (here: between two barriers, as one that loses its
+// pair does) sends its reason while rank 0 waits in a barrier: rank 0 must
+// name the rank and the reason, not trip over the line's length.
+Status abortingRank(BootstrapOptions o, int listener, const std::string& why) {
+  if (o.rank == 0) o.inherited_listener = listener;
+  auto boot = makeTcpBootstrap(o);
+  if (!boot) return tl::unexpected(boot.error());
+  if (auto s = (*boot)->barrier(); !s) return s;
+  if (o.rank == 2) {
+    (*boot)->abort(why);
+    return okStatus();
+  }
+  return (*boot)->barrier();
+}
+
+TEST(BenchBootstrapGather, BarrierNamesARankThatGaveUp) {
+  constexpr int kRanks = 3;
+  int port = 0;
+  auto listener = listenOn("127.0.0.1", 0, &port);
+  ASSERT_TRUE(listener.has_value()) << listener.error().message;
+  BootstrapOptions base;
+  base.master_addr = base.control_address = "127.0.0.1";
+  base.master_port = port;
+  base.size = kRanks;
+  base.job_id = defaultJobId("127.0.0.1", port, kRanks);
+  base.timeout = std::chrono::seconds(60);
+  const std::string why = "pairs round 7 with rank 1: " + std::string(300, 'w');
+  std::vector<std::future<Status>> ranks;
+  for (int r = 0; r < kRanks; ++r) {
+    BootstrapOptions o = base;
+    o.rank = r;
+    ranks.push_back(std::async(std::launch::async, abortingRank, o, *listener, why));
+  }
+  auto zero = ranks[0].get();
+  ASSERT_FALSE(zero.has_value());
+  EXPECT_EQ(zero.error().code, ErrorCode::kPeerLost);
+  EXPECT_NE(zero.error().message.find("rank 2 gave up: " + why), std::string::npos) << zero.error().message;
+  EXPECT_FALSE(ranks[1].get().has_value());  // rank 0 left without ending the barrier
+  EXPECT_TRUE(ranks[2].get().has_value());
+}
+
 TEST(BenchBootstrapGather, OversizedBlobIsRefusedLocally) {
   BootstrapOptions o;
   o.size = 1;

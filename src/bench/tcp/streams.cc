@@ -67,6 +67,9 @@ Status connectAll(Streams& streams, const std::vector<Endpoint>& endpoints, int 
   DataAcceptOptions accept;
   accept.cookie = my_cookie;
   accept.expected = (size - 1 - rank) * conns;
+  // Every higher rank may be connecting at once (rank 0 hears from all of
+  // them); a cap below that would drop real streams, not just strangers.
+  accept.max_pending = std::max<std::size_t>(accept.max_pending, static_cast<std::size_t>(accept.expected));
   accept.wanted = [&](const DataHello& h) {
     return h.rank > rank && h.rank < size && h.index >= 0 && h.index < conns &&
            streams.fds[static_cast<std::size_t>(h.rank)][static_cast<std::size_t>(h.index)] < 0;
@@ -92,6 +95,9 @@ std::string describePeer(const PeerInfo& peer, const TransportOptions& options) 
 
 Result<Streams> connectStreams(Bootstrap& bootstrap, int connections, const TransportOptions& options) {
   const int rank = bootstrap.rank(), size = bootstrap.size();
+  // A stream per peer and connection, plus rank 0's bootstrap socket per rank.
+  auto needed = static_cast<std::size_t>(size) * static_cast<std::size_t>(connections + 1) + 64;
+  if (auto s = ensureFdLimit(needed); !s) return tl::unexpected(s.error());
   int port = 0;
   auto listener = listenOn(options.data_address, 0, &port);
   if (!listener) return tl::unexpected(listener.error());
