@@ -69,8 +69,10 @@ struct BootstrapOptions {
   std::string job_token;
   // Per-connection hello deadline at rank 0.
   std::chrono::milliseconds hello_timeout{5000};
-  // Where rank 0 reports dropped strangers (one line each, rate-limited);
-  // unset: standard error.
+  // How often rank 0 names the ranks a collective call still waits for.
+  std::chrono::milliseconds waiting_notice{10000};
+  // Where rank 0 reports dropped strangers (one line each, rate-limited) and
+  // the ranks it is waiting for; unset: standard error.
   std::function<void(const std::string&)> notice;
 };
 

@@ -3,6 +3,8 @@
 // the other ranks say hello, retrying while rank 0 turns them away for a
 // reason that can pass (a stranger holding their slot), and then talk to
 // rank 0 only.
+#include <poll.h>
+
 #include <algorithm>
 #include <cstdio>
 #include <thread>
@@ -120,7 +122,9 @@ class TcpBootstrap final : public Bootstrap {
   Result<std::vector<std::string>> collect(const std::string& mine, std::size_t max_line, Clock::time_point deadline) {
     std::vector<std::string> all(static_cast<std::size_t>(options_.size));
     all[0] = mine;
+    auto next_notice = Clock::now() + options_.waiting_notice;
     for (int r = 1; r < options_.size; ++r) {
+      awaitRank(r, deadline, next_notice);
       auto line = peers_[r].readLine(max_line, deadline);
       if (line && !line->empty() && (*line)[0] == '!') {
         auto why = hexDecode(std::string_view(*line).substr(1));
@@ -135,6 +139,39 @@ class TcpBootstrap final : public Bootstrap {
       all[static_cast<std::size_t>(r)] = std::move(*blob);
     }
     return all;
+  }
+
+  // Rank 0 reads the ranks in order; while rank r has sent nothing it names,
+  // every waiting_notice, the ranks that have not reached this call yet, so a
+  // phase stuck on a slow or hung node says which (the lines already sent
+  // wait in the sockets and are not read here).
+  void awaitRank(int r, Clock::time_point deadline, Clock::time_point& next_notice) {
+    while (!peers_[r].hasBuffered()) {
+      auto now = Clock::now();
+      if (now >= deadline) return;
+      auto until = std::min(deadline, next_notice);
+      pollfd pfd{peers_[r].fd(), POLLIN, 0};
+      auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(until - now).count();
+      if (::poll(&pfd, 1, static_cast<int>(std::max<long long>(ms, 1))) != 0) return;  // data, EOF or an error
+      if (Clock::now() < next_notice) continue;
+      next_notice = Clock::now() + options_.waiting_notice;
+      options_.notice(waitingFor(r));
+    }
+  }
+
+  // "rank 0: waiting for 3 of 255 rank(s): 7, 12, 200" (at most 10 named).
+  std::string waitingFor(int from) {
+    std::vector<int> missing;
+    for (int r = from; r < options_.size; ++r) {
+      if (peers_[r].hasBuffered()) continue;
+      pollfd pfd{peers_[r].fd(), POLLIN, 0};
+      if (::poll(&pfd, 1, 0) == 0) missing.push_back(r);
+    }
+    std::string names;
+    for (std::size_t i = 0; i < missing.size() && i < 10; ++i) names += (i ? ", " : "") + std::to_string(missing[i]);
+    if (missing.size() > 10) names += ", ...";
+    return "rank 0: waiting for " + std::to_string(missing.size()) + " of " + std::to_string(options_.size - 1) +
+           " rank(s): " + names;
   }
 
   Status sendUp(const std::string& mine, Clock::time_point deadline) {

@@ -35,6 +35,8 @@ class LineReader {
   LineReader() = default;
   explicit LineReader(int fd) : fd_(fd) {}
   int fd() const { return fd_; }
+  // Bytes already read from the socket and not yet returned as a line.
+  bool hasBuffered() const { return buffer_.size() > 0; }
   // The line without its '\n'; kInvalidInput when it reaches max_bytes.
   Result<std::string> readLine(std::size_t max_bytes, Clock::time_point deadline);
 

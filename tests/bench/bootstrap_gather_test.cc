@@ -5,6 +5,8 @@
 #include <gtest/gtest.h>
 
 #include <future>
+#include <thread>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -122,6 +124,47 @@ TEST(BenchBootstrapGather, BarrierNamesARankThatGaveUp) {
   EXPECT_NE(zero.error().message.find("rank 2 gave up: " + why), std::string::npos) << zero.error().message;
   EXPECT_FALSE(ranks[1].get().has_value());  // rank 0 left without ending the barrier
   EXPECT_TRUE(ranks[2].get().has_value());
+}
+
+// A collective call stuck on a rank makes rank 0 name the ranks it waits for.
+TEST(BenchBootstrapGather, RankZeroNamesTheRanksItWaitsFor) {
+  constexpr int kRanks = 3;
+  int port = 0;
+  auto listener = listenOn("127.0.0.1", 0, &port);
+  ASSERT_TRUE(listener.has_value()) << listener.error().message;
+  std::mutex mu;
+  std::vector<std::string> notices;
+  BootstrapOptions base;
+  base.master_addr = base.control_address = "127.0.0.1";
+  base.master_port = port;
+  base.size = kRanks;
+  base.job_id = defaultJobId("127.0.0.1", port, kRanks);
+  base.timeout = std::chrono::seconds(60);
+  base.waiting_notice = std::chrono::milliseconds(200);
+  base.notice = [&](const std::string& line) {
+    std::lock_guard<std::mutex> lock(mu);
+    notices.push_back(line);
+  };
+  std::vector<std::future<Status>> ranks;
+  for (int r = 0; r < kRanks; ++r) {
+    BootstrapOptions o = base;
+    o.rank = r;
+    if (r == 0) o.inherited_listener = *listener;
+    ranks.push_back(std::async(std::launch::async, [o]() -> Status {
+      auto boot = makeTcpBootstrap(o);
+      if (!boot) return tl::unexpected(boot.error());
+      if (auto s = (*boot)->barrier(); !s) return s;
+      if (o.rank == 2) std::this_thread::sleep_for(std::chrono::milliseconds(1500));  // a slow node
+      return (*boot)->barrier();
+    }));
+  }
+  for (auto& f : ranks) {
+    auto s = f.get();
+    ASSERT_TRUE(s.has_value()) << s.error().message;
+  }
+  std::lock_guard<std::mutex> lock(mu);
+  ASSERT_FALSE(notices.empty());
+  EXPECT_EQ(notices.front(), "rank 0: waiting for 1 of 2 rank(s): 2");
 }
 
 TEST(BenchBootstrapGather, OversizedBlobIsRefusedLocally) {
