@@ -33,9 +33,7 @@ struct DoctorOptions {
 };
 
 int listDoctorRules(const OutputOptions& output) {
-  std::vector<RuleRow> rows;
-  for (const auto& r : doctor::allRules()) rows.push_back({r.id, r.severity, r.title});
-  return listRules("doctor", rows, output);
+  return listRuleTable("doctor", doctor::allRules(), output);
 }
 
 void printHuman(const std::string& root, const std::vector<Finding>& findings, int errors, int warnings, int infos) {

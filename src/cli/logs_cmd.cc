@@ -89,9 +89,7 @@ Status nicRateFromRoot(const std::string& root, const std::vector<std::string>& 
 }
 
 int listLogsRules(const OutputOptions& output) {
-  std::vector<RuleRow> rows;
-  for (const auto& e : logs::logsCatalogue()) rows.push_back({e.id, e.severity, e.title});
-  return listRules("logs", rows, output);
+  return listRuleTable("logs", logs::logsCatalogue(), output);
 }
 
 int runLogs(const LogsOptions& opts) {
