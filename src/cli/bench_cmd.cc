@@ -13,6 +13,7 @@
 #include "bench/run.h"
 #include "cli/bench_config.h"
 #include "cli/commands.h"
+#include "cli/flag_checks.h"
 
 namespace railkit::cli {
 namespace {
@@ -73,10 +74,12 @@ void registerBench(CLI::App& app, CommandContext& context) {
   BenchFlags* f = &cli->flags;
   cmd->add_option("op", f->op, "all_reduce all_gather reduce_scatter broadcast reduce alltoall sendrecv, all, p2p or pairs")
       ->required();
-  cmd->add_option("-b,--minbytes", f->min_bytes, "smallest size (K/M/G suffixes)")->capture_default_str();
-  cmd->add_option("-e,--maxbytes", f->max_bytes, "largest size")->capture_default_str();
+  cmd->add_option("-b,--minbytes", f->min_bytes, "smallest size (K/M/G suffixes)")
+      ->capture_default_str()
+      ->check(sizeValue());
+  cmd->add_option("-e,--maxbytes", f->max_bytes, "largest size")->capture_default_str()->check(sizeValue());
   cmd->add_option("-f,--stepfactor", f->factor, "multiply the size by this each step")->capture_default_str();
-  cmd->add_option("-i,--stepbytes", f->step, "add this many bytes each step (instead of -f)");
+  cmd->add_option("-i,--stepbytes", f->step, "add this many bytes each step (instead of -f)")->check(sizeValue());
   cmd->add_option("-n,--iters", f->iters, "timed iterations")->capture_default_str();
   cmd->add_option("-w,--warmup_iters", f->warmup, "warm-up iterations")->capture_default_str();
   cmd->add_option("-c,--check", f->check, "check results (0/1)")->capture_default_str();
@@ -93,7 +96,8 @@ void registerBench(CLI::App& app, CommandContext& context) {
                   "fork G ranks on this node; RANK/WORLD_SIZE (or PET_NODE_RANK/PET_NNODES) then count nodes, as with "
                   "torchrun --nproc-per-node")
       ->check(CLI::Range(1, 64));
-  cmd->add_option("--expect-busbw", f->expect_busbw, "exit 1 when busbw at the largest size is below this (GB/s)");
+  cmd->add_option("--expect-busbw", f->expect_busbw, "exit 1 when busbw at the largest size is below this (GB/s)")
+      ->check(finiteAtLeastZero("GB/s", true));
   cmd->add_flag("--one-way", f->one_way, "pairs: measure a -> b only (default: both directions at once)");
   addOutputFlags(*cmd, cli->output);
   cmd->callback([&context, cli, cmd] {

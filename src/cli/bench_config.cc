@@ -15,6 +15,7 @@
 #include "bench/socket_util.h"
 #include "bench/sweep.h"
 #include "cli/command.h"
+#include "cli/flag_checks.h"
 #include "core/strings.h"
 
 namespace railkit::cli {
@@ -181,16 +182,21 @@ void addLaunchFlags(CLI::App& command, BenchFlags& flags) {
   command.add_option("--job-token-file", flags.job_token_file,
                      "read the job token from this file (e.g. a mounted Secret)");
   command.add_option("--bootstrap-timeout", flags.bootstrap_timeout, "seconds to wait for every rank")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->check(finiteRange(0, bench::kMaxTimeoutSeconds, "seconds"));
   command.add_option("--stall-timeout", flags.stall_timeout, "seconds without progress before a peer is declared lost")
-      ->capture_default_str();
-  command.add_option("--connections", flags.connections, "tcp streams per peer")->capture_default_str();
+      ->capture_default_str()
+      ->check(finiteRange(0, bench::kMaxTimeoutSeconds, "seconds", true));
+  command.add_option("--connections", flags.connections, "tcp streams per peer")
+      ->capture_default_str()
+      ->check(CLI::Range(1, bench::kMaxConnectionsPerPeer));
   // A flag with an optional =F, as in logs: a separate word after it stays
   // an argument of its own (never taken for F).
   command.add_flag("--expect-line-rate{0.8}", flags.expect_line_rate,
                    "exit 1 below F x the NIC-bound busbw (default F=0.8)")
       ->type_name("F");
-  command.add_option("--nic-gbps", flags.nic_gbps, "per-node data NIC rate in Gb/s for --expect-line-rate");
+  command.add_option("--nic-gbps", flags.nic_gbps, "per-node data NIC rate in Gb/s for --expect-line-rate")
+      ->check(finiteAtLeastZero("Gb/s", false));
   command.add_option("--nccl-lib", flags.nccl_lib, "directory holding libnccl.so.2 / libcudart (nccl backend)");
 }
 

@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/commands.h"
+#include "cli/flag_checks.h"
 #include "cli/read_root.h"
 #include "cli/rule_list.h"
 #include "core/interrupt.h"
@@ -32,9 +33,7 @@ struct DoctorOptions {
 };
 
 int listDoctorRules(const OutputOptions& output) {
-  std::vector<RuleRow> rows;
-  for (const auto& r : doctor::allRules()) rows.push_back({r.id, r.severity, r.title});
-  return listRules("doctor", rows, output);
+  return listRuleTable("doctor", doctor::allRules(), output);
 }
 
 void printHuman(const std::string& root, const std::vector<Finding>& findings, int errors, int warnings, int infos) {
@@ -61,8 +60,6 @@ void printHuman(const std::string& root, const std::vector<Finding>& findings, i
 // --hostfile: parse and resolve now (an unreadable hostfile is exit 2).
 Result<std::optional<doctor::HostfileCheck>> checkHostfile(const DoctorOptions& opts, const Environment& env) {
   if (opts.hostfile.empty()) return std::optional<doctor::HostfileCheck>{};
-  if (!std::isfinite(opts.dns_timeout_s) || opts.dns_timeout_s < 0.1 || opts.dns_timeout_s > 3600)
-    return makeError(ErrorCode::kUsage, "--dns-timeout must be between 0.1 and 3600 seconds");
   auto hostfile = doctor::loadHostfile(opts.hostfile);
   if (!hostfile) return tl::unexpected(hostfile.error());
   std::string hosts_file = opts.hosts_file.empty() ? lookup(env, "RAILKIT_HOSTS_FILE").value_or("") : opts.hosts_file;
@@ -121,7 +118,8 @@ void registerDoctor(CLI::App& app, CommandContext& context) {
   command->add_option("--dns-timeout", opts->dns_timeout_s,
                       "Give --hostfile lookups at most this many seconds in all (default 5); hosts "
                       "without an answer by then are reported unresolved")
-      ->type_name("SECONDS");
+      ->type_name("SECONDS")
+      ->check(finiteRange(0.1, 3600, "seconds"));
   addOutputFlags(*command, opts->output);
   command->callback([&context, opts] {
     context.action = [opts, &context] { return runDoctor(*opts, context.env); };

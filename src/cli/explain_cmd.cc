@@ -6,6 +6,7 @@
 #include <fmt/core.h>
 
 #include <memory>
+#include <utility>
 
 #include <nlohmann/json.hpp>
 
@@ -18,73 +19,69 @@
 namespace railkit::cli {
 namespace {
 
-const k8s::Rule* findLintRule(const std::string& id) {
+const RuleInfo* findLintRule(const std::string& id) {
   for (const auto& rule : k8s::allRules())
     if (id == rule.id) return &rule;
   return nullptr;
 }
 
+// What each command knows of one id: doctor's rule, the logs catalogue,
+// lint's rule and validate's table, all read as RuleInfo (null: not reported).
+struct Known {
+  const RuleInfo* doctor;
+  const RuleInfo* logs;
+  const RuleInfo* lint;
+  const RuleInfo* validate;
+};
+
 // --json: {"id", "reported_by": [{"command", "severity", "title", "explain"}]},
 // one entry per command that reports the id, doctor first.
-nlohmann::json explainDocument(const std::string& id, const doctor::Rule* rule, const k8s::Rule* lint,
-                               const logs::CatalogueEntry* logs, const validate::ValidateRule* check) {
+nlohmann::json explainDocument(const std::string& id, const Known& k) {
   nlohmann::json by = nlohmann::json::array();
-  if (rule != nullptr) {
-    by.push_back({{"command", "doctor"}, {"severity", severityName(rule->severity)}, {"title", rule->title},
-                  {"explain", rule->explain}});
-  }
-  if (logs != nullptr) {
-    by.push_back({{"command", "logs"}, {"severity", severityName(logs->severity)}, {"title", logs->title},
-                  {"explain", logs->explain}});
-  }
-  if (lint != nullptr) {
-    by.push_back({{"command", "lint"}, {"severity", severityName(lint->severity)}, {"title", lint->title},
-                  {"explain", lint->explain}});
-  }
-  if (check != nullptr) {
-    by.push_back({{"command", "validate"}, {"severity", severityName(check->severity)}, {"title", check->title},
-                  {"explain", check->explain}});
+  for (const auto& [command, info] : {std::pair{"doctor", k.doctor}, std::pair{"logs", k.logs},
+                                      std::pair{"lint", k.lint}, std::pair{"validate", k.validate}}) {
+    if (info == nullptr) continue;
+    by.push_back({{"command", command}, {"severity", severityName(info->severity)}, {"title", info->title},
+                  {"explain", info->explain}});
   }
   return {{"id", id}, {"reported_by", by}};
 }
 
-void printExplanation(const std::string& id, const doctor::Rule* rule, const k8s::Rule* lint,
-                      const logs::CatalogueEntry* logs, const validate::ValidateRule* check) {
+void printHead(const std::string& id, const RuleInfo& info, const char* suffix = "") {
+  fmt::print("{} ({}{})\n{}\n\n{}\n", id, severityName(info.severity), suffix, info.title, info.explain);
+}
+
+void printExplanation(const std::string& id, const Known& k) {
   // validate's ids are its own (no other command reports a node count).
-  if (check != nullptr && rule == nullptr && logs == nullptr && lint == nullptr) {
-    fmt::print("{} ({})\n{}\n\n{}\n\nReported by `railkit validate` for each node, naming what is missing and what "
-               "is there.\n",
-               id, severityName(check->severity), check->title, check->explain);
+  if (k.validate != nullptr && k.doctor == nullptr && k.logs == nullptr && k.lint == nullptr) {
+    printHead(id, *k.validate);
+    fmt::print("\nReported by `railkit validate` for each node, naming what is missing and what is there.\n");
     return;
   }
-  if (rule != nullptr) {
-    fmt::print("{} ({})\n{}\n\n{}\n", rule->id, severityName(rule->severity), rule->title, rule->explain);
-    if (lint != nullptr) fmt::print("\n`railkit lint` also reports {} in manifests: {}.\n", id, lint->title);
-    if (logs != nullptr) fmt::print("\n`railkit logs` also reports {} in logs: {}.\n", id, logs->title);
+  if (k.doctor != nullptr) {
+    printHead(id, *k.doctor);
+    if (k.lint != nullptr) fmt::print("\n`railkit lint` also reports {} in manifests: {}.\n", id, k.lint->title);
+    if (k.logs != nullptr) fmt::print("\n`railkit logs` also reports {} in logs: {}.\n", id, k.logs->title);
     return;
   }
-  if (logs != nullptr) {
-    fmt::print("{} ({})\n{}\n\n{}\n\nReported by `railkit logs` with the file, line and evidence lines.\n", id,
-               severityName(logs->severity), logs->title, logs->explain);
-    if (lint != nullptr) fmt::print("\n`railkit lint` also reports {} in manifests: {}.\n", id, lint->title);
+  if (k.logs != nullptr) {
+    printHead(id, *k.logs);
+    fmt::print("\nReported by `railkit logs` with the file, line and evidence lines.\n");
+    if (k.lint != nullptr) fmt::print("\n`railkit lint` also reports {} in manifests: {}.\n", id, k.lint->title);
     return;
   }
-  fmt::print("{} ({}, lint)\n{}\n\n{}\n\nReported by `railkit lint` in manifests, with the file, line, object and field "
-             "path.\n",
-             id, severityName(lint->severity), lint->title, lint->explain);
+  printHead(id, *k.lint, ", lint");
+  fmt::print("\nReported by `railkit lint` in manifests, with the file, line, object and field path.\n");
 }
 
 int runExplain(const std::string& id, const OutputOptions& output) {
-  const auto* rule = doctor::findRule(id);
-  const auto* lint = findLintRule(id);
-  const auto* logs = logs::findLogsEntry(id);
-  const auto* check = validate::findValidateRule(id);
-  if (rule == nullptr && lint == nullptr && logs == nullptr && check == nullptr) {
+  Known k{doctor::findRule(id), logs::findLogsEntry(id), findLintRule(id), validate::findValidateRule(id)};
+  if (k.doctor == nullptr && k.lint == nullptr && k.logs == nullptr && k.validate == nullptr) {
     return reportError(Error{
         ErrorCode::kUsage,
         fmt::format("unknown rule '{}' (railkit doctor|logs|lint|validate --list-rules list them)", id)});
   }
-  auto st = emitOutput(output, explainDocument(id, rule, lint, logs, check), [&] { printExplanation(id, rule, lint, logs, check); });
+  auto st = emitOutput(output, explainDocument(id, k), [&] { printExplanation(id, k); });
   if (!st) return reportError(st.error());
   return kExitOk;
 }

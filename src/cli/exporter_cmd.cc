@@ -10,6 +10,7 @@
 #include <string>
 
 #include "cli/commands.h"
+#include "cli/flag_checks.h"
 #include "core/interrupt.h"
 #include "exporter/cache.h"
 #include "exporter/server.h"
@@ -28,8 +29,6 @@ struct ExporterOptions {
 int runExporter(const ExporterOptions& opts) {
   auto address = exporter::parseListen(opts.listen);
   if (!address) return reportError(address.error());
-  if (!std::isfinite(opts.interval_s) || opts.interval_s < 1 || opts.interval_s > 3600)
-    return reportError(Error{ErrorCode::kUsage, "--interval must be between 1 and 3600 seconds"});
   // Alive until everything below is torn down: SIGINT/SIGTERM only set a
   // flag, the server and the refresher stop and are joined, and then the
   // signal ends the process as it would have (core/interrupt.h).
@@ -77,7 +76,8 @@ void registerExporter(CLI::App& app, CommandContext& context) {
   command->add_option("--root", opts->root, "Read a snapshot (directory or .tar.gz) instead of this machine");
   command
       ->add_option("--interval", opts->interval_s, "Read sysfs at most every this many seconds (default 15)")
-      ->type_name("SECONDS");
+      ->type_name("SECONDS")
+      ->check(finiteRange(1, 3600, "seconds"));
   command->add_flag("--pods", opts->pods,
                     "Also serve the RDMA counters of every pod's network namespace (RDMA netlink from inside "
                     "each, ib_core netns_mode exclusive); needs root with CAP_SYS_ADMIN and CAP_SYS_PTRACE "

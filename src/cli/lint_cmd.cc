@@ -52,9 +52,7 @@ Result<std::unique_ptr<k8s::Manifest>> readManifest(const std::string& file) {
 }
 
 int listLintRules(const OutputOptions& output) {
-  std::vector<RuleRow> rows;
-  for (const auto& r : k8s::allRules()) rows.push_back({r.id, r.severity, r.title});
-  return listRules("lint", rows, output);
+  return listRuleTable("lint", k8s::allRules(), output);
 }
 
 int runLint(const LintOptions& options) {

@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/commands.h"
+#include "cli/flag_checks.h"
 #include "cli/rule_list.h"
 #include "core/collective_factors.h"
 #include "core/strings.h"
@@ -45,7 +46,6 @@ Result<logs::GradeRequest> gradeRequest(const LogsOptions& opts) {
                                             ": expected all_reduce, all_gather, reduce_scatter, alltoall, "
                                             "broadcast, reduce or sendrecv");
   if (opts.expect_busbw) {
-    if (!(*opts.expect_busbw > 0)) return makeError(ErrorCode::kUsage, "--expect-busbw must be a positive GB/s value");
     request.expect_busbw_gbs = opts.expect_busbw;
   }
   if (line_rate) {
@@ -58,12 +58,10 @@ Result<logs::GradeRequest> gradeRequest(const LogsOptions& opts) {
     if (opts.root.empty() == false && opts.nic_gbps)
       return makeError(ErrorCode::kUsage, "give either --root or --nic-gbps, not both");
     if (opts.nic_gbps) {
-      if (!(*opts.nic_gbps > 0)) return makeError(ErrorCode::kUsage, "--nic-gbps must be positive (Gb/s per node)");
       request.nic_gbps = opts.nic_gbps;
       request.nic_source = fmt::format("--nic-gbps {}", *opts.nic_gbps);
     }
     if (opts.nodes) {
-      if (*opts.nodes < 1) return makeError(ErrorCode::kUsage, "--nodes must be at least 1");
       request.nodes = opts.nodes;
     }
   }
@@ -91,9 +89,7 @@ Status nicRateFromRoot(const std::string& root, const std::vector<std::string>& 
 }
 
 int listLogsRules(const OutputOptions& output) {
-  std::vector<RuleRow> rows;
-  for (const auto& e : logs::logsCatalogue()) rows.push_back({e.id, e.severity, e.title});
-  return listRules("logs", rows, output);
+  return listRuleTable("logs", logs::logsCatalogue(), output);
 }
 
 int runLogs(const LogsOptions& opts) {
@@ -140,7 +136,8 @@ void registerLogs(CLI::App& app, CommandContext& context) {
   addOutputFlags(*command, opts->output);
   auto* busbw = command->add_option("--expect-busbw", opts->expect_busbw,
                                     "Grade: busbw at the largest size must reach this many GB/s")
-                    ->type_name("GB/s");
+                    ->type_name("GB/s")
+                    ->check(finiteAtLeastZero("GB/s", false));
   command->add_flag("--expect-line-rate{0.8}", opts->expect_line_rate,
                     "Grade against F x the node's NIC line rate, scaled by the bus factors (default F=0.8)")
       ->type_name("F")
@@ -148,8 +145,12 @@ void registerLogs(CLI::App& app, CommandContext& context) {
   command->add_option("--root", opts->root, "Node snapshot (directory or .tar.gz) whose RDMA NIC rates give R")
       ->type_name("DIR");
   command->add_option("--nic-gbps", opts->nic_gbps, "R: the sum of one node's RDMA NIC rates in Gb/s")
-      ->type_name("R");
-  command->add_option("--nodes", opts->nodes, "Node count N (default: the hosts the logs show)")->type_name("N");
+      ->type_name("R")
+      ->check(finiteAtLeastZero("Gb/s per node", false));
+  command->add_option("--nodes", opts->nodes, "Node count N (default: the hosts the logs show)")
+      ->type_name("N")
+      // The node bound of render's profiles (CLI::PositiveNumber would print DBL_MAX as its bound).
+      ->check(CLI::Range(1, 100000));
   command->add_option("--collective", opts->op, "Collective of the table when the output does not name it")
       ->type_name("NAME");
   command->callback([&context, opts] { context.action = [opts] { return runLogs(*opts); }; });

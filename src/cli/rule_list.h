@@ -10,6 +10,7 @@
 
 #include "cli/command.h"
 #include "core/finding.h"
+#include "core/rule_info.h"
 
 namespace railkit::cli {
 
@@ -20,5 +21,14 @@ struct RuleRow {
 };
 
 int listRules(const std::string& command, const std::vector<RuleRow>& rows, OutputOptions output);
+
+// --list-rules of a domain's table: its rows are RuleInfo, or a rule that is
+// a RuleInfo plus its check, so only the shared part is read.
+template <typename Table>
+int listRuleTable(const std::string& command, const Table& table, const OutputOptions& output) {
+  std::vector<RuleRow> rows;
+  for (const RuleInfo& r : table) rows.push_back({r.id, r.severity, r.title});
+  return listRules(command, rows, output);
+}
 
 }  // namespace railkit::cli

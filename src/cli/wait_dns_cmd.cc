@@ -14,6 +14,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/commands.h"
+#include "cli/flag_checks.h"
 #include "core/atomic_file.h"
 #include "doctor/hostfile.h"
 #include "doctor/resolver.h"
@@ -99,10 +100,6 @@ class ProgressPrinter {
 };
 
 int runWaitDns(const WaitDnsOptions& opts, const Environment& env) {
-  if (!std::isfinite(opts.timeout_s) || opts.timeout_s < 0 || opts.timeout_s > 86400)
-    return reportError(Error{ErrorCode::kUsage, "--timeout must be between 0 and 86400 seconds"});
-  if (!std::isfinite(opts.interval_s) || opts.interval_s < 0.01 || opts.interval_s > 3600)
-    return reportError(Error{ErrorCode::kUsage, "--interval must be between 0.01 and 3600 seconds"});
   if (opts.rewrite_fqdn != !opts.out.empty())
     return reportError(Error{ErrorCode::kUsage, "--rewrite-fqdn and --output FILE go together"});
 
@@ -177,9 +174,11 @@ void registerWaitDns(CLI::App& app, CommandContext& context) {
       ->type_name("FILE");
   command->add_option("--timeout", opts->timeout_s, "Give up after this many seconds (exit 1)")
       ->required()
-      ->type_name("SECONDS");
+      ->type_name("SECONDS")
+      ->check(finiteRange(0, 86400, "seconds"));
   command->add_option("--interval", opts->interval_s, "Seconds between polls (default 2)")
-      ->type_name("SECONDS");
+      ->type_name("SECONDS")
+      ->check(finiteRange(0.01, 3600, "seconds"));
   command->add_flag(
       "--rewrite-fqdn", opts->rewrite_fqdn,
       "Write the hostfile with <pod>.<service>.<namespace>.svc.<cluster-domain> names to --output, "

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "core/finding.h"
+#include "core/rule_info.h"
 #include "model/inventory.h"
 
 namespace railkit::doctor {
@@ -32,11 +33,8 @@ struct DoctorInput {
   const HostfileCheck* hostfile = nullptr;  // null without --hostfile
 };
 
-struct Rule {
-  const char* id;
-  Severity severity;  // the default (most serious) severity
-  const char* title;
-  const char* explain;  // why it matters and how to fix it
+// A rule file defines {{id, severity, title, explain}, check}.
+struct Rule : RuleInfo {
   std::vector<Finding> (*check)(const DoctorInput& input);
 };
 

@@ -8,16 +8,11 @@
 #include <string_view>
 #include <vector>
 
-#include "core/finding.h"
+#include "core/rule_info.h"
 
 namespace railkit::logs {
 
-struct CatalogueEntry {
-  const char* id;
-  Severity severity;  // the most serious severity the id is reported with
-  const char* title;
-  const char* explain;
-};
+using CatalogueEntry = RuleInfo;
 
 const std::vector<CatalogueEntry>& logsCatalogue();
 const CatalogueEntry* findLogsEntry(std::string_view id);

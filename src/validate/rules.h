@@ -7,16 +7,11 @@
 #include <string_view>
 #include <vector>
 
-#include "core/finding.h"
+#include "core/rule_info.h"
 
 namespace railkit::validate {
 
-struct ValidateRule {
-  const char* id;
-  Severity severity;  // the most serious severity the id is reported with
-  const char* title;
-  const char* explain;
-};
+using ValidateRule = RuleInfo;
 
 // Every id validate raises, sorted by id.
 const std::vector<ValidateRule>& allValidateRules();

@@ -55,7 +55,7 @@ std::vector<Finding> check(const DoctorInput& in) {
 
 }  // namespace
 
-extern const Rule kIbIpoibMissing = {
+extern const Rule kIbIpoibMissing = {{
     "ib-ipoib-missing", Severity::kError, "InfiniBand ports without IPoIB (ib_ipoib not loaded)",
     R"(An InfiniBand port needs no IP address for verbs traffic (NCCL, UCX rc/dc use LIDs), but anything that
 finds a peer by IP does: rdma_cm (UCX rdmacm, MPI implementations and storage that connect through
@@ -66,7 +66,7 @@ interface and informational otherwise.
 Fix:
   lsmod | grep ib_ipoib || modprobe ib_ipoib
   echo ib_ipoib > /etc/modules-load.d/ib_ipoib.conf
-then configure addresses and MTU on ib0.. (for IB, IPoIB in connected or datagram mode).)",
+then configure addresses and MTU on ib0.. (for IB, IPoIB in connected or datagram mode).)"},
     check};
 
 }  // namespace railkit::doctor

@@ -19,7 +19,7 @@ std::vector<Finding> check(const DoctorInput& in) {
 }
 }  // namespace
 
-extern const Rule kIpcLockMissing = {
+extern const Rule kIpcLockMissing = {{
     "ipc-lock-missing", Severity::kError, "Container lacks CAP_IPC_LOCK",
     R"(RDMA pins memory. Without CAP_IPC_LOCK the locked-memory limit applies strictly and NCCL's network proxy
 crashes or UCX refuses to register GPU/host buffers.
@@ -27,6 +27,6 @@ Fix: in the pod spec
   securityContext:
     capabilities:
       add: ["IPC_LOCK"]
-(a Pod Security level of `privileged` or a namespace exemption is needed for this capability).)",
+(a Pod Security level of `privileged` or a namespace exemption is needed for this capability).)"},
     check};
 }  // namespace railkit::doctor

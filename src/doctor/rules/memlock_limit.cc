@@ -29,7 +29,7 @@ std::vector<Finding> check(const DoctorInput& in) {
 }
 }  // namespace
 
-extern const Rule kMemlockLimit = {
+extern const Rule kMemlockLimit = {{
     "memlock-limit", Severity::kError, "Locked-memory limit is finite",
     R"(RDMA registers (pins) every buffer it sends from; with RLIMIT_MEMLOCK at the common 64 KiB default, ibv_reg_mr
 of 1 MiB or more fails ('Couldn't allocate MR', perftest works for small messages only) and NCCL/UCX abort or
@@ -51,6 +51,6 @@ Fix: raise it there, on every node:
   printf '[Service]\nLimitMEMLOCK=infinity\n' > /etc/systemd/system/containerd.service.d/memlock.conf
   systemctl daemon-reload && systemctl restart containerd
 (dockerd: "default-ulimits": {"memlock": {"Name": "memlock", "Hard": -1, "Soft": -1}} in daemon.json.)
-Then recreate the pod; `ulimit -l` inside it should print unlimited.)",
+Then recreate the pod; `ulimit -l` inside it should print unlimited.)"},
     check};
 }  // namespace railkit::doctor

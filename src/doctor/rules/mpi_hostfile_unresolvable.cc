@@ -27,7 +27,7 @@ std::vector<Finding> check(const DoctorInput& in) {
 
 }  // namespace
 
-extern const Rule kMpiHostfileUnresolvable = {
+extern const Rule kMpiHostfileUnresolvable = {{
     "mpi-hostfile-unresolvable", Severity::kError, "A host of the MPI hostfile (--hostfile) does not resolve",
     R"(mpirun starts one daemon per hostfile line by name (ssh, or the MPI operator's kubectl-exec agent) and
 the daemons then connect back over TCP. A name that does not resolve fails the launch with
@@ -51,7 +51,7 @@ Fix:
   kind: Service
   metadata: {name: job-worker}
   spec: {clusterIP: None, publishNotReadyAddresses: true, selector: {job: job, role: worker}}
-Check by hand with `getent hosts <name>` from the launcher pod.)",
+Check by hand with `getent hosts <name>` from the launcher pod.)"},
     check};
 
 }  // namespace railkit::doctor

@@ -81,7 +81,7 @@ std::vector<Finding> check(const DoctorInput& in) {
 
 }  // namespace
 
-extern const Rule kNcclGidIndexInvalid = {
+extern const Rule kNcclGidIndexInvalid = {{
     "nccl-gid-index-invalid", Severity::kError, "NCCL_IB_GID_INDEX points at an empty or non-RoCE-v2 GID",
     R"(On RoCE the GID is the port's network address (derived from the netdev's MAC or IP addresses) and
 NCCL_IB_GID_INDEX picks which entry of the port's GID table NCCL uses. An empty entry (no IP on the
@@ -95,7 +95,7 @@ Fix:
   - name: NCCL_IB_GID_INDEX
     value: "3"                   # the RoCE v2 entry with the IPv4 address
 With NCCL 2.21 or newer you may leave it unset (NCCL then picks a RoCE v2 GID, see NCCL_IB_ROCE_VERSION_NUM
-and NCCL_IB_ADDR_FAMILY). Make sure the interface has its IP address before the job starts.)",
+and NCCL_IB_ADDR_FAMILY). Make sure the interface has its IP address before the job starts.)"},
     check};
 
 }  // namespace railkit::doctor

@@ -32,7 +32,7 @@ std::vector<Finding> check(const DoctorInput& in) {
 
 }  // namespace
 
-extern const Rule kNcclIbDisabled = {
+extern const Rule kNcclIbDisabled = {{
     "nccl-ib-disabled", Severity::kWarning, "NCCL told to ignore RDMA although ports are active",
     R"(NCCL_IB_DISABLE=1 (or NCCL_NET=Socket) turns off NCCL's InfiniBand/RoCE transport. It is often left in
 a manifest from a TCP-only smoke test or a debugging session; the job still runs, but inter-node
@@ -42,7 +42,7 @@ Fix: remove the variables from the pod spec and the mpirun -x list, or set them 
   env:
   - name: NCCL_IB_DISABLE
     value: "0"
-and check with NCCL_DEBUG=INFO that ranks print 'Using network IB'.)",
+and check with NCCL_DEBUG=INFO that ranks print 'Using network IB'.)"},
     check};
 
 }  // namespace railkit::doctor

@@ -84,7 +84,7 @@ std::vector<Finding> check(const DoctorInput& in) {
 
 }  // namespace
 
-extern const Rule kNcclIbHcaInvalid = {
+extern const Rule kNcclIbHcaInvalid = {{
     "nccl-ib-hca-invalid", Severity::kError, "NCCL_IB_HCA names a missing or down device/port",
     R"(NCCL_IB_HCA selects the RDMA devices NCCL may use: name prefixes ('mlx5' matches all mlx5_*), exact
 names with '=' ('=mlx5_0,mlx5_1'), exclusions with '^', and ports with ':' ('mlx5_0:1'). Entries that
@@ -98,7 +98,7 @@ Fix: compare with what the pod sees:
   - name: NCCL_IB_HCA
     value: "=mlx5_0:1,mlx5_1:1,mlx5_2:1,mlx5_3:1"
 or leave NCCL_IB_HCA unset to let NCCL use every active device; confirm with NCCL_DEBUG=INFO
-('NET/IB : Using [0]mlx5_0:1/IB ...').)",
+('NET/IB : Using [0]mlx5_0:1/IB ...').)"},
     check};
 
 }  // namespace railkit::doctor

@@ -40,7 +40,7 @@ std::vector<Finding> check(const DoctorInput& in) {
 
 }  // namespace
 
-extern const Rule kNcclIbTcNotLossless = {
+extern const Rule kNcclIbTcNotLossless = {{
     "nccl-ib-tc-not-lossless", Severity::kWarning, "NCCL_IB_TC maps to a priority without PFC",
     R"(NCCL_IB_TC is the IP traffic class (DSCP << 2 | ECN bits) of NCCL's RoCE packets; it defaults to 0.
 The NIC puts each packet in a priority by its DSCP, and only priorities with PFC are lossless. When
@@ -54,7 +54,7 @@ Fix: point NCCL at the lossless priority, e.g. for priority 3:
   - name: NCCL_IB_TC
     value: "106"
 (and NCCL_IB_FIFO_TC for the control messages of NCCL 2.22+), or enable PFC on NCCL's priority on
-the hosts and switches.)",
+the hosts and switches.)"},
     check};
 
 }  // namespace railkit::doctor

@@ -45,7 +45,7 @@ std::vector<Finding> check(const DoctorInput& in) {
 
 }  // namespace
 
-extern const Rule kNcclSocketIfnameInvalid = {
+extern const Rule kNcclSocketIfnameInvalid = {{
     "nccl-socket-ifname-invalid", Severity::kError, "NCCL_SOCKET_IFNAME selects no interface that is up",
     R"(NCCL opens its bootstrap sockets (and, when it falls back from RDMA, all its data sockets) on the
 interfaces NCCL_SOCKET_IFNAME selects. The value is a comma list of name prefixes ('eth' matches eth0,
@@ -56,7 +56,7 @@ Fix: list what the pod has with `ip -br link` (or `ls /sys/class/net`) and set, 
   env:
   - name: NCCL_SOCKET_IFNAME
     value: eth0        # pod network for bootstrap; data goes over IB/RoCE
-or `=net1` to pin exactly the secondary interface. Make sure the same names exist on every node.)",
+or `=net1` to pin exactly the secondary interface. Make sure the same names exist on every node.)"},
     check};
 
 }  // namespace railkit::doctor

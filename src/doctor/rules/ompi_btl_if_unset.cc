@@ -34,7 +34,7 @@ std::vector<Finding> check(const DoctorInput& in) {
 
 }  // namespace
 
-extern const Rule kOmpiBtlIfUnset = {
+extern const Rule kOmpiBtlIfUnset = {{
     "ompi-btl-if-unset", Severity::kWarning, "OpenMPI may route control traffic over the wrong interface",
     R"(OpenMPI's TCP BTL and its out-of-band channel use every interface they find unless told otherwise. In a
 pod with the pod network (eth0) and an RDMA secondary network (net1, an SR-IOV VF or macvlan), MPI may
@@ -48,7 +48,7 @@ Fix: on the launcher and forwarded to the workers
   - name: OMPI_MCA_oob_tcp_if_include
     value: eth0
 or `mpirun --mca btl_tcp_if_include eth0 --mca oob_tcp_if_include eth0 -x NCCL_SOCKET_IFNAME ...`
-(btl_tcp_if_exclude=lo,net1 works too; include and exclude must not both be set).)",
+(btl_tcp_if_exclude=lo,net1 works too; include and exclude must not both be set).)"},
     check};
 
 }  // namespace railkit::doctor

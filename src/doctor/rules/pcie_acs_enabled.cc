@@ -46,7 +46,7 @@ std::vector<Finding> check(const DoctorInput& in) {
 
 }  // namespace
 
-extern const Rule kPcieAcsEnabled = {
+extern const Rule kPcieAcsEnabled = {{
     "pcie-acs-enabled", Severity::kError, "PCIe ACS is enabled on a bridge above a GPU or NIC",
     R"(Access Control Services on a PCIe switch port can force requests between devices under the same switch
 (request redirect) up to the root complex and check their source (source validation). GPUDirect RDMA is
@@ -59,7 +59,7 @@ boot (it is not persistent):
   for bdf in $(lspci -d ::0604 | awk '{print $1}'); do
     setpci -s $bdf ECAP_ACS+0x6.w=0000 2>/dev/null
   done
-Keep ACS on only where VMs need device isolation (then use ATS/the IOMMU in passthrough mode instead).)",
+Keep ACS on only where VMs need device isolation (then use ATS/the IOMMU in passthrough mode instead).)"},
     check};
 
 }  // namespace railkit::doctor

@@ -30,7 +30,7 @@ std::vector<Finding> check(const DoctorInput& in) {
 
 }  // namespace
 
-extern const Rule kPcieAcsUnknown = {
+extern const Rule kPcieAcsUnknown = {{
     "pcie-acs-unknown", Severity::kInfo, "PCIe ACS state could not be read",
     R"(The ACS control register lives in the PCIe extended configuration space (offset 0x100 and beyond).
 The kernel hands unprivileged readers only the first 64 or 256 bytes of sysfs `config`, so from an
@@ -40,7 +40,7 @@ Fix: run the check where config space is readable in full:
   sudo railkit doctor                     # on the node
   sudo railkit snapshot --output node.tar.gz   # then railkit doctor --root node.tar.gz anywhere
   sudo lspci -vvv | grep -e '^[0-9a-f]' -e ACSCtl
-In Kubernetes, a privileged node-debug pod (kubectl debug node/<node> -it --image=...) sees it.)",
+In Kubernetes, a privileged node-debug pod (kubectl debug node/<node> -it --image=...) sees it.)"},
     check};
 
 }  // namespace railkit::doctor

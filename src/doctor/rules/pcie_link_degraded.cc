@@ -82,7 +82,7 @@ std::vector<Finding> check(const DoctorInput& in) {
 
 }  // namespace
 
-extern const Rule kPcieLinkDegraded = {
+extern const Rule kPcieLinkDegraded = {{
     "pcie-link-degraded", Severity::kError, "A NIC or GPU trained its PCIe link below its maximum",
     R"(A 400 Gb/s NIC needs a PCIe Gen5 x16 (or Gen4 x16 for 200 Gb/s) link. When a link trains narrower (x8
 instead of x16) or slower (Gen3 instead of Gen5) because of a bad riser, a wrong slot, dirty contacts or
@@ -93,7 +93,7 @@ Fix:
   lspci -vv -s <bdf> | grep -e LnkCap -e LnkSta   # 'Speed 32GT/s, Width x16' expected in LnkSta
   mlxlink -d <bdf> --port_type PCIE               # Mellanox/NVIDIA NICs
 then reseat the card or riser, use a slot wired x16, check BIOS PCIe bifurcation/generation settings,
-and reboot (a link retrains only on reset).)",
+and reboot (a link retrains only on reset).)"},
     check};
 
 }  // namespace railkit::doctor

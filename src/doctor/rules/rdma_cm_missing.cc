@@ -24,7 +24,7 @@ std::vector<Finding> check(const DoctorInput& in) {
 
 }  // namespace
 
-extern const Rule kRdmaCmMissing = {
+extern const Rule kRdmaCmMissing = {{
     "rdma-cm-missing", Severity::kWarning, "/dev/infiniband/rdma_cm is not exposed",
     R"(Verbs traffic needs /dev/infiniband/uverbsN; establishing connections through the RDMA connection
 manager (librdmacm: UCX's rdmacm wire-up, `ib_write_bw -R`, rping, NVMe-oF, many MPI RoCE setups) also
@@ -33,7 +33,7 @@ needs /dev/infiniband/rdma_cm. Without it those tools fail with 'Unable to read 
 Fix: on the node `modprobe rdma_ucm` (persist in /etc/modules-load.d/rdma.conf). In Kubernetes the RDMA
 shared device plugin and the SR-IOV device plugin (isRdma: true) inject it with the uverbs node; with a
 hostPath or NRI device list, add it explicitly:
-  devices: [/dev/infiniband/uverbs0, /dev/infiniband/rdma_cm])",
+  devices: [/dev/infiniband/uverbs0, /dev/infiniband/rdma_cm])"},
     check};
 
 }  // namespace railkit::doctor

@@ -34,7 +34,7 @@ std::vector<Finding> check(const DoctorInput& in) {
 
 }  // namespace
 
-extern const Rule kRdmaNetnsShared = {
+extern const Rule kRdmaNetnsShared = {{
     "rdma-netns-shared", Severity::kWarning, "SR-IOV VFs configured while RDMA netns mode is shared",
     R"(The kernel's RDMA subsystem runs in one of two network-namespace modes. In shared mode (the default,
 `netns_mode=Y`) every RDMA device is visible from every network namespace: fine for the shared device
@@ -52,7 +52,7 @@ time only while no other network namespace exists: on a node that already runs p
 and add the RDMA CNI to the SR-IOV network so the VF's RDMA device follows its netdev:
   apiVersion: sriovnetwork.openshift.io/v1
   kind: SriovNetwork
-  spec: {resourceName: mlnx_vf, metaPlugins: '{"type": "rdma"}'})",
+  spec: {resourceName: mlnx_vf, metaPlugins: '{"type": "rdma"}'})"},
     check};
 
 }  // namespace railkit::doctor

@@ -14,7 +14,7 @@ std::vector<Finding> check(const DoctorInput& in) {
 }
 }  // namespace
 
-extern const Rule kRdmaNoDevices = {
+extern const Rule kRdmaNoDevices = {{
     "rdma-no-devices", Severity::kError, "No RDMA device is visible",
     R"(Without an entry in /sys/class/infiniband, NCCL, UCX and OpenMPI silently fall back to TCP sockets and run at a
 fraction of the fabric's speed.
@@ -23,6 +23,6 @@ request the device from whatever exposes it, e.g.
   resources:
     limits:
       rdma/rdma_shared_device_a: 1
-or attach an SR-IOV network (k8s.v1.cni.cncf.io/networks: sriov-ib0) or a DRA resource claim.)",
+or attach an SR-IOV network (k8s.v1.cni.cncf.io/networks: sriov-ib0) or a DRA resource claim.)"},
     check};
 }  // namespace railkit::doctor

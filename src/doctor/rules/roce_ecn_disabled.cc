@@ -43,7 +43,7 @@ std::vector<Finding> check(const DoctorInput& in) {
 
 }  // namespace
 
-extern const Rule kRoceEcnDisabled = {
+extern const Rule kRoceEcnDisabled = {{
     "roce-ecn-disabled", Severity::kWarning, "ECN (DCQCN) disabled on a RoCE NIC for NCCL's priority",
     R"(RoCE's congestion control (DCQCN) works only when ECN is on at both ends: the receiving NIC (the
 notification point, roce_np) answers switch CE marks with CNPs and the sending NIC (the reaction
@@ -54,7 +54,7 @@ priority 0 when NCCL_IB_TC is unset). NICs without these files (not mlx5, or a V
 Fix:
   echo 1 > /sys/class/net/<netdev>/ecn/roce_np/enable/<prio>
   echo 1 > /sys/class/net/<netdev>/ecn/roce_rp/enable/<prio>
-and ECN marking (WRED/ECN thresholds) for that queue on every switch.)",
+and ECN marking (WRED/ECN thresholds) for that queue on every switch.)"},
     check};
 
 }  // namespace railkit::doctor

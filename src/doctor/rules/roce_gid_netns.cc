@@ -59,7 +59,7 @@ std::vector<Finding> check(const DoctorInput& in) {
 
 }  // namespace
 
-extern const Rule kRoceGidNetns = {
+extern const Rule kRoceGidNetns = {{
     "roce-gid-netns", Severity::kError, "A RoCE GID's netdev is not in this network namespace",
     R"(On RoCE every GID table entry is bound to a network interface (gid_attrs/ndevs) and carries that
 interface's MAC/IP. Connections are set up through the netdev's routes and neighbours, so a GID whose
@@ -76,7 +76,7 @@ Fix: give the pod a netdev on the RoCE port and use the GID that belongs to it:
 With SR-IOV, set the RDMA subsystem to exclusive netns mode so the VF's GIDs move with its netdev.
 Severity: error when no GID of the port belongs to a netdev of this namespace, or NCCL_IB_GID_INDEX
 selects one that does not; info otherwise (in shared mode a pod also sees the host's and other pods'
-GIDs, which is expected).)",
+GIDs, which is expected).)"},
     check};
 
 }  // namespace railkit::doctor

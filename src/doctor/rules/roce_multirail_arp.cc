@@ -35,7 +35,7 @@ std::vector<Finding> check(const DoctorInput& in) {
 
 }  // namespace
 
-extern const Rule kRoceMultirailArp = {
+extern const Rule kRoceMultirailArp = {{
     "roce-multirail-arp", Severity::kWarning,
     "ARP sysctls let RoCE netdevs that share a subnet answer for each other",
     R"(Linux answers ARP for any local address on any interface (arp_ignore=0) and may use any local
@@ -46,7 +46,7 @@ receiving interface; arp_announce=2 always uses the best local address of the ou
 kernel applies the larger of net.ipv4.conf.all.* and the interface's value.
 Fix, for every RoCE netdev:
   sysctl -w net.ipv4.conf.<netdev>.arp_ignore=1 net.ipv4.conf.<netdev>.arp_announce=2
-and persist it in /etc/sysctl.d/ (or the CNI tuning plugin for pod interfaces).)",
+and persist it in /etc/sysctl.d/ (or the CNI tuning plugin for pod interfaces).)"},
     check};
 
 }  // namespace railkit::doctor

@@ -97,7 +97,7 @@ std::vector<Finding> check(const DoctorInput& in) {
 
 }  // namespace
 
-extern const Rule kRoceMultirailNoPolicyRouting = {
+extern const Rule kRoceMultirailNoPolicyRouting = {{
     "roce-multirail-no-policy-routing", Severity::kError,
     "Several RoCE netdevs share an IPv4 subnet without policy routing",
     R"(When two or more RoCE interfaces of one node have addresses in one subnet (e.g. all eight rails in
@@ -113,7 +113,7 @@ Fix, per rail (here rail 2, 10.0.0.2 on eth2):
   ip rule add from 10.0.0.2/32 table 102 priority 102
 (and a default route in table 102 when peers sit in other subnets). With NetworkManager use
 routing-rules/route-table on the connection; in Kubernetes the CNI (e.g. Spiderpool's
-coordinator, or setNicAddr-style node scripts) must install them for every RDMA interface.)",
+coordinator, or setNicAddr-style node scripts) must install them for every RDMA interface.)"},
     check};
 
 }  // namespace railkit::doctor

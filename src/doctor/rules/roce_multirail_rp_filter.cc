@@ -30,7 +30,7 @@ std::vector<Finding> check(const DoctorInput& in) {
 
 }  // namespace
 
-extern const Rule kRoceMultirailRpFilter = {
+extern const Rule kRoceMultirailRpFilter = {{
     "roce-multirail-rp-filter", Severity::kWarning, "Strict rp_filter on RoCE netdevs that share a subnet",
     R"(With rp_filter=1 (strict, the default of many distributions) the kernel drops a packet when the
 route back to its source does not leave through the interface it arrived on. When several RoCE
@@ -39,7 +39,7 @@ rails share a subnet, that route is the same for all of them, so ARP requests an
 dropped. The kernel uses the larger of net.ipv4.conf.all.rp_filter and the interface's value.
 Fix:
   sysctl -w net.ipv4.conf.<netdev>.rp_filter=2   # loose; max(all, <netdev>) = 2 even with all=1
-and persist it in /etc/sysctl.d/ (or the pod's securityContext.sysctls / CNI tuning plugin).)",
+and persist it in /etc/sysctl.d/ (or the pod's securityContext.sysctls / CNI tuning plugin).)"},
     check};
 
 }  // namespace railkit::doctor

@@ -29,7 +29,7 @@ std::vector<Finding> check(const DoctorInput& in) {
 
 }  // namespace
 
-extern const Rule kRocePfcDisabled = {
+extern const Rule kRocePfcDisabled = {{
     "roce-pfc-disabled", Severity::kWarning, "PFC enabled on no priority of a RoCE NIC",
     R"(RoCE assumes a lossless Ethernet: Priority Flow Control pauses one priority instead of dropping its
 packets. With PFC off everywhere a congested switch drops RDMA packets and the sender goes back to
@@ -41,7 +41,7 @@ the driver does not answer (no DCB support, a VF, no permission) the state is un
 is reported. `railkit inspect --json` shows it under "dcb" (null = unknown).
 Fix: enable PFC on one priority on the hosts and every switch port, and send RDMA there:
   dcb pfc set dev <netdev> prio-pfc 3:on      # or: mlnx_qos -i <netdev> --pfc 0,0,0,1,0,0,0,0
-  NCCL_IB_TC=106                             # DSCP 26 -> priority 3)",
+  NCCL_IB_TC=106                             # DSCP 26 -> priority 3)"},
     check};
 
 }  // namespace railkit::doctor

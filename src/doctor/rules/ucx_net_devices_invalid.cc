@@ -66,7 +66,7 @@ std::vector<Finding> check(const DoctorInput& in) {
 
 }  // namespace
 
-extern const Rule kUcxNetDevicesInvalid = {
+extern const Rule kUcxNetDevicesInvalid = {{
     "ucx-net-devices-invalid", Severity::kError, "UCX_NET_DEVICES names a missing or down device",
     R"(UCX_NET_DEVICES restricts UCX (OpenMPI with pml ucx, UCC, and libraries built on UCX) to the listed
 network devices: RDMA ports as <device>:<port> ('mlx5_0:1') and TCP interfaces by name ('eth0').
@@ -78,7 +78,7 @@ Fix: list what the pod has and use those names:
   env:
   - name: UCX_NET_DEVICES
     value: mlx5_0:1,mlx5_1:1
-or leave it unset (UCX picks every usable device), or 'all'.)",
+or leave it unset (UCX picks every usable device), or 'all'.)"},
     check};
 
 }  // namespace railkit::doctor

@@ -22,7 +22,7 @@ std::vector<Finding> check(const DoctorInput& in) {
 }
 }  // namespace
 
-extern const Rule kUverbsMissing = {
+extern const Rule kUverbsMissing = {{
     "uverbs-missing", Severity::kError, "RDMA device has no /dev/infiniband/uverbs node",
     R"(libibverbs opens /dev/infiniband/uverbsN to talk to a device. sysfs can show the device while the container
 has no device node, and then NCCL reports no IB device and falls back to sockets.
@@ -30,6 +30,6 @@ Fix: on the node `modprobe ib_uverbs` (and rdma_ucm). In Kubernetes let the devi
   resources:
     limits:
       rdma/rdma_shared_device_a: 1
-or, with the SR-IOV device plugin, set `isRdma: true` in the resource config.)",
+or, with the SR-IOV device plugin, set `isRdma: true` in the resource config.)"},
     check};
 }  // namespace railkit::doctor

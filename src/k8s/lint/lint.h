@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "core/finding.h"
+#include "core/rule_info.h"
 #include "k8s/manifest.h"
 
 namespace railkit::k8s {
@@ -25,14 +26,9 @@ struct LintInput {
   const SchemaSet* schemas = nullptr;  // nullptr: schema rule skipped with a note
 };
 
-struct Rule {
-  // The same shape as doctor's rules and the logs catalogue: id, the most
-  // serious severity it reports, a title and the explanation `railkit
-  // explain` prints (why it matters and how to fix it).
-  const char* id;
-  Severity severity;
-  const char* title;
-  const char* explain;
+// The same RuleInfo as doctor's rules and the logs catalogue, plus the check:
+// a rule file defines {{id, severity, title, explain}, check}.
+struct Rule : RuleInfo {
   void (*check)(const LintInput& input, std::vector<Finding>& out);
 };
 

@@ -26,11 +26,11 @@ void checkExtendedResourceMismatch(const LintInput& input, std::vector<Finding>&
       }
 }
 
-extern const Rule kExtendedResourceMismatch = {"extended-resource-mismatch", Severity::kError, "extended resource requests differ from limits",
+extern const Rule kExtendedResourceMismatch = {{"extended-resource-mismatch", Severity::kError, "extended resource requests differ from limits",
                                   R"(Extended resources (nvidia.com/gpu, rdma/*, SR-IOV VF pools) cannot be overcommitted: the API
 server rejects a container whose requests differ from its limits, or the job silently gets
 what the limit says.
-Fix: set requests equal to limits (or give limits only).)",
+Fix: set requests equal to limits (or give limits only).)"},
                                   checkExtendedResourceMismatch};
 
 }  // namespace railkit::k8s::rules

@@ -30,11 +30,11 @@ void checkPssForbidsIpcLock(const LintInput& input, std::vector<Finding>& out) {
   }
 }
 
-extern const Rule kPssForbidsIpcLock = {"pss-forbids-ipc-lock", Severity::kError, "namespace Pod Security level rejects IPC_LOCK",
+extern const Rule kPssForbidsIpcLock = {{"pss-forbids-ipc-lock", Severity::kError, "namespace Pod Security level rejects IPC_LOCK",
                                   R"(The namespace's Pod Security level (baseline or restricted) rejects pods that add IPC_LOCK,
 so the RDMA pods are refused at admission.
 Fix: label the namespace pod-security.kubernetes.io/enforce: privileged (or a policy that
-allows IPC_LOCK), or run the job in a namespace that allows it.)",
+allows IPC_LOCK), or run the job in a namespace that allows it.)"},
                                   checkPssForbidsIpcLock};
 
 }  // namespace railkit::k8s::rules

@@ -24,11 +24,11 @@ void checkShmDefault(const LintInput& input, std::vector<Finding>& out) {
   }
 }
 
-extern const Rule kShmDefault = {"shm-default", Severity::kWarning, "NCCL workload keeps the 64 MiB default /dev/shm",
+extern const Rule kShmDefault = {{"shm-default", Severity::kWarning, "NCCL workload keeps the 64 MiB default /dev/shm",
                                   R"(NCCL moves data between ranks of one node through /dev/shm; a container gets 64 MiB by
 default, and NCCL fails with shared-memory errors once buffers outgrow it.
 Fix: mount an emptyDir with medium: Memory at /dev/shm (sizeLimit as needed), or set
-NCCL_SHM_DISABLE=1 at a speed cost.)",
+NCCL_SHM_DISABLE=1 at a speed cost.)"},
                                   checkShmDefault};
 
 }  // namespace railkit::k8s::rules

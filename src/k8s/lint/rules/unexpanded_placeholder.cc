@@ -59,11 +59,11 @@ void checkUnexpandedPlaceholder(const LintInput& input, std::vector<Finding>& ou
     for (const Object& object : manifest->objects) walk(*object.root, "", "", object, out, 0);
 }
 
-extern const Rule kUnexpandedPlaceholder = {"unexpanded-placeholder", Severity::kError, "template placeholder left in a value",
+extern const Rule kUnexpandedPlaceholder = {{"unexpanded-placeholder", Severity::kError, "template placeholder left in a value",
                                   R"(A template placeholder (${VAR}, $VAR, {{ .Values.x }}) was left in a value: the manifest was
 applied without being rendered, and the field holds the literal text (an invalid name, image
 or quantity, or a wrong setting).
-Fix: render the template (envsubst, helm template) with every variable set.)",
+Fix: render the template (envsubst, helm template) with every variable set.)"},
                                   checkUnexpandedPlaceholder};
 
 }  // namespace railkit::k8s::rules
