@@ -37,9 +37,7 @@ struct ValidateCli {
 
 // The ids validate raises itself; phase 1 also reports doctor's (doctor --list-rules).
 int listValidateRules(const OutputOptions& output) {
-  std::vector<RuleRow> rows;
-  for (const auto& r : validate::allValidateRules()) rows.push_back({r.id, r.severity, r.title});
-  return listRules("validate", rows, output);
+  return listRuleTable("validate", validate::allValidateRules(), output);
 }
 
 Result<validate::NodeInput> readNode(const ValidateCli& cli, const Environment& env, const bench::BenchConfig& c,
