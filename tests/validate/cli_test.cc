@@ -54,6 +54,20 @@ TEST(ValidateCli, VerdictIsTheExitStatus) {
   EXPECT_EQ(short_of.exit_code, 1) << short_of.err;
   EXPECT_NE(short_of.out.find("VERDICT: FAIL (2 of 2 node(s) fail)"), std::string::npos) << short_of.out;
   EXPECT_NE(short_of.out.find("[rdma-nic-count] node: 8 of 9 expected"), std::string::npos) << short_of.out;
+  // --fail-fast: the same failure stops the run after phases 1-2.
+  auto fast = runRailkit(args({"--root", (dir / "healthy").string(), "--expect-nics", "9", "--fail-fast", "--json"}));
+  EXPECT_EQ(fast.exit_code, 1) << fast.err;
+  auto fast_doc = nlohmann::json::parse(fast.out);
+  EXPECT_EQ(fast_doc["verdict"], "fail");
+  EXPECT_TRUE(fast_doc["pairs"].is_null());
+  EXPECT_TRUE(fast_doc["collectives"].empty());
+  EXPECT_FALSE(fast_doc["phases"]["links"]["ran"].get<bool>());
+  ASSERT_EQ(fast_doc["notes"].size(), 1u);
+  EXPECT_NE(fast_doc["notes"][0].get<std::string>().find("--fail-fast"), std::string::npos) << fast_doc["notes"];
+  // A passing run with --fail-fast goes on to the links and collectives.
+  auto on = runRailkit(args({"--root", (dir / "healthy").string(), "--expect-nics", "8", "--fail-fast", "--json"}));
+  EXPECT_EQ(on.exit_code, 0) << on.err;
+  EXPECT_TRUE(nlohmann::json::parse(on.out)["pairs"].is_object());
   fs::remove_all(dir);
 }
 
