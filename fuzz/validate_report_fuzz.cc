@@ -19,7 +19,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
                       {"host", "node1"},
                       {"findings", nlohmann::json::array()},
                       {"counts", {{"nics_active", 8}, {"nics_expected", 8}, {"gpus", 8}, {"gpus_expected", nullptr}}},
-                      {"attributes", {{"mlx5_0 firmware", "28.39.1002"}}},
+                      {"attributes", {{"net1 firmware", "28.39.1002"}}},
+                      {"attribute_labels", {{"net1 firmware", "mlx5_0 firmware"}}},
                       {"nic_gbps", 400},
                       {"nic_rate_source", "fuzz"},
                       {"inventory", nlohmann::json::object()}};
