@@ -49,17 +49,23 @@ Result<RankResult> runRank(BootstrapOptions o, int listener) {
   return out;
 }
 
+// A job of `ranks` on 127.0.0.1 whose rank 0 serves on `port`.
+BootstrapOptions onLoopback(int ranks, int port) {
+  BootstrapOptions o;
+  o.master_addr = o.control_address = "127.0.0.1";
+  o.master_port = port;
+  o.size = ranks;
+  o.job_id = defaultJobId("127.0.0.1", port, ranks);
+  o.timeout = std::chrono::seconds(60);
+  return o;
+}
+
 TEST(BenchBootstrapGather, RankZeroGetsEveryBlobOthersNothing) {
   constexpr int kRanks = 5;
   int port = 0;
   auto listener = listenOn("127.0.0.1", 0, &port);
   ASSERT_TRUE(listener.has_value()) << listener.error().message;
-  BootstrapOptions base;
-  base.master_addr = base.control_address = "127.0.0.1";
-  base.master_port = port;
-  base.size = kRanks;
-  base.job_id = defaultJobId("127.0.0.1", port, kRanks);
-  base.timeout = std::chrono::seconds(60);
+  BootstrapOptions base = onLoopback(kRanks, port);
   std::vector<std::future<Result<RankResult>>> ranks;
   for (int r = 0; r < kRanks; ++r) {
     BootstrapOptions o = base;
@@ -105,12 +111,7 @@ TEST(BenchBootstrapGather, BarrierNamesARankThatGaveUp) {
   int port = 0;
   auto listener = listenOn("127.0.0.1", 0, &port);
   ASSERT_TRUE(listener.has_value()) << listener.error().message;
-  BootstrapOptions base;
-  base.master_addr = base.control_address = "127.0.0.1";
-  base.master_port = port;
-  base.size = kRanks;
-  base.job_id = defaultJobId("127.0.0.1", port, kRanks);
-  base.timeout = std::chrono::seconds(60);
+  BootstrapOptions base = onLoopback(kRanks, port);
   const std::string why = "pairs round 7 with rank 1: " + std::string(300, 'w');
   std::vector<std::future<Status>> ranks;
   for (int r = 0; r < kRanks; ++r) {
@@ -134,12 +135,7 @@ TEST(BenchBootstrapGather, RankZeroNamesTheRanksItWaitsFor) {
   ASSERT_TRUE(listener.has_value()) << listener.error().message;
   std::mutex mu;
   std::vector<std::string> notices;
-  BootstrapOptions base;
-  base.master_addr = base.control_address = "127.0.0.1";
-  base.master_port = port;
-  base.size = kRanks;
-  base.job_id = defaultJobId("127.0.0.1", port, kRanks);
-  base.timeout = std::chrono::seconds(60);
+  BootstrapOptions base = onLoopback(kRanks, port);
   base.waiting_notice = std::chrono::milliseconds(200);
   base.notice = [&](const std::string& line) {
     std::lock_guard<std::mutex> lock(mu);
