@@ -8,6 +8,12 @@
 
 namespace railkit::model {
 
+// Types whose JSON is their fields under the same names; the rest below carry
+// optionals (null when unknown) or derived members and keep hand-written code.
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(Gid, index, gid, type, netdev)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(PciBridge, address, sysfs_path, config_size, acs_known, acs_capable,
+                                   acs_control, request_redirect, source_validation)
+
 namespace {
 using nlohmann::json;
 
@@ -63,9 +69,7 @@ json inventoryToJson(const Inventory& inv) {
                    {"rate_gbps", opt(p.rate_gbps)}, {"rate", p.rate_text},
                    {"link_layer", p.link_layer}, {"lid", opt(p.lid)}, {"sm_lid", opt(p.sm_lid)},
                    {"netdev", p.netdev}};
-      port["gids"] = json::array();
-      for (const auto& g : p.gids)
-        port["gids"].push_back({{"index", g.index}, {"gid", g.gid}, {"type", g.type}, {"netdev", g.netdev}});
+      port["gids"] = p.gids;
       dev["ports"].push_back(std::move(port));
     }
     j["rdma_devices"].push_back(std::move(dev));
@@ -98,13 +102,7 @@ json inventoryToJson(const Inventory& inv) {
       {"shm_bytes", opt(p.shm_bytes)},
       {"shm_source", p.shm_source},
       {"env", p.env}};
-  j["pcie_bridges"] = json::array();
-  for (const auto& b : inv.bridges)
-    j["pcie_bridges"].push_back({{"address", b.address}, {"sysfs_path", b.sysfs_path},
-                                 {"config_size", b.config_size}, {"acs_known", b.acs_known},
-                                 {"acs_capable", b.acs_capable}, {"acs_control", b.acs_control},
-                                 {"request_redirect", b.request_redirect},
-                                 {"source_validation", b.source_validation}});
+  j["pcie_bridges"] = inv.bridges;
   j["topology"] = {{"source", inv.topology.source}, {"gpu_nic", json::array()}};
   for (const auto& d : inv.topology.gpu_nic)
     j["topology"]["gpu_nic"].push_back({{"gpu", d.gpu}, {"nic", d.nic}, {"distance", distanceName(d.distance)}});

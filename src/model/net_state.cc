@@ -11,6 +11,11 @@
 #include "model/collect_parts.h"
 #include "sys/paths.h"
 
+namespace railkit::sys {
+// A route's JSON is its fields under the same names.
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(Route, table, type, dst, dev, src, gateway)
+}  // namespace railkit::sys
+
 namespace railkit::model {
 namespace {
 using nlohmann::json;
@@ -89,16 +94,7 @@ json networkStateToJson(const Inventory& inv) {
                                   {"fwmark", opt(r.fwmark)},
                                   {"table", r.table}});
   }
-  if (inv.routing.routes) {
-    routing["routes"] = json::array();
-    for (const auto& r : *inv.routing.routes)
-      routing["routes"].push_back({{"table", r.table},
-                                   {"type", r.type},
-                                   {"dst", r.dst},
-                                   {"dev", r.dev},
-                                   {"src", r.src},
-                                   {"gateway", r.gateway}});
-  }
+  if (inv.routing.routes) routing["routes"] = *inv.routing.routes;
   if (!inv.routing.sysctls.empty()) {
     routing["sysctls"] = json::object();
     for (const auto& [name, s] : inv.routing.sysctls)

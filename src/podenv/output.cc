@@ -6,6 +6,10 @@
 
 namespace railkit::podenv {
 
+// A missing item's JSON is its fields under the same names.
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(Missing, kind, name, reason)
+
+
 std::string describeMissing(const Missing& m) {
   std::string what = m.kind == "data-if"   ? "data interface " + m.name
                      : m.kind == "hca"     ? "RDMA device " + m.name
@@ -44,16 +48,13 @@ nlohmann::json podEnvToJson(const PodEnv& env, const std::string& root, bool ok)
                      {"state", p.state},
                      {"gid_index", p.gid_index ? nlohmann::json(*p.gid_index) : nlohmann::json(nullptr)},
                      {"mapped_by", p.mapped_by}});
-  nlohmann::json missing = nlohmann::json::array();
-  for (const auto& m : env.missing)
-    missing.push_back({{"kind", m.kind}, {"name", m.name}, {"reason", m.reason}});
   return {{"root", root},
           {"control_interface", env.control_interface},
           {"control_source", env.control_source},
           {"exports", exports},
           {"ports", ports},
           {"notes", env.notes},
-          {"missing", missing},
+          {"missing", env.missing},
           {"ok", ok}};
 }
 
