@@ -185,8 +185,18 @@ Status validateBenchFlags(const BenchFlags& f, const Launch& launch, std::uint64
   if (f.backend != "tcp" && f.backend != "ucx" && f.backend != "nccl") {
     return tl::unexpected(usage("--backend: unknown backend " + quoted(f.backend) + " (tcp ucx nccl)"));
   }
-  if (auto s = inRange(f.iters >= 1, "-n/--iters: expected at least 1 timed iteration, found " + std::to_string(f.iters)); !s) return s;
-  if (auto s = inRange(f.warmup >= 0, "-w/--warmup_iters: expected 0 or more, found " + std::to_string(f.warmup)); !s) return s;
+  if (auto s = inRange(f.iters >= 1 && f.iters <= kMaxIters,
+                       "-n/--iters: expected at least 1 timed iteration (up to " + std::to_string(kMaxIters) +
+                           "), found " + std::to_string(f.iters));
+      !s) {
+    return s;
+  }
+  if (auto s = inRange(f.warmup >= 0 && f.warmup <= kMaxIters,
+                       "-w/--warmup_iters: expected 0 to " + std::to_string(kMaxIters) + ", found " +
+                           std::to_string(f.warmup));
+      !s) {
+    return s;
+  }
   if (auto s = inRange(f.check == 0 || f.check == 1, "-c/--check: expected 0 or 1, found " + std::to_string(f.check)); !s) return s;
   if (auto s = inRange(f.average >= 0 && f.average <= 3,
                        "-a/--average: expected 0 (rank 0), 1 (mean), 2 (min) or 3 (max), found " + std::to_string(f.average));

@@ -16,6 +16,7 @@ namespace railkit::bench {
 inline constexpr double kMaxTimeoutSeconds = 86400;  // a day
 inline constexpr int kMaxConnectionsPerPeer = 16;    // the tcp transport's limit
 inline constexpr int kMaxRanksPerNode = 64;          // --local and --nproc-per-node
+inline constexpr int kMaxIters = 1000000;            // -n and -w: past this a sweep runs for days
 
 struct BenchFlags {
   std::string op;

@@ -80,9 +80,13 @@ void registerBench(CLI::App& app, CommandContext& context) {
   cmd->add_option("-e,--maxbytes", f->max_bytes, "largest size")->capture_default_str()->check(sizeValue());
   cmd->add_option("-f,--stepfactor", f->factor, "multiply the size by this each step")->capture_default_str();
   cmd->add_option("-i,--stepbytes", f->step, "add this many bytes each step (instead of -f)")->check(sizeValue());
-  cmd->add_option("-n,--iters", f->iters, "timed iterations")->capture_default_str();
-  cmd->add_option("-w,--warmup_iters", f->warmup, "warm-up iterations")->capture_default_str();
-  cmd->add_option("-c,--check", f->check, "check results (0/1)")->capture_default_str();
+  cmd->add_option("-n,--iters", f->iters, "timed iterations")
+      ->capture_default_str()
+      ->check(wholeNumber(1, bench::kMaxIters, "at least 1 timed iteration (up to " + std::to_string(bench::kMaxIters) + ")"));
+  cmd->add_option("-w,--warmup_iters", f->warmup, "warm-up iterations")
+      ->capture_default_str()
+      ->check(wholeNumber(0, bench::kMaxIters));
+  cmd->add_option("-c,--check", f->check, "check results (0/1)")->capture_default_str()->check(wholeNumber(0, 1, "0 or 1"));
   cmd->add_option("-o,--op", f->redop, "reduction")
       ->capture_default_str()
       ->check(CLI::IsMember({"sum", "prod", "min", "max"}));
@@ -90,7 +94,9 @@ void registerBench(CLI::App& app, CommandContext& context) {
       ->capture_default_str()
       ->check(CLI::IsMember({"int8", "uint8", "int32", "uint32", "int64", "uint64", "float", "double"}));
   cmd->add_option("-r,--root", f->root, "root rank of broadcast/reduce")->capture_default_str();
-  cmd->add_option("-a,--average", f->average, "time across ranks: 0 rank 0, 1 mean, 2 min, 3 max")->capture_default_str();
+  cmd->add_option("-a,--average", f->average, "time across ranks: 0 rank 0, 1 mean, 2 min, 3 max")
+      ->capture_default_str()
+      ->check(wholeNumber(0, 3, "0 (rank 0), 1 (mean), 2 (min) or 3 (max)"));
   addLaunchFlags(*cmd, *f);
   cmd->add_option("--nproc-per-node", f->nproc_per_node,
                   "fork G ranks on this node; RANK/WORLD_SIZE (or PET_NODE_RANK/PET_NNODES) then count nodes, as with "

@@ -33,6 +33,23 @@ inline CLI::Validator finiteRange(double lo, double hi, const std::string& what,
       "FLOAT in " + std::string(lo_open ? "(" : "[") + text(lo) + ", " + text(hi) + "]");
 }
 
+// A whole number in [lo, hi], with what each value means when the range is a
+// short list of choices: "expected 0 (rank 0), 1 (mean), 2 (min) or 3 (max)".
+// CLI::Range's message ("Value 9 not in range 0 to 3") names neither the
+// meaning nor, for counts, that fractions are refused.
+inline CLI::Validator wholeNumber(long long lo, long long hi, const std::string& meaning = "") {
+  std::string expected = meaning.empty()
+                             ? "a whole number from " + std::to_string(lo) + " to " + std::to_string(hi)
+                             : meaning;
+  return CLI::Validator(
+      [lo, hi, expected](std::string& value) -> std::string {
+        long long v = 0;
+        bool ok = CLI::detail::lexical_cast(value, v) && v >= lo && v <= hi;
+        return ok ? std::string() : "expected " + expected + ", found '" + value + "'";
+      },
+      "INT in [" + std::to_string(lo) + ", " + std::to_string(hi) + "]");
+}
+
 // A finite number above zero (lo_open) or of zero or more.
 inline CLI::Validator finiteAtLeastZero(const std::string& what, bool zero_ok) {
   return CLI::Validator(

@@ -9,6 +9,7 @@
 
 #include "bench/job_token.h"
 #include "cli/commands.h"
+#include "cli/flag_checks.h"
 #include "k8s/render/exporter.h"
 #include "core/atomic_file.h"
 #include "core/input_file.h"
@@ -36,18 +37,7 @@ constexpr std::size_t kMaxProfileBytes = std::size_t{1} << 20;
 constexpr int kMaxNodes = 100000;
 constexpr int kMaxGpusPerNode = 64;
 
-Status checkCount(const std::optional<int>& value, const char* flag, int max, int min = 1) {
-  if (value && (*value < min || *value > max))
-    return makeError(ErrorCode::kUsage, std::string(flag) + " " + std::to_string(*value) +
-                                            ": expected a whole number from " + std::to_string(min) + " to " +
-                                            std::to_string(max));
-  return okStatus();
-}
-
 Result<k8s::render::Profile> loadProfile(const RenderOptions& options) {
-  if (auto st = checkCount(options.nodes, "--nodes", kMaxNodes); !st) return tl::unexpected(st.error());
-  if (auto st = checkCount(options.gpus, "--gpus-per-node", kMaxGpusPerNode, 0); !st)
-    return tl::unexpected(st.error());
   k8s::render::Profile profile;
   if (!options.profile.empty()) {
     auto text = readInputFile(options.profile, {"profile", kMaxProfileBytes, false});
@@ -195,8 +185,8 @@ void addProfileFlags(CLI::App& command, RenderOptions& options) {
   command.add_option("--image", options.image, "image with the NCCL stack and railkit");
   command.add_option("--namespace", options.ns, "namespace");
   command.add_option("--name", options.name, "job name");
-  command.add_option("--nodes", options.nodes, "worker nodes");
-  command.add_option("--gpus-per-node", options.gpus, "GPUs per node");
+  command.add_option("--nodes", options.nodes, "worker nodes")->check(wholeNumber(1, kMaxNodes));
+  command.add_option("--gpus-per-node", options.gpus, "GPUs per node")->check(wholeNumber(0, kMaxGpusPerNode));
   command.add_option("--job-token", options.job_token,
                      "job token for the rendezvous Secret (indexed-job, jobset, trainjob; default: random per render)");
   addOutputFlags(command, options.output);

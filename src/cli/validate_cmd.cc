@@ -7,6 +7,8 @@
 #include <memory>
 
 #include "cli/bench_config.h"
+#include "cli/flag_checks.h"
+#include "bench/bench_flags.h"
 #include "cli/commands.h"
 #include "cli/read_root.h"
 #include "cli/rule_list.h"
@@ -109,9 +111,6 @@ int runValidateRank(const validate::ValidateConfig& config, const validate::Node
 int runValidateCommand(const ValidateCli& cli, const Environment& env) {
   if (cli.list_rules) return listValidateRules(cli.output);
   if (cli.flags.nproc_per_node > 0) return reportError(Error{ErrorCode::kUsage, "validate runs one rank per node"});
-  if (!(cli.slow_fraction > 0 && cli.slow_fraction < 1)) {
-    return reportError(Error{ErrorCode::kUsage, "--slow-fraction: expected a fraction between 0 and 1"});
-  }
   auto read_root = ReadRoot::open(cli.root);
   if (!read_root) return reportError(read_root.error());
   auto bench_config = makeBenchConfig(cli.flags, env, read_root->files());
@@ -150,18 +149,25 @@ void registerValidate(CLI::App& app, CommandContext& context) {
   cmd->add_option("--rails", cli->rails,
                   "the data rails, in NCCL_IB_HCA syntax (default NCCL_IB_HCA; unset: every RDMA port)");
   cmd->add_option("--ops", cli->ops, "collectives of phase 4, comma-separated")->capture_default_str();
-  cmd->add_option("-b,--minbytes", f->min_bytes, "phase 4: smallest size (K/M/G suffixes)")->capture_default_str();
-  cmd->add_option("-e,--maxbytes", f->max_bytes, "phase 4: largest size")->capture_default_str();
+  cmd->add_option("-b,--minbytes", f->min_bytes, "phase 4: smallest size (K/M/G suffixes)")
+      ->capture_default_str()
+      ->check(sizeValue());
+  cmd->add_option("-e,--maxbytes", f->max_bytes, "phase 4: largest size")->capture_default_str()->check(sizeValue());
   cmd->add_option("-f,--stepfactor", f->factor, "phase 4: multiply the size by this each step")->capture_default_str();
-  cmd->add_option("-n,--iters", f->iters, "phase 4: timed iterations")->capture_default_str();
-  cmd->add_option("-w,--warmup_iters", f->warmup, "phase 4: warm-up iterations")->capture_default_str();
+  cmd->add_option("-n,--iters", f->iters, "phase 4: timed iterations")
+      ->capture_default_str()
+      ->check(wholeNumber(1, bench::kMaxIters, "at least 1 timed iteration (up to " + std::to_string(bench::kMaxIters) + ")"));
+  cmd->add_option("-w,--warmup_iters", f->warmup, "phase 4: warm-up iterations")
+      ->capture_default_str()
+      ->check(wholeNumber(0, bench::kMaxIters));
   cmd->add_option("--pairs-bytes", cli->pairs_bytes, "phase 3: bytes each pair moves per iteration")
       ->capture_default_str();
   cmd->add_option("--pairs-iters", cli->pairs_iters, "phase 3: iterations per pair")
       ->capture_default_str()
       ->check(CLI::Range(1, 1000));
   cmd->add_option("--slow-fraction", cli->slow_fraction, "phase 3: a link below this fraction of the median is slow")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->check(finiteRange(0, 1, "a fraction of the median", true));
   cmd->add_flag("--fail-fast", cli->fail_fast, "stop after phases 1-2 when a node fails or differs");
   cmd->add_flag("--list-rules", cli->list_rules,
                 "List the ids validate raises itself (phase 1 also reports doctor's: doctor --list-rules)");

@@ -87,17 +87,17 @@ TEST(CliHardInputs, RenderProfileRefusesFifoAndDevices) {
 
 TEST(CliHardInputs, RenderRefusesBadCounts) {
   std::string good = writeScratchFile("good-profile.yaml", kProfile);
-  expectRefused("render --profile " + good + " --nodes -1", "--nodes -1: expected a whole number from 1 to 100000");
-  expectRefused("render --profile " + good + " --nodes 0", "--nodes 0: expected a whole number from 1 to 100000");
-  expectRefused("render --profile " + good + " --nodes 100001", "--nodes 100001");
+  expectRefused("render --profile " + good + " --nodes -1", "--nodes: expected a whole number from 1 to 100000, found '-1'");
+  expectRefused("render --profile " + good + " --nodes 0", "--nodes: expected a whole number from 1 to 100000, found '0'");
+  expectRefused("render --profile " + good + " --nodes 100001", "found '100001'");
   expectRefused("render --profile " + good + " --gpus-per-node -1",
-                "--gpus-per-node -1: expected a whole number from 0 to 64");
-  expectRefused("render --profile " + good + " --gpus-per-node 1000", "--gpus-per-node 1000");
+                "--gpus-per-node: expected a whole number from 0 to 64, found '-1'");
+  expectRefused("render --profile " + good + " --gpus-per-node 1000", "--gpus-per-node: expected a whole number from 0 to 64, found '1000'");
   // 0 GPUs is a node validate checks has none; a benchmark runs a rank per GPU.
   expectRefused("render --profile " + good + " --gpus-per-node 0", "gpusPerNode 0 goes with test.tool validate only");
-  expectRefused("render --profile " + good + " --nodes 99999999999", "--nodes");
-  expectRefused("render --profile " + good + " --nodes many", "--nodes");
-  expectRefused("render node-prep --profile " + good + " --nodes 0", "--nodes 0");
+  expectRefused("render --profile " + good + " --nodes 99999999999", "found '99999999999'");
+  expectRefused("render --profile " + good + " --nodes many", "--nodes: expected a whole number from 1 to 100000, found 'many'");
+  expectRefused("render node-prep --profile " + good + " --nodes 0", "--nodes: expected a whole number");
   // In range: the flag wins over the profile.
   CliRun r = runRailkit("render --profile " + good + " --nodes 3 --gpus-per-node 4");
   EXPECT_EQ(r.status, 0) << r.err;

@@ -29,6 +29,8 @@ TEST(ValidateCli, UsageErrorsAreOneLineAndExitTwo) {
   const std::vector<std::vector<std::string>> bad = {
       {"--ops", "all_reduce,bogus"}, {"--pairs-bytes", "0"}, {"--slow-fraction", "1.5"},
       {"--expect-nics", "-1"},       {"--root", "/nonexistent/railkit-tree"}, {"--nproc-per-node", "2"},
+      {"--slow-fraction", "0"},      {"--slow-fraction", "nan"}, {"-n", "0"}, {"-w", "-1"}, {"-b", "3Q"},
+      {"-e", "1X"},
   };
   for (const auto& extra : bad) {
     auto r = runRailkit(args(extra));
