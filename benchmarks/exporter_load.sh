@@ -9,6 +9,7 @@
 #   env: CLIENTS=50 SECONDS_=60 ANCHOR_SECONDS=10
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
+source "$here/../tests/exporter/lib.sh"
 repo=$(cd "$here/.." && pwd)
 rk=${1:-$repo/build/railkit}
 fixture=${2:-$repo/build/tests/sys/make_node_fixture}
@@ -33,13 +34,7 @@ for dev in "$work"/root/sys/class/infiniband/*; do
 done
 "$rk" exporter --root "$work/root" --listen 127.0.0.1:0 --interval 1 >"$work/exporter.log" 2>&1 &
 pid=$!
-url=""
-for _ in $(seq 100); do
-  url=$(sed -nE 's|^railkit exporter: serving (http://[0-9.:]+/metrics).*|\1|p' "$work/exporter.log")
-  [[ -n "$url" ]] && break
-  sleep 0.1
-done
-[[ -n "$url" ]] || { cat "$work/exporter.log" >&2; exit 1; }
+url=$(wait_for_exporter "$work/exporter.log" "$pid" 100)/metrics || { cat "$work/exporter.log" >&2; exit 1; }
 rss() { awk '/^VmRSS/ {print $2}' "/proc/$pid/status"; }
 
 scrapers() {  # N seconds out_prefix

@@ -8,6 +8,7 @@
 # SIGTERM ends it within seconds, and a .tar.gz --root is cleaned up on SIGTERM.
 # Usage: exporter_e2e_test.sh RAILKIT MAKE_NODE_FIXTURE
 set -u
+source "$(dirname "$0")/lib.sh"
 RK=$1
 MAKE_FIXTURE=$2
 SKIP=77
@@ -49,14 +50,8 @@ put hw_counters/lifespan 12
 
 "$RK" exporter --root "$ROOT" --listen 127.0.0.1:0 --interval 1 >"$WORK/exporter.log" 2>&1 &
 PID=$!
-URL=""
-for _ in $(seq 1 100); do
-  URL=$(sed -nE 's|^railkit exporter: serving (http://127\.0\.0\.1:[0-9]+)/metrics.*|\1|p' "$WORK/exporter.log")
-  [[ -n "$URL" ]] && break
-  kill -0 "$PID" 2>/dev/null || fail "exporter exited before listening"
-  sleep 0.1
-done
-[[ -n "$URL" ]] || fail "exporter did not report its address within 10 s"
+URL=$(wait_for_exporter "$WORK/exporter.log" "$PID" 100) ||
+  fail "exporter exited before listening or did not report its address within 10 s"
 
 scrape() { curl -fsS --max-time 5 "$URL/metrics" >"$WORK/metrics.txt" || fail "curl $URL/metrics"; }
 expect() { grep -qxF -- "$1" "$WORK/metrics.txt" || fail "missing line: $1"; }
@@ -128,14 +123,8 @@ PID=""
 mkdir -p "$WORK/tmp"
 TMPDIR="$WORK/tmp" "$RK" exporter --root "$WORK/snap.tar.gz" --listen 127.0.0.1:0 >"$WORK/exporter.log" 2>&1 &
 PID=$!
-URL=""
-for _ in $(seq 1 100); do
-  URL=$(sed -nE 's|^railkit exporter: serving (http://127\.0\.0\.1:[0-9]+)/metrics.*|\1|p' "$WORK/exporter.log")
-  [[ -n "$URL" ]] && break
-  kill -0 "$PID" 2>/dev/null || fail "exporter on the .tar.gz exited before listening"
-  sleep 0.1
-done
-[[ -n "$URL" ]] || fail "exporter on the .tar.gz did not report its address within 10 s"
+URL=$(wait_for_exporter "$WORK/exporter.log" "$PID" 100) ||
+  fail "exporter on the .tar.gz exited before listening or did not report its address within 10 s"
 scrape
 expect "railkit_rdma_port_up$P 1"
 [[ -n "$(ls -A "$WORK/tmp")" ]] || fail "no extraction directory under \$TMPDIR while serving"

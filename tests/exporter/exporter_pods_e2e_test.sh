@@ -7,6 +7,7 @@
 # is what it says once instead. promtool accepts the text either way.
 # Usage: exporter_pods_e2e_test.sh RAILKIT MAKE_NODE_FIXTURE
 set -u
+source "$(dirname "$0")/lib.sh"
 RK=$1
 MAKE_FIXTURE=$2
 SKIP=77
@@ -40,14 +41,8 @@ printf 'Y\n' >"$ROOT/sys/module/ib_core/parameters/netns_mode" || fail "write ne
 
 "$RK" exporter --pods --root "$ROOT" --listen 127.0.0.1:0 --interval 1 >"$WORK/out.log" 2>"$WORK/err.log" &
 PID=$!
-URL=""
-for _ in $(seq 1 300); do
-  URL=$(sed -nE 's|^railkit exporter: serving (http://127\.0\.0\.1:[0-9]+)/metrics.*|\1|p' "$WORK/out.log")
-  [[ -n "$URL" ]] && break
-  kill -0 "$PID" 2>/dev/null || fail "exporter --pods exited before listening"
-  sleep 0.1
-done
-[[ -n "$URL" ]] || fail "exporter --pods did not report its address within 30 s"
+URL=$(wait_for_exporter "$WORK/out.log" "$PID" 300) ||
+  fail "exporter --pods exited before listening or did not report its address within 30 s"
 
 # At least three more readings (--interval 1) before counting the lines.
 sleep 3.5

@@ -7,6 +7,7 @@
 # and the rules loaded. Skips (77) without prometheus or curl.
 # Usage: prometheus_scrape_test.sh RAILKIT MAKE_NODE_FIXTURE
 set -u
+source "$(dirname "$0")/lib.sh"
 RK=$1
 MAKE_FIXTURE=$2
 WORK=""
@@ -38,13 +39,8 @@ echo 1000 >"$PORT_DIR/counters/port_xmit_data"
 
 "$RK" exporter --root "$ROOT" --listen 127.0.0.1:0 --interval 1 >"$WORK/exporter.log" 2>&1 &
 EXPORTER=$!
-TARGET=""
-for _ in $(seq 300); do  # 30 s: a sanitizer build on a loaded machine starts slowly
-  TARGET=$(sed -nE 's|^railkit exporter: serving http://(127\.0\.0\.1:[0-9]+)/metrics.*|\1|p' "$WORK/exporter.log")
-  [[ -n "$TARGET" ]] && break
-  sleep 0.1
-done
-[[ -n "$TARGET" ]] || fail "the exporter did not start"
+URL=$(wait_for_exporter "$WORK/exporter.log" "$EXPORTER" 300) || fail "the exporter did not start within 30 s"
+TARGET=${URL#http://}
 
 "$RK" render exporter --image unused --rule-file >"$WORK/rules.yaml" || fail "render exporter --rule-file"
 cat >"$WORK/prometheus.yml" <<YAML
