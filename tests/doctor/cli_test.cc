@@ -16,6 +16,7 @@
 
 #include "k8s/lint/lint.h"
 #include "support/node_builder.h"
+#include "support/node_scratch.h"
 #include "support/test_support.h"
 
 namespace fs = std::filesystem;
@@ -24,24 +25,9 @@ using railkit::testing::NodeBuilder;
 
 namespace {
 
-// Trees of ~1000 small files each: on tmpfs when TMPDIR does not say otherwise
-// (a disk-backed /tmp on a busy machine makes the suite minutes slower).
-fs::path scratchBase() {
-  if (std::getenv("TMPDIR") == nullptr && fs::is_directory("/dev/shm") && ::access("/dev/shm", W_OK) == 0)
-    return "/dev/shm";
-  return fs::temp_directory_path();
-}
-
-// Removes this process's scratch trees when the suite ends.
-class ScratchCleanup : public ::testing::Environment {
- public:
-  void TearDown() override {
-    std::error_code ec;
-    fs::remove_all(scratchBase() / ("railkit-doctor-cli-" + std::to_string(::getpid())), ec);
-  }
-};
+constexpr const char* kScratch = "railkit-doctor-cli";
 [[maybe_unused]] ::testing::Environment* const kScratchCleanup =
-    ::testing::AddGlobalTestEnvironment(new ScratchCleanup);
+    ::testing::AddGlobalTestEnvironment(new railkit::testing::NodeScratchCleanup(kScratch));
 
 struct CliRun {
   int status = -1;
@@ -51,7 +37,7 @@ struct CliRun {
 
 fs::path tempRoot() {
   static fs::path root = [] {
-    fs::path d = scratchBase() / ("railkit-doctor-cli-" + std::to_string(::getpid()));
+    fs::path d = railkit::testing::nodeScratch(kScratch);
     fs::remove_all(d);
     fs::create_directories(d);
     return d;

@@ -14,6 +14,7 @@
 #include "doctor/rule.h"
 #include "model/collect.h"
 #include "support/node_builder.h"
+#include "support/node_scratch.h"
 #include "support/roce_live.h"
 #include "support/test_support.h"
 
@@ -29,27 +30,12 @@ using railkit::testing::roceLiveJson;
 
 namespace {
 
-// Trees of ~1000 small files each: on tmpfs when TMPDIR does not say otherwise
-// (a disk-backed /tmp on a busy machine makes the suite minutes slower).
-fs::path scratchBase() {
-  if (std::getenv("TMPDIR") == nullptr && fs::is_directory("/dev/shm") && ::access("/dev/shm", W_OK) == 0)
-    return "/dev/shm";
-  return fs::temp_directory_path();
-}
-
-// Removes this process's scratch trees when the suite ends.
-class ScratchCleanup : public ::testing::Environment {
- public:
-  void TearDown() override {
-    std::error_code ec;
-    fs::remove_all(scratchBase() / ("railkit-doctor-rules-" + std::to_string(::getpid())), ec);
-  }
-};
+constexpr const char* kScratch = "railkit-doctor-rules";
 [[maybe_unused]] ::testing::Environment* const kScratchCleanup =
-    ::testing::AddGlobalTestEnvironment(new ScratchCleanup);
+    ::testing::AddGlobalTestEnvironment(new railkit::testing::NodeScratchCleanup(kScratch));
 
 fs::path tempDir(const std::string& name) {
-  fs::path d = scratchBase() / ("railkit-doctor-rules-" + std::to_string(::getpid())) / name;
+  fs::path d = railkit::testing::nodeScratch(kScratch) / name;
   fs::remove_all(d);
   return d;
 }

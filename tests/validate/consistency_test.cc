@@ -22,7 +22,7 @@ using railkit::validate::Outlier;
 namespace {
 
 [[maybe_unused]] ::testing::Environment* const kCleanup =
-    ::testing::AddGlobalTestEnvironment(new railkit::testing::ValidateScratchCleanup);
+    ::testing::AddGlobalTestEnvironment(new railkit::testing::NodeScratchCleanup(railkit::testing::kValidateScratch));
 
 // By how the node names each attribute (its label, else the compared key).
 std::map<std::string, std::string> asMap(const std::vector<NodeAttribute>& attributes) {

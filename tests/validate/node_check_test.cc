@@ -21,7 +21,7 @@ using railkit::validate::NodeExpectations;
 namespace {
 
 [[maybe_unused]] ::testing::Environment* const kCleanup =
-    ::testing::AddGlobalTestEnvironment(new railkit::testing::ValidateScratchCleanup);
+    ::testing::AddGlobalTestEnvironment(new railkit::testing::NodeScratchCleanup(railkit::testing::kValidateScratch));
 
 std::vector<Finding> withId(const std::vector<Finding>& all, const std::string& id) {
   std::vector<Finding> out;
