@@ -128,6 +128,12 @@ Result<BenchOutcome> runBench(const BenchConfig& c, std::ostream& text) {
   auto bootstrap = makeBootstrap(c);
   if (!bootstrap) return tl::unexpected(bootstrap.error());
   Bootstrap& boot = **bootstrap;
+  // A rank other than 0 that gives up tells rank 0 why (best effort), so rank
+  // 0 names the partner this rank lost instead of "left the bootstrap".
+  auto giveUp = [&boot](Error e) -> Result<BenchOutcome> {
+    if (boot.rank() != 0) boot.abort(e.message);
+    return tl::unexpected(std::move(e));
+  };
   // The CLI checks -r against the world size it knows; a launcher may still
   // report another size, so every rank checks again before the data plane.
   if (c.sweep.root < 0 || c.sweep.root >= boot.size()) {
@@ -135,7 +141,7 @@ Result<BenchOutcome> runBench(const BenchConfig& c, std::ostream& text) {
                                             std::to_string(boot.size()) + " rank(s)");
   }
   auto transport = makeTransport(c.backend, boot, c.transport_options);
-  if (!transport) return tl::unexpected(transport.error());
+  if (!transport) return giveUp(transport.error());
   Transport& t = **transport;
 
   BenchOutcome outcome;
@@ -147,7 +153,7 @@ Result<BenchOutcome> runBench(const BenchConfig& c, std::ostream& text) {
     p2p.iters = std::max(5, c.sweep.iters * 50);
     p2p.lat_iters = std::max(10, c.sweep.iters * 50);
     auto doc = runP2p(t, p2p, speak ? &text : nullptr);
-    if (!doc) return tl::unexpected(doc.error().withContext("p2p"));
+    if (!doc) return giveUp(doc.error().withContext("p2p"));
     outcome.document = {{"backend", t.name()}, {"op", "p2p"}, {"data_interface", c.transport_options.data_interface},
                         {"control_interface", c.control_interface}, {"p2p", *doc}, {"environment", c.environment}};
     return outcome;
@@ -159,16 +165,16 @@ Result<BenchOutcome> runBench(const BenchConfig& c, std::ostream& text) {
     pairs.warmup = c.sweep.warmup;
     pairs.bidirectional = !c.pairs_one_way;
     auto doc = runPairs(t, boot, pairs, speak ? &text : nullptr, &outcome.failures);
-    if (!doc) return tl::unexpected(doc.error());
+    if (!doc) return giveUp(doc.error());
     outcome.document = {{"backend", t.name()}, {"bootstrap", boot.kind()}, {"op", "pairs"}, {"ranks", t.size()},
                         {"data_interface", c.transport_options.data_interface},
                         {"control_interface", c.control_interface}, {"pairs", *doc},
                         {"failures", outcome.failures}, {"environment", c.environment}};
-    if (auto s = boot.barrier(); !s) return tl::unexpected(s.error());
+    if (auto s = boot.barrier(); !s) return giveUp(s.error());
     return outcome;
   }
   auto collectives = runCollectives(c, t, boot, ops, speak ? &text : nullptr);
-  if (!collectives) return tl::unexpected(collectives.error());
+  if (!collectives) return giveUp(collectives.error());
   outcome.wrong = collectives->wrong;
   outcome.failures = collectives->failures;
   int nodes = collectives->nodes;
@@ -194,7 +200,7 @@ Result<BenchOutcome> runBench(const BenchConfig& c, std::ostream& text) {
                                      {"nic_gbps", c.nic_gbps ? nlohmann::json(*c.nic_gbps) : nlohmann::json(nullptr)},
                                      {"source", c.nic_rate_source}};
   }
-  if (auto s = boot.barrier(); !s) return tl::unexpected(s.error());
+  if (auto s = boot.barrier(); !s) return giveUp(s.error());
   return outcome;
 }
 
