@@ -97,6 +97,25 @@ TEST(ReportBusbw, TheBoundAndTheGradedFractionAreDrawnAtTheirValues) {
   EXPECT_NE(html.find("NIC bound 2.5 GB/s"), std::string::npos);
 }
 
+// --expect-busbw stricter than the line-rate expectation: the bound is the
+// one bench recorded, not the expectation divided by the fraction.
+TEST(ReportBusbw, AStricterExpectBusbwLeavesTheBoundWhereItIs) {
+  auto bench = readJson(reportFixture("bench-all-reduce-local2.json"));
+  bench["results"][0]["expected_busbw_gbs"] = 3.0;
+  bench["results"][0]["nic_bound_busbw_gbs"] = 2.5;
+  bench["line_rate"] = {{"fraction", 0.8}, {"nic_gbps", 20}, {"source", "test"}};
+  std::string html = sectionOf(page({doc("bench.json", bench)}), "busbw");
+  size_t bound = html.find("<line class=\"bound\"");
+  size_t graded = html.find("<line class=\"graded\"");
+  ASSERT_NE(bound, std::string::npos);
+  ASSERT_NE(graded, std::string::npos);
+  EXPECT_EQ(std::stod(attr(html, "data-value", bound)), 2.5);
+  EXPECT_EQ(std::stod(attr(html, "data-value", graded)), 3.0);
+  EXPECT_NE(html.find("NIC bound 2.5 GB/s"), std::string::npos);
+  EXPECT_NE(html.find("expected 3 GB/s"), std::string::npos) << html;
+  EXPECT_EQ(html.find("0.8x bound 3"), std::string::npos);
+}
+
 TEST(ReportBusbw, SeveralRunsOfOneOpAreOverlaidWithALegend) {
   auto a = readJson(reportFixture("bench-all-reduce-local2.json"));
   auto b = readJson(reportFixture("validate-local4.json"));
