@@ -78,20 +78,32 @@ std::vector<json> workerPods(const std::vector<RenderedObject>& objects) {
   return workers;
 }
 
-// Lints the whole render against ../shared/schemas: no error, no warning.
-void expectLintClean(const std::vector<RenderedObject>& objects) {
-  static auto schemas = SchemaSet::load((railkit::testing::sharedDir() / "schemas").string());
-  ASSERT_TRUE(schemas) << schemas.error().message;
+// The lint findings of a render against ../shared/schemas and railkit's own
+// schemas/ (the CRDs of IPPool and SriovNetworkPoolConfig).
+std::vector<Finding> lintRendered(const std::vector<RenderedObject>& objects) {
+  static auto schemas = SchemaSet::load(railkit::testing::schemaDirs());
+  EXPECT_TRUE(schemas) << schemas.error().message;
+  if (!schemas) return {};
   std::string yaml = toYaml(objects);
   auto manifest = loadManifest(yaml, "rendered.yaml");
-  ASSERT_TRUE(manifest) << manifest.error().message;
+  EXPECT_TRUE(manifest) << manifest.error().message;
+  if (!manifest) return {};
+  EXPECT_EQ((*manifest)->objects.size(), objects.size());
   LintInput input;
   input.manifests.push_back(std::move(*manifest));
   input.schemas = &*schemas;
   prepareLintInput(input);
-  for (const Finding& finding : runLint(input))
+  return runLint(input);
+}
+
+// Lints the whole render: no error, no warning, and every object validated
+// (a kind without a schema is only an info finding, so it is looked for).
+void expectLintClean(const std::vector<RenderedObject>& objects) {
+  for (const Finding& finding : lintRendered(objects)) {
     EXPECT_EQ(finding.severity, Severity::kInfo)
         << finding.id << " " << finding.object << " " << finding.path << ": " << finding.message;
+    EXPECT_NE(finding.message.rfind("no schema for", 0), 0u) << finding.object << ": " << finding.message;
+  }
 }
 
 // --- dra -------------------------------------------------------------------
@@ -398,22 +410,58 @@ TEST_P(K8sRenderModesMatrix, LintsCleanAgainstSchemas) {
   profile.hcas = {"mlx5_0", "mlx5_1"};
   auto objects = renderProfile(profile);
   ASSERT_TRUE(objects) << objects.error().message;
-  static auto schemas = SchemaSet::load((railkit::testing::sharedDir() / "schemas").string());
-  ASSERT_TRUE(schemas) << schemas.error().message;
-  std::string yaml = toYaml(*objects);
-  auto manifest = loadManifest(yaml, "rendered.yaml");
-  ASSERT_TRUE(manifest) << manifest.error().message;
-  EXPECT_EQ((*manifest)->objects.size(), objects->size());
-  LintInput input;
-  input.manifests.push_back(std::move(*manifest));
-  input.schemas = &*schemas;
-  prepareLintInput(input);
-  for (const Finding& finding : runLint(input)) {
+  for (const Finding& finding : lintRendered(*objects)) {
     if (finding.id == "host-network" && c.mode == "host-network") continue;
     EXPECT_EQ(finding.severity, Severity::kInfo)
         << finding.id << " " << finding.object << " " << finding.path << ": " << finding.message;
+    // Every rendered kind has a schema (the CRDs ../shared lacks are in schemas/).
+    EXPECT_NE(finding.message.rfind("no schema for", 0), 0u) << finding.object << ": " << finding.message;
   }
-  EXPECT_EQ(yaml.find("privileged: true"), std::string::npos);
+  EXPECT_EQ(toYaml(*objects).find("privileged: true"), std::string::npos);
+}
+
+// The pools a render emits are checked against their CRDs: an IPPool
+// without its subnet or block size, or an RDMA mode the SR-IOV operator
+// does not know, is a schema error, not an object lint waves through.
+TEST(K8sRenderModes, RenderedPoolsAreSchemaChecked) {
+  RAILKIT_REQUIRE_SHARED();
+  auto schemaErrors = [](const std::vector<RenderedObject>& objects) {
+    std::vector<std::string> out;
+    for (const Finding& finding : lintRendered(objects))
+      if (finding.id == "schema" && finding.severity == Severity::kError)
+        out.push_back(finding.object + " " + finding.path + ": " + finding.message);
+    return out;
+  };
+  Profile shared = profileFor("rdma-shared", "roce", 2);
+  auto pools = renderProfile(shared);
+  ASSERT_TRUE(pools) << pools.error().message;
+  ASSERT_TRUE(schemaErrors(*pools).empty()) << schemaErrors(*pools).front();
+  for (const char* field : {"subnet", "perNodeBlockSize"}) {
+    auto broken = *pools;
+    int dropped = 0;
+    for (auto& object : broken)
+      if (object.object["kind"] == "IPPool") dropped += object.object["spec"].erase(field);
+    ASSERT_EQ(dropped, 2) << field;
+    auto errors = schemaErrors(broken);
+    ASSERT_EQ(errors.size(), 2u) << field;
+    for (const std::string& error : errors) {
+      EXPECT_NE(error.find("IPPool/"), std::string::npos) << error;
+      EXPECT_NE(error.find(field), std::string::npos) << error;
+    }
+  }
+  Profile sriov = profileFor("sriov", "roce", 2);
+  auto rendered = renderProfile(sriov);
+  ASSERT_TRUE(rendered) << rendered.error().message;
+  ASSERT_TRUE(schemaErrors(*rendered).empty()) << schemaErrors(*rendered).front();
+  for (const char* mode : {"exclusiv", "Exclusive", "netns"}) {
+    auto broken = *rendered;
+    for (auto& object : broken)
+      if (object.object["kind"] == "SriovNetworkPoolConfig") object.object["spec"]["rdmaMode"] = mode;
+    auto errors = schemaErrors(broken);
+    ASSERT_EQ(errors.size(), 1u) << mode;
+    EXPECT_NE(errors[0].find("SriovNetworkPoolConfig/"), std::string::npos) << errors[0];
+    EXPECT_NE(errors[0].find("spec.rdmaMode"), std::string::npos) << errors[0];
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(AllModesLaunchersFabrics, K8sRenderModesMatrix, ::testing::ValuesIn(matrixCases()),
