@@ -420,50 +420,6 @@ TEST_P(K8sRenderModesMatrix, LintsCleanAgainstSchemas) {
   EXPECT_EQ(toYaml(*objects).find("privileged: true"), std::string::npos);
 }
 
-// The pools a render emits are checked against their CRDs: an IPPool
-// without its subnet or block size, or an RDMA mode the SR-IOV operator
-// does not know, is a schema error, not an object lint waves through.
-TEST(K8sRenderModes, RenderedPoolsAreSchemaChecked) {
-  RAILKIT_REQUIRE_SHARED();
-  auto schemaErrors = [](const std::vector<RenderedObject>& objects) {
-    std::vector<std::string> out;
-    for (const Finding& finding : lintRendered(objects))
-      if (finding.id == "schema" && finding.severity == Severity::kError)
-        out.push_back(finding.object + " " + finding.path + ": " + finding.message);
-    return out;
-  };
-  Profile shared = profileFor("rdma-shared", "roce", 2);
-  auto pools = renderProfile(shared);
-  ASSERT_TRUE(pools) << pools.error().message;
-  ASSERT_TRUE(schemaErrors(*pools).empty()) << schemaErrors(*pools).front();
-  for (const char* field : {"subnet", "perNodeBlockSize"}) {
-    auto broken = *pools;
-    int dropped = 0;
-    for (auto& object : broken)
-      if (object.object["kind"] == "IPPool") dropped += object.object["spec"].erase(field);
-    ASSERT_EQ(dropped, 2) << field;
-    auto errors = schemaErrors(broken);
-    ASSERT_EQ(errors.size(), 2u) << field;
-    for (const std::string& error : errors) {
-      EXPECT_NE(error.find("IPPool/"), std::string::npos) << error;
-      EXPECT_NE(error.find(field), std::string::npos) << error;
-    }
-  }
-  Profile sriov = profileFor("sriov", "roce", 2);
-  auto rendered = renderProfile(sriov);
-  ASSERT_TRUE(rendered) << rendered.error().message;
-  ASSERT_TRUE(schemaErrors(*rendered).empty()) << schemaErrors(*rendered).front();
-  for (const char* mode : {"exclusiv", "Exclusive", "netns"}) {
-    auto broken = *rendered;
-    for (auto& object : broken)
-      if (object.object["kind"] == "SriovNetworkPoolConfig") object.object["spec"]["rdmaMode"] = mode;
-    auto errors = schemaErrors(broken);
-    ASSERT_EQ(errors.size(), 1u) << mode;
-    EXPECT_NE(errors[0].find("SriovNetworkPoolConfig/"), std::string::npos) << errors[0];
-    EXPECT_NE(errors[0].find("spec.rdmaMode"), std::string::npos) << errors[0];
-  }
-}
-
 INSTANTIATE_TEST_SUITE_P(AllModesLaunchersFabrics, K8sRenderModesMatrix, ::testing::ValuesIn(matrixCases()),
                          [](const ::testing::TestParamInfo<MatrixCase>& info) {
                            std::string name = info.param.mode + "_" + info.param.launcher + "_" +

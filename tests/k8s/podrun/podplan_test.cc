@@ -349,51 +349,6 @@ spec:
   EXPECT_EQ(p->pods[0].netifs[1].name, "dranet0");
 }
 
-// GKE multi-networking names every interface; all but the default one are
-// the pod's extra NICs. A native sidecar keeps its kind and its hostPath
-// mounts, read-only where the mount says so.
-TEST(PodPlan, GkeInterfacesHostPathsAndNativeSidecar) {
-  auto p = plan(R"y(
-apiVersion: batch/v1
-kind: Job
-metadata: {name: j, namespace: ns}
-spec:
-  template:
-    metadata:
-      annotations:
-        networking.gke.io/default-interface: eth0
-        networking.gke.io/interfaces: '[{"interfaceName":"eth0","network":"default"},{"interfaceName":"eth1","network":"vpc1"},{"interfaceName":"eth2","network":"vpc2"}]'
-    spec:
-      initContainers:
-        - name: daemon
-          restartPolicy: Always
-          command: [/fts/run]
-          volumeMounts: [{name: sys, mountPath: /hostsysfs}]
-      containers:
-        - name: c
-          command: [run]
-          volumeMounts: [{name: lib, mountPath: /usr/local/nvidia, readOnly: true}]
-      volumes:
-        - {name: sys, hostPath: {path: /sys}}
-        - {name: lib, hostPath: {path: /home/kubernetes/bin/nvidia}}
-)y");
-  ASSERT_TRUE(p) << p.error().message;
-  const ResolvedPod& r = p->pods.at(0);
-  ASSERT_EQ(r.netifs.size(), 3u);
-  EXPECT_EQ(r.netifs[1].name, "eth1");
-  EXPECT_TRUE(r.netifs[1].data);
-  EXPECT_EQ(r.netifs[2].name, "eth2");
-  ASSERT_EQ(r.containers.size(), 2u);
-  EXPECT_EQ(r.containers[0].kind, "sidecar");
-  ASSERT_EQ(r.containers[0].host_mounts.size(), 1u);
-  EXPECT_EQ(r.containers[0].host_mounts[0].host_path, "/sys");
-  EXPECT_EQ(r.containers[0].host_mounts[0].path, "/hostsysfs");
-  EXPECT_FALSE(r.containers[0].host_mounts[0].read_only);
-  ASSERT_EQ(r.containers[1].host_mounts.size(), 1u);
-  EXPECT_EQ(r.containers[1].host_mounts[0].host_path, "/home/kubernetes/bin/nvidia");
-  EXPECT_TRUE(r.containers[1].host_mounts[0].read_only);
-}
-
 TEST(PodPlan, ExpandVarsFollowsKubernetes) {
   std::vector<std::pair<std::string, std::string>> env = {{"A", "x"}};
   EXPECT_EQ(expandVars("$(A)-$$(A)-$(B)-$A-$(A", env), "x-$(A)-$(B)-$A-$(A");
