@@ -1,4 +1,4 @@
-// railkit lint FILE... [--schemas DIR] [--json]: checks manifests for the
+// railkit lint FILE... [--schemas DIR]... [--json]: checks manifests for the
 // recurring RDMA/NCCL/MPI mistakes and against OpenAPI/CRD schemas.
 #include <cstdio>
 #include <iostream>
@@ -19,7 +19,7 @@ namespace {
 
 struct LintOptions {
   std::vector<std::string> files;
-  std::string schemas;
+  std::vector<std::string> schemas;  // --schemas, repeatable: the first DIR wins a kind
   OutputOptions output;
   bool list_rules = false;
 };
@@ -100,8 +100,13 @@ void registerLint(CLI::App& app, CommandContext& context) {
   auto options = std::make_shared<LintOptions>();
   command->add_option("files", options->files, "YAML or JSON manifest files")->type_name("FILE...");
   command->add_flag("--list-rules", options->list_rules, "List every rule (id, what it finds)");
-  command->add_option("--schemas", options->schemas,
-                      "directory of Kubernetes OpenAPI v3 JSON documents and CRD YAML files");
+  // One DIR per --schemas (repeat it): a list option would swallow the files.
+  command
+      ->add_option("--schemas", options->schemas,
+                   "directory of Kubernetes OpenAPI v3 JSON documents and CRD YAML files (repeatable: "
+                   "--schemas ../shared/schemas --schemas schemas)")
+      ->type_name("DIR")
+      ->allow_extra_args(false);
   addOutputFlags(*command, options->output);
   command->callback([&context, options] { context.action = [options] { return runLint(*options); }; });
 }

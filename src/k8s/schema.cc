@@ -116,10 +116,9 @@ Status SchemaSet::addCrd(const YamlNode& crd) {
   return okStatus();
 }
 
-Result<SchemaSet> SchemaSet::load(const std::string& dir) {
+Status SchemaSet::addDirectory(const std::string& dir) {
   std::error_code ec;
   if (!fs::is_directory(dir, ec)) return makeError(ErrorCode::kNotFound, "schema directory " + dir + " not found");
-  SchemaSet set;
   std::vector<fs::path> files;
   for (auto it = fs::recursive_directory_iterator(dir, ec); !ec && it != fs::recursive_directory_iterator();
        it.increment(ec))
@@ -130,17 +129,26 @@ Result<SchemaSet> SchemaSet::load(const std::string& dir) {
     std::string ext = path.extension().string();
     auto gv = groupVersionOfFile(name);
     if (!gv && ext != ".yaml" && ext != ".yml") continue;  // README, SOURCES.md, ...
-    if (auto st = checkSchemaFile(path); !st) return tl::unexpected(st.error());
+    if (auto st = checkSchemaFile(path); !st) return st;
     if (gv) {
-      set.openapi_[*gv] = Document{path.string(), nullptr};
+      openapi_.emplace(*gv, Document{path.string(), nullptr});
       continue;
     }
     auto text = readText(path);
     if (!text) return tl::unexpected(text.error());
     auto stream = parseYaml(*text, path.string());
     if (!stream) return tl::unexpected(stream.error());
-    for (const YamlDocument& doc : stream->documents) (void)set.addCrd(doc.root);
+    for (const YamlDocument& doc : stream->documents) (void)addCrd(doc.root);
   }
+  return okStatus();
+}
+
+Result<SchemaSet> SchemaSet::load(const std::string& dir) { return load(std::vector<std::string>{dir}); }
+
+Result<SchemaSet> SchemaSet::load(const std::vector<std::string>& dirs) {
+  SchemaSet set;
+  for (const std::string& dir : dirs)
+    if (auto st = set.addDirectory(dir); !st) return tl::unexpected(st.error());
   return set;
 }
 

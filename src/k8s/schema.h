@@ -33,6 +33,9 @@ class SchemaSet {
  public:
   // Indexes `dir` (recursively): *_openapi.json and CRD *.yaml/*.yml files.
   static Result<SchemaSet> load(const std::string& dir);
+  // Several directories (upstream copies, then railkit's own schemas/): where
+  // two define the same group/version or kind, the first directory wins.
+  static Result<SchemaSet> load(const std::vector<std::string>& dirs);
   // Builds a set from in-memory texts (tests, fuzzing): OpenAPI document
   // for one group/version ("v1", "apps/v1"), and CRD YAML texts.
   static Result<SchemaSet> fromTexts(const std::map<std::string, std::string>& openapi_by_gv,
@@ -50,6 +53,7 @@ class SchemaSet {
     std::shared_ptr<nlohmann::json> json;
   };
   Status addCrd(const YamlNode& crd);
+  Status addDirectory(const std::string& dir);
   const nlohmann::json* openapiDocument(const std::string& group_version);
 
   std::map<std::string, Document> openapi_;  // group/version -> document

@@ -87,4 +87,26 @@ TEST(K8sLintCli, RealMistakeWithSchemas) {
   EXPECT_NE(result.out.find("unknown field 'pfName'"), std::string::npos) << result.out;
 }
 
+// --schemas repeats, one DIR each (a file after it stays a file): the
+// upstream copies and railkit's own CRDs together check a pool's rdmaMode.
+TEST(K8sLintCli, SchemasRepeatable) {
+  std::string config = writeTemp("poolconfig.yaml",
+                                 "apiVersion: sriovnetwork.openshift.io/v1\nkind: SriovNetworkPoolConfig\n"
+                                 "metadata: {name: c, namespace: n}\nspec: {rdmaMode: exclusiv}\n");
+  std::string own = (railkit::testing::sourceDir() / "schemas").string();
+  CliRun result = run("lint --schemas " + own + " " + config);
+  EXPECT_EQ(result.status, 1) << result.out;
+  EXPECT_NE(result.out.find("spec.rdmaMode"), std::string::npos) << result.out;
+  RAILKIT_REQUIRE_SHARED();
+  auto shared = railkit::testing::sharedDir() / "schemas";
+  CliRun both = run("lint --schemas " + shared.string() + " " + config + " --schemas " + own);
+  EXPECT_EQ(both.status, 1) << both.out;
+  EXPECT_NE(both.out.find("'exclusiv' is not one of"), std::string::npos) << both.out;
+  CliRun upstream_only = run("lint --schemas " + shared.string() + " " + config);
+  EXPECT_EQ(upstream_only.status, 0) << upstream_only.out;
+  EXPECT_NE(upstream_only.out.find("no schema for sriovnetwork.openshift.io/v1 SriovNetworkPoolConfig"),
+            std::string::npos)
+      << upstream_only.out;
+}
+
 }  // namespace

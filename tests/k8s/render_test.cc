@@ -18,7 +18,7 @@ constexpr const char* kTools[] = {"nccl-tests", "railkit", "perftest", "validate
 
 TEST_P(K8sRenderMatrix, LintsCleanAgainstSchemas) {
   RAILKIT_REQUIRE_SHARED();
-  static auto schemas = SchemaSet::load((railkit::testing::sharedDir() / "schemas").string());
+  static auto schemas = SchemaSet::load(railkit::testing::schemaDirs());
   ASSERT_TRUE(schemas) << schemas.error().message;
   auto [mode, launcher, fabric, tool] = GetParam();
   Profile profile;

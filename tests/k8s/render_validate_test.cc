@@ -94,7 +94,7 @@ TEST(RenderValidate, NoGpuNodeRequestsNoGpu) {
 // node without GPUs (no nvidia.com/gpu, one MPI slot) must lint clean too.
 TEST(RenderValidate, NoGpuRendersLintClean) {
   RAILKIT_REQUIRE_SHARED();
-  static auto schemas = SchemaSet::load((railkit::testing::sharedDir() / "schemas").string());
+  static auto schemas = SchemaSet::load(railkit::testing::schemaDirs());
   ASSERT_TRUE(schemas) << schemas.error().message;
   for (const char* mode : kModes)
     for (const char* launcher : kLaunchers) {

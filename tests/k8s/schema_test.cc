@@ -92,6 +92,43 @@ spec:
   EXPECT_EQ(bad[0].line, 8);
 }
 
+// railkit's own CRD schemas (schemas/, no ../shared needed): nv-ipam's
+// IPPool needs its subnet and block size, the SR-IOV operator's pool config
+// takes rdmaMode shared or exclusive and maxUnavailable as a number or a
+// percentage.
+TEST(K8sSchema, RailkitCrdsIpPoolAndSriovPoolConfig) {
+  auto set = SchemaSet::load((railkit::testing::sourceDir() / "schemas").string());
+  ASSERT_TRUE(set) << set.error().message;
+  EXPECT_EQ(set->crdCount(), 2u);
+  std::string pool = "apiVersion: nv-ipam.nvidia.com/v1alpha1\nkind: IPPool\nmetadata: {name: p, namespace: n}\n";
+  auto good = validateText(*set, pool + "spec: {subnet: 192.168.0.0/16, perNodeBlockSize: 100, gateway: 192.168.0.1,\n"
+                                        "  exclusions: [{startIP: 192.168.0.10, endIP: 192.168.0.20}],\n"
+                                        "  nodeSelector: {nodeSelectorTerms: [{matchExpressions: [{key: a, operator: "
+                                        "In, values: [b]}]}]}}\n");
+  EXPECT_TRUE(good.empty()) << good[0].path << ": " << good[0].message;
+  auto no_subnet = validateText(*set, pool + "spec: {perNodeBlockSize: 100}\n");
+  ASSERT_EQ(no_subnet.size(), 1u);
+  EXPECT_NE(no_subnet[0].message.find("subnet"), std::string::npos);
+  auto no_block = validateText(*set, pool + "spec: {subnet: 10.0.0.0/8}\n");
+  ASSERT_EQ(no_block.size(), 1u);
+  EXPECT_NE(no_block[0].message.find("perNodeBlockSize"), std::string::npos);
+  auto typo = validateText(*set, pool + "spec: {subnet: 10.0.0.0/8, perNodeBlockSize: '8', blockSize: 8}\n");
+  ASSERT_EQ(typo.size(), 2u);
+  EXPECT_EQ(typo[0].path, "spec.perNodeBlockSize");
+  EXPECT_EQ(typo[1].path, "spec.blockSize");
+
+  std::string config = "apiVersion: sriovnetwork.openshift.io/v1\nkind: SriovNetworkPoolConfig\n"
+                       "metadata: {name: c, namespace: n}\n";
+  for (const char* spec : {"{rdmaMode: exclusive, maxUnavailable: 1, nodeSelector: {matchLabels: {a: b}}}",
+                           "{rdmaMode: shared, maxUnavailable: 20%, ovsHardwareOffloadConfig: {name: x}}"}) {
+    auto ok = validateText(*set, config + "spec: " + spec + "\n");
+    EXPECT_TRUE(ok.empty()) << spec << ": " << ok[0].path << ": " << ok[0].message;
+  }
+  auto bad = validateText(*set, config + "spec: {rdmaMode: exclusiv}\n");
+  ASSERT_EQ(bad.size(), 1u);
+  EXPECT_EQ(bad[0].path, "spec.rdmaMode");
+}
+
 TEST(K8sSchema, UnknownKindIsInfo) {
   auto set = SchemaSet::fromTexts({}, {kCrd});
   ASSERT_TRUE(set);

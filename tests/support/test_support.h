@@ -4,6 +4,7 @@
 
 #include <filesystem>
 #include <string>
+#include <vector>
 
 #include <gtest/gtest.h>
 
@@ -14,6 +15,11 @@ inline std::filesystem::path fixturesDir() { return sourceDir() / "tests" / "fix
 inline std::filesystem::path sharedDir() { return RAILKIT_SHARED_DIR; }
 inline bool haveShared() { return std::filesystem::is_directory(sharedDir() / "data"); }
 inline std::string railkitBinary() { return RAILKIT_BINARY; }
+// What render tests lint against: the upstream copies in ../shared/schemas,
+// then the CRDs railkit adds for kinds it renders that those lack (schemas/).
+inline std::vector<std::string> schemaDirs() {
+  return {(sharedDir() / "schemas").string(), (sourceDir() / "schemas").string()};
+}
 
 // A directory for one test binary's whole run, removed when the binary exits
 // (a FIFO or a 16 MiB sparse file left in /tmp by every run would pile up).

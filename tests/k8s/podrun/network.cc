@@ -93,6 +93,29 @@ std::vector<std::string> hostNics(const k8s::Manifest& manifest) {
   return names;
 }
 
+// GKE multi-networking: networking.gke.io/interfaces lists every interface
+// with its network; all but the default interface (eth0 on the pod network,
+// or the one networking.gke.io/default-interface names) are extra NICs.
+Result<std::vector<std::string>> gkeInterfaces(const PlannedPod& pod) {
+  std::vector<std::string> names;
+  auto found = pod.spec.annotations.find("networking.gke.io/interfaces");
+  if (found == pod.spec.annotations.end()) return names;
+  std::string default_if = "eth0";
+  if (auto d = pod.spec.annotations.find("networking.gke.io/default-interface"); d != pod.spec.annotations.end())
+    default_if = trim(d->second);
+  auto list = nlohmann::json::parse(found->second, nullptr, false);
+  if (list.is_discarded() || !list.is_array())
+    return makeError(ErrorCode::kInvalidInput, "pod " + pod.name + ": networking.gke.io/interfaces is not a JSON list");
+  for (const auto& item : list) {
+    if (!item.is_object() || !item.contains("interfaceName") || !item["interfaceName"].is_string())
+      return makeError(ErrorCode::kInvalidInput,
+                       "pod " + pod.name + ": networking.gke.io/interfaces: an entry without interfaceName");
+    std::string name = item["interfaceName"].get<std::string>();
+    if (name != default_if) names.push_back(name);
+  }
+  return names;
+}
+
 }  // namespace
 
 Result<std::vector<std::string>> dataInterfaces(const PlannedPod& pod, const k8s::Manifest& manifest,
@@ -105,6 +128,9 @@ Result<std::vector<std::string>> dataInterfaces(const PlannedPod& pod, const k8s
     if (!multus) return tl::unexpected(multus.error());
     names = *multus;
   }
+  auto gke = gkeInterfaces(pod);
+  if (!gke) return tl::unexpected(gke.error());
+  names.insert(names.end(), gke->begin(), gke->end());
   for (const auto& [claim, source] : pod.spec.claims) {
     std::string name = draInterface(source, pod.ns, manifest, notes);
     if (!name.empty()) names.push_back(name);

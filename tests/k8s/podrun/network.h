@@ -12,7 +12,8 @@ namespace railkit::podrun {
 
 // The data interfaces the pod gets, in order: Multus attachments (the
 // k8s.v1.cni.cncf.io/networks annotation, names net1.. unless `@if` or
-// "interface" says otherwise), then the dra.net interface each DRA claim
+// "interface" says otherwise), GKE's networking.gke.io/interfaces but the
+// default one, then the dra.net interface each DRA claim
 // names; with hostNetwork, the node's RDMA NICs as the NicClusterPolicy's
 // shared device plugin selects them.
 Result<std::vector<std::string>> dataInterfaces(const PlannedPod& pod, const k8s::Manifest& manifest,

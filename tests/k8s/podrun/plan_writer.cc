@@ -25,7 +25,7 @@ std::string octal(int mode) {
 }
 
 Status writeContainer(const ResolvedContainer& c, const fs::path& dir) {
-  std::string argv, env, human, assignments, dirs, files;
+  std::string argv, env, human, assignments, dirs, files, binds;
   for (const std::string& arg : c.argv) {
     argv += arg + '\0';
     if (!human.empty()) human += ' ';
@@ -41,7 +41,10 @@ Status writeContainer(const ResolvedContainer& c, const fs::path& dir) {
     auto status = writeFile(dir / "root" / f.path.substr(1), f.content);
     if (!status) return status;
   }
-  for (auto [name, content] : {std::pair{"argv", &argv}, {"env", &env}, {"dirs", &dirs}, {"files", &files}}) {
+  for (const HostMount& m : c.host_mounts)
+    binds += std::string(m.read_only ? "ro " : "rw ") + m.host_path + " " + m.path + "\n";
+  for (auto [name, content] : {std::pair{"argv", &argv}, {"env", &env}, {"dirs", &dirs}, {"files", &files},
+                               {"binds", &binds}}) {
     auto status = writeFile(dir / name, *content);
     if (!status) return status;
   }

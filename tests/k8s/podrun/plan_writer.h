@@ -9,7 +9,8 @@
 //               containers ("KIND NAME": init, sidecar, main, in start order)
 //   pods/POD/c/NAME/  argv and env (NUL-separated), command.txt (shell-quoted, for
 //               people), dirs ("MODE ro|rw PATH"), files ("MODE PATH"), the files'
-//               content under root/PATH
+//               content under root/PATH, binds ("ro|rw HOSTPATH PATH": hostPath
+//               volumes, HOSTPATH read under the fake node's root)
 #include <filesystem>
 
 #include "core/result.h"

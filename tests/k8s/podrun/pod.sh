@@ -1,22 +1,29 @@
 #!/usr/bin/env bash
 # The kubelet's part of the pod runner, run inside one pod's namespaces
 # (podrun.sh starts it under `ip netns exec NODE unshare --uts --mount`).
-#   pod.sh pod PODDIR RAILKIT IMAGE
+#   pod.sh pod PODDIR RAILKIT IMAGE [NODEROOT]
 #     names the host (UTS), gives the pod a private /run, /tmp and /dev/shm
 #     (and, with a planned RDMA device, /sys/class/infiniband and
 #     /dev/infiniband/uverbs0), an unlimited memlock (node-prep's) where
 #     the machine allows it,
 #     runs init containers in order, starts native sidecars and the main
-#     containers, waits for the main ones, then stops the sidecars. Writes
-#     PODDIR/status/NAME.rc and PODDIR/status/phase, logs to PODDIR/logs/NAME.log.
-#   pod.sh container PODDIR NAME RAILKIT IMAGE
+#     containers, waits for the main ones, then stops the sidecars (SIGTERM
+#     to each of their processes, SIGKILL after a grace period). Writes
+#     PODDIR/status/NAME.rc, PODDIR/status/NAME.stop (how a sidecar ended),
+#     PODDIR/status/NAME.environ (a main container's process name, then the
+#     environment it last ran with: what the test binary it exec'd saw) and
+#     PODDIR/status/phase, logs to PODDIR/logs/NAME.log.
+#   pod.sh container PODDIR NAME RAILKIT IMAGE [NODEROOT]
 #     (in its own mount namespace) lays the container's view over the host's:
 #     /etc, /root and /usr/local become overlays on a private tmpfs holding
 #     /etc/hosts, the image's files (IMAGE: the sshd host keys the test made),
-#     the volumes' directories and files (Secrets, ConfigMaps) and
+#     the volumes' directories and files (Secrets, ConfigMaps), hostPath
+#     volumes (read under NODEROOT, the fake node's root) and
 #     /usr/local/bin/railkit (the build tree's), then execs argv with exactly
 #     the image's env (IMAGE.env) and the planned env. The host's files are
-#     never written.
+#     never written: a path outside those trees (an image's /fts, a mount at
+#     /hostsysfs or /dev/aperture_devices) is made in a new root built of
+#     binds of the host's entries, and the container runs chrooted there.
 set -uo pipefail
 mode=$1 poddir=$2
 
@@ -26,35 +33,99 @@ overlay() {
   mount -t overlay podrun -o "lowerdir=$dir,upperdir=$scratch/upper$dir,workdir=$scratch/work$dir" "$dir"
 }
 
-# Only paths under the overlaid trees can be given to a container without
-# touching the host.
-writable() {
+# Paths under the trees each container gets privately (overlays, tmpfs).
+in_trees() {
   case $1 in /etc/* | /root/* | /usr/local/* | /run/* | /tmp/* | /dev/shm/*) return 0 ;; esac
+  return 1
+}
+
+# A container may be given a path in those trees or under one of `extras`
+# (made in its new root, below); nothing else, so the host is never written.
+writable() {
+  local e
+  in_trees "$1" && return 0
+  for e in "${extras[@]}"; do [[ $1 == "$e" || $1 == "$e"/* ]] && return 0; done
   echo "pod runner: cannot place $1 in the container (only /etc, /root, /usr/local, /run, /tmp, /dev/shm)" >&2
   return 1
 }
 
+# graft SRC DST: DST, a fresh tmpfs, mirrors SRC entry by entry (directories
+# bound recursively, files and device nodes bound, symlinks copied), except
+# that the directories in `grafted` are mirrored the same way one level
+# down: a new entry can then be made in DST without writing SRC.
+graft() {
+  local src=${1%/} dst=$2 e name g
+  mount -t tmpfs -o mode=755 podrun "$dst" || return 1
+  for e in "$src"/* "$src"/.[!.]*; do
+    [[ -e $e || -L $e ]] || continue
+    name=${e##*/}
+    g=0
+    for x in "${grafted[@]}"; do [[ $x == "$e" ]] && g=1; done
+    if [[ -L $e ]]; then
+      cp -P "$e" "$dst/$name"
+    elif ((g)); then
+      mkdir "$dst/$name" && graft "$e" "$dst/$name"
+    elif [[ -d $e ]]; then
+      mkdir "$dst/$name" && mount --rbind "$e" "$dst/$name"
+    else
+      touch "$dst/$name" && mount --bind "$e" "$dst/$name"
+    fi || return 1
+  done
+}
+
 if [[ $mode == container ]]; then
-  name=$3 rk=$4 image=$5 c="$poddir/c/$3"
+  name=$3 rk=$4 image=$5 noderoot=${6:-} c="$poddir/c/$3"
   mkdir -p "$c/ovl"
   mount -t tmpfs podrun "$c/ovl" || exit 126
   for dir in /etc /root /usr/local; do overlay "$dir" "$c/ovl" || exit 126; done
-  cp "$poddir/hosts" /etc/hosts && cp "$poddir/hostname" /etc/hostname || exit 126
-  [[ -d $image ]] && cp -a "$image/." /
-  mkdir -p /usr/local/bin && ln -sf "$rk" /usr/local/bin/railkit
+  # What lies outside the private trees: the image's directories and the
+  # hostPath mount points. Each such path gets a new root whose directories
+  # on the way to it are grafted, so it is made on a tmpfs.
+  extras=() grafted=() root=""
+  if [[ -d $image ]]; then
+    while read -r f; do
+      f=/${f#./}
+      in_trees "$f" && continue
+      # A file of the host's there would be written through its bind.
+      [[ -e $f || -L $f ]] && { echo "pod runner: the image's $f is also the host's" >&2; exit 126; }
+      extras+=("$(dirname "$f")")
+    done < <(cd "$image" && find . -mindepth 1 \( -type f -o -type l \))
+  fi
+  while read -r access host path; do in_trees "$path/" || extras+=("$path"); done <"$c/binds"
+  for e in "${extras[@]}"; do
+    a=$e
+    while [[ ! -d $a || -L $a ]]; do a=$(dirname "$a"); done
+    while [[ $a != / ]]; do grafted+=("$a") a=$(dirname "$a"); done
+  done
+  if ((${#extras[@]})); then
+    root="$c/ovl/root"
+    mkdir -p "$root" && graft / "$root" || exit 126
+    for e in "${extras[@]}"; do mkdir -p "$root$e" || exit 126; done
+  fi
+  cp "$poddir/hosts" "$root/etc/hosts" && cp "$poddir/hostname" "$root/etc/hostname" || exit 126
+  [[ -d $image ]] && cp -a "$image/." "$root/"
+  mkdir -p "$root/usr/local/bin" && ln -sf "$rk" "$root/usr/local/bin/railkit"
   while read -r m access path; do
     writable "$path" || exit 126
-    rm -rf "$path" && mkdir -p "$path" && chmod "$m" "$path" || exit 126
+    rm -rf "$root$path" && mkdir -p "$root$path" && chmod "$m" "$root$path" || exit 126
   done <"$c/dirs"
   while read -r m path; do
     writable "$path" || exit 126
-    install -D -m "$m" "$c/root$path" "$path" || exit 126
+    install -D -m "$m" "$c/root$path" "$root$path" || exit 126
   done <"$c/files"
   # Secret and ConfigMap volumes are mounted read-only.
   while read -r m access path; do
     [[ $access == ro ]] || continue
-    mount --bind "$path" "$path" && mount -o remount,bind,ro "$path" || exit 126
+    mount --bind "$root$path" "$root$path" && mount -o remount,bind,ro "$root$path" || exit 126
   done <"$c/dirs"
+  # hostPath volumes, from the fake node's root; a missing directory is made
+  # there, as the runtime makes a missing hostPath directory on the node.
+  while read -r access host path; do
+    [[ -n $noderoot ]] || { echo "pod runner: hostPath $host: no fake node root" >&2; exit 126; }
+    writable "$path/" || exit 126
+    mkdir -p "$noderoot$host" "$root$path" && mount --bind "$noderoot$host" "$root$path" || exit 126
+    if [[ $access == ro ]]; then mount -o remount,bind,ro "$root$path" || exit 126; fi
+  done <"$c/binds"
   mapfile -d '' -t env <"$c/env"
   mapfile -d '' -t argv <"$c/argv"
   # The image's own ENV lines (IMAGE.env beside it, one KEY=VALUE a line),
@@ -62,11 +133,13 @@ if [[ $mode == container ]]; then
   image_env=()
   [[ -f $image.env ]] && mapfile -t image_env <"$image.env"
   cd / || exit 126
-  exec env -i PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin HOME=/root \
+  chroot=()
+  [[ -n $root ]] && chroot=(chroot "$root")
+  exec "${chroot[@]}" env -i PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin HOME=/root \
     HOSTNAME="$(hostname)" "${image_env[@]}" "${env[@]}" "${argv[@]}"
 fi
 
-rk=$3 image=$4
+rk=$3 image=$4 noderoot=${5:-}
 self="$(cd "$(dirname "$0")" && pwd)/pod.sh"
 mkdir -p "$poddir/status" "$poddir/logs"
 hostname "$(cat "$poddir/hostname")"
@@ -113,11 +186,64 @@ echo Running >"$poddir/status/phase"
 # In a subshell (`&` or `( )`), exec makes the subshell the container's first
 # process, so its pid is the container's to wait for or stop.
 start() {
-  exec unshare --mount --propagation private bash "$self" container "$poddir" "$1" "$rk" "$image" \
+  exec unshare --mount --propagation private bash "$self" container "$poddir" "$1" "$rk" "$image" "$noderoot" \
     >"$poddir/logs/$1.log" 2>&1 </dev/null
 }
 
-mains=() names=() sidecars=() failed=0
+# The processes in mount namespace $1 (each container has its own, named by
+# its first process's /proc/PID/ns/mnt; it stands in for its cgroup).
+container_pids() {
+  local ns=$1 p
+  [[ -n $ns ]] || return 0
+  for p in /proc/[0-9]*; do
+    [[ $(readlink "$p/ns/mnt" 2>/dev/null) == "$ns" ]] && echo "${p#/proc/}"
+  done
+}
+
+# stop PID NAME: the kubelet stopping a native sidecar once the main
+# containers have ended: SIGTERM, then SIGKILL after the grace period
+# (PODRUN_GRACE_S, 10 s). Without a PID namespace the container's shell is
+# no PID 1 that would pass the signal on, so every process of the container
+# gets it. status/NAME.stop says which ended it.
+stop() {
+  local pid=$1 name=$2 ns pids t rc how="SIGTERM"
+  ns=$(readlink "/proc/$pid/ns/mnt" 2>/dev/null)
+  pids=$(container_pids "$ns")
+  [[ -n $pids ]] && kill -TERM $pids 2>/dev/null
+  for ((t = 0; t < ${PODRUN_GRACE_S:-10} * 5; t++)); do
+    [[ -z $(container_pids "$ns") ]] && break
+    sleep 0.2
+  done
+  pids=$(container_pids "$ns")
+  if [[ -n $pids ]]; then
+    how="SIGKILL after the ${PODRUN_GRACE_S:-10} s grace period"
+    kill -KILL $pids 2>/dev/null
+  fi
+  wait "$pid"
+  rc=$?
+  echo "exit $rc after $how" >"$poddir/status/$name.stop"
+}
+
+# watch_env PID NAME: what the main container's process runs with, read
+# while it lives (the test binary its shell exec'd keeps the pid):
+# status/NAME.environ, its name on the first line, then its environment, one
+# KEY=VALUE a line. Polled often while the pid is still a shell or the
+# runner's exec chain (a short test must not end unseen), then twice a second.
+watch_env() {
+  local pid=$1 out="$poddir/status/$2.environ" comm
+  while read -r comm <"/proc/$pid/comm" 2>/dev/null; do
+    case $comm in
+      bash | sh | dash | unshare | chroot | env) sleep 0.05 ;;
+      *)
+        { echo "$comm" && tr '\0' '\n' <"/proc/$pid/environ"; } >"$out.new" 2>/dev/null && mv "$out.new" "$out"
+        sleep 0.5
+        ;;
+    esac
+  done
+  rm -f "$out.new"
+}
+
+mains=() names=() sidecars=() sidecar_names=() failed=0
 while read -r kind name; do
   case $kind in
     init)
@@ -126,8 +252,12 @@ while read -r kind name; do
       echo "$rc" >"$poddir/status/$name.rc"
       if ((rc != 0)); then echo Failed >"$poddir/status/phase"; exit 1; fi
       ;;
-    sidecar) start "$name" & sidecars+=($!) ;;
-    main) start "$name" & mains+=($!) names+=("$name") ;;
+    sidecar) start "$name" & sidecars+=($!) sidecar_names+=("$name") ;;
+    main)
+      start "$name" &
+      mains+=($!) names+=("$name")
+      watch_env $! "$name" &
+      ;;
   esac
 done <"$poddir/containers"
 for k in "${!mains[@]}"; do
@@ -137,6 +267,6 @@ for k in "${!mains[@]}"; do
   ((rc != 0)) && failed=1
 done
 # The main containers have ended: the kubelet stops the native sidecars.
-for pid in "${sidecars[@]}"; do kill -TERM "$pid" 2>/dev/null; done
+for k in "${!sidecars[@]}"; do stop "${sidecars[k]}" "${sidecar_names[k]}"; done
 wait
 if ((failed)); then echo Failed >"$poddir/status/phase"; else echo Succeeded >"$poddir/status/phase"; fi

@@ -93,6 +93,7 @@ Result<Container> parseContainer(const YamlNode& node, const std::string& where)
       mount.name = item.get("name") ? item.get("name")->text() : "";
       mount.mount_path = item.get("mountPath") ? item.get("mountPath")->text() : "";
       mount.sub_path = item.get("subPath") ? item.get("subPath")->text() : "";
+      mount.read_only = item.get("readOnly") && item.get("readOnly")->text() == "true";
       container.mounts.push_back(mount);
     }
   }
@@ -124,6 +125,10 @@ Result<Volume> parseVolume(const YamlNode& node, const std::string& where) {
     volume.source = source->get("name") ? source->get("name")->text() : "";
   } else if (node.get("emptyDir") != nullptr) {
     volume.kind = Volume::Kind::kEmptyDir;
+  } else if (const YamlNode* host = node.at({"hostPath", "path"}); host != nullptr) {
+    volume.kind = Volume::Kind::kHostPath;
+    volume.source = host->text();
+    return volume;
   }
   if (source == nullptr) return volume;
   auto mode = modeField(source->get("defaultMode"), 0644);

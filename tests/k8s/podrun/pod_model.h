@@ -36,6 +36,7 @@ struct VolumeMount {
   std::string name;
   std::string mount_path;
   std::string sub_path;
+  bool read_only = false;
 };
 
 struct KeyToPath {
@@ -45,10 +46,10 @@ struct KeyToPath {
 };
 
 struct Volume {
-  enum class Kind { kOther, kSecret, kConfigMap, kEmptyDir };
+  enum class Kind { kOther, kSecret, kConfigMap, kEmptyDir, kHostPath };
   std::string name;
   Kind kind = Kind::kOther;
-  std::string source;  // Secret / ConfigMap name
+  std::string source;  // Secret / ConfigMap name, or the node's path (hostPath)
   std::vector<KeyToPath> items;
   int default_mode = 0644;
 };

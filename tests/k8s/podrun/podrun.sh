@@ -81,15 +81,22 @@ pr_run() {
   "$podplan" plan "$manifest" "$PR_PLAN" --ssh-key-dir "$RK_WORK/keys" \
     --ctrl-net "$RK_CTRL_NET" --data-net "$RK_DATA_NET" || return 2
   [[ -n ${PR_FAKE_RDMA:-} ]] && { pr_fake_rdma || return 2; }
+  # PR_IMAGE_EXTRA=DIR: more files for the image (a stand-in daemon where the
+  # manifest runs one). Each node gets its own root for hostPath volumes,
+  # nodes/NODE, a copy of PR_NODE_ROOT=DIR when set (what a node's
+  # installer DaemonSets would have put there), else empty.
+  if [[ -n ${PR_IMAGE_EXTRA:-} ]]; then cp -a "$PR_IMAGE_EXTRA/." "$RK_WORK/image/" || return 2; fi
   declare -gA PR_PID=() PR_END=()
   while IFS=$'\t' read -r node pod host end role job ctrl; do
     local ifs=()
     while read -r name addr plane; do ifs+=("$name=$addr"); done <"$PR_PLAN/pods/$pod/netifs"
     rk_netns_add_node "$node" "${ifs[@]}"
+    mkdir -p "$RK_WORK/nodes/$node" || return 2
+    if [[ -n ${PR_NODE_ROOT:-} ]]; then cp -a "$PR_NODE_ROOT/." "$RK_WORK/nodes/$node/" || return 2; fi
   done < <(pr_pods)
   while IFS=$'\t' read -r node pod host end role job ctrl; do
     ip netns exec "$(rk_node "$node")" unshare --uts --mount --propagation private \
-      bash "$RK_WORK/bin/pod.sh" pod "$PR_PLAN/pods/$pod" "$rk" "$RK_WORK/image" &
+      bash "$RK_WORK/bin/pod.sh" pod "$PR_PLAN/pods/$pod" "$rk" "$RK_WORK/image" "$RK_WORK/nodes/$node" &
     PR_PID[$pod]=$!
   done < <(pr_pods)
   local started=$SECONDS deadline=$((SECONDS + timeout)) running deleted=0

@@ -13,6 +13,12 @@
 # mpirun from rank 0, or the launcher).
 # With GPUS > 1 (gpusPerNode), each pod runs GPUS ranks (railkit bench
 # --nproc-per-node, or mpirun's slots): NODES x GPUS ranks on NODES hosts.
+# With MODE gke-tcpxo the image carries a stand-in RxDM (gke-tcpxo/image)
+# and each node the installer's nccl-env-profile.sh (gke-tcpxo/node); then
+# also (tcpxo_checks, below): tcpxo-daemon ran as a native sidecar with the
+# flags v1.0.20 takes, stayed up until the test ended and was stopped by
+# SIGTERM; the test process ran with the profile's NCCL_FASTRAK_* and
+# NCCL_TUNER_CONFIG_PATH and the pod's own interface names over them.
 # Usage: podrun_test.sh RAILKIT PODPLAN MODE LAUNCHER NODES [TOOL [GPUS]]
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -20,6 +26,7 @@ source "$here/podrun.sh"
 rk=$1 podplan=$2 mode=$3 launcher=$4 nodes=$5 tool=${6:-railkit} gpus=${7:-1}
 profile="$here/profiles/tcp.yaml"
 [[ $tool == nccl-tests ]] && profile="$here/profiles/nccl-tests.yaml"
+[[ $mode == gke-tcpxo ]] && profile="$here/profiles/gke-tcpxo.yaml"
 
 render() {
   "$rk" render --profile "$profile" --mode "$mode" --launcher "$launcher" --nodes "$nodes" --gpus-per-node "$gpus" \
@@ -41,6 +48,13 @@ as_tcp_test() {
 }
 nccl_binary() { echo "all_reduce_perf -b 1000 -e 1M -f 2 -g 1"; }
 railkit_binary() { echo "railkit bench all_reduce --backend tcp --data-if =net1 --ctrl-if =eth0 -b 1000 -e 1M"; }
+
+if [[ $mode == gke-tcpxo ]]; then
+  export PR_IMAGE_EXTRA="$here/gke-tcpxo/image" PR_NODE_ROOT="$here/gke-tcpxo/node"
+  # The image ships the entrypoint without the execute bit: the render's chmod must run.
+  [[ -x $PR_IMAGE_EXTRA/fts/entrypoint_rxdm_container.sh ]] &&
+    { echo "FAIL: the stand-in entrypoint is executable in the checkout (want mode 644)" >&2; exit 1; }
+fi
 
 pr_run "$podplan" "$rk" <(render) 90
 rc=$?
@@ -84,4 +98,5 @@ while IFS=$'\t' read -r node pod host end role job ctrl; do
   echo "pod $pod: eth0 $c bytes, $data_if $d bytes"
   ((d > 1000000 && c * 10 < d)) || fail "pod $pod: $data_if did not carry the bytes (eth0 $c, $data_if $d)"
 done <"$PR_PLAN/pods.tsv"
+[[ $mode == gke-tcpxo ]] && { source "$here/tcpxo_checks.sh"; tcpxo_checks; }
 echo "ok: $mode $launcher: $((nodes * gpus)) ranks on $nodes hosts over $data_if, every pod ended"

@@ -105,6 +105,13 @@ Status mountVolumes(const ResolvedPod& pod, const Container& container, const st
       if (candidate.name == mount.name) volume = &candidate;
     if (volume == nullptr)
       return makeError(ErrorCode::kInvalidInput, where + ": volumeMount " + mount.name + " names no volume");
+    if (volume->kind == Volume::Kind::kHostPath) {
+      if (!mount.sub_path.empty())
+        return makeError(ErrorCode::kInvalidInput,
+                         where + ": volumeMount " + mount.name + ": subPath of a hostPath is not simulated");
+      out.host_mounts.push_back({volume->source, mount.mount_path, mount.read_only});
+      continue;
+    }
     if (volume->kind == Volume::Kind::kEmptyDir || volume->kind == Volume::Kind::kOther) {
       if (volume->kind == Volume::Kind::kEmptyDir && mount.mount_path != "/dev/shm")
         out.dirs.push_back({mount.mount_path, 0777, false});

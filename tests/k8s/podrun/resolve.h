@@ -38,6 +38,15 @@ struct InjectedDir {
   bool read_only = false;
 };
 
+// A hostPath volume: the node's directory bound at the mount path. The
+// runner's nodes are fake (podrun.sh gives each a directory standing in for
+// its root), so `host_path` is read under that directory, never the machine's.
+struct HostMount {
+  std::string host_path;
+  std::string path;  // inside the container
+  bool read_only = false;
+};
+
 struct ResolvedContainer {
   std::string name;
   std::string kind;  // "init", "sidecar" (native), "main"
@@ -45,6 +54,7 @@ struct ResolvedContainer {
   std::vector<std::pair<std::string, std::string>> env;
   std::vector<InjectedDir> dirs;
   std::vector<InjectedFile> files;
+  std::vector<HostMount> host_mounts;
 };
 
 struct ResolvedPod {
