@@ -214,11 +214,15 @@ stop() {
     [[ -z $(container_pids "$ns") ]] && break
     sleep 0.2
   done
-  pids=$(container_pids "$ns")
-  if [[ -n $pids ]]; then
+  # Again until none is left: a shell may fork a child between the listing
+  # and the signal, and that child would outlive it.
+  for ((t = 0; t < 50; t++)); do
+    pids=$(container_pids "$ns")
+    [[ -z $pids ]] && break
     how="SIGKILL after the ${PODRUN_GRACE_S:-10} s grace period"
     kill -KILL $pids 2>/dev/null
-  fi
+    sleep 0.1
+  done
   wait "$pid"
   rc=$?
   echo "exit $rc after $how" >"$poddir/status/$name.stop"
@@ -231,7 +235,7 @@ stop() {
 # runner's exec chain (a short test must not end unseen), then twice a second.
 watch_env() {
   local pid=$1 out="$poddir/status/$2.environ" comm
-  while read -r comm <"/proc/$pid/comm" 2>/dev/null; do
+  while read -r comm 2>/dev/null <"/proc/$pid/comm"; do
     case $comm in
       bash | sh | dash | unshare | chroot | env) sleep 0.05 ;;
       *)
