@@ -90,6 +90,26 @@ std::string joined(const std::vector<std::string>& items, size_t limit = 6) {
 
 std::string gdrText(const std::optional<bool>& gdr) { return gdr ? (*gdr ? "yes" : "no") : "not shown"; }
 
+// "per rank: 8 rank(s) on 2 host(s): NET/IB GDR 4, no NET channel 4": the
+// ranks grouped by what their channels used, so the odd rank stands out.
+void renderRanks(std::string& out, const NcclRanks& ranks) {
+  if (ranks.ranks.empty()) return;
+  std::vector<std::pair<std::string, uint64_t>> kinds;
+  std::vector<std::string> hosts;
+  for (const auto& r : ranks.ranks) {
+    if (std::find(hosts.begin(), hosts.end(), r.host) == hosts.end()) hosts.push_back(r.host);
+    std::string kind = r.transport.empty() ? "no NET channel"
+                                           : r.transport + (r.gdr ? (*r.gdr ? " GDR" : " no GDR") : "");
+    auto it = std::find_if(kinds.begin(), kinds.end(), [&](const auto& k) { return k.first == kind; });
+    if (it == kinds.end()) kinds.emplace_back(kind, 1);
+    else ++it->second;
+  }
+  std::vector<std::string> parts;
+  for (const auto& [kind, count] : kinds) parts.push_back(fmt::format("{} {}", kind, count));
+  out += fmt::format("  per rank: {} rank(s) with lines of their own, on {} host(s): {}{}\n", ranks.ranks.size(), hosts.size(),
+                     joined(parts, 8), ranks.not_kept ? fmt::format(" ({} more not kept)", ranks.not_kept) : "");
+}
+
 void renderNccl(std::string& out, const NcclLogFacts& f) {
   std::string who;
   uint64_t hosts = std::max<uint64_t>(f.host_count, f.hosts.size());
@@ -105,6 +125,7 @@ void renderNccl(std::string& out, const NcclLogFacts& f) {
     out += "  connections: " + joined(parts, 8) + "\n";
   }
   if (!f.bootstrap.empty()) out += "  bootstrap: " + joined(f.bootstrap, 4) + "\n";
+  renderRanks(out, f.per_rank);
 }
 
 std::string jsonText(const nlohmann::json& facts, const char* key) {
