@@ -17,27 +17,37 @@ nlohmann::json textOrNull(const std::string& s) { return s.empty() ? nlohmann::j
 
 }  // namespace
 
+// Members are set one by one: nlohmann's initializer lists copy every value
+// (twice for nested ones), which made this the costliest step of a
+// 1024-rank log after the dump itself.
 nlohmann::json ranksToJson(const NcclRanks& ranks) {
-  nlohmann::json list = nlohmann::json::array();
+  nlohmann::json out = nlohmann::json::object();
+  nlohmann::json& list = out["per_rank"] = nlohmann::json::array();
+  list.get_ref<nlohmann::json::array_t&>().reserve(ranks.ranks.size());
   for (const NcclRank& r : ranks.ranks) {
-    list.push_back({{"rank", opt(r.rank)},
-                    {"nranks", opt(r.nranks)},
-                    {"host", r.host},
-                    {"pid", opt(r.pid)},
-                    {"dev", opt(r.dev)},
-                    {"cuda_dev", opt(r.cuda_dev)},
-                    {"bus_id", textOrNull(r.bus_id)},
-                    {"network", textOrNull(r.network)},
-                    {"net_plugin", textOrNull(r.net_plugin)},
-                    {"transport", textOrNull(r.transport)},
-                    {"nics", r.nics},
-                    {"net_devices", r.net_devices},
-                    {"gdr", opt(r.gdr)},
-                    {"channels",
-                     {{"NET", r.net_channels}, {"P2P", r.p2p_channels}, {"SHM", r.shm_channels}, {"other", r.other_channels}}},
-                    {"line", r.line}});
+    nlohmann::json& o = list.emplace_back(nlohmann::json::object());
+    o["rank"] = opt(r.rank);
+    o["nranks"] = opt(r.nranks);
+    o["host"] = r.host;
+    o["pid"] = opt(r.pid);
+    o["dev"] = opt(r.dev);
+    o["cuda_dev"] = opt(r.cuda_dev);
+    o["bus_id"] = textOrNull(r.bus_id);
+    o["network"] = textOrNull(r.network);
+    o["net_plugin"] = textOrNull(r.net_plugin);
+    o["transport"] = textOrNull(r.transport);
+    o["nics"] = r.nics;
+    o["net_devices"] = r.net_devices;
+    o["gdr"] = opt(r.gdr);
+    nlohmann::json& ch = o["channels"] = nlohmann::json::object();
+    ch["NET"] = r.net_channels;
+    ch["P2P"] = r.p2p_channels;
+    ch["SHM"] = r.shm_channels;
+    ch["other"] = r.other_channels;
+    o["line"] = r.line;
   }
-  return {{"per_rank", list}, {"per_rank_not_kept", ranks.not_kept}};
+  out["per_rank_not_kept"] = ranks.not_kept;
+  return out;
 }
 
 NcclRanks mergeRanks(const std::vector<const NcclRanks*>& inputs) {

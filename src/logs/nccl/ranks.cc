@@ -252,9 +252,19 @@ void RankCollector::net(Entry& e, Process& p, std::string_view b) {
 NcclRanks RankCollector::result() const {
   NcclRanks out;
   out.not_kept = not_kept_.size();
+  // By rank, those without one last in first-seen order: sort indices, not
+  // the entries (each carries strings and lists).
+  std::vector<size_t> order(entries_.size());
+  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+    const auto &ra = entries_[a].rank.rank, &rb = entries_[b].rank.rank;
+    if (ra.has_value() != rb.has_value()) return ra.has_value();
+    return ra && *ra < *rb;
+  });
   out.ranks.reserve(entries_.size());
-  for (const Entry& e : entries_) {
-    NcclRank r = e.rank;
+  for (size_t index : order) {
+    const Entry& e = entries_[index];
+    NcclRank& r = out.ranks.emplace_back(e.rank);
     const Process& p = processes_[e.process];
     if (r.network.empty()) r.network = p.network;
     r.net_plugin = p.plugin;
@@ -266,12 +276,7 @@ NcclRanks RankCollector::result() const {
     if (e.gdr_channels > 0) r.gdr = true;
     else if (e.plain_channels > 0 || e.socket_channels > 0 || e.no_gdr_said) r.gdr = false;
     else if (e.gdr_said) r.gdr = true;
-    out.ranks.push_back(std::move(r));
   }
-  std::stable_sort(out.ranks.begin(), out.ranks.end(), [](const NcclRank& a, const NcclRank& b) {
-    if (a.rank.has_value() != b.rank.has_value()) return a.rank.has_value();
-    return a.rank && *a.rank < *b.rank;
-  });
   return out;
 }
 
