@@ -13,7 +13,9 @@ nlohmann::json opt(const std::optional<T>& v) {
   return nullptr;
 }
 
-nlohmann::json textOrNull(const std::string& s) { return s.empty() ? nlohmann::json(nullptr) : nlohmann::json(s); }
+nlohmann::json textOrNull(const std::string& s) {
+  return s.empty() ? nlohmann::json(nullptr) : nlohmann::json(s);
+}
 
 }  // namespace
 
@@ -56,8 +58,10 @@ NcclRanks mergeRanks(const std::vector<const NcclRanks*>& inputs) {
     if (!in) continue;
     out.not_kept += in->not_kept;
     for (const NcclRank& r : in->ranks) {
-      if (out.ranks.size() < kMaxRanksKept) out.ranks.push_back(r);
-      else ++out.not_kept;
+      if (out.ranks.size() < kMaxRanksKept)
+        out.ranks.push_back(r);
+      else
+        ++out.not_kept;
     }
   }
   std::stable_sort(out.ranks.begin(), out.ranks.end(), [](const NcclRank& a, const NcclRank& b) {

@@ -118,17 +118,20 @@ std::string groupedRows(const nlohmann::json& list) {
     std::sort(g.ranks.begin(), g.ranks.end());
     order.push_back(&g);
   }
-  std::stable_sort(order.begin(), order.end(), [](const Group* a, const Group* b) { return a->members > b->members; });
+  std::stable_sort(order.begin(), order.end(),
+                   [](const Group* a, const Group* b) { return a->members > b->members; });
   std::string rows;
   size_t shown = 0;
   for (const Group* g : order) {
     if (shown++ == kRankGroupsMax) {
-      rows += fmt::format("<tr><td colspan=\"6\">{} more group(s) of ranks not shown</td></tr>\n", order.size() - kRankGroupsMax);
+      rows += fmt::format("<tr><td colspan=\"6\">{} more group(s) of ranks not shown</td></tr>\n",
+                          order.size() - kRankGroupsMax);
       break;
     }
     std::string who = g->ranks.empty() ? "" : "ranks " + rangesText(g->ranks);
     if (g->members > g->ranks.size())
-      who += fmt::format("{}{} without a rank number", who.empty() ? "" : " and ", g->members - g->ranks.size());
+      who +=
+          fmt::format("{}{} without a rank number", who.empty() ? "" : " and ", g->members - g->ranks.size());
     std::string hosts;
     size_t n = 0;
     for (const auto& h : g->hosts) {
@@ -139,9 +142,11 @@ std::string groupedRows(const nlohmann::json& list) {
       hosts += (hosts.empty() ? "" : ", ") + h;
     }
     rows += fmt::format(
-        "<tr data-ranks=\"{}\"><td>{}</td><td>{} host(s): {}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>\n",
-        g->members, esc(who), g->hosts.size(), esc(hosts), transportCell(*g->first), esc(nicsText(arrayAt(*g->first, "nics"))),
-        gdrCell(*g->first), esc(channelsText(g->net, g->p2p, g->shm, g->other)));
+        "<tr data-ranks=\"{}\"><td>{}</td><td>{} host(s): {}</td>"
+        "<td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>\n",
+        g->members, esc(who), g->hosts.size(), esc(hosts), transportCell(*g->first),
+        esc(nicsText(arrayAt(*g->first, "nics"))), gdrCell(*g->first),
+        esc(channelsText(g->net, g->p2p, g->shm, g->other)));
   }
   return rows;
 }
@@ -155,10 +160,12 @@ std::string rankRows(const nlohmann::json& list) {
     std::string where = textAt(r, "host"), pid = textAt(r, "pid");
     if (!pid.empty()) where.append(":").append(pid);
     rows += fmt::format(
-        "<tr data-rank=\"{0}\"><td>{0}</td><td>{1}</td><td>{2}</td><td>{3}</td><td>{4}</td><td>{5}</td><td>{6}</td></tr>\n",
-        esc(rank.empty() ? "?" : rank), esc(where),
-        esc(deviceText(r)), transportCell(r), esc(nicsText(arrayAt(r, "nics"))), gdrCell(r),
-        esc(channelsText(numberAt(ch, "NET"), numberAt(ch, "P2P"), numberAt(ch, "SHM"), numberAt(ch, "other"))));
+        "<tr data-rank=\"{0}\"><td>{0}</td><td>{1}</td><td>{2}</td>"
+        "<td>{3}</td><td>{4}</td><td>{5}</td><td>{6}</td></tr>\n",
+        esc(rank.empty() ? "?" : rank), esc(where), esc(deviceText(r)), transportCell(r),
+        esc(nicsText(arrayAt(r, "nics"))), gdrCell(r),
+        esc(channelsText(numberAt(ch, "NET"), numberAt(ch, "P2P"), numberAt(ch, "SHM"),
+                         numberAt(ch, "other"))));
   }
   return rows;
 }
@@ -171,14 +178,17 @@ std::string renderRankTable(const nlohmann::json& facts) {
   double not_kept = numberAt(facts, "per_rank_not_kept");
   std::string note = not_kept > 0 ? fmt::format("; {} more not kept", num(not_kept, 0)) : "";
   if (list.size() <= kRankRowsMax)
-    return fmt::format("<table class=\"numbers ranks\"><caption>per rank ({} rank(s) with lines of their own{})</caption>"
-                       "<thead><tr><th>rank</th><th>host:pid</th><th>GPU (busId)</th><th>transport</th><th>NICs</th>"
-                       "<th>GPUDirect RDMA</th><th>channels</th></tr></thead><tbody>\n{}</tbody></table>\n",
-                       list.size(), note, rankRows(list));
-  return fmt::format("<table class=\"numbers ranks grouped\"><caption>per rank, identical ranks grouped ({} rank(s) with "
-                     "lines of their own{})</caption><thead><tr><th>ranks</th><th>hosts</th><th>transport</th><th>NICs</th>"
-                     "<th>GPUDirect RDMA</th><th>channels (all ranks of the group)</th></tr></thead><tbody>\n{}</tbody></table>\n",
-                     list.size(), note, groupedRows(list));
+    return fmt::format(
+        "<table class=\"numbers ranks\"><caption>per rank ({} rank(s) with lines of their own{})</caption>"
+        "<thead><tr><th>rank</th><th>host:pid</th><th>GPU (busId)</th><th>transport</th><th>NICs</th>"
+        "<th>GPUDirect RDMA</th><th>channels</th></tr></thead><tbody>\n{}</tbody></table>\n",
+        list.size(), note, rankRows(list));
+  return fmt::format(
+      "<table class=\"numbers ranks grouped\"><caption>per rank, identical ranks grouped ({} rank(s) with "
+      "lines of their own{})</caption><thead><tr><th>ranks</th><th>hosts</th><th>transport</th><th>NICs</th>"
+      "<th>GPUDirect RDMA</th><th>channels (all ranks of the "
+      "group)</th></tr></thead><tbody>\n{}</tbody></table>\n",
+      list.size(), note, groupedRows(list));
 }
 
 }  // namespace railkit::report

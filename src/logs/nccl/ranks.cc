@@ -55,7 +55,8 @@ void hcaList(std::string_view list, std::vector<std::string>& into) {
       item.remove_prefix(close + 1);
     }
     size_t colon = item.find(':'), slash = item.find('/');
-    if (colon != std::string_view::npos && slash != std::string_view::npos && colon < slash) addName(into, item);
+    if (colon != std::string_view::npos && slash != std::string_view::npos && colon < slash)
+      addName(into, item);
   }
 }
 
@@ -75,7 +76,7 @@ void interfaceList(std::string_view list, std::vector<std::string>& into) {
 }
 
 uint64_t processKey(std::string_view host, std::string_view pid) {
-  return std::hash<std::string_view>{}(host) * 31 + std::hash<std::string_view>{}(pid);
+  return std::hash<std::string_view>{}(host)*31 + std::hash<std::string_view>{}(pid);
 }
 
 }  // namespace
@@ -118,8 +119,10 @@ void RankCollector::feed(const NcclLine& line, uint64_t hash, uint64_t line_numb
       } else if (startsWith(b, "Connected all")) {
         Entry* e = entry(line, hash, line_number);
         if (!e) return;
-        if (has(b, "GDR 0")) e->no_gdr_said = true;
-        else if (has(b, "GDR 1")) e->gdr_said = true;
+        if (has(b, "GDR 0"))
+          e->no_gdr_said = true;
+        else if (has(b, "GDR 1"))
+          e->gdr_said = true;
       }
       return;
     case 'R':
@@ -152,8 +155,7 @@ void RankCollector::feed(const NcclLine& line, uint64_t hash, uint64_t line_numb
         if (p.network.empty()) p.network = e->rank.network;
       }
       return;
-    default:
-      return;
+    default: return;
   }
 }
 
@@ -168,16 +170,21 @@ void RankCollector::channel(Entry& e, std::string_view b, size_t via_at) {
     size_t end = 0;  // the net name ends at "/<digit>" (names may hold spaces: "AWS Libfabric")
     while (end < rest.size() && !(rest[end] == '/' && end + 1 < rest.size() && isDigit(rest[end + 1]))) ++end;
     std::string_view name = trimView(rest.substr(0, end));
-    if (r.transport.empty() && !name.empty()) r.transport = bounded(via.substr(0, 4 + name.size()), kMaxNameBytes);
+    if (r.transport.empty() && !name.empty())
+      r.transport = bounded(via.substr(0, 4 + name.size()), kMaxNameBytes);
     if (end < rest.size()) {
       size_t i = end + 1, start = i;
       uint64_t dev = 0;
-      while (i < rest.size() && isDigit(rest[i]) && i - start < 4) dev = dev * 10 + static_cast<uint64_t>(rest[i++] - '0');
+      while (i < rest.size() && isDigit(rest[i]) && i - start < 4)
+        dev = dev * 10 + static_cast<uint64_t>(rest[i++] - '0');
       if (dev < 64) e.net_devices |= uint64_t{1} << dev;
     }
-    if (name == "Socket") ++e.socket_channels;
-    else if (has(rest.substr(end), "/GDRDMA")) ++e.gdr_channels;
-    else ++e.plain_channels;
+    if (name == "Socket")
+      ++e.socket_channels;
+    else if (has(rest.substr(end), "/GDRDMA"))
+      ++e.gdr_channels;
+    else
+      ++e.plain_channels;
   } else if (startsWith(via, "P2P") || startsWith(via, "direct pointer")) {
     ++r.p2p_channels;
   } else if (startsWith(via, "SHM") || startsWith(via, "direct shared memory")) {
@@ -194,12 +201,14 @@ void RankCollector::channel(Entry& e, std::string_view b, size_t via_at) {
   std::string_view pair = head.substr(colon + 3);
   size_t arrow = findIn(pair, "-> ");
   if (arrow == std::string_view::npos) return;
-  std::string_view side = has(b.substr(via_at), "[receive]") || has(head, "[receive]") ? pair.substr(arrow + 3) : pair;
+  std::string_view side =
+      has(b.substr(via_at), "[receive]") || has(head, "[receive]") ? pair.substr(arrow + 3) : pair;
   std::optional<uint64_t> rank = numberAfter(side, "");
   if (!rank) return;
   r.rank = rank;
   size_t open = side.find('['), close = side.find(']');
-  if (r.bus_id.empty() && open != std::string_view::npos && close != std::string_view::npos && close > open + 4) {
+  if (r.bus_id.empty() && open != std::string_view::npos && close != std::string_view::npos &&
+      close > open + 4) {
     std::string_view bus = side.substr(open + 1, close - open - 1);
     if (isHex(bus) && bus.size() <= 16) r.bus_id = std::string(bus);
   }
@@ -231,11 +240,15 @@ void RankCollector::comm(Entry& e, std::string_view b) {
 void RankCollector::net(Entry& e, Process& p, std::string_view b) {
   if (startsWith(b, "NET/IB")) {
     if (has(b, "for sideband")) return;  // 2.3: the out-of-band interface, not an HCA
-    if (has(b, "GPU Direct RDMA Disabled")) e.no_gdr_said = true;
-    else if (has(b, "GPU Direct RDMA Enabled")) e.gdr_said = true;
-    else if (p.nics.empty() && (has(b, ": Using ") || has(b, ":Using "))) hcaList(b.substr(findIn(b, "Using ") + 6), p.nics);
+    if (has(b, "GPU Direct RDMA Disabled"))
+      e.no_gdr_said = true;
+    else if (has(b, "GPU Direct RDMA Enabled"))
+      e.gdr_said = true;
+    else if (p.nics.empty() && (has(b, ": Using ") || has(b, ":Using ")))
+      hcaList(b.substr(findIn(b, "Using ") + 6), p.nics);
   } else if (startsWith(b, "NET/Socket")) {
-    if (p.socket_ifs.empty() && has(b, "Using ")) interfaceList(b.substr(findIn(b, "Using ") + 6), p.socket_ifs);
+    if (p.socket_ifs.empty() && has(b, "Using "))
+      interfaceList(b.substr(findIn(b, "Using ") + 6), p.socket_ifs);
   } else if (startsWith(b, "NET/OFI")) {
     if (p.plugin.empty()) p.plugin = "aws-ofi-nccl";
   } else if (startsWith(b, "NET/Plugin")) {
@@ -243,7 +256,8 @@ void RankCollector::net(Entry& e, Process& p, std::string_view b) {
     if (loaded != std::string_view::npos) {
       std::string_view name = trimView(b.substr(loaded + 18));
       p.plugin = bounded(name.substr(0, name.find(" (")), kMaxNameBytes);
-    } else if (p.plugin.empty() && (has(b, "No plugin found") || has(b, "Could not find") || has(b, "internal"))) {
+    } else if (p.plugin.empty() &&
+               (has(b, "No plugin found") || has(b, "Could not find") || has(b, "internal"))) {
       p.plugin = "internal";
     }
   }
@@ -273,9 +287,12 @@ NcclRanks RankCollector::result() const {
     for (uint32_t d = 0; d < 64; ++d)
       if (e.net_devices & (uint64_t{1} << d)) r.net_devices.push_back(d);
     // GPUDirect RDMA: what the NET channels did, else what NCCL said for this rank.
-    if (e.gdr_channels > 0) r.gdr = true;
-    else if (e.plain_channels > 0 || e.socket_channels > 0 || e.no_gdr_said) r.gdr = false;
-    else if (e.gdr_said) r.gdr = true;
+    if (e.gdr_channels > 0)
+      r.gdr = true;
+    else if (e.plain_channels > 0 || e.socket_channels > 0 || e.no_gdr_said)
+      r.gdr = false;
+    else if (e.gdr_said)
+      r.gdr = true;
   }
   return out;
 }
