@@ -98,7 +98,9 @@ void renderRanks(std::string& out, const char* label, const std::vector<std::pai
   if (ranks.empty()) return;
   std::vector<std::pair<std::string, uint64_t>> kinds;
   std::vector<std::string> hosts;
-  for (const auto& [host, kind] : ranks) {
+  for (const auto& rank : ranks) {
+    const std::string& host = rank.first;
+    const std::string& kind = rank.second;
     if (std::find(hosts.begin(), hosts.end(), host) == hosts.end()) hosts.push_back(host);
     auto it = std::find_if(kinds.begin(), kinds.end(), [&](const auto& k) { return k.first == kind; });
     if (it == kinds.end()) kinds.emplace_back(kind, 1);
