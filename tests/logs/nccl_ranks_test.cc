@@ -159,6 +159,19 @@ TEST(NcclRanks, PluginNetNameIsTheTransport) {
   EXPECT_EQ(ranks.ranks[1].rank, 39u);
 }
 
+// A rank whose channels use two networks shows both, each once.
+TEST(NcclRanks, ARankOnTwoNetworksShowsBoth) {
+  NcclRanks ranks = ranksOf(
+      "node0:13571:13571 [0] NCCL INFO Channel 00/0 : 0[0] -> 1[0] [send] via NET/IB/0/GDRDMA\n"
+      "node0:13571:13571 [0] NCCL INFO Channel 01/0 : 0[0] -> 1[0] [send] via NET/Socket/0\n"
+      "node0:13571:13571 [0] NCCL INFO Channel 02/0 : 0[0] -> 1[0] [send] via NET/IB/0/GDRDMA\n"
+      "node0:13571:13571 [0] NCCL INFO Channel 03/0 : 0[0] -> 1[0] [send] via NET/Socket/0\n");
+  ASSERT_EQ(ranks.ranks.size(), 1u);
+  EXPECT_EQ(ranks.ranks[0].transport, "NET/IB+NET/Socket");
+  EXPECT_EQ(ranks.ranks[0].net_channels, 4u);
+  EXPECT_EQ(ranks.ranks[0].gdr, std::optional<bool>(true));  // some channels did use it
+}
+
 // PyTorch subgroups: a process joins several communicators; the largest
 // gives its rank in the whole job, whichever comes first.
 TEST(NcclRanks, TheLargestCommunicatorNamesTheRank) {

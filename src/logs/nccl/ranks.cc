@@ -170,8 +170,20 @@ void RankCollector::channel(Entry& e, std::string_view b, size_t via_at) {
     size_t end = 0;  // the net name ends at "/<digit>" (names may hold spaces: "AWS Libfabric")
     while (end < rest.size() && !(rest[end] == '/' && end + 1 < rest.size() && isDigit(rest[end + 1]))) ++end;
     std::string_view name = trimView(rest.substr(0, end));
-    if (r.transport.empty() && !name.empty())
-      r.transport = bounded(via.substr(0, 4 + name.size()), kMaxNameBytes);
+    std::string_view transport = via.substr(0, 4 + name.size());
+    if (!name.empty() && r.transport.empty()) {
+      r.transport = bounded(transport, kMaxNameBytes);
+    } else if (!name.empty() && r.transport != transport && r.transport.size() < kMaxNameBytes) {
+      // A rank on two networks (a socket fallback for some peers) shows both.
+      std::string_view known = r.transport;
+      bool listed = false;
+      for (size_t at = 0; at <= known.size();) {
+        size_t plus = std::min(known.find('+', at), known.size());
+        listed |= known.substr(at, plus - at) == transport;
+        at = plus + 1;
+      }
+      if (!listed) r.transport.append("+").append(validUtf8(transport));
+    }
     if (end < rest.size()) {
       size_t i = end + 1, start = i;
       uint64_t dev = 0;
