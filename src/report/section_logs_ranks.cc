@@ -45,7 +45,7 @@ std::string transportCell(const nlohmann::json& r) {
   std::string t = textAt(r, "transport");
   const auto& ch = objectAt(r, "channels");
   if (t.empty()) return numberAt(ch, "P2P") + numberAt(ch, "SHM") > 0 ? "local only (P2P/SHM)" : "";
-  return t == "NET/Socket" ? "<b class=\"bad\">" + esc(t) + "</b>" : esc(t);
+  return t.find("NET/Socket") != std::string::npos ? "<b class=\"bad\">" + esc(t) + "</b>" : esc(t);
 }
 
 std::string gdrCell(const nlohmann::json& r) {

@@ -157,6 +157,24 @@ TEST(ReportLogsRanks, ACappedJobSaysSoAndThePageStaysSmall) {
   std::filesystem::remove(path);
 }
 
+// Sockets between nodes and no GPUDirect RDMA are what a reader looks for:
+// both in the error colour, a rank on two networks included.
+TEST(ReportLogsRanks, SocketTransportAndNoGdrStandOut) {
+  auto r = [](int rank, const char* transport, bool gdr) {
+    return nlohmann::json{{"rank", rank}, {"host", "h"}, {"pid", 1}, {"dev", rank}, {"transport", transport},
+                          {"nics", nlohmann::json::array()}, {"gdr", gdr}, {"channels", {{"NET", 2}}}};
+  };
+  nlohmann::json logs = {{"kind", "railkit.logs/v1"},
+                         {"inputs", {{{"file", "a.log"}, {"kind", "nccl-log"}, {"nccl_lines", 1}}}},
+                         {"job", {{"per_rank", {r(0, "NET/IB", true), r(1, "NET/IB+NET/Socket", false)}}}}};
+  std::string html = sectionOf(page({doc("a.json", logs)}), "logs");
+  std::string ok = rowOf(html, "<tr data-rank=\"0\">"), odd = rowOf(html, "<tr data-rank=\"1\">");
+  EXPECT_NE(ok.find("<td>NET/IB</td>"), std::string::npos) << ok;
+  EXPECT_EQ(ok.find("class=\"bad\""), std::string::npos) << ok;
+  EXPECT_NE(odd.find("<b class=\"bad\">NET/IB+NET/Socket</b>"), std::string::npos) << odd;
+  EXPECT_NE(odd.find("<b class=\"bad\">no</b>"), std::string::npos) << odd;
+}
+
 TEST(ReportLogsRanks, HostileValuesAreEscaped) {
   nlohmann::json rank = {{"rank", 0}, {"host", "<script>h</script>"}, {"pid", 1}, {"dev", 0}, {"transport", "NET/<b>"},
                          {"nics", {"mlx5_0\"><x"}}, {"gdr", "yes"}, {"channels", {{"NET", "x"}}}};
