@@ -1,6 +1,6 @@
 // Feeds arbitrary bytes, split into lines, to the NCCL log analyzer (two
 // inputs, then the job-wide combination): no crash, hang or out-of-bounds
-// read, and evidence stays bounded whatever the input.
+// read, and evidence and the per-rank view stay bounded whatever the input.
 #include <cstddef>
 #include <cstdint>
 #include <string_view>
@@ -23,7 +23,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   }
   for (const auto& f : first.findings())
     if (f.evidence.size() > railkit::logs::kMaxEvidencePerFinding + 1) __builtin_trap();
-  (void)railkit::logs::factsToJson(first.facts()).dump();
+  auto facts = first.facts();
+  if (facts.per_rank.ranks.size() > railkit::logs::kMaxRanksKept) __builtin_trap();
+  for (const auto& r : facts.per_rank.ranks)
+    if (r.nics.size() > 32 || r.net_devices.size() > 64) __builtin_trap();
+  (void)railkit::logs::factsToJson(facts).dump();
   (void)railkit::findingsToJson(first.findings()).dump();
   (void)railkit::findingsToJson(second.findings()).dump();
   auto job = railkit::logs::combineJob({&first, &second});

@@ -51,6 +51,7 @@ NcclJobResult combineJob(const std::vector<const NcclLogAnalyzer*>& inputs) {
   std::vector<Evidence> version_evidence, plugin_evidence, socket_evidence;
   bool any_file_mismatch = false, any_file_socket = false, socket_network = false;
   std::string network_hint;
+  std::vector<NcclRanks> per_input_ranks;
   for (const NcclLogAnalyzer* input : inputs) {
     if (!input || !input->sawNccl()) continue;
     const nccl::AnalyzerState& s = input->state();
@@ -73,6 +74,7 @@ NcclJobResult combineJob(const std::vector<const NcclLogAnalyzer*>& inputs) {
     for (const auto& [name, count] : f.transports) job.transports[name] += count;
     job.processes += f.processes;
     job.nccl_lines += f.nccl_lines;
+    per_input_ranks.push_back(std::move(f.per_rank));
     if (f.nranks) job.nranks = std::max(job.nranks.value_or(0), *f.nranks);
     if (f.nnodes) job.nnodes = std::max(job.nnodes.value_or(0), *f.nnodes);
     if (transportRank(f.inter_node_transport) > transportRank(job.inter_node_transport))
@@ -96,6 +98,9 @@ NcclJobResult combineJob(const std::vector<const NcclLogAnalyzer*>& inputs) {
     }
   }
   job.ranks = rank_count > 0 ? rank_count : fallback_ranks;
+  std::vector<const NcclRanks*> rank_lists;
+  for (const auto& r : per_input_ranks) rank_lists.push_back(&r);
+  job.per_rank = mergeRanks(rank_lists);
   // Hosts as the per-input count does it, over the merged names and addresses.
   job.host_count = std::max({job.host_count, uint64_t{job.hosts.size()}, uint64_t{job.bootstrap_addresses.size()},
                              job.nnodes.value_or(0)});

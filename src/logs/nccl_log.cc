@@ -294,6 +294,7 @@ void NcclLogAnalyzer::feedClassified(const nccl::NcclLine& line, uint64_t line_n
       s.rank_devices.add(s.scan.key_buf);
     }
     s.last_header_hash = hash;
+    if (line.level == LineLevel::kInfo) s.ranks.feed(line, hash, line_number);
   }
   if (line.level == LineLevel::kInfo) {
     if (recordInfoFacts(s, line, line_number)) return;
@@ -365,6 +366,7 @@ nlohmann::json factsToJson(const NcclLogFacts& f) {
   j["transports"] = nlohmann::json::object();
   for (const auto& [name, count] : f.transports) j["transports"][name] = count;
   j["nccl_lines"] = f.nccl_lines;
+  j.update(ranksToJson(f.per_rank));
   return j;
 }
 

@@ -27,6 +27,7 @@
 
 #include "core/finding.h"
 #include "logs/nccl/line.h"
+#include "logs/nccl_rank.h"
 
 namespace railkit::logs {
 
@@ -60,6 +61,7 @@ struct NcclLogFacts {
   std::string inter_node_transport = "unknown";  // IB, RoCE, Socket, plugin network name, none, unknown
   std::optional<bool> gdr;                    // see the issue: null when no NET/IB(-like) connection shown
   uint64_t nccl_lines = 0;                    // lines recognised as NCCL output
+  NcclRanks per_rank;                         // each rank's host, transport, NICs, GDR, channels
 };
 
 inline constexpr size_t kMaxListed = 256;          // per list in NcclLogFacts
@@ -125,7 +127,7 @@ NcclJobResult combineJob(const std::vector<const NcclLogAnalyzer*>& inputs);
 // Keys: nccl_version (first seen or null), nccl_versions, cuda_driver,
 // cuda_runtime, hosts, host_count (NcclLogFacts::host_count), processes, ranks, nranks, nnodes, bootstrap,
 // networks, net_plugins, hcas, socket_interfaces, transports {name: count},
-// inter_node_transport, gdr (bool or null).
+// inter_node_transport, gdr (bool or null), per_rank [...], per_rank_not_kept.
 nlohmann::json factsToJson(const NcclLogFacts& facts);
 
 }  // namespace railkit::logs

@@ -90,6 +90,56 @@ std::string joined(const std::vector<std::string>& items, size_t limit = 6) {
 
 std::string gdrText(const std::optional<bool>& gdr) { return gdr ? (*gdr ? "yes" : "no") : "not shown"; }
 
+// "per rank: 8 rank(s) ... on 2 host(s): NET/IB GDR 4, no NET channel 4":
+// the ranks grouped by what their channels used, so the odd rank stands out.
+// `ranks` holds each rank's host and that kind.
+void renderRanks(std::string& out, const char* label, const std::vector<std::pair<std::string, std::string>>& ranks,
+                 uint64_t not_kept) {
+  if (ranks.empty()) return;
+  std::vector<std::pair<std::string, uint64_t>> kinds;
+  std::vector<std::string> hosts;
+  for (const auto& rank : ranks) {
+    const std::string& host = rank.first;
+    const std::string& kind = rank.second;
+    if (std::find(hosts.begin(), hosts.end(), host) == hosts.end()) hosts.push_back(host);
+    auto it = std::find_if(kinds.begin(), kinds.end(), [&](const auto& k) { return k.first == kind; });
+    if (it == kinds.end()) kinds.emplace_back(kind, 1);
+    else ++it->second;
+  }
+  std::vector<std::string> parts;
+  for (const auto& [kind, count] : kinds) parts.push_back(fmt::format("{} {}", kind, count));
+  out += fmt::format("{}: {} rank(s) with lines of their own, on {} host(s): {}{}\n", label, ranks.size(),
+                     hosts.size(), joined(parts, 8), not_kept ? fmt::format(" ({} more not kept)", not_kept) : "");
+}
+
+std::string rankKind(const std::string& transport, const std::optional<bool>& gdr) {
+  if (transport.empty()) return "no NET channel";
+  return transport + (gdr ? (*gdr ? " GDR" : " no GDR") : "");
+}
+
+void renderRanks(std::string& out, const NcclRanks& ranks) {
+  std::vector<std::pair<std::string, std::string>> list;
+  for (const auto& r : ranks.ranks) list.emplace_back(r.host, rankKind(r.transport, r.gdr));
+  renderRanks(out, "  per rank", list, ranks.not_kept);
+}
+
+// The job's per_rank (JSON): every input's ranks together.
+void renderJobRanks(std::string& out, const nlohmann::json& facts) {
+  auto it = facts.find("per_rank");
+  if (it == facts.end() || !it->is_array()) return;
+  std::vector<std::pair<std::string, std::string>> list;
+  for (const auto& r : *it) {
+    if (!r.is_object()) continue;
+    std::string transport = r.value("transport", nlohmann::json()).is_string() ? r["transport"].get<std::string>() : "";
+    std::optional<bool> gdr;
+    if (r.contains("gdr") && r["gdr"].is_boolean()) gdr = r["gdr"].get<bool>();
+    list.emplace_back(r.value("host", ""), rankKind(transport, gdr));
+  }
+  auto not_kept = facts.find("per_rank_not_kept");
+  renderRanks(out, "  per rank", list,
+              not_kept != facts.end() && not_kept->is_number_unsigned() ? not_kept->get<uint64_t>() : 0);
+}
+
 void renderNccl(std::string& out, const NcclLogFacts& f) {
   std::string who;
   uint64_t hosts = std::max<uint64_t>(f.host_count, f.hosts.size());
@@ -105,6 +155,7 @@ void renderNccl(std::string& out, const NcclLogFacts& f) {
     out += "  connections: " + joined(parts, 8) + "\n";
   }
   if (!f.bootstrap.empty()) out += "  bootstrap: " + joined(f.bootstrap, 4) + "\n";
+  renderRanks(out, f.per_rank);
 }
 
 std::string jsonText(const nlohmann::json& facts, const char* key) {
@@ -136,6 +187,8 @@ void renderJob(std::string& out, const LogsReport& report) {
     out += fmt::format("; {} rank(s) on {} host(s) seen", jsonText(facts, "ranks"), jsonText(facts, "host_count"));
   out += fmt::format("; inter-node transport {}, GPUDirect RDMA {}\n", jsonText(facts, "inter_node_transport"),
                      jsonText(facts, "gdr"));
+  // One file per rank is common: the job's line is the one that shows them all.
+  if (report.inputs.size() > 1) renderJobRanks(out, facts);
 }
 
 }  // namespace

@@ -1,7 +1,7 @@
 // What the logs reader found: per input (one file per rank or pod is common)
 // the NCCL version, ranks, the transport NCCL really used between nodes and
-// whether GPUDirect RDMA was on; perftest results; then every finding with
-// the evidence lines it rests on.
+// whether GPUDirect RDMA was on; then per rank (section_logs_ranks.cc);
+// perftest results; then every finding with the evidence lines it rests on.
 #include <fmt/format.h>
 
 #include "report/html.h"
@@ -87,6 +87,7 @@ std::string renderNcclLogs(const Documents& docs) {
       part += "<table class=\"numbers\"><caption>NCCL, per input (one file per rank or pod: per rank)</caption><thead><tr><th>file</th><th>NCCL</th>"
               "<th>nranks</th><th>hosts</th><th>inter-node transport</th><th>GPUDirect RDMA</th><th>HCAs</th>"
               "<th>connections</th></tr></thead><tbody>\n" + rows + "</tbody></table>\n";
+    if (!rows.empty()) part += renderRankTable(job);
     if (!perf.empty())
       part += "<table class=\"numbers\"><caption>perftest</caption><thead><tr><th>file</th><th>tool</th><th>device</th>"
               "<th>link</th><th>best average (Gb/s)</th><th>average at the largest size (Gb/s)</th></tr></thead><tbody>\n" +

@@ -20,6 +20,13 @@ std::string renderFleet(const Documents& docs);      // section_fleet.cc
 std::string renderTopology(const Documents& docs);   // section_topology.cc
 std::string renderNcclLogs(const Documents& docs);   // section_logs.cc
 
+// The logs section's per-rank table of a logs document's job facts
+// (section_logs_ranks.cc): a row per rank up to kRankRowsMax ranks, past it
+// identical ranks grouped, at most kRankGroupsMax groups.
+std::string renderRankTable(const nlohmann::json& job_facts);
+inline constexpr size_t kRankRowsMax = 64;
+inline constexpr size_t kRankGroupsMax = 64;
+
 // Past this many nodes the pairs heatmap becomes per-node bars plus the
 // slowest links (a 1024-node matrix is 10^6 cells).
 inline constexpr size_t kHeatmapMaxNodes = 64;

@@ -144,4 +144,26 @@ TEST(JsonSchemas, ViolationsAreCaught) {
   EXPECT_NE(violations(bad).find("no readable schema"), std::string::npos);
 }
 
+// The per-rank view of logs (docs/logs.md) is held to its schema too: a real
+// log with several ranks gives entries, and a wrong type or key is caught.
+TEST(JsonSchemas, LogsPerRankEntriesAreChecked) {
+  auto doc = jsonOf("logs --json " + std::string(RAILKIT_SOURCE_DIR) + "/tests/logs/fixtures/real/healthy_ib_2_7.log");
+  ASSERT_TRUE(doc.is_object());
+  ASSERT_TRUE(doc["inputs"][0]["per_rank"].is_array());
+  ASSERT_GE(doc["inputs"][0]["per_rank"].size(), 2u);
+  ASSERT_EQ(violations(doc), "");
+  auto bad = doc;
+  bad["inputs"][0]["per_rank"][0]["channels"]["NET"] = "2";
+  EXPECT_NE(violations(bad).find("per_rank"), std::string::npos) << violations(bad);
+  bad = doc;
+  bad["job"]["per_rank"][0]["gdr"] = "yes";
+  EXPECT_NE(violations(bad), "");
+  bad = doc;
+  bad["inputs"][0]["per_rank"][0]["undocumented"] = 1;
+  EXPECT_NE(violations(bad), "");
+  bad = doc;
+  bad["inputs"][0]["per_rank"][0].erase("host");
+  EXPECT_NE(violations(bad), "");
+}
+
 }  // namespace

@@ -315,4 +315,21 @@ TEST(LogsCli, JsonOutKeepsTheHumanView) {
   EXPECT_EQ(doc["inputs"][0]["qps"], 4);
 }
 
+// The human view's per-rank line: per input, and for the job when there are
+// several inputs (one file per rank), grouped by NET transport and GDR.
+TEST(LogsCli, PerRankLineGroupsTheRanks) {
+  RAILKIT_REQUIRE_SHARED();
+  auto one = run(shared("nccl-logs/037.log"));
+  EXPECT_NE(one.out.find("  per rank: 4 rank(s) with lines of their own, on 1 host(s): NET/IB GDR 2, no NET channel 2\n"),
+            std::string::npos)
+      << one.out;
+  auto two = run(shared("nccl-logs/017.log") + " " + shared("nccl-logs/036.log"));
+  size_t job = two.out.find("\njob: 2 input(s)");
+  ASSERT_NE(job, std::string::npos) << two.out;
+  EXPECT_NE(two.out.find("  per rank: 5 rank(s) with lines of their own, on 2 host(s): no NET channel 4, NET/IB no GDR 1\n",
+                         job),
+            std::string::npos)
+      << two.out;
+}
+
 }  // namespace

@@ -1,4 +1,5 @@
-# NCCL debug log analysis: rules on fixtures, the real logs in ../shared, robustness.
+# NCCL debug log analysis: rules on fixtures, the real logs in ../shared, robustness, the per-rank view.
 railkit_add_gtest(logs_nccl_log_rules_test SOURCES nccl_log_rules_test.cc LIBS railkit_logs)
 railkit_add_gtest(logs_nccl_log_shared_test SOURCES nccl_log_shared_test.cc LIBS railkit_logs)
 railkit_add_gtest(logs_nccl_log_robust_test SOURCES nccl_log_robust_test.cc LIBS railkit_logs)
+railkit_add_gtest(logs_nccl_ranks_test SOURCES nccl_ranks_test.cc LIBS railkit_logs)

@@ -15,6 +15,7 @@
 
 #include "core/finding.h"
 #include "logs/nccl/line.h"
+#include "logs/nccl/ranks.h"
 #include "logs/nccl_log.h"
 
 namespace railkit::logs::nccl {
@@ -95,6 +96,8 @@ class AnalyzerState {
   int last_error_code = 0;  // latest non-zero `-> N` NCCL result traced
 
   std::vector<Hits> rule_hits;  // parallel to allNcclRules()
+
+  RankCollector ranks;  // the per-rank view (nccl_rank.h)
 
   void addRank(uint64_t rank);
   void countTransport(std::string_view name);

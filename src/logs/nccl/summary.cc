@@ -68,6 +68,7 @@ NcclLogFacts summarize(const AnalyzerState& s) {
   f.socket_interfaces = s.socket_ifs.values();
   for (const auto& [name, count] : s.transports) f.transports[name] += count;
   f.nccl_lines = s.nccl_lines;
+  f.per_rank = s.ranks.result();
 
   // Inter-node transport.
   std::string net_channel;  // strongest NET/ name seen on channel lines

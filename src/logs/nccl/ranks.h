@@ -1,0 +1,57 @@
+#pragma once
+// The per-rank view (logs/nccl_rank.h) gathered while lines stream past. A
+// rank is known by the header NCCL puts on its lines (`host:pid:tid [dev]`:
+// one process may drive several GPUs, one per `[dev]`); what its process
+// prints once (the NICs it opened, its net plugin) is kept per process and
+// given to each of its ranks at the end. The common line (a rank seen the
+// line before) costs one compare to find its entry; memory is bounded by
+// kMaxRanksKept entries of small, capped fields.
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <unordered_set>
+#include <vector>
+
+#include "logs/nccl/line.h"
+#include "logs/nccl_rank.h"
+
+namespace railkit::logs::nccl {
+
+class RankCollector {
+ public:
+  // An INFO line with a header; `header_hash` identifies host:pid + dev
+  // (the analyser's own hash of it, never 0).
+  void feed(const NcclLine& line, uint64_t header_hash, uint64_t line_number);
+  NcclRanks result() const;
+
+ private:
+  struct Process {
+    std::vector<std::string> nics, socket_ifs;
+    std::string plugin, network;
+  };
+  struct Entry {
+    NcclRank rank;
+    size_t process = 0;
+    uint64_t comm_size = 0;  // nranks of the communicator `rank` came from; 0: from a channel line
+    uint64_t gdr_channels = 0, plain_channels = 0, socket_channels = 0;
+    uint64_t net_devices = 0;  // bit per NET device index < 64
+    bool gdr_said = false, no_gdr_said = false;
+  };
+
+  Entry* entry(const NcclLine& line, uint64_t header_hash, uint64_t line_number);
+  void channel(Entry& e, std::string_view body, size_t via_at);
+  void comm(Entry& e, std::string_view body);
+  void net(Entry& e, Process& p, std::string_view body);
+
+  std::vector<Entry> entries_;
+  std::unordered_map<uint64_t, size_t> by_header_;
+  std::vector<Process> processes_;
+  std::unordered_map<uint64_t, size_t> by_process_;
+  std::unordered_set<uint64_t> not_kept_;  // headers past the cap, themselves capped
+  uint64_t last_hash_ = 0;
+  size_t last_index_ = 0;
+};
+
+}  // namespace railkit::logs::nccl
