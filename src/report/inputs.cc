@@ -18,10 +18,12 @@ constexpr const char* kReportedKinds[] = {
     "railkit.inspect/v1",  "railkit.logs/v1",  "railkit.lint/v1",
 };
 
+// Every railkit document is one JSON object. A leading '[' is a log line:
+// mpirun's "[1,9]<stdout>:" prefix, or "[host:pid]".
 bool looksLikeJson(std::string_view text) {
   for (char c : text) {
     if (c == ' ' || c == '\n' || c == '\r' || c == '\t') continue;
-    return c == '{' || c == '[';
+    return c == '{';
   }
   return false;
 }

@@ -76,5 +76,22 @@ TEST(ReportCli, TextInputsGoThroughTheLogsReader) {
   EXPECT_NE(r.out.find("nccl-no-gdr"), std::string::npos);
 }
 
+// mpirun --tag-output starts each line with "[1,9]<stdout>:": a log, not JSON.
+TEST(ReportCli, AnMpirunTaggedLogIsReadAsALog) {
+  RAILKIT_REQUIRE_SHARED();
+  std::string log = (sharedDir() / "data" / "nccl-logs" / "035.log").string();
+  ASSERT_TRUE(std::filesystem::exists(log)) << log;
+  CliRun r = runRailkit("report " + log + " -o -");
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_TRUE(r.err.empty()) << r.err;
+  EXPECT_NE(r.out.find("<section id=\"logs\">"), std::string::npos);
+  // A top-level JSON array is no railkit document either: it is read as text
+  // and said to be no known input, never "starts like JSON".
+  auto array = writeScratchFile("array.json", "[1, 2, 3]\n");
+  CliRun a = runRailkit("report " + array + " -o -");
+  EXPECT_EQ(a.status, 2);
+  EXPECT_EQ(a.err.find("starts like JSON"), std::string::npos) << a.err;
+}
+
 }  // namespace
 }  // namespace railkit::testing
