@@ -18,13 +18,23 @@ namespace nccl {
 
 bool DistinctList::add(std::string_view value) {
   if (!values_.empty() && values_.back() == value) return false;  // (sanitised values only match clean input)
-  if (seen_.find(value) != seen_.end()) return false;
+  // A short list (networks, plugins, versions: a few values taking turns)
+  // is compared in place, cheaper than hashing the value; only while every
+  // kept value is its original (validUtf8 rewrote none), as the set holds
+  // the originals.
+  if (values_.size() <= kLinearScan && !rewritten_) {
+    for (const auto& v : values_)
+      if (v == value) return false;
+  } else if (seen_.find(value) != seen_.end()) {
+    return false;
+  }
   if (values_.size() >= cap_) {
     overflowed_ = true;
     return false;
   }
   seen_.emplace(value);
   values_.push_back(validUtf8(value));
+  if (values_.back() != value) rewritten_ = true;
   return true;
 }
 
@@ -61,13 +71,35 @@ bool AnalyzerState::headerSeen(uint64_t hash) {
     uint64_t& slot = header_seen[(hash + probe) & mask];
     if (slot == hash) return true;
     if (slot == 0) {
-      if (header_seen_count * 4 >= header_seen.size() * 3) return false;  // full: record the slow way
+      if (header_seen_count * 4 >= header_seen.size() * 3) {
+        if (header_seen.size() >= kHeaderSeenMaxSlots) return false;  // full: record the slow way
+        growHeaderSeen();
+        return headerSeen(hash);
+      }
       slot = hash;
       ++header_seen_count;
       return false;
     }
   }
-  return false;
+  return false;  // a long probe run: record the slow way (correct, only slower)
+}
+
+void AnalyzerState::growHeaderSeen() {
+  std::vector<uint64_t> old(header_seen.size() * 2, 0);
+  old.swap(header_seen);
+  size_t mask = header_seen.size() - 1;
+  header_seen_count = 0;
+  for (uint64_t hash : old) {
+    if (hash == 0) continue;
+    for (size_t probe = 0; probe < 16; ++probe) {
+      uint64_t& slot = header_seen[(hash + probe) & mask];
+      if (slot == 0) {
+        slot = hash;
+        ++header_seen_count;
+        break;
+      }
+    }
+  }
 }
 
 void AnalyzerState::countTransport(std::string_view name) {
@@ -109,26 +141,6 @@ void stripAnsiInto(std::string_view in, std::string& out) {
 std::string_view trimLineEnd(std::string_view text) {
   while (!text.empty() && (text.back() == '\r' || text.back() == '\n')) text.remove_suffix(1);
   return text;
-}
-
-// Mixes `s` into `h` 8 bytes at a time: every NCCL line hashes its header, and
-// a byte-at-a-time hash (one dependent multiply per byte) was a visible share
-// of a routine line's cost. Only used to skip headers already recorded.
-inline uint64_t hashWords(uint64_t h, std::string_view s) {
-  constexpr uint64_t kMul = 0x9e3779b97f4a7c15ull;
-  const char* p = s.data();
-  size_t n = s.size();
-  h = (h ^ n) * kMul;
-  for (; n >= 8; p += 8, n -= 8) {
-    uint64_t word;
-    std::memcpy(&word, p, 8);
-    h = (h ^ word) * kMul;
-    h ^= h >> 32;
-  }
-  uint64_t rest = 0;
-  for (size_t i = 0; i < n; ++i) rest |= uint64_t{static_cast<unsigned char>(p[i])} << (8 * i);
-  h = (h ^ rest) * kMul;
-  return h ^ (h >> 29);
 }
 
 // The rules that match `line`, in rule order, each with its detail and
@@ -202,6 +214,9 @@ std::string_view stripRankTag(std::string_view text) {
 }
 
 bool endsWithLastError(std::string_view text) {
+  // Every line asks: most end in neither ':' nor blanks, one byte decides.
+  if (text.empty() || (text.back() != ':' && text.back() != ' ' && text.back() != '\t' && text.back() != '\r'))
+    return false;
   text = nccl::trimView(text);
   constexpr std::string_view kLast = "Last error:";
   return text.size() >= kLast.size() && text.substr(text.size() - kLast.size()) == kLast;

@@ -34,7 +34,9 @@ class DistinctList {
     using is_transparent = void;
     size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
   };
+  static constexpr size_t kLinearScan = 8;
   size_t cap_;
+  bool rewritten_ = false;  // a kept value differs from what was added (validUtf8)
   std::vector<std::string> values_;
   std::unordered_set<std::string, Hash, std::equal_to<>> seen_;
   bool overflowed_ = false;
@@ -101,11 +103,16 @@ class AnalyzerState {
 
   std::string scratch;  // reused buffers: no allocation per line once warm
   // Hashes of host:pid + dev already recorded, so the common line (a rank
-  // seen before) costs one hash and one probe instead of set lookups.
-  std::vector<uint64_t> header_seen = std::vector<uint64_t>(size_t{1} << 14, 0);
+  // seen before) costs one hash and one probe instead of set lookups. It
+  // doubles as it fills, up to room for every header the lists below can
+  // hold (rank_devices' cap): a job of more ranks than the table held sent
+  // every line of the ranks left out through three set lookups.
+  static constexpr size_t kHeaderSeenMinSlots = size_t{1} << 10, kHeaderSeenMaxSlots = size_t{1} << 17;
+  std::vector<uint64_t> header_seen = std::vector<uint64_t>(kHeaderSeenMinSlots, 0);
   size_t header_seen_count = 0;
   uint64_t last_header_hash = 0;  // of the latest line with a header; 0: none yet
   bool headerSeen(uint64_t hash);
+  void growHeaderSeen();
 
   // What the finding rules matched on recent lines, by the line's text: the
   // rules are pure functions of the line, identical lines (an error or
