@@ -7,8 +7,10 @@ project). What is rewritten is who printed it: the `host:pid:tid [dev]`
 header, so the file looks like many jobs of many ranks sharing one log.
 
 The lines are sorted into kinds:
-  info   NCCL INFO lines with a header (their text after `[dev] `)
-  warn   NCCL WARN lines with a header (`file.cc:N NCCL WARN ...`)
+  info     NCCL INFO lines with a header (their text after `[dev] `),
+           except the `-> N` frames of a failure
+  failure  a WARN line (`file.cc:N NCCL WARN ...`) and the `-> N` frames
+           after it, as NCCL prints them when a call fails
   table  nccl-tests output: runs of `#` lines and result rows, and the
          Func/Proto/Algo matrix, kept as the blocks they were in
   other  the rest (tracebacks, TensorFlow lines, headerless NCCL lines)
@@ -17,7 +19,7 @@ of R ranks (8 to 512, 4 or 8 per host) has each rank print 10-50 info lines
 drawn from the real ones (so common kinds such as channel lines come up as
 often as in the real logs), in bursts of 1-8 lines interleaved with other
 ranks' bursts as a shared mpirun/kubectl log is; one job in four has a
-failure, where a few ranks print real WARN lines; about one line in 150 is an
+failure, where 1-4 ranks end with a real failure sequence; about one line in 150 is an
 `other` line; and the job ends with one nccl-tests table (one of the real
 ones). A fifth of the jobs carry mpirun's `[1,rank]<stdout>:` in front, as
 035.log does. Host names follow the real logs' naming schemes with the node
@@ -36,14 +38,17 @@ import sys
 HEADER = re.compile(r"^(?:\[\d+,\d+\]<std(?:out|err)>:)?([A-Za-z0-9._-]+):(\d+):(\d+) \[(\d+)\] (.*)$")
 ROW = re.compile(r"^\s+\d+\s+\d+\s+\S+\s+\S+\s+-?\d+\s")
 MATRIX = re.compile(r"^\s*\w+ \|")
+# "transport/net.cc:1008 -> 6": a frame of the failure NCCL unwinds after a WARN.
+TRACE = re.compile(r" -> \d+(?: \[.*\])?$")
 
 
 def load(log_dir):
-    """Splits the real logs into info, warn, other lines and table blocks."""
-    info, warn, other, tables = [], [], [], []
+    """Splits the real logs into info and other lines, failure sequences and
+    table blocks."""
+    info, failures, other, tables = [], [], [], []
     hosts = set()
     for path in sorted(glob.glob(os.path.join(log_dir, "*.log"))):
-        block = []
+        block, failure = [], []
         with open(path, encoding="utf-8", errors="replace") as f:
             lines = [l.rstrip("\r\n") for l in f]
         for line in lines + [""]:
@@ -57,10 +62,19 @@ def load(log_dir):
             if m:
                 hosts.add(m.group(1))
                 body = m.group(5)
-                (warn if " WARN " in " " + body else info).append(body)
+                if " WARN " in " " + body:
+                    if failure:
+                        failures.append(failure)
+                    failure = [body]
+                elif TRACE.search(body):
+                    failure.append(body)
+                else:
+                    info.append(body)
             elif line.strip() and line.strip() != "...":
                 other.append(line)
-    return info, warn, other, tables, sorted(hosts)
+        if failure:
+            failures.append(failure)
+    return info, failures, other, tables, sorted(hosts)
 
 
 def host_namer(real_host):
@@ -72,7 +86,7 @@ def host_namer(real_host):
     return lambda i: f"{head}{i}{tail}"
 
 
-def job_lines(rng, info, warn, other, tables, hosts):
+def job_lines(rng, info, failures, other, tables, hosts):
     ranks = rng.choice([8, 16, 32, 64, 128, 256, 512])
     per_host = rng.choice([4, 8])
     name = host_namer(rng.choice(hosts))
@@ -89,7 +103,9 @@ def job_lines(rng, info, warn, other, tables, hosts):
         heads.append([f"{pre}{host}:{pid}:{tid} [{r % per_host}] " for tid in tids])
     left = [rng.randrange(10, 51) for _ in range(ranks)]
     live = list(range(ranks))
-    bad = set(rng.sample(range(ranks), min(ranks, rng.randrange(1, 5)))) if failing else set()
+    # A failing rank prints one real failure (a WARN and the `-> N` frames
+    # NCCL unwinds with) once its init lines are out.
+    bad = {r: rng.choice(failures) for r in rng.sample(range(ranks), min(ranks, rng.randrange(1, 5)))} if failing else {}
     out = []
     while live:
         i = rng.randrange(len(live))
@@ -97,8 +113,8 @@ def job_lines(rng, info, warn, other, tables, hosts):
         for _ in range(min(left[r], rng.randrange(1, 9))):
             left[r] -= 1
             head = rng.choice(heads[r])
-            if r in bad and rng.random() < 0.15:
-                out.append(head + rng.choice(warn))
+            if r in bad and left[r] == 0:
+                out.extend(head + body for body in bad[r])
             elif rng.random() < 1 / 150:
                 out.append(rng.choice(other))
             else:
@@ -115,15 +131,15 @@ def main():
     unique_mib = int(sys.argv[3]) if len(sys.argv) > 3 else 64
     here = os.path.dirname(os.path.abspath(__file__))
     log_dir = os.path.normpath(os.path.join(here, "..", "..", "shared", "data", "nccl-logs"))
-    info, warn, other, tables, hosts = load(log_dir)
-    if not info or not warn or not tables:
+    info, failures, other, tables, hosts = load(log_dir)
+    if not info or not failures or not tables:
         sys.exit(f"logs_real_gen: no real NCCL logs under {log_dir}")
     rng = random.Random(42)
     target = min(size_mib, unique_mib) << 20
     written = 0
     with open(out_path, "wb") as out:
         while written < target:
-            text = ("\n".join(job_lines(rng, info, warn, other, tables, hosts)) + "\n").encode()
+            text = ("\n".join(job_lines(rng, info, failures, other, tables, hosts)) + "\n").encode()
             out.write(text)
             written += len(text)
         out.flush()
