@@ -38,6 +38,56 @@ bool DistinctList::add(std::string_view value) {
   return true;
 }
 
+uint32_t ProcessValues::intern(std::string_view value) {
+  if (last_ != 0 && values_[last_ - 1] == value) return last_;
+  auto it = index_.find(value);
+  if (it == index_.end()) {
+    values_.emplace_back(value);
+    it = index_.emplace(values_.back(), static_cast<uint32_t>(values_.size())).first;
+  }
+  return last_ = it->second;
+}
+
+void ProcessValues::grow() {
+  std::vector<Slot> old(slots_.size() * 2);
+  old.swap(slots_);
+  size_t mask = slots_.size() - 1;
+  for (const Slot& slot : old) {
+    if (slot.value == 0) continue;
+    size_t at = slot.key & mask;
+    while (slots_[at].value != 0) at = (at + 1) & mask;
+    slots_[at] = slot;
+  }
+}
+
+bool ProcessValues::set(uint64_t key, std::string_view value) {
+  size_t mask = slots_.size() - 1;
+  size_t at = key & mask;
+  while (slots_[at].value != 0 && slots_[at].key != key) at = (at + 1) & mask;
+  Slot& slot = slots_[at];
+  if (slot.value != 0) {
+    if (values_[slot.value - 1] == value) return false;
+    slot.value = intern(value);
+    return true;
+  }
+  if (count_ >= kMaxProcesses) return false;
+  slot.key = key;
+  slot.value = intern(value);
+  ++count_;
+  if (count_ * 2 > slots_.size()) grow();
+  return true;
+}
+
+std::vector<std::string> ProcessValues::current() const {
+  std::vector<bool> held(values_.size());
+  for (const Slot& slot : slots_)
+    if (slot.value != 0) held[slot.value - 1] = true;
+  std::vector<std::string> out;
+  for (size_t i = 0; i < values_.size(); ++i)
+    if (held[i]) out.push_back(values_[i]);
+  return out;
+}
+
 void Hits::add(const std::string& file, uint64_t line_number, std::string_view text) {
   if (count == 0 && detail.empty()) {
     // The message words of the line, without the NCCL header.
@@ -196,7 +246,7 @@ void NcclLogAnalyzer::feedLine(std::string_view text, uint64_t line_number) {
     text = state_->scan.ansi_buf;
   }
   NcclLine& line = state_->scan.line;
-  if (classifyLine(text, &line)) feedClassified(line, line_number);
+  if (classifyLine(text, &line)) feedClassified(line, line_number, headerHash(line));
   else feedUnclassified(text, line_number);
 }
 
@@ -238,7 +288,7 @@ void NcclLogAnalyzer::feedUnclassified(std::string_view text, uint64_t line_numb
   line.level = LineLevel::kOther;
   line.text = text;
   line.body = stripRankTag(text);
-  feedClassified(line, line_number);
+  feedClassified(line, line_number, 0);
 }
 
 NcclLogAnalyzer::PreparedLine NcclLogAnalyzer::prepareLine(std::string_view text) {
@@ -264,6 +314,7 @@ NcclLogAnalyzer::PreparedLine NcclLogAnalyzer::prepareLine(std::string_view text
   out.pid_len = static_cast<uint32_t>(line.pid.size());
   out.dev_at = at(line.dev);
   out.dev_len = static_cast<uint32_t>(line.dev.size());
+  out.header_hash = headerHash(line);
   return out;
 }
 
@@ -278,10 +329,20 @@ void NcclLogAnalyzer::feedPrepared(std::string_view text, const PreparedLine& p,
   line.host = line.text.substr(p.host_at, p.host_len);
   line.pid = line.text.substr(p.pid_at, p.pid_len);
   line.dev = line.text.substr(p.dev_at, p.dev_len);
-  feedClassified(line, line_number);
+  feedClassified(line, line_number, p.header_hash);
 }
 
-void NcclLogAnalyzer::feedClassified(const nccl::NcclLine& line, uint64_t line_number) {
+uint64_t NcclLogAnalyzer::headerHash(const nccl::NcclLine& line) {
+  if (line.host.empty()) return 0;
+  // `host:pid`, or the host alone for old lines that print no pid.
+  std::string_view host_pid = line.host;
+  if (!line.pid.empty())
+    host_pid =
+        std::string_view(line.host.data(), static_cast<size_t>(line.pid.data() + line.pid.size() - line.host.data()));
+  return nccl::hashWords(nccl::hashWords(0x51ed2701u, host_pid), line.dev) | 1;  // never 0, the empty slot
+}
+
+void NcclLogAnalyzer::feedClassified(const nccl::NcclLine& line, uint64_t line_number, uint64_t hash) {
   using namespace nccl;
   auto& s = *state_;
   if (line.level == LineLevel::kInfo || line.level == LineLevel::kWarn) ++s.nccl_lines;
@@ -294,12 +355,6 @@ void NcclLogAnalyzer::feedClassified(const nccl::NcclLine& line, uint64_t line_n
     s.last_warn_line = line_number;
   }
   if (!line.host.empty()) {
-    // `host:pid`, or the host alone for old lines that print no pid.
-    std::string_view host_pid = line.host;
-    if (!line.pid.empty())
-      host_pid = std::string_view(line.host.data(),
-                                  static_cast<size_t>(line.pid.data() + line.pid.size() - line.host.data()));
-    uint64_t hash = hashWords(hashWords(0x51ed2701u, host_pid), line.dev) | 1;  // never 0, the empty slot
     // Ranks print in bursts: the same header as the line before needs no probe.
     if (hash != s.last_header_hash && !s.headerSeen(hash)) {
       s.hosts.add(line.host);

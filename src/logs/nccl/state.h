@@ -42,6 +42,39 @@ class DistinctList {
   bool overflowed_ = false;
 };
 
+// The value (network, net plugin) each process (a key: the hash of
+// host:pid) chose last, for the mismatch findings, which need the distinct
+// values processes hold. Every rank prints its choice, so this is an open
+// addressing table of key -> interned value rather than a node per process:
+// a node map cost a cache miss or an allocation per line. At most
+// kMaxProcesses processes; later ones are not recorded.
+class ProcessValues {
+ public:
+  static constexpr size_t kMaxProcesses = size_t{1} << 16;
+  // Records `value` for `key`; true when the process is new or changed its value.
+  bool set(uint64_t key, std::string_view value);
+  // The values some process holds now (each once, in no particular order).
+  std::vector<std::string> current() const;
+  size_t size() const { return count_; }
+
+ private:
+  struct Slot {
+    uint64_t key = 0;
+    uint32_t value = 0;  // index into values_ plus 1; 0: empty slot
+  };
+  uint32_t intern(std::string_view value);
+  void grow();
+  std::vector<Slot> slots_ = std::vector<Slot>(64);
+  size_t count_ = 0;
+  std::vector<std::string> values_;
+  struct Hash {
+    using is_transparent = void;
+    size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
+  };
+  std::unordered_map<std::string, uint32_t, Hash, std::equal_to<>> index_;
+  uint32_t last_ = 0;  // the latest value interned, plus 1: the common repeat
+};
+
 // Proof gathered for one rule or one fact-based signal.
 struct Hits {
   uint64_t count = 0;
@@ -84,7 +117,7 @@ class AnalyzerState {
   uint64_t local_ranks = 0;    // largest `localRanks N` printed
 
   // Per process (host:pid): the network and net plugin it chose, for mismatch.
-  std::unordered_map<uint64_t, std::string> process_network, process_plugin;  // by hash of host:pid
+  ProcessValues process_network, process_plugin;  // by hash of host:pid
   DistinctList plugins;
 
   // Fact-based signals (INFO lines) read by the rules' build step.
