@@ -104,6 +104,7 @@ class AnalyzerState {
   uint64_t nranks = 0, nnodes = 0;
 
   std::vector<std::pair<std::string, uint64_t>> transports;
+  size_t last_transport = 0;  // index of the transport counted last
   uint64_t net_gdr_channels = 0, net_plain_channels = 0, net_socket_channels = 0;
   bool gdr_enabled_said = false;
   bool ib_mentioned = false;  // NET/IB or ibv_* named in a WARN or other line
@@ -157,15 +158,17 @@ class AnalyzerState {
   };
   struct MatchMemo {
     uint64_t hash = 0;  // 0: empty
-    std::string text;
-    std::vector<RuleMatch> matches;
+    LineLevel level = LineLevel::kNone;
+    std::string text;  // the body
+    std::vector<RuleMatch> matches;  // of the rules that read only body and level
   };
-  std::array<MatchMemo, 8> match_memo;
+  std::array<MatchMemo, 16> match_memo;
   size_t match_memo_next = 0;
   MatchMemo match_scratch;  // lines too long to remember
 
   struct Scanner {
     std::string ansi_buf, key_buf, detail, subject;
+    std::vector<RuleMatch> matches;  // body-rule matches merged with whole-text ones
     NcclLine line{};  // reused: classifyLine sets every field, so no per-line reset
   } scan;
 };
