@@ -10,7 +10,8 @@
 # grep interleaved (r g r g ...) so both see the same machine load, and the
 # ratio is taken run by run. Prints per input the medians with [min-max]
 # spread of: railkit and grep seconds, railkit GB/s (10^9 B/s), the ratio
-# railkit time / grep time, and peak RSS (/usr/bin/time %M, MB).
+# railkit time / grep time, the same for CPU time (user+sys: what counts
+# when other work holds the cores), and peak RSS (/usr/bin/time %M, MB).
 # Targets: railkit >= 1 GB/s and at most 1.5x grep's time, memory flat in the
 # file size. Not a test: it asserts nothing and its numbers depend on the
 # machine and its load (printed).
@@ -28,16 +29,17 @@ fi
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-# run_once OUT CMD...: prints "seconds peak_rss_kb". Output goes to a file,
+# run_once OUT CMD...: prints "seconds peak_rss_kb cpu_seconds" (cpu: user +
+# sys of all threads). Output goes to a file,
 # not /dev/null: GNU grep stops at the first match when its output is
 # /dev/null.
 run_once() {
   local out=$1 start end
   shift
   start=$(date +%s.%N)
-  /usr/bin/time -f %M -o "$tmp/rss" "$@" > "$out" || true
+  /usr/bin/time -f '%M %U %S' -o "$tmp/rss" "$@" > "$out" || true
   end=$(date +%s.%N)
-  awk -v a="$start" -v b="$end" -v m="$(tail -1 "$tmp/rss")" 'BEGIN { printf "%.4f %d\n", b - a, m }'
+  tail -1 "$tmp/rss" | awk -v a="$start" -v b="$end" '{ printf "%.4f %d %.2f\n", b - a, $1, $2 + $3 }'
 }
 # stats V...: "median [min-max]" of the values (median of an even count:
 # the mean of the middle two).
@@ -48,13 +50,14 @@ stats() {
 }
 
 bench() {
-  local name=$1 log=$2 bytes i rt rr gt gr
+  local name=$1 log=$2 bytes i rt rr rc gt gr gc
   bytes=$(stat -c %s "$log")
   cat "$log" > /dev/null  # warm the page cache
-  local r=() g=() gbs=() ratio=() rss=() grss=()
+  local r=() g=() gbs=() ratio=() rss=() grss=() cpu=()
   for ((i = 0; i < runs; i++)); do
-    read -r rt rr < <(run_once "$tmp/railkit.out" "$railkit" logs "$log" --json)
-    read -r gt gr < <(run_once "$tmp/grep.out" grep -c 'NCCL INFO' "$log")
+    read -r rt rr rc < <(run_once "$tmp/railkit.out" "$railkit" logs "$log" --json)
+    read -r gt gr gc < <(run_once "$tmp/grep.out" grep -c 'NCCL INFO' "$log")
+    cpu+=("$(awk -v a="$rc" -v b="$gc" 'BEGIN { print (b > 0 ? a / b : 0) }')")
     r+=("$rt") g+=("$gt") rss+=("$(awk -v k="$rr" 'BEGIN { print k / 1000 }')")
     grss+=("$(awk -v k="$gr" 'BEGIN { print k / 1000 }')")
     gbs+=("$(awk -v b="$bytes" -v t="$rt" 'BEGIN { print b / t / 1e9 }')")
@@ -65,6 +68,7 @@ bench() {
   printf '  railkit logs --json  %s s   %s GB/s   peak RSS %s MB\n' "$(stats "${r[@]}")" "$(FMT=%.2f stats "${gbs[@]}")" "$(FMT=%.1f stats "${rss[@]}")"
   printf "  grep -c 'NCCL INFO'  %s s   peak RSS %s MB\n" "$(stats "${g[@]}")" "$(FMT=%.1f stats "${grss[@]}")"
   printf '  ratio railkit/grep   %s   (%d runs each, interleaved; median [min-max])\n' "$(FMT=%.2fx stats "${ratio[@]}")" "$runs"
+  printf '  cpu time ratio       %s   (user+sys, all threads; 10 ms resolution)\n' "$(FMT=%.2fx stats "${cpu[@]}")"
 }
 
 python3 "$here/logs_real_gen.py" "$tmp/real.log" "$size_mib"
