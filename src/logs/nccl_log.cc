@@ -168,7 +168,7 @@ void NcclLogAnalyzer::feedUnclassified(std::string_view text, uint64_t line_numb
   feedClassified(line, line_number, 0);
 }
 
-NcclLogAnalyzer::PreparedLine NcclLogAnalyzer::prepareLine(std::string_view text) {
+NcclLogAnalyzer::PreparedLine NcclLogAnalyzer::prepareLine(std::string_view text, nccl::HeaderMemo* memo) {
   using namespace nccl;
   assert(!containsByte(text, '\x1b'));
   PreparedLine out;
@@ -179,7 +179,7 @@ NcclLogAnalyzer::PreparedLine NcclLogAnalyzer::prepareLine(std::string_view text
   }
   NcclLine line;
   out.level = static_cast<uint8_t>(LineLevel::kNone);
-  if (text.empty() || !classifyLine(text, &line)) return out;
+  if (text.empty() || !classifyLine(text, &line, memo)) return out;
   auto at = [&](std::string_view part) { return part.empty() ? 0u : static_cast<uint32_t>(part.data() - text.data()); };
   out.level = static_cast<uint8_t>(line.level);
   out.text_len = static_cast<uint32_t>(text.size());
@@ -191,7 +191,12 @@ NcclLogAnalyzer::PreparedLine NcclLogAnalyzer::prepareLine(std::string_view text
   out.pid_len = static_cast<uint32_t>(line.pid.size());
   out.dev_at = at(line.dev);
   out.dev_len = static_cast<uint32_t>(line.dev.size());
-  out.header_hash = headerHash(line);
+  if (memo && memo->hit && memo->hash != 0) {
+    out.header_hash = memo->hash;
+  } else {
+    out.header_hash = headerHash(line);
+    if (memo && memo->fresh) memo->hash = out.header_hash;
+  }
   return out;
 }
 

@@ -85,7 +85,10 @@ class NcclLogAnalyzer {
   // and takes a line with no ESC byte (the line reader removes ANSI codes);
   // feedPrepared gets the same text back, the lines in order.
   struct PreparedLine;
-  static PreparedLine prepareLine(std::string_view line);
+  // `memo` (optional, owned by the one thread that prepares an input's
+  // lines in order) lets a line that repeats the header of the line before
+  // skip the header search.
+  static PreparedLine prepareLine(std::string_view line, nccl::HeaderMemo* memo = nullptr);
   void feedPrepared(std::string_view line, const PreparedLine& prepared, uint64_t line_number);
 
   bool sawNccl() const;                 // any NCCL line recognised
