@@ -11,17 +11,17 @@ The lines are sorted into kinds:
            except the `-> N` frames of a failure
   failure  a WARN line (`file.cc:N NCCL WARN ...`) and the `-> N` frames
            after it, as NCCL prints them when a call fails
-  table  nccl-tests output: runs of `#` lines and result rows, and the
-         Func/Proto/Algo matrix, kept as the blocks they were in
-  other  the rest (tracebacks, TensorFlow lines, headerless NCCL lines)
+  table    nccl-tests output: runs of `#` lines and result rows, and the
+           Func/Proto/Algo matrix, kept as the blocks they were in
+  other    the rest (tracebacks, TensorFlow lines, headerless NCCL lines)
 and the file is a sequence of jobs, in the proportions a real job has: a job
 of R ranks (8 to 512, 4 or 8 per host) has each rank print 10-50 info lines
 drawn from the real ones (so common kinds such as channel lines come up as
 often as in the real logs), in bursts of 1-8 lines interleaved with other
 ranks' bursts as a shared mpirun/kubectl log is; one job in four has a
-failure, where 1-4 ranks end with a real failure sequence; about one line in 150 is an
-`other` line; and the job ends with one nccl-tests table (one of the real
-ones). A fifth of the jobs carry mpirun's `[1,rank]<stdout>:` in front, as
+failure, where 1-4 ranks end with a real failure sequence; about one line
+in 150 is an `other` line; and the job ends with one nccl-tests table (one
+of the real ones). A fifth of the jobs carry mpirun's `[1,rank]<stdout>:` in front, as
 035.log does. Host names follow the real logs' naming schemes with the node
 number changed; pids and tids are new for every process and thread.
 
