@@ -48,12 +48,8 @@ std::string_view trimLineEnd(std::string_view text) {
   return text;
 }
 
-// The rules that match `line`, in rule order, each with its detail and
-// subject. Rules that read only the body and level are remembered by those
-// (every rank prints the same error with its own header, so keyed on the
-// whole text the memo missed); the few that read the whole text run on
-// every line that reaches the rules.
-const std::vector<AnalyzerState::RuleMatch>& ruleMatches(AnalyzerState& s, const NcclLine& line) {
+// ruleMatches without the whole-text memo.
+const std::vector<AnalyzerState::RuleMatch>& bodyAndTextMatches(AnalyzerState& s, const NcclLine& line) {
   constexpr size_t kMaxRemembered = 1024;  // bytes of body kept per memo entry
   const auto& rules = allNcclRules();
   auto run = [&](size_t i, std::vector<AnalyzerState::RuleMatch>& into) {
@@ -97,6 +93,30 @@ const std::vector<AnalyzerState::RuleMatch>& ruleMatches(AnalyzerState& s, const
   if (out.empty()) return found->matches;
   while (next < found->matches.size()) out.push_back(found->matches[next++]);
   return out;
+}
+
+// The rules that match `line`, in rule order, each with its detail and
+// subject. All of them are remembered by the whole text (a traceback line
+// every rank repeats); on a miss, rules that read only the body and level
+// are remembered by those (every rank prints the same error with its own
+// header), and the few that read the whole text run.
+const std::vector<AnalyzerState::RuleMatch>& ruleMatches(AnalyzerState& s, const NcclLine& line) {
+  constexpr size_t kMaxRemembered = 1024;  // bytes of text or body kept per memo entry
+  bool remember_text = line.text.size() <= kMaxRemembered;
+  uint64_t text_hash = 0;
+  if (remember_text) {
+    text_hash = hashWords(0x85ebca6bu + static_cast<uint64_t>(line.level), line.text) | 1;
+    for (const auto& m : s.text_memo)
+      if (m.hash == text_hash && m.level == line.level && m.text == line.text) return m.matches;
+  }
+  const auto& all = bodyAndTextMatches(s, line);
+  if (!remember_text) return all;
+  AnalyzerState::MatchMemo& slot = s.text_memo[s.text_memo_next++ % s.text_memo.size()];
+  slot.matches = all;
+  slot.text.assign(line.text);
+  slot.level = line.level;
+  slot.hash = text_hash;
+  return slot.matches;
 }
 
 }  // namespace

@@ -162,7 +162,9 @@ class AnalyzerState {
     std::string text;  // the body
     std::vector<RuleMatch> matches;  // of the rules that read only body and level
   };
-  std::array<MatchMemo, 16> match_memo;
+  std::array<MatchMemo, 16> match_memo;  // by body and level, the body-only rules
+  std::array<MatchMemo, 8> text_memo;    // by whole text and level, every rule
+  size_t text_memo_next = 0;
   size_t match_memo_next = 0;
   MatchMemo match_scratch;  // lines too long to remember
 
