@@ -86,7 +86,8 @@ const std::vector<AnalyzerState::RuleMatch>& bodyAndTextMatches(AnalyzerState& s
   size_t next = 0;
   for (size_t i = 0; i < rules.size(); ++i) {
     if (rules[i].match && rules[i].reads_text) {
-      while (next < found->matches.size() && found->matches[next].rule < i) out.push_back(found->matches[next++]);
+      while (next < found->matches.size() && found->matches[next].rule < i)
+        out.push_back(found->matches[next++]);
       run(i, out);
     }
   }
@@ -143,7 +144,8 @@ void NcclLogAnalyzer::feedLine(std::string_view text, uint64_t line_number) {
     text = state_->scan.ansi_buf;
   }
   NcclLine& line = state_->scan.line;
-  if (classifyLine(text, &line)) feedClassified(line, line_number, headerHash(line));
+  if (classifyLine(text, &line))
+    feedClassified(line, line_number, headerHash(line));
   else feedUnclassified(text, line_number);
 }
 
@@ -162,7 +164,8 @@ std::string_view stripRankTag(std::string_view text) {
 
 bool endsWithLastError(std::string_view text) {
   // Every line asks: most end in neither ':' nor blanks, one byte decides.
-  if (text.empty() || (text.back() != ':' && text.back() != ' ' && text.back() != '\t' && text.back() != '\r'))
+  if (text.empty() ||
+      (text.back() != ':' && text.back() != ' ' && text.back() != '\t' && text.back() != '\r'))
     return false;
   text = nccl::trimView(text);
   constexpr std::string_view kLast = "Last error:";
@@ -239,8 +242,8 @@ uint64_t NcclLogAnalyzer::headerHash(const nccl::NcclLine& line) {
   // `host:pid`, or the host alone for old lines that print no pid.
   std::string_view host_pid = line.host;
   if (!line.pid.empty())
-    host_pid =
-        std::string_view(line.host.data(), static_cast<size_t>(line.pid.data() + line.pid.size() - line.host.data()));
+    host_pid = std::string_view(line.host.data(),
+                                static_cast<size_t>(line.pid.data() + line.pid.size() - line.host.data()));
   return nccl::hashWords(nccl::hashWords(0x51ed2701u, host_pid), line.dev) | 1;  // never 0, the empty slot
 }
 

@@ -140,7 +140,9 @@ bool recordVersion(AnalyzerState& s, std::string_view text, uint64_t ln) {
 
 // hashWords, not std::hash: every `Using network` / plugin line of every
 // rank computes it.
-uint64_t processKey(const NcclLine& line) { return hashWords(hashWords(0x2545f491u, line.host), line.pid); }
+uint64_t processKey(const NcclLine& line) {
+  return hashWords(hashWords(0x2545f491u, line.host), line.pid);
+}
 
 void recordPlugin(AnalyzerState& s, const NcclLine& line, uint64_t ln, std::string_view plugin) {
   if (plugin.empty()) return;

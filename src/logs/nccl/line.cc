@@ -135,8 +135,10 @@ bool classifyLine(std::string_view text, NcclLine* out, HeaderMemo* memo) {
     if (startsWith(rest, " INFO") || startsWith(rest, " WARN")) {
       out->level = rest[1] == 'I' ? LineLevel::kInfo : LineLevel::kWarn;
       out->body = trimView(rest.substr(5));
-      if (memo) headerWithMemo(text, at, out, memo);
-      else parseHeader(text.substr(0, at), out);
+      if (memo)
+        headerWithMemo(text, at, out, memo);
+      else
+        parseHeader(text.substr(0, at), out);
       return true;
     }
     at += 4;

@@ -35,9 +35,9 @@ struct HeaderMemo {
   char bytes[kMaxBytes];
   size_t len = 0;  // 0: none
   size_t host_at = 0, host_len = 0, pid_at = 0, pid_len = 0, dev_at = 0, dev_len = 0;
-  bool hit = false;        // the latest classified line took its header from here
-  bool fresh = false;      // the latest classified line set it
-  uint64_t hash = 0;       // the caller's hash of this header; 0: not yet computed
+  bool hit = false;    // the latest classified line took its header from here
+  bool fresh = false;  // the latest classified line set it
+  uint64_t hash = 0;   // the caller's hash of this header; 0: not yet computed
 };
 
 // kNone (false) for lines with nothing NCCL-related: the common fast path is

@@ -1,9 +1,10 @@
 // The bounded containers behind AnalyzerState (state.h): distinct lists,
 // per-process choices, the seen-header table, rank and transport counts.
+#include "logs/nccl/state.h"
+
 #include <algorithm>
 
 #include "logs/nccl/rule.h"
-#include "logs/nccl/state.h"
 #include "logs/nccl/text.h"
 
 namespace railkit::logs::nccl {

@@ -159,7 +159,7 @@ class AnalyzerState {
   struct MatchMemo {
     uint64_t hash = 0;  // 0: empty
     LineLevel level = LineLevel::kNone;
-    std::string text;  // the body
+    std::string text;                // the body
     std::vector<RuleMatch> matches;  // of the rules that read only body and level
   };
   std::array<MatchMemo, 16> match_memo;  // by body and level, the body-only rules
