@@ -36,7 +36,7 @@ class InputAnalyzer : public StagedLineSink {
   std::unique_ptr<Batch> newBatch() override { return std::make_unique<NcclBatch>(); }
   // The reader has already removed ANSI codes (LineSink's contract).
   void prepare(Batch& batch, std::string_view text) override {
-    static_cast<NcclBatch&>(batch).lines.push_back(NcclLogAnalyzer::prepareLine(text));
+    static_cast<NcclBatch&>(batch).lines.push_back(NcclLogAnalyzer::prepareLine(text, &header_memo_));
   }
   void line(Batch& batch, size_t index, std::string_view text, uint64_t line_number, bool) override {
     nccl_.feedPrepared(text, static_cast<NcclBatch&>(batch).lines[index], line_number);
@@ -118,6 +118,7 @@ class InputAnalyzer : public StagedLineSink {
   }
 
   std::string file_;
+  nccl::HeaderMemo header_memo_;  // prepare()'s alone: the reader thread's
   NcclLogAnalyzer nccl_{file_};
   NcclTestsTableParser table_;
   PerftestParser perftest_;

@@ -88,7 +88,7 @@ NcclJobResult combineJob(const std::vector<const NcclLogAnalyzer*>& inputs) {
     // Each file's version and plugin identity, with its first proof line.
     auto own_numbers = nccl::versionNumbers(f.nccl_versions);
     numbers.insert(own_numbers.begin(), own_numbers.end());
-    for (const auto& [process, plugin] : s.process_plugin) plugins.insert(plugin);
+    for (auto& plugin : s.process_plugin.current()) plugins.insert(std::move(plugin));
     if (!s.sig_versions.evidence.empty()) version_evidence.push_back(s.sig_versions.evidence.front());
     if (!s.sig_plugins.evidence.empty()) plugin_evidence.push_back(s.sig_plugins.evidence.front());
     if (s.sig_socket_network.any()) {

@@ -16,69 +16,6 @@
 namespace railkit::logs {
 namespace nccl {
 
-bool DistinctList::add(std::string_view value) {
-  if (!values_.empty() && values_.back() == value) return false;  // (sanitised values only match clean input)
-  if (seen_.find(value) != seen_.end()) return false;
-  if (values_.size() >= cap_) {
-    overflowed_ = true;
-    return false;
-  }
-  seen_.emplace(value);
-  values_.push_back(validUtf8(value));
-  return true;
-}
-
-void Hits::add(const std::string& file, uint64_t line_number, std::string_view text) {
-  if (count == 0 && detail.empty()) {
-    // The message words of the line, without the NCCL header.
-    size_t at = findIn(text, "NCCL INFO ");
-    if (at == std::string_view::npos) at = findIn(text, "NCCL WARN ");
-    detail = bounded(trimView(at == std::string_view::npos ? text : text.substr(at + 10)), 200);
-  }
-  ++count;
-  if (evidence.size() < kMaxEvidencePerFinding)
-    evidence.push_back(Evidence{file, static_cast<long>(line_number), bounded(trimView(text))});
-}
-
-AnalyzerState::AnalyzerState(std::string file_label) : file(std::move(file_label)) {
-  rule_hits.resize(allNcclRules().size());
-}
-
-void AnalyzerState::addRank(uint64_t rank) {
-  constexpr uint64_t kMaxRankIds = uint64_t{1} << 20;
-  if (rank >= kMaxRankIds) return;
-  if (rank >= ranks_seen.size()) ranks_seen.resize(std::max<size_t>(rank + 1, ranks_seen.size() * 2));
-  if (!ranks_seen[rank]) {
-    ranks_seen[rank] = true;
-    ++ranks_count;
-  }
-}
-
-bool AnalyzerState::headerSeen(uint64_t hash) {
-  if (hash == 0) hash = 1;  // 0 marks an empty slot
-  size_t mask = header_seen.size() - 1;
-  for (size_t probe = 0; probe < 16; ++probe) {
-    uint64_t& slot = header_seen[(hash + probe) & mask];
-    if (slot == hash) return true;
-    if (slot == 0) {
-      if (header_seen_count * 4 >= header_seen.size() * 3) return false;  // full: record the slow way
-      slot = hash;
-      ++header_seen_count;
-      return false;
-    }
-  }
-  return false;
-}
-
-void AnalyzerState::countTransport(std::string_view name) {
-  for (auto& [known, count] : transports)
-    if (known == name) {
-      ++count;
-      return;
-    }
-  if (transports.size() < 64) transports.emplace_back(validUtf8(name), 1);
-}
-
 std::set<std::string> versionNumbers(const std::vector<std::string>& versions) {
   std::set<std::string> out;
   for (const auto& v : versions) out.insert(v.substr(0, v.find('+')));
@@ -111,52 +48,75 @@ std::string_view trimLineEnd(std::string_view text) {
   return text;
 }
 
-// Mixes `s` into `h` 8 bytes at a time: every NCCL line hashes its header, and
-// a byte-at-a-time hash (one dependent multiply per byte) was a visible share
-// of a routine line's cost. Only used to skip headers already recorded.
-inline uint64_t hashWords(uint64_t h, std::string_view s) {
-  constexpr uint64_t kMul = 0x9e3779b97f4a7c15ull;
-  const char* p = s.data();
-  size_t n = s.size();
-  h = (h ^ n) * kMul;
-  for (; n >= 8; p += 8, n -= 8) {
-    uint64_t word;
-    std::memcpy(&word, p, 8);
-    h = (h ^ word) * kMul;
-    h ^= h >> 32;
-  }
-  uint64_t rest = 0;
-  for (size_t i = 0; i < n; ++i) rest |= uint64_t{static_cast<unsigned char>(p[i])} << (8 * i);
-  h = (h ^ rest) * kMul;
-  return h ^ (h >> 29);
-}
-
-// The rules that match `line`, in rule order, each with its detail and
-// subject; from the memo when the same text was matched recently.
-const std::vector<AnalyzerState::RuleMatch>& ruleMatches(AnalyzerState& s, const NcclLine& line) {
-  constexpr size_t kMaxRemembered = 1024;  // bytes of line text kept per memo entry
-  bool remember = line.text.size() <= kMaxRemembered;
-  uint64_t hash = 0;
-  if (remember) {
-    hash = hashWords(0x3c6ef372u, line.text) | 1;
-    for (const auto& m : s.match_memo)
-      if (m.hash == hash && m.text == line.text) return m.matches;
-  }
-  AnalyzerState::MatchMemo& slot = remember ? s.match_memo[s.match_memo_next++ % s.match_memo.size()] : s.match_scratch;
-  slot.hash = 0;
-  slot.matches.clear();
+// ruleMatches without the whole-text memo.
+const std::vector<AnalyzerState::RuleMatch>& bodyAndTextMatches(AnalyzerState& s, const NcclLine& line) {
+  constexpr size_t kMaxRemembered = 1024;  // bytes of body kept per memo entry
   const auto& rules = allNcclRules();
-  for (size_t i = 0; i < rules.size(); ++i) {
-    if (!rules[i].match) continue;
+  auto run = [&](size_t i, std::vector<AnalyzerState::RuleMatch>& into) {
     s.scan.detail.clear();
     s.scan.subject.clear();
     if (rules[i].match(line, &s.scan.detail, &s.scan.subject))
-      slot.matches.push_back(AnalyzerState::RuleMatch{i, s.scan.detail, s.scan.subject});
-  }
+      into.push_back(AnalyzerState::RuleMatch{i, s.scan.detail, s.scan.subject});
+  };
+  bool remember = line.body.size() <= kMaxRemembered;
+  uint64_t hash = 0;
+  const AnalyzerState::MatchMemo* found = nullptr;
   if (remember) {
-    slot.text.assign(line.text);
-    slot.hash = hash;
+    hash = hashWords(0x3c6ef372u + static_cast<uint64_t>(line.level), line.body) | 1;
+    for (const auto& m : s.match_memo)
+      if (m.hash == hash && m.level == line.level && m.text == line.body) found = &m;
   }
+  if (!found) {
+    AnalyzerState::MatchMemo& slot =
+        remember ? s.match_memo[s.match_memo_next++ % s.match_memo.size()] : s.match_scratch;
+    slot.hash = 0;
+    slot.matches.clear();
+    for (size_t i = 0; i < rules.size(); ++i)
+      if (rules[i].match && !rules[i].reads_text) run(i, slot.matches);
+    if (remember) {
+      slot.text.assign(line.body);
+      slot.level = line.level;
+      slot.hash = hash;
+    }
+    found = &slot;
+  }
+  // The whole-text rules, merged in rule order.
+  auto& out = s.scan.matches;
+  out.clear();
+  size_t next = 0;
+  for (size_t i = 0; i < rules.size(); ++i) {
+    if (rules[i].match && rules[i].reads_text) {
+      while (next < found->matches.size() && found->matches[next].rule < i)
+        out.push_back(found->matches[next++]);
+      run(i, out);
+    }
+  }
+  if (out.empty()) return found->matches;
+  while (next < found->matches.size()) out.push_back(found->matches[next++]);
+  return out;
+}
+
+// The rules that match `line`, in rule order, each with its detail and
+// subject. All of them are remembered by the whole text (a traceback line
+// every rank repeats); on a miss, rules that read only the body and level
+// are remembered by those (every rank prints the same error with its own
+// header), and the few that read the whole text run.
+const std::vector<AnalyzerState::RuleMatch>& ruleMatches(AnalyzerState& s, const NcclLine& line) {
+  constexpr size_t kMaxRemembered = 1024;  // bytes of text or body kept per memo entry
+  bool remember_text = line.text.size() <= kMaxRemembered;
+  uint64_t text_hash = 0;
+  if (remember_text) {
+    text_hash = hashWords(0x85ebca6bu + static_cast<uint64_t>(line.level), line.text) | 1;
+    for (const auto& m : s.text_memo)
+      if (m.hash == text_hash && m.level == line.level && m.text == line.text) return m.matches;
+  }
+  const auto& all = bodyAndTextMatches(s, line);
+  if (!remember_text) return all;
+  AnalyzerState::MatchMemo& slot = s.text_memo[s.text_memo_next++ % s.text_memo.size()];
+  slot.matches = all;
+  slot.text.assign(line.text);
+  slot.level = line.level;
+  slot.hash = text_hash;
   return slot.matches;
 }
 
@@ -184,7 +144,8 @@ void NcclLogAnalyzer::feedLine(std::string_view text, uint64_t line_number) {
     text = state_->scan.ansi_buf;
   }
   NcclLine& line = state_->scan.line;
-  if (classifyLine(text, &line)) feedClassified(line, line_number);
+  if (classifyLine(text, &line))
+    feedClassified(line, line_number, headerHash(line));
   else feedUnclassified(text, line_number);
 }
 
@@ -202,6 +163,10 @@ std::string_view stripRankTag(std::string_view text) {
 }
 
 bool endsWithLastError(std::string_view text) {
+  // Every line asks: most end in neither ':' nor blanks, one byte decides.
+  if (text.empty() ||
+      (text.back() != ':' && text.back() != ' ' && text.back() != '\t' && text.back() != '\r'))
+    return false;
   text = nccl::trimView(text);
   constexpr std::string_view kLast = "Last error:";
   return text.size() >= kLast.size() && text.substr(text.size() - kLast.size()) == kLast;
@@ -223,10 +188,10 @@ void NcclLogAnalyzer::feedUnclassified(std::string_view text, uint64_t line_numb
   line.level = LineLevel::kOther;
   line.text = text;
   line.body = stripRankTag(text);
-  feedClassified(line, line_number);
+  feedClassified(line, line_number, 0);
 }
 
-NcclLogAnalyzer::PreparedLine NcclLogAnalyzer::prepareLine(std::string_view text) {
+NcclLogAnalyzer::PreparedLine NcclLogAnalyzer::prepareLine(std::string_view text, nccl::HeaderMemo* memo) {
   using namespace nccl;
   assert(!containsByte(text, '\x1b'));
   PreparedLine out;
@@ -237,7 +202,7 @@ NcclLogAnalyzer::PreparedLine NcclLogAnalyzer::prepareLine(std::string_view text
   }
   NcclLine line;
   out.level = static_cast<uint8_t>(LineLevel::kNone);
-  if (text.empty() || !classifyLine(text, &line)) return out;
+  if (text.empty() || !classifyLine(text, &line, memo)) return out;
   auto at = [&](std::string_view part) { return part.empty() ? 0u : static_cast<uint32_t>(part.data() - text.data()); };
   out.level = static_cast<uint8_t>(line.level);
   out.text_len = static_cast<uint32_t>(text.size());
@@ -249,6 +214,12 @@ NcclLogAnalyzer::PreparedLine NcclLogAnalyzer::prepareLine(std::string_view text
   out.pid_len = static_cast<uint32_t>(line.pid.size());
   out.dev_at = at(line.dev);
   out.dev_len = static_cast<uint32_t>(line.dev.size());
+  if (memo && memo->hit && memo->hash != 0) {
+    out.header_hash = memo->hash;
+  } else {
+    out.header_hash = headerHash(line);
+    if (memo && memo->fresh) memo->hash = out.header_hash;
+  }
   return out;
 }
 
@@ -263,10 +234,20 @@ void NcclLogAnalyzer::feedPrepared(std::string_view text, const PreparedLine& p,
   line.host = line.text.substr(p.host_at, p.host_len);
   line.pid = line.text.substr(p.pid_at, p.pid_len);
   line.dev = line.text.substr(p.dev_at, p.dev_len);
-  feedClassified(line, line_number);
+  feedClassified(line, line_number, p.header_hash);
 }
 
-void NcclLogAnalyzer::feedClassified(const nccl::NcclLine& line, uint64_t line_number) {
+uint64_t NcclLogAnalyzer::headerHash(const nccl::NcclLine& line) {
+  if (line.host.empty()) return 0;
+  // `host:pid`, or the host alone for old lines that print no pid.
+  std::string_view host_pid = line.host;
+  if (!line.pid.empty())
+    host_pid = std::string_view(line.host.data(),
+                                static_cast<size_t>(line.pid.data() + line.pid.size() - line.host.data()));
+  return nccl::hashWords(nccl::hashWords(0x51ed2701u, host_pid), line.dev) | 1;  // never 0, the empty slot
+}
+
+void NcclLogAnalyzer::feedClassified(const nccl::NcclLine& line, uint64_t line_number, uint64_t hash) {
   using namespace nccl;
   auto& s = *state_;
   if (line.level == LineLevel::kInfo || line.level == LineLevel::kWarn) ++s.nccl_lines;
@@ -279,12 +260,6 @@ void NcclLogAnalyzer::feedClassified(const nccl::NcclLine& line, uint64_t line_n
     s.last_warn_line = line_number;
   }
   if (!line.host.empty()) {
-    // `host:pid`, or the host alone for old lines that print no pid.
-    std::string_view host_pid = line.host;
-    if (!line.pid.empty())
-      host_pid = std::string_view(line.host.data(),
-                                  static_cast<size_t>(line.pid.data() + line.pid.size() - line.host.data()));
-    uint64_t hash = hashWords(hashWords(0x51ed2701u, host_pid), line.dev) | 1;  // never 0, the empty slot
     // Ranks print in bursts: the same header as the line before needs no probe.
     if (hash != s.last_header_hash && !s.headerSeen(hash)) {
       s.hosts.add(line.host);

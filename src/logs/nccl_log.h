@@ -87,7 +87,10 @@ class NcclLogAnalyzer {
   // and takes a line with no ESC byte (the line reader removes ANSI codes);
   // feedPrepared gets the same text back, the lines in order.
   struct PreparedLine;
-  static PreparedLine prepareLine(std::string_view line);
+  // `memo` (optional, owned by the one thread that prepares an input's
+  // lines in order) lets a line that repeats the header of the line before
+  // skip the header search.
+  static PreparedLine prepareLine(std::string_view line, nccl::HeaderMemo* memo = nullptr);
   void feedPrepared(std::string_view line, const PreparedLine& prepared, uint64_t line_number);
 
   bool sawNccl() const;                 // any NCCL line recognised
@@ -99,7 +102,10 @@ class NcclLogAnalyzer {
   const nccl::AnalyzerState& state() const { return *state_; }
 
  private:
-  void feedClassified(const nccl::NcclLine& line, uint64_t line_number);
+  // `header_hash` is headerHash(line), computed by the caller: on the reader
+  // thread for prepared lines.
+  void feedClassified(const nccl::NcclLine& line, uint64_t line_number, uint64_t header_hash);
+  static uint64_t headerHash(const nccl::NcclLine& line);
   void feedUnclassified(std::string_view line, uint64_t line_number);
   std::unique_ptr<nccl::AnalyzerState> state_;
 };
@@ -111,6 +117,7 @@ struct NcclLogAnalyzer::PreparedLine {
   uint8_t level = 0;                            // nccl::LineLevel, or kUnprepared
   uint32_t text_len = 0, body_at = 0, body_len = 0, host_at = 0, host_len = 0, pid_at = 0, pid_len = 0,
            dev_at = 0, dev_len = 0;
+  uint64_t header_hash = 0;  // of host:pid and dev (0: no header), hashed on the reader thread too
 };
 
 // Job-wide view over every input of one invocation. `facts` holds the same

@@ -214,6 +214,47 @@ TEST(NcclRobust, FileReadMatchesInMemoryAnalysis) {
   unlink(path);
 }
 
+// The reader thread reuses the header parse of the line before when a line
+// starts with the same bytes; every line must come out as without the memo,
+// including lines that only look like a repeat.
+TEST(NcclRobust, HeaderMemoPreparesLinesAsWithout) {
+  const std::vector<std::string> lines = {
+      "h:1:1 [0] NCCL INFO Using network IB",
+      "h:1:1 [0] NCCL INFO Channel 00/0 : 0[0] -> 1[1] via P2P/IPC",
+      "h:1:1 [0]x NCCL INFO the header bytes, then more before the level word",
+      "h:1:1 [0] g:2:2 [1] NCCL INFO a second header after the first",
+      "h:1:1 [0] NCCL WARN Call to ibv_reg_mr failed",
+      "h:1:1 [0] NCCL",
+      "h:1:1 [0] no level word here",
+      "h:1:1 [0] INFO old NCCL without the word",
+      "h:1:12 [0] NCCL INFO another tid",
+      "h:1:1 [01] NCCL INFO a longer device",
+      "[1,3]<stdout>:h:1:1 [0] NCCL INFO behind mpirun's prefix",
+      "[1,3]<stdout>:h:1:1 [0] NCCL INFO again",
+      "[1,3]<stdout>:h:1:1 [0] NCCL INFO NCCL version 2.21.5",
+      "xNCCLy:7:7 [2] NCCL INFO a host that holds NCCL",
+      "xNCCLy:7:7 [2] NCCL INFO again",
+      "2024-05-01T12:00:00Z h:1:1 [0] NCCL INFO stamped",
+      "2024-05-01T12:00:00Z h:1:1 [0] NCCL INFO stamped again",
+      "h:1:1 [0] NCCL INFO",
+      "h:1:1 [0",
+      "",
+  };
+  nccl::HeaderMemo memo;
+  auto fields = [](const NcclLogAnalyzer::PreparedLine& p) {
+    return std::vector<uint64_t>{p.level,  p.text_len, p.body_at, p.body_len, p.host_at,    p.host_len,
+                                 p.pid_at, p.pid_len,  p.dev_at,  p.dev_len,  p.header_hash};
+  };
+  int hits = 0;
+  for (int round = 0; round < 2; ++round)
+    for (const auto& line : lines) {
+      auto with = NcclLogAnalyzer::prepareLine(line, &memo);
+      hits += memo.hit;
+      EXPECT_EQ(fields(with), fields(NcclLogAnalyzer::prepareLine(line))) << line;
+    }
+  EXPECT_GT(hits, 0);  // the memo was used, not just left empty
+}
+
 // Not a timing assertion: prints the per-line cost so a regression is visible in the log.
 TEST(NcclRobust, PerLineCostReport) {
   std::vector<std::string> lines = {

@@ -138,21 +138,16 @@ bool recordVersion(AnalyzerState& s, std::string_view text, uint64_t ln) {
   return true;
 }
 
+// hashWords, not std::hash: every `Using network` / plugin line of every
+// rank computes it.
 uint64_t processKey(const NcclLine& line) {
-  return std::hash<std::string_view>{}(line.host) * 31 + std::hash<std::string_view>{}(line.pid);
+  return hashWords(hashWords(0x2545f491u, line.host), line.pid);
 }
 
 void recordPlugin(AnalyzerState& s, const NcclLine& line, uint64_t ln, std::string_view plugin) {
   if (plugin.empty()) return;
   s.plugins.add(plugin);
-  uint64_t key = processKey(line);
-  if (s.process_plugin.size() < (1u << 16) || s.process_plugin.count(key)) {
-    auto [it, fresh] = s.process_plugin.try_emplace(key, plugin);
-    if (fresh || it->second != plugin) {
-      it->second = std::string(plugin);
-      s.sig_plugins.add(s.file, ln, line.text);
-    }
-  }
+  if (s.process_plugin.set(processKey(line), plugin)) s.sig_plugins.add(s.file, ln, line.text);
 }
 
 void recordNetwork(AnalyzerState& s, const NcclLine& line, uint64_t ln, std::string_view network) {
@@ -160,14 +155,7 @@ void recordNetwork(AnalyzerState& s, const NcclLine& line, uint64_t ln, std::str
   if (network.empty()) return;
   s.networks.add(network);
   if (network == "Socket") s.sig_socket_network.add(s.file, ln, line.text);
-  uint64_t key = processKey(line);
-  if (s.process_network.size() < (1u << 16) || s.process_network.count(key)) {
-    auto [it, fresh] = s.process_network.try_emplace(key, network);
-    if (fresh || it->second != network) {
-      it->second = std::string(network);
-      s.sig_plugins.add(s.file, ln, line.text);
-    }
-  }
+  if (s.process_network.set(processKey(line), network)) s.sig_plugins.add(s.file, ln, line.text);
 }
 
 bool recordNetLine(AnalyzerState& s, const NcclLine& line, uint64_t ln) {

@@ -1,5 +1,7 @@
 #include "logs/nccl/line.h"
 
+#include <cstring>
+
 #include "logs/nccl/text.h"
 
 namespace railkit::logs::nccl {
@@ -58,13 +60,62 @@ bool oldHeaderNoPid(std::string_view pre, NcclLine* out) {
   return !out->host.empty();
 }
 
+// Whether a[0, n) == b[0, n): inline, 16 bytes at a time (a libc memcmp
+// call per line cost more than the header parse it saves).
+bool sameBytes(const char* a, const char* b, size_t n) {
+#if defined(__SSE2__)
+  if (n >= 16) {
+    auto differ = [&](size_t at) {
+      __m128i x = _mm_loadu_si128(reinterpret_cast<const __m128i*>(a + at));
+      __m128i y = _mm_loadu_si128(reinterpret_cast<const __m128i*>(b + at));
+      return _mm_movemask_epi8(_mm_cmpeq_epi8(x, y)) != 0xffff;
+    };
+    for (size_t at = 0; at + 16 <= n; at += 16)
+      if (differ(at)) return false;
+    return !differ(n - 16);  // the last 16 bytes, overlapping what was compared
+  }
+#endif
+  for (size_t i = 0; i < n; ++i)
+    if (a[i] != b[i]) return false;
+  return true;
+}
+
+// The header of `text` (whose level word is at `at`) from the memo when
+// the line starts with its bytes, else parsed and remembered.
+void headerWithMemo(std::string_view text, size_t at, NcclLine* out, HeaderMemo* memo) {
+  memo->hit = memo->len != 0 && at >= memo->len && sameBytes(text.data(), memo->bytes, memo->len);
+  if (memo->hit) {
+    out->host = text.substr(memo->host_at, memo->host_len);
+    out->pid = text.substr(memo->pid_at, memo->pid_len);
+    out->dev = text.substr(memo->dev_at, memo->dev_len);
+    return;
+  }
+  parseHeader(text.substr(0, at), out);
+  memo->len = 0;
+  memo->hash = 0;
+  if (out->host.empty()) return;
+  size_t end = static_cast<size_t>(out->dev.data() - text.data()) + out->dev.size() + 1;  // through ']'
+  std::string_view head = text.substr(0, end);
+  if (end > HeaderMemo::kMaxBytes || has(head, "NCCL")) return;
+  std::memcpy(memo->bytes, head.data(), end);
+  memo->len = end;
+  memo->host_at = static_cast<size_t>(out->host.data() - text.data());
+  memo->host_len = out->host.size();
+  memo->pid_at = static_cast<size_t>(out->pid.data() - text.data());
+  memo->pid_len = out->pid.size();
+  memo->dev_at = static_cast<size_t>(out->dev.data() - text.data());
+  memo->dev_len = out->dev.size();
+  memo->fresh = true;
+}
+
 bool mentionsRareWords(std::string_view text) {
   return has(text, "nccl") || has(text, "WARN") || has(text, "SIG") || has(text, "egmentation fault");
 }
 
 }  // namespace
 
-bool classifyLine(std::string_view text, NcclLine* out) {
+bool classifyLine(std::string_view text, NcclLine* out, HeaderMemo* memo) {
+  if (memo) memo->hit = memo->fresh = false;
   // Field by field, each a plain store: a whole-struct reset compiles to
   // `rep stos`, and a chained assignment reads back what it just stored (a
   // store-forwarding stall); both showed on every line.
@@ -84,7 +135,10 @@ bool classifyLine(std::string_view text, NcclLine* out) {
     if (startsWith(rest, " INFO") || startsWith(rest, " WARN")) {
       out->level = rest[1] == 'I' ? LineLevel::kInfo : LineLevel::kWarn;
       out->body = trimView(rest.substr(5));
-      parseHeader(text.substr(0, at), out);
+      if (memo)
+        headerWithMemo(text, at, out, memo);
+      else
+        parseHeader(text.substr(0, at), out);
       return true;
     }
     at += 4;

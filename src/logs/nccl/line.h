@@ -7,6 +7,8 @@
 // are simply skipped over because the header is searched for, not expected
 // at column 0.
 
+#include <cstddef>
+#include <cstdint>
 #include <string_view>
 
 namespace railkit::logs::nccl {
@@ -22,9 +24,27 @@ struct NcclLine {
   std::string_view dev;
 };
 
+// The header of an earlier line: the line's first bytes through the `]` of
+// `[dev]`, and where host, pid and dev lie in them. A thread prints many
+// lines in a row, and a line that starts with the same bytes has the same
+// header (the bytes hold no "NCCL", so the level word is after them, and
+// the header search only looks inside them), so its parse is taken from
+// here instead of searched for again.
+struct HeaderMemo {
+  static constexpr size_t kMaxBytes = 192;
+  char bytes[kMaxBytes];
+  size_t len = 0;  // 0: none
+  size_t host_at = 0, host_len = 0, pid_at = 0, pid_len = 0, dev_at = 0, dev_len = 0;
+  bool hit = false;    // the latest classified line took its header from here
+  bool fresh = false;  // the latest classified line set it
+  uint64_t hash = 0;   // the caller's hash of this header; 0: not yet computed
+};
+
 // kNone (false) for lines with nothing NCCL-related: the common fast path is
 // one memmem for "NCCL" plus, on lines without it, a few more for the rare
 // words that still matter (old `WARN` lines, `nccl` frames, signals).
-bool classifyLine(std::string_view text, NcclLine* out);
+// With `memo`, a line that starts with the memo's bytes reuses its header,
+// and the memo is set from each line whose header was parsed.
+bool classifyLine(std::string_view text, NcclLine* out, HeaderMemo* memo = nullptr);
 
 }  // namespace railkit::logs::nccl

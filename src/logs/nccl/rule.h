@@ -4,7 +4,8 @@
 // NCCL, and INFO lines the fact scanner did not consume; it says whether the
 // line is evidence and may name a detail (an error text) and a subject (a
 // peer, an HCA); it must depend on the line alone (no state of its own), as
-// its result is remembered for lines that repeat. `build` turns the hits,
+// its result is remembered for lines that repeat (by body and level, unless
+// the rule says it reads the whole text). `build` turns the hits,
 // with the input's facts, into at most one finding. Rules that rest on facts
 // alone (transport, GDR, versions) have no `match` and read the signals the
 // fact scanner stored.
@@ -30,6 +31,10 @@ struct NcclRule {
   const char* id;
   bool (*match)(const NcclLine& line, std::string* detail, std::string* subject);  // may be nullptr
   std::optional<Finding> (*build)(const Hits& hits, const RuleContext& context);
+  // match reads line.text (the header and prefixes too), not only line.body
+  // and line.level: such a rule runs on every line, the others' results are
+  // remembered by body.
+  bool reads_text = false;
 };
 
 const std::vector<NcclRule>& allNcclRules();

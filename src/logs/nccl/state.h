@@ -35,10 +35,45 @@ class DistinctList {
     using is_transparent = void;
     size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
   };
+  static constexpr size_t kLinearScan = 8;
   size_t cap_;
+  bool rewritten_ = false;  // a kept value differs from what was added (validUtf8)
   std::vector<std::string> values_;
   std::unordered_set<std::string, Hash, std::equal_to<>> seen_;
   bool overflowed_ = false;
+};
+
+// The value (network, net plugin) each process (a key: the hash of
+// host:pid) chose last, for the mismatch findings, which need the distinct
+// values processes hold. Every rank prints its choice, so this is an open
+// addressing table of key -> interned value rather than a node per process:
+// a node map cost a cache miss or an allocation per line. At most
+// kMaxProcesses processes; later ones are not recorded.
+class ProcessValues {
+ public:
+  static constexpr size_t kMaxProcesses = size_t{1} << 16;
+  // Records `value` for `key`; true when the process is new or changed its value.
+  bool set(uint64_t key, std::string_view value);
+  // The values some process holds now (each once, in no particular order).
+  std::vector<std::string> current() const;
+  size_t size() const { return count_; }
+
+ private:
+  struct Slot {
+    uint64_t key = 0;
+    uint32_t value = 0;  // index into values_ plus 1; 0: empty slot
+  };
+  uint32_t intern(std::string_view value);
+  void grow();
+  std::vector<Slot> slots_ = std::vector<Slot>(64);
+  size_t count_ = 0;
+  std::vector<std::string> values_;
+  struct Hash {
+    using is_transparent = void;
+    size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
+  };
+  std::unordered_map<std::string, uint32_t, Hash, std::equal_to<>> index_;
+  uint32_t last_ = 0;  // the latest value interned, plus 1: the common repeat
 };
 
 // Proof gathered for one rule or one fact-based signal.
@@ -70,6 +105,7 @@ class AnalyzerState {
   uint64_t nranks = 0, nnodes = 0;
 
   std::vector<std::pair<std::string, uint64_t>> transports;
+  size_t last_transport = 0;  // index of the transport counted last
   uint64_t net_gdr_channels = 0, net_plain_channels = 0, net_socket_channels = 0;
   bool gdr_enabled_said = false;
   bool ib_mentioned = false;  // NET/IB or ibv_* named in a WARN or other line
@@ -83,7 +119,7 @@ class AnalyzerState {
   uint64_t local_ranks = 0;    // largest `localRanks N` printed
 
   // Per process (host:pid): the network and net plugin it chose, for mismatch.
-  std::unordered_map<uint64_t, std::string> process_network, process_plugin;  // by hash of host:pid
+  ProcessValues process_network, process_plugin;  // by hash of host:pid
   DistinctList plugins;
 
   // Fact-based signals (INFO lines) read by the rules' build step.
@@ -104,11 +140,16 @@ class AnalyzerState {
 
   std::string scratch;  // reused buffers: no allocation per line once warm
   // Hashes of host:pid + dev already recorded, so the common line (a rank
-  // seen before) costs one hash and one probe instead of set lookups.
-  std::vector<uint64_t> header_seen = std::vector<uint64_t>(size_t{1} << 14, 0);
+  // seen before) costs one hash and one probe instead of set lookups. It
+  // doubles as it fills, up to room for every header the lists below can
+  // hold (rank_devices' cap): a job of more ranks than the table held sent
+  // every line of the ranks left out through three set lookups.
+  static constexpr size_t kHeaderSeenMinSlots = size_t{1} << 10, kHeaderSeenMaxSlots = size_t{1} << 17;
+  std::vector<uint64_t> header_seen = std::vector<uint64_t>(kHeaderSeenMinSlots, 0);
   size_t header_seen_count = 0;
   uint64_t last_header_hash = 0;  // of the latest line with a header; 0: none yet
   bool headerSeen(uint64_t hash);
+  void growHeaderSeen();
 
   // What the finding rules matched on recent lines, by the line's text: the
   // rules are pure functions of the line, identical lines (an error or
@@ -120,15 +161,19 @@ class AnalyzerState {
   };
   struct MatchMemo {
     uint64_t hash = 0;  // 0: empty
-    std::string text;
-    std::vector<RuleMatch> matches;
+    LineLevel level = LineLevel::kNone;
+    std::string text;                // the body
+    std::vector<RuleMatch> matches;  // of the rules that read only body and level
   };
-  std::array<MatchMemo, 8> match_memo;
+  std::array<MatchMemo, 16> match_memo;  // by body and level, the body-only rules
+  std::array<MatchMemo, 8> text_memo;    // by whole text and level, every rule
+  size_t text_memo_next = 0;
   size_t match_memo_next = 0;
   MatchMemo match_scratch;  // lines too long to remember
 
   struct Scanner {
     std::string ansi_buf, key_buf, detail, subject;
+    std::vector<RuleMatch> matches;  // body-rule matches merged with whole-text ones
     NcclLine line{};  // reused: classifyLine sets every field, so no per-line reset
   } scan;
 };

@@ -176,6 +176,26 @@ inline std::string bounded(std::string_view s, size_t max = 400) {
   return validUtf8(s.substr(0, max)) + "...";
 }
 
+// Mixes `s` into `h` 8 bytes at a time: every NCCL line hashes its header, and
+// a byte-at-a-time hash (one dependent multiply per byte) was a visible share
+// of a routine line's cost. Only used to skip headers already recorded.
+inline uint64_t hashWords(uint64_t h, std::string_view s) {
+  constexpr uint64_t kMul = 0x9e3779b97f4a7c15ull;
+  const char* p = s.data();
+  size_t n = s.size();
+  h = (h ^ n) * kMul;
+  for (; n >= 8; p += 8, n -= 8) {
+    uint64_t word;
+    std::memcpy(&word, p, 8);
+    h = (h ^ word) * kMul;
+    h ^= h >> 32;
+  }
+  uint64_t rest = 0;
+  for (size_t i = 0; i < n; ++i) rest |= uint64_t{static_cast<unsigned char>(p[i])} << (8 * i);
+  h = (h ^ rest) * kMul;
+  return h ^ (h >> 29);
+}
+
 inline std::string_view trimView(std::string_view s) {
   while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
   while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r')) s.remove_suffix(1);

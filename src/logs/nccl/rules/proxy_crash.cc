@@ -54,6 +54,8 @@ std::optional<Finding> build(const Hits& h, const RuleContext& c) {
 
 }  // namespace
 
-NcclRule proxyCrashRule() { return {"nccl-proxy-crash", match, build}; }
+NcclRule proxyCrashRule() {
+  return {"nccl-proxy-crash", match, build, /*reads_text=*/true};
+}
 
 }  // namespace railkit::logs::nccl

@@ -33,6 +33,8 @@ std::optional<Finding> build(const Hits& h, const RuleContext& c) {
 
 }  // namespace
 
-NcclRule timeoutRule() { return {"nccl-timeout", match, build}; }
+NcclRule timeoutRule() {
+  return {"nccl-timeout", match, build, /*reads_text=*/true};
+}
 
 }  // namespace railkit::logs::nccl

@@ -15,8 +15,8 @@ std::optional<Finding> build(const Hits&, const RuleContext& c) {
   const AnalyzerState& s = c.state;
   auto numbers = versionNumbers(s.versions.values());
   std::set<std::string> plugins, networks;
-  for (const auto& [process, plugin] : s.process_plugin) plugins.insert(plugin);
-  for (const auto& [process, network] : s.process_network) networks.insert(network);
+  for (auto& plugin : s.process_plugin.current()) plugins.insert(std::move(plugin));
+  for (auto& network : s.process_network.current()) networks.insert(std::move(network));
   std::string what;
   auto list = [](const std::set<std::string>& values) {
     std::string out;
