@@ -86,8 +86,8 @@ class Stat:
             self.flags.append("%.1fx the last run's %s" % (self.med / last, fmt(last)))
 
     def cell(self):
-        if self.med is None:
-            return "-"
+        if self.med is None or self.med <= 0:
+            return "-!"
         mark = "!" if self.flags else ""
         return "%s%s [%s-%s] %.0f%%" % (fmt(self.med), mark, fmt(self.lo), fmt(self.hi), 100 * self.spread)
 
