@@ -1,10 +1,16 @@
-/* The two-way TCP ceiling for benchmarks/compare.sh: two nodes each send
- * and receive BYTES over STREAMS plain TCP connections at the same time
- * (one sender and one receiver thread per stream), which is the traffic a
- * 2-rank ring needs. Prints the per-direction rate in GB/s, which for a
- * 2-rank all_reduce equals the best possible busbw.
- * Usage: tcp_ceiling server BIND_IP PORT STREAMS BYTES
- *        tcp_ceiling client SERVER_IP PORT STREAMS BYTES BIND_IP */
+/* The two-way TCP ceiling for benchmarks/compare.sh: the traffic of a ring
+ * with nothing else in it. Every node sends BYTES to the next node and
+ * receives BYTES from the previous one at the same time, over STREAMS plain
+ * TCP connections each way (one sender thread per outgoing stream, one
+ * receiver thread per incoming stream). With 2 nodes "next" and "previous"
+ * are the same node, so each link carries both directions at once. Node 0
+ * prints its per-direction rate in GB/s: the best busbw a ring all_reduce
+ * can reach on these links (busbw is what each link carries per second).
+ * Measurement rules as for the collectives: buffers allocated and written
+ * once before timing and reused; WARMUP untimed transfers of BYTES, then a
+ * ring barrier, then ITERS timed transfers back to back; the mean.
+ * Usage: tcp_ceiling RANK PORT STREAMS BYTES ITERS WARMUP IP0 IP1 [IP2...]
+ * (node i listens on IPi:PORT and connects to IP(i+1):PORT). */
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
@@ -16,31 +22,23 @@
 #include <time.h>
 #include <unistd.h>
 
-static size_t total;
+enum { kChunk = 1 << 20, kMaxStreams = 64 };
 
-static void* sender(void* arg) {
-  int fd = *(int*)arg;
-  size_t chunk = 1 << 20, left = total;
-  char* buf = calloc(1, chunk);
-  while (left > 0) {
-    ssize_t n = send(fd, buf, left < chunk ? left : chunk, MSG_NOSIGNAL);
-    if (n <= 0) { perror("send"); exit(1); }
-    left -= (size_t)n;
-  }
-  free(buf);
-  return NULL;
-}
+struct job {
+  int fd, send;
+  size_t bytes;
+  char* buf;
+};
 
-static void* receiver(void* arg) {
-  int fd = *(int*)arg;
-  size_t chunk = 1 << 20, left = total;
-  char* buf = malloc(chunk);
+static void* mover(void* arg) {
+  struct job* j = arg;
+  size_t left = j->bytes;
   while (left > 0) {
-    ssize_t n = recv(fd, buf, left < chunk ? left : chunk, 0);
-    if (n <= 0) { perror("recv"); exit(1); }
-    left -= (size_t)n;
+    size_t n = left < kChunk ? left : kChunk;
+    ssize_t r = j->send ? send(j->fd, j->buf, n, MSG_NOSIGNAL) : recv(j->fd, j->buf, n, 0);
+    if (r <= 0) { perror(j->send ? "send" : "recv"); exit(1); }
+    left -= (size_t)r;
   }
-  free(buf);
   return NULL;
 }
 
@@ -59,51 +57,76 @@ static double now(void) {
   return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
+/* Every node sends one byte to the next and waits for one from the previous
+ * on stream 0: no node starts before its upstream neighbour is ready. */
+static void ring_barrier(int out, int in) {
+  char b = 0;
+  if (send(out, &b, 1, MSG_NOSIGNAL) != 1 || recv(in, &b, 1, MSG_WAITALL) != 1) { perror("barrier"); exit(1); }
+}
+
+static void transfer(int streams, const int* out, const int* in, size_t bytes, char* const* bufs) {
+  pthread_t th[2 * kMaxStreams];
+  struct job jobs[2 * kMaxStreams];
+  for (int i = 0; i < streams; ++i) {
+    jobs[2 * i] = (struct job){out[i], 1, bytes, bufs[2 * i]};
+    jobs[2 * i + 1] = (struct job){in[i], 0, bytes, bufs[2 * i + 1]};
+  }
+  for (int i = 0; i < 2 * streams; ++i) pthread_create(&th[i], NULL, mover, &jobs[i]);
+  for (int i = 0; i < 2 * streams; ++i) pthread_join(th[i], NULL);
+}
+
 int main(int argc, char** argv) {
-  if (argc < 6) {
-    fprintf(stderr, "usage: %s server|client IP PORT STREAMS BYTES [BIND_IP]\n", argv[0]);
+  if (argc < 9) {
+    fprintf(stderr, "usage: %s RANK PORT STREAMS BYTES ITERS WARMUP IP0 IP1 [IP2...]\n", argv[0]);
     return 2;
   }
-  int server = strcmp(argv[1], "server") == 0;
-  int port = atoi(argv[3]), streams = atoi(argv[4]), one = 1;
-  total = strtoull(argv[5], NULL, 10);
-  int fds[64];
-  if (streams < 1 || streams > 64) return 2;
-  if (server) {
-    int l = socket(AF_INET, SOCK_STREAM, 0);
-    struct sockaddr_in sa = addr(argv[2], port);
-    setsockopt(l, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
-    if (bind(l, (struct sockaddr*)&sa, sizeof sa) || listen(l, 64)) { perror("listen"); return 1; }
-    for (int i = 0; i < streams; ++i) fds[i] = accept(l, NULL, NULL);
-    close(l);
-  } else {
-    for (int i = 0; i < streams; ++i) {
-      struct sockaddr_in sa = addr(argv[2], port), me = addr(argc > 6 ? argv[6] : "0.0.0.0", 0);
-      for (int tries = 0;; ++tries) {
-        fds[i] = socket(AF_INET, SOCK_STREAM, 0);
-        bind(fds[i], (struct sockaddr*)&me, sizeof me);
-        if (connect(fds[i], (struct sockaddr*)&sa, sizeof sa) == 0) break;
-        close(fds[i]);
-        if (tries > 100) { perror("connect"); return 1; }
-        usleep(100000);
-      }
+  int rank = atoi(argv[1]), port = atoi(argv[2]), streams = atoi(argv[3]);
+  size_t total = strtoull(argv[4], NULL, 10);
+  int iters = atoi(argv[5]), warmup = atoi(argv[6]), n = argc - 7, one = 1;
+  if (streams < 1 || streams > kMaxStreams || rank < 0 || rank >= n || iters < 1) return 2;
+  const char* me = argv[7 + rank];
+  const char* next = argv[7 + (rank + 1) % n];
+  size_t per = total / (size_t)streams;
+  int out[kMaxStreams], in[kMaxStreams];
+  int l = socket(AF_INET, SOCK_STREAM, 0);
+  struct sockaddr_in sa = addr(me, port);
+  setsockopt(l, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
+  if (bind(l, (struct sockaddr*)&sa, sizeof sa) || listen(l, 64)) { perror("listen"); return 1; }
+  for (int i = 0; i < streams; ++i) {
+    struct sockaddr_in to = addr(next, port), from = addr(me, 0);
+    for (int tries = 0;; ++tries) {
+      out[i] = socket(AF_INET, SOCK_STREAM, 0);
+      bind(out[i], (struct sockaddr*)&from, sizeof from);
+      if (connect(out[i], (struct sockaddr*)&to, sizeof to) == 0) break;
+      close(out[i]);
+      if (tries > 200) { perror("connect"); return 1; }
+      usleep(50000);
     }
   }
-  for (int i = 0; i < streams; ++i) setsockopt(fds[i], IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
-  /* A one-byte handshake per stream so both sides start together. */
-  char b = 0;
+  for (int i = 0; i < streams; ++i) in[i] = accept(l, NULL, NULL);
+  close(l);
   for (int i = 0; i < streams; ++i) {
-    if (send(fds[i], &b, 1, 0) != 1 || recv(fds[i], &b, 1, MSG_WAITALL) != 1) { perror("sync"); return 1; }
+    setsockopt(out[i], IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+    setsockopt(in[i], IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
   }
-  pthread_t th[128];
+  /* Real, written buffers (not calloc's shared zero page): one per stream
+   * and direction, chunk-sized and reused, as each stream's socket copies
+   * through its own. */
+  char* bufs[2 * kMaxStreams];
+  for (int i = 0; i < 2 * streams; ++i) {
+    bufs[i] = malloc(kChunk);
+    memset(bufs[i], i + 1, kChunk);
+  }
+  for (int i = 0; i < warmup; ++i) transfer(streams, out, in, per, bufs);
+  ring_barrier(out[0], in[0]);
   double t0 = now();
+  for (int i = 0; i < iters; ++i) transfer(streams, out, in, per, bufs);
+  double secs = (now() - t0) / iters;
+  if (rank == 0) printf("%zu %.1f %.3f\n", per * (size_t)streams, secs * 1e6, (double)per * streams / secs / 1e9);
   for (int i = 0; i < streams; ++i) {
-    pthread_create(&th[2 * i], NULL, sender, &fds[i]);
-    pthread_create(&th[2 * i + 1], NULL, receiver, &fds[i]);
+    close(out[i]);
+    close(in[i]);
   }
-  for (int i = 0; i < 2 * streams; ++i) pthread_join(th[i], NULL);
-  double secs = now() - t0;
-  printf("%.3f\n", (double)total * streams / secs / 1e9);
-  for (int i = 0; i < streams; ++i) close(fds[i]);
+  for (int i = 0; i < 2 * streams; ++i) free(bufs[i]);
   return 0;
 }

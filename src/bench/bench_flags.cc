@@ -215,6 +215,13 @@ Status validateBenchFlags(const BenchFlags& f, const Launch& launch, std::uint64
       !s) {
     return s;
   }
+  // setsockopt takes an int, and the kernel doubles what it is given.
+  auto sockbuf = parseSize(f.socket_buffer);
+  if (auto s = inRange(sockbuf && *sockbuf <= kMaxSocketBufferBytes,
+                       "--socket-buffer: expected 0 (kernel autotuning) or a size up to 256M, found " + quoted(f.socket_buffer));
+      !s) {
+    return s;
+  }
   auto seconds = [](double v, bool zero_ok) {
     return std::isfinite(v) && (zero_ok ? v >= 0 : v > 0) && v <= kMaxTimeoutSeconds;
   };

@@ -15,6 +15,7 @@ namespace railkit::bench {
 
 inline constexpr double kMaxTimeoutSeconds = 86400;  // a day
 inline constexpr int kMaxConnectionsPerPeer = 16;    // the tcp transport's limit
+inline constexpr std::uint64_t kMaxSocketBufferBytes = 256ull << 20;  // --socket-buffer; setsockopt takes an int
 inline constexpr int kMaxRanksPerNode = 64;          // --local and --nproc-per-node
 inline constexpr int kMaxIters = 1000000;            // -n and -w: past this a sweep runs for days
 
@@ -36,6 +37,7 @@ struct BenchFlags {
   std::optional<double> nic_gbps;
   std::string nccl_lib;
   int connections = 4;
+  std::string socket_buffer = "256K";  // tcp: SO_SNDBUF/SO_RCVBUF per stream, 0 = kernel autotuning
   bool one_way = false;
 };
 

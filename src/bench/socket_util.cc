@@ -136,12 +136,14 @@ Result<int> acceptUntil(int listen_fd, Clock::time_point deadline) {
   return fd;
 }
 
-void tuneDataSocket(int fd, int user_timeout_ms) {
+void tuneDataSocket(int fd, int user_timeout_ms, std::size_t buffer_bytes) {
   int one = 1;
-  int buf = 8 << 20;
   setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
-  setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &buf, sizeof buf);
-  setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &buf, sizeof buf);
+  if (buffer_bytes > 0) {
+    int buf = static_cast<int>(buffer_bytes);  // bounded by the flag's check
+    setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &buf, sizeof buf);
+    setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &buf, sizeof buf);
+  }
   setsockopt(fd, IPPROTO_TCP, TCP_USER_TIMEOUT, &user_timeout_ms, sizeof user_timeout_ms);
 }
 

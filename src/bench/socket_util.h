@@ -19,7 +19,7 @@ Result<int> connectTo(const std::string& host, int port, const std::string& bind
 // Accepts one connection or fails at the deadline.
 Result<int> acceptUntil(int listen_fd, Clock::time_point deadline);
 // Data-plane tuning: TCP_NODELAY, big buffers, TCP_USER_TIMEOUT.
-void tuneDataSocket(int fd, int user_timeout_ms);
+void tuneDataSocket(int fd, int user_timeout_ms, std::size_t buffer_bytes);
 Status sendAll(int fd, const void* data, std::size_t bytes, Clock::time_point deadline);
 Status recvAll(int fd, void* data, std::size_t bytes, Clock::time_point deadline);
 // Reads one '\n'-terminated line of at most max_bytes (one recv per byte:

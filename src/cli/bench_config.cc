@@ -104,6 +104,7 @@ Result<bench::BenchConfig> makeBenchConfig(const BenchFlags& f, const Environmen
   auto& t = c.transport_options;
   t.stall_timeout = std::chrono::milliseconds(static_cast<long>(f.stall_timeout * 1000));
   t.connections_per_peer = f.connections;
+  t.socket_buffer_bytes = bench::parseSize(f.socket_buffer).value_or(t.socket_buffer_bytes);  // checked above
   char host[256] = {};
   gethostname(host, sizeof host - 1);
   t.hostname = host;
@@ -190,6 +191,9 @@ void addLaunchFlags(CLI::App& command, BenchFlags& flags) {
   command.add_option("--connections", flags.connections, "tcp streams per peer")
       ->capture_default_str()
       ->check(CLI::Range(1, bench::kMaxConnectionsPerPeer));
+  command.add_option("--socket-buffer", flags.socket_buffer,
+                     "tcp: SO_SNDBUF/SO_RCVBUF per stream (K/M suffixes; 0 = kernel autotuning)")
+      ->capture_default_str();
   // A flag with an optional =F, as in logs: a separate word after it stays
   // an argument of its own (never taken for F).
   command.add_flag("--expect-line-rate{0.8}", flags.expect_line_rate,

@@ -41,6 +41,14 @@ TEST(BenchFlags, DefaultsAreValid) {
   EXPECT_TRUE(validateBenchFlags(f, launchOf(f), kMemory).has_value());
 }
 
+TEST(BenchFlags, SocketBufferTakesZeroOrASize) {
+  for (const char* v : {"0", "64K", "8M", "256M"}) {
+    BenchFlags f = local();
+    f.socket_buffer = v;
+    EXPECT_TRUE(validateBenchFlags(f, launchOf(f), kMemory).has_value()) << v;
+  }
+}
+
 TEST(BenchFlags, RefusesEachBadFlag) {
   const double nan = std::numeric_limits<double>::quiet_NaN();
   expectRefused([](BenchFlags& f) { f.max_bytes = "16T"; }, "-e 16T");
@@ -61,6 +69,8 @@ TEST(BenchFlags, RefusesEachBadFlag) {
   expectRefused([](BenchFlags& f) { f.connections = -1; }, "--connections");
   expectRefused([](BenchFlags& f) { f.connections = 0; }, "--connections");
   expectRefused([](BenchFlags& f) { f.connections = 100000; }, "--connections");
+  expectRefused([](BenchFlags& f) { f.socket_buffer = "lots"; }, "--socket-buffer");
+  expectRefused([](BenchFlags& f) { f.socket_buffer = "1G"; }, "--socket-buffer");
   expectRefused([](BenchFlags& f) { f.expect_busbw = -1; }, "--expect-busbw");
   expectRefused([nan](BenchFlags& f) { f.expect_busbw = nan; }, "--expect-busbw");
   expectRefused([](BenchFlags& f) { f.nic_gbps = 0; }, "--nic-gbps");

@@ -23,6 +23,28 @@ std::size_t segBegin(std::size_t count, int n, int i) { return count * static_ca
 
 }  // namespace
 
+// Up to this size a 2-rank all_reduce is one exchange instead of two ring
+// steps: latency, not bandwidth, is what counts there, and the ring's two
+// dependent messages cost two one-way latencies where this costs one.
+constexpr std::size_t kExchangeBytes = 64 << 10;
+
+// 2 ranks, small buffer: each sends its whole input and adds the peer's.
+// Both ranks compute in + peer with the operands swapped, which for the
+// commutative ops (sum prod min max) gives bit-identical results.
+static Status exchangeAllReduce(const CollectiveArgs& a, int peer) {
+  Transport& t = *a.transport;
+  std::size_t bytes = a.recv_count * dataTypeSize(a.type);
+  std::vector<char> theirs(bytes);
+  auto r = t.postRecv(peer, theirs.data(), bytes);
+  if (!r) return tl::unexpected(r.error());
+  auto s = t.postSend(peer, a.send, bytes);
+  if (!s) return tl::unexpected(s.error());
+  // In place the send reads the buffer the result goes to: it must be done first.
+  if (auto w = t.waitAll({*r, *s}); !w) return w;
+  reduce(a.type, a.op, a.recv, a.send, theirs.data(), a.recv_count);
+  return okStatus();
+}
+
 // All-reduce as one pipeline of 2(n-1) ring steps: reduce-scatter steps
 // s < n-1 send block rank-1-s and receive block rank-2-s, all-gather steps
 // send block rank-t and receive block rank-t-1 (t = s-(n-1)). The block a
@@ -49,6 +71,7 @@ Status ringAllReduce(const CollectiveArgs& a) {
     if (in != buf) copyBytes(buf, in, count * esize);
     return okStatus();
   }
+  if (ring.n == 2 && count * esize <= kExchangeBytes) return exchangeAllReduce(a, ring.next);
   const int n = ring.n, steps = 2 * (n - 1);
   auto sendBlock = [&](int s) { return s < n - 1 ? ring.block(ring.rank - 1 - s) : ring.block(ring.rank - (s - n + 1)); };
   auto recvBlock = [&](int s) { return s < n - 1 ? ring.block(ring.rank - 2 - s) : ring.block(ring.rank - (s - n + 1) - 1); };

@@ -54,7 +54,7 @@ Status connectAll(Streams& streams, const std::vector<Endpoint>& endpoints, int 
         return makeError(ErrorCode::kPeerLost, "cannot reach " + describePeer(streams.peers[static_cast<std::size_t>(r)], options) +
                                                    ": " + fd.error().message);
       }
-      tuneDataSocket(*fd, user_timeout);
+      tuneDataSocket(*fd, user_timeout, options.socket_buffer_bytes);
       streams.fds[static_cast<std::size_t>(r)][static_cast<std::size_t>(k)] = *fd;
       DataHello hello{kDataMagic, rank, k, {}};
       std::copy(to.cookie.begin(), to.cookie.end(), hello.cookie.begin());
@@ -75,7 +75,7 @@ Status connectAll(Streams& streams, const std::vector<Endpoint>& endpoints, int 
            streams.fds[static_cast<std::size_t>(h.rank)][static_cast<std::size_t>(h.index)] < 0;
   };
   accept.take = [&](int fd, const DataHello& h) {
-    tuneDataSocket(fd, user_timeout);
+    tuneDataSocket(fd, user_timeout, options.socket_buffer_bytes);
     streams.fds[static_cast<std::size_t>(h.rank)][static_cast<std::size_t>(h.index)] = fd;
   };
   accept.notice = [rank](const std::string& line) { std::fprintf(stderr, "railkit: rank %d: %s\n", rank, line.c_str()); };
