@@ -15,7 +15,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   auto hello = railkit::bench::parseRendezvousHello(text);
   if (hello) {
     auto again = railkit::bench::parseRendezvousHello(railkit::bench::formatRendezvousHello(*hello));
-    if (!again || again->blob != hello->blob || again->rank != hello->rank || again->mac != hello->mac) std::abort();
+    if (!again || again->blob != hello->blob || again->rank != hello->rank || again->mac != hello->mac)
+      std::abort();
     railkit::bench::HelloExpectation expect{hello->job_id, hello->size, "fuzz-job-token-0123456789",
                                             std::string(railkit::bench::kRendezvousNonceBytes, 'n')};
     if (hello->rank != 0 && !railkit::bench::refuseHello(*hello, expect)) std::abort();

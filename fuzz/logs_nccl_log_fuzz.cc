@@ -3,9 +3,8 @@
 // read, and evidence and the per-rank view stay bounded whatever the input.
 #include <cstddef>
 #include <cstdint>
-#include <string_view>
-
 #include <nlohmann/json.hpp>
+#include <string_view>
 
 #include "logs/nccl_log.h"
 

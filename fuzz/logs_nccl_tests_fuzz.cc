@@ -7,8 +7,8 @@
 #include "logs/nccl_tests_table.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
-  auto table = railkit::logs::parseNcclTestsTable(
-      std::string_view(reinterpret_cast<const char*>(data), size));
+  auto table =
+      railkit::logs::parseNcclTestsTable(std::string_view(reinterpret_cast<const char*>(data), size));
   if (table.peak_busbw_gbs && table.rows.empty()) __builtin_trap();
   return 0;
 }

@@ -56,7 +56,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   fs::create_directory(dest);
 
   int fd = memfd_create("archive", MFD_CLOEXEC);
-  if (fd < 0 || write(fd, bytes.data(), bytes.size()) != static_cast<ssize_t>(bytes.size())) violation("memfd");
+  if (fd < 0 || write(fd, bytes.data(), bytes.size()) != static_cast<ssize_t>(bytes.size()))
+    violation("memfd");
   lseek(fd, 0, SEEK_SET);
   // Small limits: the fuzzer explores structure, not size.
   railkit::model::ArchiveLimits limits;

@@ -7,15 +7,15 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
-#include <string_view>
-
 #include <nlohmann/json.hpp>
+#include <string_view>
 
 #include "report/page.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (size > (1 << 16)) return 0;
-  auto json = nlohmann::json::parse(std::string_view(reinterpret_cast<const char*>(data), size), nullptr, false);
+  auto json =
+      nlohmann::json::parse(std::string_view(reinterpret_cast<const char*>(data), size), nullptr, false);
   if (json.is_discarded() || !json.is_object()) return 0;
   std::vector<railkit::report::Document> docs;
   for (const char* kind : {"railkit.validate/v1", "railkit.bench/v1", "railkit.logs/v1", "railkit.doctor/v1",

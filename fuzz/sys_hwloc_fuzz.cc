@@ -6,7 +6,8 @@
 #include "model/hwloc_xml.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
-  auto topo = railkit::model::parseHwlocXml(std::string_view(reinterpret_cast<const char*>(data), size), "fuzz");
+  auto topo =
+      railkit::model::parseHwlocXml(std::string_view(reinterpret_cast<const char*>(data), size), "fuzz");
   if (topo) {
     railkit::model::Inventory inv;
     railkit::model::applyHwlocTopology(*topo, inv);

@@ -15,15 +15,16 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   railkit::validate::ValidateConfig config;
   railkit::validate::Report report(config, 2);
   auto fuzzed = railkit::validate::parseNodeReport(blob, 1);
-  nlohmann::json good{{"rank", 0},
-                      {"host", "node1"},
-                      {"findings", nlohmann::json::array()},
-                      {"counts", {{"nics_active", 8}, {"nics_expected", 8}, {"gpus", 8}, {"gpus_expected", nullptr}}},
-                      {"attributes", {{"net1 firmware", "28.39.1002"}}},
-                      {"attribute_labels", {{"net1 firmware", "mlx5_0 firmware"}}},
-                      {"nic_gbps", 400},
-                      {"nic_rate_source", "fuzz"},
-                      {"inventory", nlohmann::json::object()}};
+  nlohmann::json good{
+      {"rank", 0},
+      {"host", "node1"},
+      {"findings", nlohmann::json::array()},
+      {"counts", {{"nics_active", 8}, {"nics_expected", 8}, {"gpus", 8}, {"gpus_expected", nullptr}}},
+      {"attributes", {{"net1 firmware", "28.39.1002"}}},
+      {"attribute_labels", {{"net1 firmware", "mlx5_0 firmware"}}},
+      {"nic_gbps", 400},
+      {"nic_rate_source", "fuzz"},
+      {"inventory", nlohmann::json::object()}};
   auto parsed_good = railkit::validate::parseNodeReport(good.dump(), 0);
   if (parsed_good.contains("report_error")) __builtin_trap();  // the well-formed report must pass
   report.setNodes({parsed_good, fuzzed}, {"node1", fuzzed.value("host", std::string("?")) + " (r1)"});

@@ -39,7 +39,9 @@
 
 int main(int argc, char** argv) {
   if (argc < 10) {
-    std::fprintf(stderr, "usage: %s RANK SIZE STORE_DIR DATA_IP MIN MAX FACTOR ITERS WARMUP [ring|bcube|legacy]\n", argv[0]);
+    std::fprintf(stderr,
+                 "usage: %s RANK SIZE STORE_DIR DATA_IP MIN MAX FACTOR ITERS WARMUP [ring|bcube|legacy]\n",
+                 argv[0]);
     return 2;
   }
   int rank = std::atoi(argv[1]), size = std::atoi(argv[2]);
@@ -64,7 +66,8 @@ int main(int argc, char** argv) {
     std::vector<float> data(count, 1.0f);
     std::vector<float*> ptrs{data.data()};
     std::unique_ptr<gloo::AllreduceRing<float>> legacy;
-    if (algo == "legacy") legacy = std::make_unique<gloo::AllreduceRing<float>>(ctx, ptrs, static_cast<int>(count));
+    if (algo == "legacy")
+      legacy = std::make_unique<gloo::AllreduceRing<float>>(ctx, ptrs, static_cast<int>(count));
     std::function<void()> run = [&] {
       if (legacy) {
         legacy->run();
@@ -75,14 +78,16 @@ int main(int argc, char** argv) {
                                         : gloo::AllreduceOptions::Algorithm::RING);
       opts.setInput(data.data(), count);
       opts.setOutput(data.data(), count);
-      opts.setReduceFunction(static_cast<void (*)(void*, const void*, const void*, size_t)>(&gloo::sum<float>));
+      opts.setReduceFunction(
+          static_cast<void (*)(void*, const void*, const void*, size_t)>(&gloo::sum<float>));
       gloo::allreduce(opts);
     };
     for (int i = 0; i < warmup; ++i) run();
     gloo::BarrierAllToAll(ctx).run();
     auto t0 = std::chrono::steady_clock::now();
     for (int i = 0; i < iters; ++i) run();
-    double us = std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count() / iters;
+    double us =
+        std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count() / iters;
     double busbw = static_cast<double>(bytes) / 1e3 / us * 2.0 * (size - 1) / size;
     if (rank == 0) std::printf("%zu %.1f %.3f\n", bytes, us, busbw);
   }

@@ -15,7 +15,9 @@
 namespace railkit::bench {
 namespace {
 
-Error usage(const std::string& message) { return Error{ErrorCode::kUsage, message}; }
+Error usage(const std::string& message) {
+  return Error{ErrorCode::kUsage, message};
+}
 
 // A value as the user wrote it, short and printable, for a message.
 std::string quoted(std::string_view value) {
@@ -26,8 +28,8 @@ std::string quoted(std::string_view value) {
 }
 
 // An integer environment variable in [lo, hi]; nullopt when unset.
-Result<std::optional<long long>> envNumber(const Environment& env, const char* name, long long lo, long long hi,
-                                           const char* what) {
+Result<std::optional<long long>> envNumber(const Environment& env, const char* name, long long lo,
+                                           long long hi, const char* what) {
   auto v = lookup(env, name);
   if (!v) return std::optional<long long>();
   auto n = parseUint(*v);
@@ -86,7 +88,8 @@ Result<Environment> resolvePetEnvironment(const Environment& env, bool mpi) {
     }
     if (*plain_value != *pet_value) {
       return tl::unexpected(usage(std::string(plain) + "=" + quoted(*plain_value) + " and " + pet + "=" +
-                                  quoted(*pet_value) + " disagree: set one of them, or both to the same value"));
+                                  quoted(*pet_value) +
+                                  " disagree: set one of them, or both to the same value"));
     }
   }
   return out;
@@ -111,8 +114,10 @@ Result<Launch> resolveLaunch(const BenchFlags& f, const Environment& env, bool m
   auto pet = resolvePetEnvironment(env, mpi);
   if (!pet) return tl::unexpected(pet.error());
   const Environment& boot = *pet;
-  const char* rank_var = mpi ? (lookup(env, "OMPI_COMM_WORLD_RANK") ? "OMPI_COMM_WORLD_RANK" : "PMI_RANK") : "RANK";
-  const char* size_var = mpi ? (lookup(env, "OMPI_COMM_WORLD_SIZE") ? "OMPI_COMM_WORLD_SIZE" : "PMI_SIZE") : "WORLD_SIZE";
+  const char* rank_var =
+      mpi ? (lookup(env, "OMPI_COMM_WORLD_RANK") ? "OMPI_COMM_WORLD_RANK" : "PMI_RANK") : "RANK";
+  const char* size_var =
+      mpi ? (lookup(env, "OMPI_COMM_WORLD_SIZE") ? "OMPI_COMM_WORLD_SIZE" : "PMI_SIZE") : "WORLD_SIZE";
   auto size = envNumber(boot, size_var, 1, kMaxWorldSize, "a world size");
   if (!size) return tl::unexpected(size.error());
   auto rank = envNumber(boot, rank_var, 0, kMaxWorldSize - 1, "a rank number");
@@ -123,14 +128,16 @@ Result<Launch> resolveLaunch(const BenchFlags& f, const Environment& env, bool m
   if (!port) return tl::unexpected(port.error());
   auto addr = lookup(boot, "MASTER_ADDR");
   if (mpi && f.nproc_per_node > 0) {
-    return tl::unexpected(usage("--nproc-per-node: mpirun already starts every rank (use its -np and --map-by)"));
+    return tl::unexpected(
+        usage("--nproc-per-node: mpirun already starts every rank (use its -np and --map-by)"));
   }
   if (mpi) {
     l.bootstrap = mpi_built_in ? "mpi" : "env";
     if (!mpi_built_in && !addr) {
-      return tl::unexpected(usage(
-          "started by mpirun, but this railkit was built without MPI: set MASTER_ADDR (and MASTER_PORT) to rank 0's "
-          "control address, e.g. mpirun -x MASTER_ADDR=HOST ..., so the ranks meet at its rendezvous"));
+      return tl::unexpected(
+          usage("started by mpirun, but this railkit was built without MPI: set MASTER_ADDR (and "
+                "MASTER_PORT) to rank 0's "
+                "control address, e.g. mpirun -x MASTER_ADDR=HOST ..., so the ranks meet at its rendezvous"));
     }
     l.rank = static_cast<int>(rank->value_or(0));
     l.size = static_cast<int>(size->value_or(1));
@@ -138,9 +145,10 @@ Result<Launch> resolveLaunch(const BenchFlags& f, const Environment& env, bool m
     if (local && *local) l.ranks_on_this_host = static_cast<int>(**local);
   } else {
     if (!*rank || !*size || !addr) {
-      return tl::unexpected(usage(
-          "no launcher found: set RANK, WORLD_SIZE, MASTER_ADDR, MASTER_PORT (or Trainer's PET_NODE_RANK, PET_NNODES, "
-          "PET_MASTER_ADDR, PET_MASTER_PORT), run under mpirun, or use --local N"));
+      return tl::unexpected(
+          usage("no launcher found: set RANK, WORLD_SIZE, MASTER_ADDR, MASTER_PORT (or Trainer's "
+                "PET_NODE_RANK, PET_NNODES, "
+                "PET_MASTER_ADDR, PET_MASTER_PORT), run under mpirun, or use --local N"));
     }
     l.rank = static_cast<int>(**rank);
     l.size = static_cast<int>(**size);
@@ -148,15 +156,15 @@ Result<Launch> resolveLaunch(const BenchFlags& f, const Environment& env, bool m
     if (local && *local) l.ranks_on_this_host = static_cast<int>(**local);
   }
   if (l.rank >= l.size) {
-    return tl::unexpected(usage(std::string(rank_var) + "=" + std::to_string(l.rank) + " is not below " + size_var +
-                                "=" + std::to_string(l.size)));
+    return tl::unexpected(usage(std::string(rank_var) + "=" + std::to_string(l.rank) + " is not below " +
+                                size_var + "=" + std::to_string(l.size)));
   }
   if (f.nproc_per_node > 0) {
     // RANK and WORLD_SIZE (or PET_NODE_RANK and PET_NNODES) count nodes here.
     if (static_cast<long long>(l.size) * f.nproc_per_node > kMaxWorldSize) {
-      return tl::unexpected(usage(std::string(size_var) + "=" + std::to_string(l.size) + " nodes x --nproc-per-node " +
-                                  std::to_string(f.nproc_per_node) + " is more than " + std::to_string(kMaxWorldSize) +
-                                  " ranks"));
+      return tl::unexpected(usage(std::string(size_var) + "=" + std::to_string(l.size) +
+                                  " nodes x --nproc-per-node " + std::to_string(f.nproc_per_node) +
+                                  " is more than " + std::to_string(kMaxWorldSize) + " ranks"));
     }
     l.rank *= f.nproc_per_node;
     l.size *= f.nproc_per_node;
@@ -191,47 +199,54 @@ Status validateBenchFlags(const BenchFlags& f, const Launch& launch, std::uint64
       !s) {
     return s;
   }
-  if (auto s = inRange(f.warmup >= 0 && f.warmup <= kMaxIters,
-                       "-w/--warmup_iters: expected 0 to " + std::to_string(kMaxIters) + ", found " +
-                           std::to_string(f.warmup));
+  if (auto s = inRange(f.warmup >= 0 && f.warmup <= kMaxIters, "-w/--warmup_iters: expected 0 to " +
+                                                                   std::to_string(kMaxIters) + ", found " +
+                                                                   std::to_string(f.warmup));
       !s) {
     return s;
   }
-  if (auto s = inRange(f.check == 0 || f.check == 1, "-c/--check: expected 0 or 1, found " + std::to_string(f.check)); !s) return s;
+  if (auto s = inRange(f.check == 0 || f.check == 1,
+                       "-c/--check: expected 0 or 1, found " + std::to_string(f.check));
+      !s)
+    return s;
   if (auto s = inRange(f.average >= 0 && f.average <= 3,
-                       "-a/--average: expected 0 (rank 0), 1 (mean), 2 (min) or 3 (max), found " + std::to_string(f.average));
+                       "-a/--average: expected 0 (rank 0), 1 (mean), 2 (min) or 3 (max), found " +
+                           std::to_string(f.average));
       !s) {
     return s;
   }
-  if (auto s = inRange(f.root >= 0 && f.root < launch.size,
-                       "-r/--root: rank " + std::to_string(f.root) + " is not in this job of " +
-                           std::to_string(launch.size) + " rank(s) (0.." + std::to_string(launch.size - 1) + ")");
+  if (auto s =
+          inRange(f.root >= 0 && f.root < launch.size,
+                  "-r/--root: rank " + std::to_string(f.root) + " is not in this job of " +
+                      std::to_string(launch.size) + " rank(s) (0.." + std::to_string(launch.size - 1) + ")");
       !s) {
     return s;
   }
   if (auto s = inRange(f.connections >= 1 && f.connections <= kMaxConnectionsPerPeer,
-                       "--connections: expected 1.." + std::to_string(kMaxConnectionsPerPeer) + " streams per peer, found " +
-                           std::to_string(f.connections));
+                       "--connections: expected 1.." + std::to_string(kMaxConnectionsPerPeer) +
+                           " streams per peer, found " + std::to_string(f.connections));
       !s) {
     return s;
   }
   // setsockopt takes an int, and the kernel doubles what it is given.
   auto sockbuf = parseSize(f.socket_buffer);
   if (auto s = inRange(sockbuf && *sockbuf <= kMaxSocketBufferBytes,
-                       "--socket-buffer: expected 0 (kernel autotuning) or a size up to 256M, found " + quoted(f.socket_buffer));
+                       "--socket-buffer: expected 0 (kernel autotuning) or a size up to 256M, found " +
+                           quoted(f.socket_buffer));
       !s) {
     return s;
   }
   auto seconds = [](double v, bool zero_ok) {
     return std::isfinite(v) && (zero_ok ? v >= 0 : v > 0) && v <= kMaxTimeoutSeconds;
   };
-  if (auto s = inRange(seconds(f.stall_timeout, false), "--stall-timeout: expected seconds in (0, 86400], found " +
-                                                            num(f.stall_timeout));
+  if (auto s = inRange(seconds(f.stall_timeout, false),
+                       "--stall-timeout: expected seconds in (0, 86400], found " + num(f.stall_timeout));
       !s) {
     return s;
   }
-  if (auto s = inRange(seconds(f.bootstrap_timeout, true), "--bootstrap-timeout: expected seconds in [0, 86400], found " +
-                                                               num(f.bootstrap_timeout));
+  if (auto s =
+          inRange(seconds(f.bootstrap_timeout, true),
+                  "--bootstrap-timeout: expected seconds in [0, 86400], found " + num(f.bootstrap_timeout));
       !s) {
     return s;
   }
@@ -242,11 +257,12 @@ Status validateBenchFlags(const BenchFlags& f, const Launch& launch, std::uint64
     return tl::unexpected(usage("--nic-gbps: expected a positive rate in Gb/s, found " + num(*f.nic_gbps)));
   }
   if (f.local > 0 && f.nproc_per_node > 0) {
-    return tl::unexpected(usage("--nproc-per-node cannot be used with --local (--local N already forks every rank)"));
+    return tl::unexpected(
+        usage("--nproc-per-node cannot be used with --local (--local N already forks every rank)"));
   }
   if (f.nproc_per_node < 0 || f.nproc_per_node > kMaxRanksPerNode) {
-    return tl::unexpected(usage("--nproc-per-node: expected 1 to " + std::to_string(kMaxRanksPerNode) + ", found " +
-                                std::to_string(f.nproc_per_node)));
+    return tl::unexpected(usage("--nproc-per-node: expected 1 to " + std::to_string(kMaxRanksPerNode) +
+                                ", found " + std::to_string(f.nproc_per_node)));
   }
   if (f.local > 0 && (!f.data_if.empty() || !f.ctrl_if.empty())) {
     return tl::unexpected(usage(std::string(f.data_if.empty() ? "--ctrl-if" : "--data-if") +
@@ -256,16 +272,17 @@ Status validateBenchFlags(const BenchFlags& f, const Launch& launch, std::uint64
     return tl::unexpected(usage("--job-id: longer than " + std::to_string(kMaxJobIdChars) + " characters"));
   }
   for (unsigned char c : f.job_id) {
-    if (c <= ' ' || c >= 0x7f) return tl::unexpected(usage("--job-id: holds a space or a non-printable character"));
+    if (c <= ' ' || c >= 0x7f)
+      return tl::unexpected(usage("--job-id: holds a space or a non-printable character"));
   }
   auto max_bytes = parseSize(f.max_bytes);
   if (max_bytes && memory_bytes > 0) {
     long double need = bufferBytesPerRank(f.op, *max_bytes) * std::max(1, launch.ranks_on_this_host);
     if (need > static_cast<long double>(memory_bytes)) {
-      return tl::unexpected(usage("-e " + f.max_bytes + ": " + std::to_string(std::max(1, launch.ranks_on_this_host)) +
-                                  " rank(s) on this host would need about " + bytesText(need) +
-                                  " of buffers, more than its " + bytesText(static_cast<long double>(memory_bytes)) +
-                                  " of memory"));
+      return tl::unexpected(
+          usage("-e " + f.max_bytes + ": " + std::to_string(std::max(1, launch.ranks_on_this_host)) +
+                " rank(s) on this host would need about " + bytesText(need) + " of buffers, more than its " +
+                bytesText(static_cast<long double>(memory_bytes)) + " of memory"));
     }
   }
   return okStatus();

@@ -15,9 +15,10 @@ namespace railkit::bench {
 
 inline constexpr double kMaxTimeoutSeconds = 86400;  // a day
 inline constexpr int kMaxConnectionsPerPeer = 16;    // the tcp transport's limit
-inline constexpr std::uint64_t kMaxSocketBufferBytes = 256ull << 20;  // --socket-buffer; setsockopt takes an int
-inline constexpr int kMaxRanksPerNode = 64;          // --local and --nproc-per-node
-inline constexpr int kMaxIters = 1000000;            // -n and -w: past this a sweep runs for days
+inline constexpr std::uint64_t kMaxSocketBufferBytes = 256ull
+                                                       << 20;  // --socket-buffer; setsockopt takes an int
+inline constexpr int kMaxRanksPerNode = 64;                    // --local and --nproc-per-node
+inline constexpr int kMaxIters = 1000000;                      // -n and -w: past this a sweep runs for days
 
 struct BenchFlags {
   std::string op;
@@ -50,7 +51,7 @@ struct Launch {
   int size = 1;
   std::string master_addr;
   int master_port = 29500;
-  int ranks_on_this_host = 1;     // for the memory check
+  int ranks_on_this_host = 1;  // for the memory check
   // --nproc-per-node G: this node forks ranks rank .. rank+G-1 (rank is
   // node rank x G), as torchrun --nproc-per-node does; 0 when one rank runs.
   int ranks_to_fork = 0;

@@ -53,14 +53,14 @@ class Bootstrap {
 };
 
 struct BootstrapOptions {
-  std::string job_id;                        // --job-id / RAILKIT_JOB_ID / derived
-  std::string control_address;               // IPv4 of the control interface (bind)
-  std::string master_addr;                   // MASTER_ADDR
-  int master_port = 29500;                   // MASTER_PORT
+  std::string job_id;           // --job-id / RAILKIT_JOB_ID / derived
+  std::string control_address;  // IPv4 of the control interface (bind)
+  std::string master_addr;      // MASTER_ADDR
+  int master_port = 29500;      // MASTER_PORT
   int rank = 0;
   int size = 1;
-  std::chrono::milliseconds timeout{300000}; // --bootstrap-timeout
-  std::string kind = "env";                  // reported by kind(): "env" or "local"
+  std::chrono::milliseconds timeout{300000};  // --bootstrap-timeout
+  std::string kind = "env";                   // reported by kind(): "env" or "local"
   // --local: rank 0 serves on this socket, bound and listening before the
   // fork, so no other rank's listener can take the port in between.
   int inherited_listener = -1;

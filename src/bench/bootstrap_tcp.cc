@@ -103,23 +103,25 @@ class TcpBootstrap final : public Bootstrap {
     if (auto s = sendUp(std::string(), deadline); !s) return s;
     auto line = master_.readLine(16, deadline);
     if (!line || *line != "go") {
-      return makeError(!line && line.error().code == ErrorCode::kTimeout ? ErrorCode::kTimeout : ErrorCode::kPeerLost,
-                       "rank 0 (" + master() + ") did not end the barrier: " +
-                           (line ? std::string("malformed reply") : line.error().message));
+      return makeError(
+          !line && line.error().code == ErrorCode::kTimeout ? ErrorCode::kTimeout : ErrorCode::kPeerLost,
+          "rank 0 (" + master() +
+              ") did not end the barrier: " + (line ? std::string("malformed reply") : line.error().message));
     }
     return okStatus();
   }
 
  private:
   static tl::unexpected<Error> tooLarge(std::size_t bytes, std::size_t limit) {
-    return makeError(ErrorCode::kInternal, "bootstrap blob of " + std::to_string(bytes) + " bytes is over the " +
-                                               std::to_string(limit) + "-byte limit");
+    return makeError(ErrorCode::kInternal, "bootstrap blob of " + std::to_string(bytes) +
+                                               " bytes is over the " + std::to_string(limit) + "-byte limit");
   }
 
   // Rank 0: one line from every other rank, in rank order (the lines wait in
   // the kernel's socket buffers, so reading them in order costs nothing; each
   // is read in blocks, not a recv per byte).
-  Result<std::vector<std::string>> collect(const std::string& mine, std::size_t max_line, Clock::time_point deadline) {
+  Result<std::vector<std::string>> collect(const std::string& mine, std::size_t max_line,
+                                           Clock::time_point deadline) {
     std::vector<std::string> all(static_cast<std::size_t>(options_.size));
     all[0] = mine;
     auto next_notice = Clock::now() + options_.waiting_notice;
@@ -133,8 +135,9 @@ class TcpBootstrap final : public Bootstrap {
       }
       auto blob = line ? hexDecode(*line == "-" ? "" : *line) : std::nullopt;
       if (!blob) {
-        return makeError(line || line.error().code != ErrorCode::kTimeout ? ErrorCode::kPeerLost : ErrorCode::kTimeout,
-                         describe(r) + " left the bootstrap: " + (line ? "malformed reply" : line.error().message));
+        return makeError(
+            line || line.error().code != ErrorCode::kTimeout ? ErrorCode::kPeerLost : ErrorCode::kTimeout,
+            describe(r) + " left the bootstrap: " + (line ? "malformed reply" : line.error().message));
       }
       all[static_cast<std::size_t>(r)] = std::move(*blob);
     }
@@ -152,7 +155,8 @@ class TcpBootstrap final : public Bootstrap {
       auto until = std::min(deadline, next_notice);
       pollfd pfd{peers_[r].fd(), POLLIN, 0};
       auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(until - now).count();
-      if (::poll(&pfd, 1, static_cast<int>(std::max<long long>(ms, 1))) != 0) return;  // data, EOF or an error
+      if (::poll(&pfd, 1, static_cast<int>(std::max<long long>(ms, 1))) != 0)
+        return;  // data, EOF or an error
       if (Clock::now() < next_notice) continue;
       next_notice = Clock::now() + options_.waiting_notice;
       options_.notice(waitingFor(r));
@@ -168,10 +172,11 @@ class TcpBootstrap final : public Bootstrap {
       if (::poll(&pfd, 1, 0) == 0) missing.push_back(r);
     }
     std::string names;
-    for (std::size_t i = 0; i < missing.size() && i < 10; ++i) names += (i ? ", " : "") + std::to_string(missing[i]);
+    for (std::size_t i = 0; i < missing.size() && i < 10; ++i)
+      names += (i ? ", " : "") + std::to_string(missing[i]);
     if (missing.size() > 10) names += ", ...";
-    return "rank 0: waiting for " + std::to_string(missing.size()) + " of " + std::to_string(options_.size - 1) +
-           " rank(s): " + names;
+    return "rank 0: waiting for " + std::to_string(missing.size()) + " of " +
+           std::to_string(options_.size - 1) + " rank(s): " + names;
   }
 
   Status sendUp(const std::string& mine, Clock::time_point deadline) {
@@ -188,9 +193,9 @@ class TcpBootstrap final : public Bootstrap {
   Status joinOnce(const std::string& mine, std::vector<std::string>* all, Clock::time_point deadline) {
     auto fd = connectTo(options_.master_addr, options_.master_port, options_.control_address, deadline);
     if (!fd) {
-      return makeError(ErrorCode::kTimeout, "rank 0 (" + master() + ") not reachable within the " +
-                                                seconds(options_.timeout) +
-                                                " s bootstrap timeout (--bootstrap-timeout): " + fd.error().message);
+      return makeError(ErrorCode::kTimeout,
+                       "rank 0 (" + master() + ") not reachable within the " + seconds(options_.timeout) +
+                           " s bootstrap timeout (--bootstrap-timeout): " + fd.error().message);
     }
     closeFd(master_.fd());
     setNoDelay(*fd);
@@ -199,14 +204,16 @@ class TcpBootstrap final : public Bootstrap {
     if (!greeting) return lostMaster("sent no rendezvous greeting (an older railkit?)", greeting.error());
     auto nonce = parseRendezvousNonce(*greeting);
     if (!nonce) {
-      return makeError(ErrorCode::kPeerLost, "rank 0 (" + master() + ") is not a railkit rendezvous of protocol version " +
+      return makeError(ErrorCode::kPeerLost, "rank 0 (" + master() +
+                                                 ") is not a railkit rendezvous of protocol version " +
                                                  std::to_string(kRendezvousVersion) +
                                                  " (an older railkit, or another service on MASTER_PORT)");
     }
     RendezvousHello hello{kRendezvousVersion, options_.job_id, options_.rank, options_.size, mine, ""};
     if (!options_.job_token.empty()) hello.mac = helloMac(options_.job_token, *nonce, hello);
     std::string line = formatRendezvousHello(hello) + "\n";
-    if (auto s = sendAll(master_.fd(), line.data(), line.size(), deadline); !s) return lostMaster("lost", s.error());
+    if (auto s = sendAll(master_.fd(), line.data(), line.size(), deadline); !s)
+      return lostMaster("lost", s.error());
     return readAll(all, deadline);
   }
 
@@ -220,7 +227,8 @@ class TcpBootstrap final : public Bootstrap {
       }
       if (s.error().code != ErrorCode::kUnavailable) return s;
       if (s.error().message != last) {
-        options_.notice("rank " + std::to_string(options_.rank) + ": " + s.error().message + "; trying again");
+        options_.notice("rank " + std::to_string(options_.rank) + ": " + s.error().message +
+                        "; trying again");
       }
       last = s.error().message;
       if (Clock::now() + std::chrono::milliseconds(300) >= deadline) {
@@ -250,15 +258,20 @@ class TcpBootstrap final : public Bootstrap {
     if (!listener) return tl::unexpected(listener.error());
     // As many hellos may wait at once as the job has ranks (an Indexed Job
     // starts them all together); strangers are still bounded by the same cap.
-    HelloServerOptions server{options_.job_id, options_.size, options_.job_token, options_.hello_timeout,
-                              std::max<std::size_t>(64, static_cast<std::size_t>(options_.size)), options_.notice};
+    HelloServerOptions server{options_.job_id,
+                              options_.size,
+                              options_.job_token,
+                              options_.hello_timeout,
+                              std::max<std::size_t>(64, static_cast<std::size_t>(options_.size)),
+                              options_.notice};
     auto arrivals = serveHellos(*listener, server, deadline);
     closeFd(*listener);
     if (!arrivals) {
       if (arrivals.error().code != ErrorCode::kTimeout) return tl::unexpected(arrivals.error());
       return makeError(ErrorCode::kTimeout, "bootstrap timed out after " + seconds(options_.timeout) +
-                                                " s (--bootstrap-timeout) waiting for rank(s) " + arrivals.error().message +
-                                                " of job " + options_.job_id + " at the rendezvous " + listenAddress(port));
+                                                " s (--bootstrap-timeout) waiting for rank(s) " +
+                                                arrivals.error().message + " of job " + options_.job_id +
+                                                " at the rendezvous " + listenAddress(port));
     }
     peers_.assign(options_.size, LineReader());
     peer_addrs_.assign(options_.size, "?");
@@ -300,11 +313,12 @@ class TcpBootstrap final : public Bootstrap {
     if (!started_ && line->rfind(kRefused, 0) == 0) {
       std::string why = line->substr(kRefused.size(), 300);
       if (why.rfind("again: ", 0) == 0) {
-        return makeError(ErrorCode::kUnavailable, "rank 0 (" + master() + ") turned this hello away: " + why.substr(7));
+        return makeError(ErrorCode::kUnavailable,
+                         "rank 0 (" + master() + ") turned this hello away: " + why.substr(7));
       }
-      return makeError(ErrorCode::kUsage, "rank 0 (" + master() + ") refused rank " + std::to_string(options_.rank) +
-                                              ": " + why +
-                                              " (every rank needs the same --job-id, WORLD_SIZE and job token)");
+      return makeError(ErrorCode::kUsage,
+                       "rank 0 (" + master() + ") refused rank " + std::to_string(options_.rank) + ": " +
+                           why + " (every rank needs the same --job-id, WORLD_SIZE and job token)");
     }
     auto fields = split(*line, ' ');
     if (fields.size() != static_cast<std::size_t>(options_.size) + 1) {
@@ -326,12 +340,14 @@ class TcpBootstrap final : public Bootstrap {
     return s;
   }
   std::string localInterface() const {
-    return options_.control_address.empty() ? std::string("any") : interfaceOfAddress(options_.control_address);
+    return options_.control_address.empty() ? std::string("any")
+                                            : interfaceOfAddress(options_.control_address);
   }
   // Where rank 0 is, as seen from here: its address and our control interface.
   std::string master() const {
-    return "host " + options_.master_addr + ":" + std::to_string(options_.master_port) + ", via local interface " +
-           localInterface() + " " + (options_.control_address.empty() ? "" : options_.control_address);
+    return "host " + options_.master_addr + ":" + std::to_string(options_.master_port) +
+           ", via local interface " + localInterface() + " " +
+           (options_.control_address.empty() ? "" : options_.control_address);
   }
   std::string listenAddress(int port) const {
     return (options_.control_address.empty() ? std::string("*") : options_.control_address) + ":" +

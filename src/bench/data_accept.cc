@@ -94,7 +94,8 @@ Status acceptDataConnections(int listener, const DataAcceptOptions& o, Clock::ti
     if (fds[0].revents != 0) {
       int fd = accept4(listener, nullptr, nullptr, SOCK_CLOEXEC);
       if (fd < 0) continue;
-      if (pending.size() >= std::max<std::size_t>(1, o.max_pending)) drop(0, "too many connections waiting (oldest dropped)");
+      if (pending.size() >= std::max<std::size_t>(1, o.max_pending))
+        drop(0, "too many connections waiting (oldest dropped)");
       pending.push_back(Pending{fd, peerAddress(fd), "", std::min(Clock::now() + o.hello_timeout, deadline)});
     }
   }

@@ -11,9 +11,9 @@ struct TypeEntry {
   std::size_t size;
 };
 const TypeEntry kTypes[] = {
-    {DataType::kInt8, "int8", 1},    {DataType::kUint8, "uint8", 1},   {DataType::kInt32, "int32", 4},
+    {DataType::kInt8, "int8", 1},     {DataType::kUint8, "uint8", 1},   {DataType::kInt32, "int32", 4},
     {DataType::kUint32, "uint32", 4}, {DataType::kInt64, "int64", 8},   {DataType::kUint64, "uint64", 8},
-    {DataType::kFloat, "float", 4},  {DataType::kDouble, "double", 8},
+    {DataType::kFloat, "float", 4},   {DataType::kDouble, "double", 8},
 };
 const char* kOpNames[] = {"sum", "prod", "min", "max"};
 
@@ -78,27 +78,41 @@ std::optional<ReduceOp> reduceOpFromName(std::string_view name) {
   return std::nullopt;
 }
 
-const char* dataTypeName(DataType type) { return kTypes[static_cast<int>(type)].name; }
-const char* reduceOpName(ReduceOp op) { return kOpNames[static_cast<int>(op)]; }
-std::size_t dataTypeSize(DataType type) { return kTypes[static_cast<int>(type)].size; }
+const char* dataTypeName(DataType type) {
+  return kTypes[static_cast<int>(type)].name;
+}
+const char* reduceOpName(ReduceOp op) {
+  return kOpNames[static_cast<int>(op)];
+}
+std::size_t dataTypeSize(DataType type) {
+  return kTypes[static_cast<int>(type)].size;
+}
 
 void reduceInto(DataType type, ReduceOp op, void* dst, const void* src, std::size_t n) {
   switch (type) {
-    case DataType::kInt8: return reduceTyped(op, static_cast<int8_t*>(dst), static_cast<const int8_t*>(src), n);
-    case DataType::kUint8: return reduceTyped(op, static_cast<uint8_t*>(dst), static_cast<const uint8_t*>(src), n);
-    case DataType::kInt32: return reduceTyped(op, static_cast<int32_t*>(dst), static_cast<const int32_t*>(src), n);
-    case DataType::kUint32: return reduceTyped(op, static_cast<uint32_t*>(dst), static_cast<const uint32_t*>(src), n);
-    case DataType::kInt64: return reduceTyped(op, static_cast<int64_t*>(dst), static_cast<const int64_t*>(src), n);
-    case DataType::kUint64: return reduceTyped(op, static_cast<uint64_t*>(dst), static_cast<const uint64_t*>(src), n);
-    case DataType::kFloat: return reduceTyped(op, static_cast<float*>(dst), static_cast<const float*>(src), n);
-    case DataType::kDouble: return reduceTyped(op, static_cast<double*>(dst), static_cast<const double*>(src), n);
+    case DataType::kInt8:
+      return reduceTyped(op, static_cast<int8_t*>(dst), static_cast<const int8_t*>(src), n);
+    case DataType::kUint8:
+      return reduceTyped(op, static_cast<uint8_t*>(dst), static_cast<const uint8_t*>(src), n);
+    case DataType::kInt32:
+      return reduceTyped(op, static_cast<int32_t*>(dst), static_cast<const int32_t*>(src), n);
+    case DataType::kUint32:
+      return reduceTyped(op, static_cast<uint32_t*>(dst), static_cast<const uint32_t*>(src), n);
+    case DataType::kInt64:
+      return reduceTyped(op, static_cast<int64_t*>(dst), static_cast<const int64_t*>(src), n);
+    case DataType::kUint64:
+      return reduceTyped(op, static_cast<uint64_t*>(dst), static_cast<const uint64_t*>(src), n);
+    case DataType::kFloat:
+      return reduceTyped(op, static_cast<float*>(dst), static_cast<const float*>(src), n);
+    case DataType::kDouble:
+      return reduceTyped(op, static_cast<double*>(dst), static_cast<const double*>(src), n);
   }
 }
 
 void reduce(DataType type, ReduceOp op, void* dst, const void* a, const void* b, std::size_t n) {
   switch (type) {
 #define RK_REDUCE3(K, T) \
-  case DataType::K: \
+  case DataType::K:      \
     return reduceTyped3(op, static_cast<T*>(dst), static_cast<const T*>(a), static_cast<const T*>(b), n);
     RK_REDUCE3(kInt8, int8_t)
     RK_REDUCE3(kUint8, uint8_t)
@@ -116,7 +130,8 @@ void reduce(DataType type, ReduceOp op, void* dst, const void* a, const void* b,
 // 1s and 2s over up to 6 ranks fit too: every type then holds them exactly.
 double seededValue(ReduceOp op, int rank, std::size_t index, std::uint32_t seed) {
   // splitmix64 finaliser over (index, rank, seed): every input bit moves the value.
-  std::uint64_t h = (index + 1) * 0x9E3779B97F4A7C15ull ^ (static_cast<std::uint64_t>(rank) + 1) * 0xC2B2AE3D27D4EB4Full ^
+  std::uint64_t h = (index + 1) * 0x9E3779B97F4A7C15ull ^
+                    (static_cast<std::uint64_t>(rank) + 1) * 0xC2B2AE3D27D4EB4Full ^
                     (static_cast<std::uint64_t>(seed) + 1) * 0xD6E8FEB86659FD93ull;
   h = (h ^ (h >> 30)) * 0xBF58476D1CE4E5B9ull;
   h = (h ^ (h >> 27)) * 0x94D049BB133111EBull;
@@ -139,7 +154,8 @@ double reducedValue(ReduceOp op, int ranks, std::size_t index, std::uint32_t see
   return acc;
 }
 
-void fillSeeded(DataType type, ReduceOp op, void* b, std::size_t n, int rank, std::size_t first, std::uint32_t seed) {
+void fillSeeded(DataType type, ReduceOp op, void* b, std::size_t n, int rank, std::size_t first,
+                std::uint32_t seed) {
   switch (type) {
     case DataType::kInt8: return fillTyped(op, static_cast<int8_t*>(b), n, rank, first, seed);
     case DataType::kUint8: return fillTyped(op, static_cast<uint8_t*>(b), n, rank, first, seed);

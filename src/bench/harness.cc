@@ -16,9 +16,9 @@ struct Placement {
 
 // The same steps on a collective engine (nccl): the engine times the runs on
 // its own clock; seeding and checking stay on the host buffers.
-Result<Placement> measureOnEngine(CollectiveEngine& e, const Collective& coll, Transport& t, const SweepOptions& o,
-                                  const CollectiveArgs& args, const std::vector<HostBlock>& blocks,
-                                  const std::function<void()>& reseed) {
+Result<Placement> measureOnEngine(CollectiveEngine& e, const Collective& coll, Transport& t,
+                                  const SweepOptions& o, const CollectiveArgs& args,
+                                  const std::vector<HostBlock>& blocks, const std::function<void()>& reseed) {
   Placement p;
   if (auto s = e.bind(coll.op, args, blocks); !s) return tl::unexpected(s.error());
   if (auto s = e.upload(); !s) return tl::unexpected(s.error());

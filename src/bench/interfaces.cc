@@ -1,6 +1,7 @@
 #include "bench/interfaces.h"
 
 #include <arpa/inet.h>
+#include <fmt/format.h>
 #include <ifaddrs.h>
 #include <net/if.h>
 #include <netdb.h>
@@ -9,8 +10,6 @@
 #include <unistd.h>
 
 #include <algorithm>
-
-#include <fmt/format.h>
 
 #include "core/name_list.h"
 #include "core/strings.h"
@@ -33,7 +32,8 @@ std::vector<NetInterface> listInterfaces() {
   return out;
 }
 
-Result<NetInterface> selectInterface(const std::vector<NetInterface>& all, const std::string& spec, const char* role) {
+Result<NetInterface> selectInterface(const std::vector<NetInterface>& all, const std::string& spec,
+                                     const char* role) {
   auto parsed = parseNameList(spec);
   std::string names;
   for (const auto& i : all) {
@@ -79,12 +79,14 @@ std::vector<std::string> selectedNames(const std::vector<NetInterface>& all, con
   auto parsed = parseNameList(spec);
   std::vector<std::string> out;
   for (const auto& i : all) {
-    if (nameListSelects(parsed, i.name) && std::find(out.begin(), out.end(), i.name) == out.end()) out.push_back(i.name);
+    if (nameListSelects(parsed, i.name) && std::find(out.begin(), out.end(), i.name) == out.end())
+      out.push_back(i.name);
   }
   return out;
 }
 
-std::vector<std::string> rdmaPortsFor(const std::vector<model::RdmaDevice>& devices, const std::string& netdev) {
+std::vector<std::string> rdmaPortsFor(const std::vector<model::RdmaDevice>& devices,
+                                      const std::string& netdev) {
   std::vector<std::string> out;
   if (netdev.empty()) return out;
   for (const auto& dev : devices) {
@@ -115,8 +117,8 @@ std::vector<DataNic> describeDataNics(const FileRoot& root, const std::vector<st
           nic.port = port.port;
           if (port.rate_gbps) {
             nic.rate_gbps = port.rate_gbps;
-            nic.source = fmt::format("{}/{}/ports/{}/rate \"{}\"", sys::paths::kClassInfiniband, dev.name, port.port,
-                                     port.rate_text);
+            nic.source = fmt::format("{}/{}/ports/{}/rate \"{}\"", sys::paths::kClassInfiniband, dev.name,
+                                     port.port, port.rate_text);
           }
         }
       }
@@ -149,7 +151,8 @@ Result<double> nodeLineRate(const std::vector<DataNic>& nics) {
     }
   }
   if (nics.empty()) return makeError(ErrorCode::kNotFound, "no data interface to take a line rate from");
-  if (!missing.empty()) return makeError(ErrorCode::kNotFound, "no link rate for a data interface: " + missing);
+  if (!missing.empty())
+    return makeError(ErrorCode::kNotFound, "no link rate for a data interface: " + missing);
   return sum;
 }
 

@@ -21,7 +21,8 @@ struct NetInterface {
 // IPv4 interfaces that are up, in system order.
 std::vector<NetInterface> listInterfaces();
 // The first interface selected by `spec`; kNotFound naming the spec and the candidates.
-Result<NetInterface> selectInterface(const std::vector<NetInterface>& all, const std::string& spec, const char* role);
+Result<NetInterface> selectInterface(const std::vector<NetInterface>& all, const std::string& spec,
+                                     const char* role);
 // The interface whose address the kernel would use to reach `host`.
 Result<NetInterface> interfaceRouting(const std::vector<NetInterface>& all, const std::string& host);
 // Every interface `spec` selects (the data NICs of this node), in order.
@@ -36,12 +37,13 @@ struct DataNic {
   std::string rdma_device;  // "mlx5_0"; "" when no RDMA port carries it
   int port = 0;
   std::optional<double> rate_gbps;
-  std::string source;       // the sysfs file the rate came from, or why there is none
+  std::string source;  // the sysfs file the rate came from, or why there is none
 };
 std::vector<DataNic> describeDataNics(const FileRoot& root, const std::vector<std::string>& interfaces);
 // "dev:port" of every RDMA port whose netdev is `netdev` (ibdev2netdev's
 // pairing), in device order: what UCX_NET_DEVICES needs for RDMA on net1.
-std::vector<std::string> rdmaPortsFor(const std::vector<model::RdmaDevice>& devices, const std::string& netdev);
+std::vector<std::string> rdmaPortsFor(const std::vector<model::RdmaDevice>& devices,
+                                      const std::string& netdev);
 // The same read from the machine (or snapshot) at `root`; none for lo.
 std::vector<std::string> rdmaPortsBehind(const FileRoot& root, const std::string& netdev);
 

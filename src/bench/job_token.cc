@@ -48,8 +48,8 @@ Status checkJobToken(std::string_view token, std::string_view source) {
                                             ", e.g. openssl rand -hex 32)");
   }
   if (token.size() > kJobTokenMaxChars) {
-    return makeError(ErrorCode::kUsage, where + ": job token longer than " + std::to_string(kJobTokenMaxChars) +
-                                            " characters");
+    return makeError(ErrorCode::kUsage,
+                     where + ": job token longer than " + std::to_string(kJobTokenMaxChars) + " characters");
   }
   for (unsigned char c : token) {
     if (c <= ' ' || c >= 0x7f) {

@@ -1,10 +1,10 @@
 #include "bench/pairs.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <chrono>
 #include <map>
-
-#include <fmt/format.h>
 
 #include "core/strings.h"
 
@@ -36,7 +36,8 @@ std::string rankLabel(const Transport& t, int r) {
 }
 
 // One pair's exchange, seen from this rank; returns microseconds.
-Result<double> exchange(Transport& t, int peer, const PairsOptions& o, std::vector<char>& send, std::vector<char>& recv) {
+Result<double> exchange(Transport& t, int peer, const PairsOptions& o, std::vector<char>& send,
+                        std::vector<char>& recv) {
   bool sender = o.bidirectional || t.rank() < peer;
   bool receiver = o.bidirectional || t.rank() > peer;
   auto burst = [&](int iters) -> Status {
@@ -103,7 +104,8 @@ PairsAnalysis analysePairs(int n, const std::vector<PairLink>& links, double fra
       ++slow_per_rank[l.b];
     }
   }
-  std::sort(a.slow.begin(), a.slow.end(), [](const PairLink& x, const PairLink& y) { return x.gbps < y.gbps; });
+  std::sort(a.slow.begin(), a.slow.end(),
+            [](const PairLink& x, const PairLink& y) { return x.gbps < y.gbps; });
   if (n >= 3) {
     for (const auto& [rank, slow] : slow_per_rank) {
       if (2 * slow > n - 1) a.suspects.push_back(SuspectNode{rank, slow, n - 1});
@@ -112,8 +114,10 @@ PairsAnalysis analysePairs(int n, const std::vector<PairLink>& links, double fra
   return a;
 }
 
-std::string formatPairsMatrix(int n, const std::vector<std::string>& labels, const std::vector<PairLink>& links) {
-  std::vector<std::vector<double>> m(static_cast<std::size_t>(n), std::vector<double>(static_cast<std::size_t>(n), -1));
+std::string formatPairsMatrix(int n, const std::vector<std::string>& labels,
+                              const std::vector<PairLink>& links) {
+  std::vector<std::vector<double>> m(static_cast<std::size_t>(n),
+                                     std::vector<double>(static_cast<std::size_t>(n), -1));
   for (const auto& l : links) {
     m[static_cast<std::size_t>(l.a)][static_cast<std::size_t>(l.b)] = l.gbps;
     m[static_cast<std::size_t>(l.b)][static_cast<std::size_t>(l.a)] = l.gbps;
@@ -127,7 +131,8 @@ std::string formatPairsMatrix(int n, const std::vector<std::string>& labels, con
       double v = m[static_cast<std::size_t>(r)][static_cast<std::size_t>(c)];
       out += r == c || v < 0 ? fmt::format(" {:>8}", "-") : fmt::format(" {:8.2f}", v);
     }
-    out += fmt::format("   {}\n", r < static_cast<int>(labels.size()) ? labels[static_cast<std::size_t>(r)] : "");
+    out += fmt::format("   {}\n",
+                       r < static_cast<int>(labels.size()) ? labels[static_cast<std::size_t>(r)] : "");
   }
   return out;
 }
@@ -140,9 +145,10 @@ Result<nlohmann::json> runPairs(Transport& t, Bootstrap& boot, const PairsOption
   std::vector<char> send(std::max<std::uint64_t>(o.bytes, 1), 1), recv(send.size(), 0);
   const char* direction = o.bidirectional ? "bidirectional" : "one-way";
   if (text) {
-    *text << fmt::format("# railkit pairs: {} ranks, {} rounds of disjoint pairs, {} bytes x {} iterations, {} "
-                         "(bandwidth per direction)\n",
-                         n, rounds.size(), send.size(), o.iters, direction)
+    *text << fmt::format(
+                 "# railkit pairs: {} ranks, {} rounds of disjoint pairs, {} bytes x {} iterations, {} "
+                 "(bandwidth per direction)\n",
+                 n, rounds.size(), send.size(), o.iters, direction)
           << std::flush;
   }
   std::vector<PairLink> links;
@@ -158,7 +164,9 @@ Result<nlohmann::json> runPairs(Transport& t, Bootstrap& boot, const PairsOption
     double us = 0;
     if (peer >= 0) {
       auto r = exchange(t, peer, o, send, recv);
-      if (!r) return tl::unexpected(r.error().withContext(fmt::format("pairs round {} with rank {}", ri + 1, peer)));
+      if (!r)
+        return tl::unexpected(
+            r.error().withContext(fmt::format("pairs round {} with rank {}", ri + 1, peer)));
       us = *r;
     }
     // Only rank 0 needs the timings: a gather, not an allgather (at 1024
@@ -180,8 +188,10 @@ Result<nlohmann::json> runPairs(Transport& t, Bootstrap& boot, const PairsOption
       round_json.push_back({a, b});
     }
     rounds_json.push_back(round_json);
-    if (text) *text << fmt::format("# round {}/{}:", ri + 1, rounds.size()) << roundSummary(n, pairs_text, round_gbps)
-                    << " Gb/s\n" << std::flush;
+    if (text)
+      *text << fmt::format("# round {}/{}:", ri + 1, rounds.size()) << roundSummary(n, pairs_text, round_gbps)
+            << " Gb/s\n"
+            << std::flush;
   }
   if (me != 0) return nlohmann::json{};
 
@@ -191,16 +201,19 @@ Result<nlohmann::json> runPairs(Transport& t, Bootstrap& boot, const PairsOption
   for (int r = 0; r < n; ++r) {
     labels.push_back(fmt::format("r{} = {}", r, rankLabel(t, r)));
     const PeerInfo& p = t.peer(r);
-    nodes.push_back({{"rank", r}, {"host", p.host}, {"interface", p.interface}, {"address", addressOnly(p.address)}});
+    nodes.push_back(
+        {{"rank", r}, {"host", p.host}, {"interface", p.interface}, {"address", addressOnly(p.address)}});
   }
   auto slowLine = [&](const PairLink& l) {
-    return fmt::format("slow link r{} <-> r{} ({} <-> {}): {:.2f} Gb/s, {:.0f}% of the median {:.2f} Gb/s", l.a, l.b,
-                       rankLabel(t, l.a), rankLabel(t, l.b), l.gbps, 100 * l.gbps / an.median_gbps, an.median_gbps);
+    return fmt::format("slow link r{} <-> r{} ({} <-> {}): {:.2f} Gb/s, {:.0f}% of the median {:.2f} Gb/s",
+                       l.a, l.b, rankLabel(t, l.a), rankLabel(t, l.b), l.gbps, 100 * l.gbps / an.median_gbps,
+                       an.median_gbps);
   };
   std::vector<std::string> verdicts;
   for (const auto& s : an.suspects) {
-    verdicts.push_back(fmt::format("suspect node r{} ({}): {} of its {} links are below {:.0f}% of the median", s.rank,
-                                   rankLabel(t, s.rank), s.slow_links, s.links, o.fraction * 100));
+    verdicts.push_back(
+        fmt::format("suspect node r{} ({}): {} of its {} links are below {:.0f}% of the median", s.rank,
+                    rankLabel(t, s.rank), s.slow_links, s.links, o.fraction * 100));
   }
   for (const auto& l : an.slow) {
     bool explained = std::any_of(an.suspects.begin(), an.suspects.end(),
@@ -219,20 +232,25 @@ Result<nlohmann::json> runPairs(Transport& t, Bootstrap& boot, const PairsOption
   nlohmann::json links_json = nlohmann::json::array(), slow_json = nlohmann::json::array(),
                  suspects_json = nlohmann::json::array();
   for (const auto& l : links) {
-    links_json.push_back({{"a", l.a}, {"b", l.b}, {"bw_gbps", l.gbps}, {"time_us", l.time_us},
+    links_json.push_back({{"a", l.a},
+                          {"b", l.b},
+                          {"bw_gbps", l.gbps},
+                          {"time_us", l.time_us},
                           {"slow", l.gbps < an.threshold_gbps}});
   }
   for (const auto& l : an.slow) slow_json.push_back({{"a", l.a}, {"b", l.b}, {"bw_gbps", l.gbps}});
   for (const auto& s : an.suspects) {
-    suspects_json.push_back({{"rank", s.rank}, {"host", t.peer(s.rank).host},
-                             {"address", addressOnly(t.peer(s.rank).address)}, {"slow_links", s.slow_links},
+    suspects_json.push_back({{"rank", s.rank},
+                             {"host", t.peer(s.rank).host},
+                             {"address", addressOnly(t.peer(s.rank).address)},
+                             {"slow_links", s.slow_links},
                              {"links", s.links}});
   }
-  return nlohmann::json{{"size_bytes", send.size()},   {"iterations", o.iters},
-                        {"direction", direction},      {"nodes", nodes},
-                        {"rounds", rounds_json},       {"links", links_json},
+  return nlohmann::json{{"size_bytes", send.size()},     {"iterations", o.iters},
+                        {"direction", direction},        {"nodes", nodes},
+                        {"rounds", rounds_json},         {"links", links_json},
                         {"median_gbps", an.median_gbps}, {"threshold_gbps", an.threshold_gbps},
-                        {"slow_links", slow_json},     {"suspect_nodes", suspects_json}};
+                        {"slow_links", slow_json},       {"suspect_nodes", suspects_json}};
 }
 
 }  // namespace railkit::bench

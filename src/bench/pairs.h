@@ -11,13 +11,12 @@
 // node, otherwise each slow link is a suspect cable. One rank per node.
 
 #include <cstdint>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <ostream>
 #include <string>
 #include <utility>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "bench/bootstrap.h"
 #include "bench/transport.h"
@@ -61,11 +60,12 @@ PairsAnalysis analysePairs(int n, const std::vector<PairLink>& links, double fra
 
 // The human matrix: row and column labels are "r<rank>"; `labels` describe
 // each rank (host and data address) in a legend.
-std::string formatPairsMatrix(int n, const std::vector<std::string>& labels, const std::vector<PairLink>& links);
+std::string formatPairsMatrix(int n, const std::vector<std::string>& labels,
+                              const std::vector<PairLink>& links);
 
 // Runs the schedule on every rank; rank 0 prints (when `text`) and returns
 // the document; `failures` receives one line per slow link or suspect node.
-Result<nlohmann::json> runPairs(Transport& t, Bootstrap& boot, const PairsOptions& options, std::ostream* text,
-                                std::vector<std::string>* failures);
+Result<nlohmann::json> runPairs(Transport& t, Bootstrap& boot, const PairsOptions& options,
+                                std::ostream* text, std::vector<std::string>* failures);
 
 }  // namespace railkit::bench

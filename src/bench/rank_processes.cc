@@ -81,7 +81,8 @@ Status probeNcclInChild(const std::string& nccl_lib_dir, int gpus_needed) {
   close(fds[1]);
   std::string msg;
   char buf[512];
-  for (ssize_t got; (got = read(fds[0], buf, sizeof buf)) > 0;) msg.append(buf, static_cast<std::size_t>(got));
+  for (ssize_t got; (got = read(fds[0], buf, sizeof buf)) > 0;)
+    msg.append(buf, static_cast<std::size_t>(got));
   close(fds[0]);
   int status = 0;
   waitpid(pid, &status, 0);

@@ -48,8 +48,9 @@ Result<RendezvousHello> parseRendezvousHello(std::string_view line) {
   auto version = parseUint(fields[1]);
   if (!version) return makeError(ErrorCode::kInvalidInput, "malformed rendezvous message");
   if (*version != static_cast<std::uint64_t>(kRendezvousVersion)) {
-    return makeError(ErrorCode::kInvalidInput, "rendezvous protocol version " + std::string(fields[1]).substr(0, 12) +
-                                                   " (this railkit speaks " + std::to_string(kRendezvousVersion) + ")");
+    return makeError(ErrorCode::kInvalidInput,
+                     "rendezvous protocol version " + std::string(fields[1]).substr(0, 12) +
+                         " (this railkit speaks " + std::to_string(kRendezvousVersion) + ")");
   }
   if (fields.size() != 7) return makeError(ErrorCode::kInvalidInput, "malformed rendezvous message");
   auto rank = parseUint(fields[3]);
@@ -85,8 +86,8 @@ std::string formatRendezvousNonce(std::string_view nonce) {
 Result<std::string> parseRendezvousNonce(std::string_view line) {
   auto fields = split(line, ' ');
   auto nonce = fields.size() == 3 ? hexDecode(fields[2]) : std::nullopt;
-  if (fields.size() != 3 || fields[0] != "RAILKIT-RDV-NONCE" || fields[1] != std::to_string(kRendezvousVersion) ||
-      !nonce || nonce->size() != kRendezvousNonceBytes) {
+  if (fields.size() != 3 || fields[0] != "RAILKIT-RDV-NONCE" ||
+      fields[1] != std::to_string(kRendezvousVersion) || !nonce || nonce->size() != kRendezvousNonceBytes) {
     return makeError(ErrorCode::kInvalidInput, "not a railkit rendezvous (version " +
                                                    std::to_string(kRendezvousVersion) + ") greeting");
   }

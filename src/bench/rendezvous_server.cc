@@ -132,7 +132,8 @@ class HelloServer {
   void expire(Clock::time_point now) {
     for (std::size_t i = pending_.size(); i-- > 0;) {
       if (now < pending_[i].deadline) continue;
-      sendLine(pending_[i].fd, "RAILKIT-RDV-REFUSED again: no complete hello within the per-connection deadline");
+      sendLine(pending_[i].fd,
+               "RAILKIT-RDV-REFUSED again: no complete hello within the per-connection deadline");
       drop(i, pending_[i].buffer.empty() ? "sent no hello within the per-connection deadline"
                                          : "incomplete hello within the per-connection deadline");
     }
@@ -175,7 +176,8 @@ class HelloServer {
     p.buffer.append(buf, static_cast<std::size_t>(n));
     auto nl = p.buffer.find('\n');
     if (nl == std::string::npos) {
-      if (p.buffer.size() > kMaxHelloLine) drop(i, "hello longer than " + std::to_string(kMaxHelloLine) + " bytes");
+      if (p.buffer.size() > kMaxHelloLine)
+        drop(i, "hello longer than " + std::to_string(kMaxHelloLine) + " bytes");
       return;
     }
     if (nl + 1 != p.buffer.size()) {
@@ -251,7 +253,8 @@ class HelloServer {
 
 }  // namespace
 
-Result<std::vector<Arrival>> serveHellos(int listener, const HelloServerOptions& options, Clock::time_point deadline) {
+Result<std::vector<Arrival>> serveHellos(int listener, const HelloServerOptions& options,
+                                         Clock::time_point deadline) {
   HelloServer server(listener, options, deadline);
   return server.run();
 }

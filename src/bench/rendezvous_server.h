@@ -27,10 +27,10 @@ namespace railkit::bench {
 struct HelloServerOptions {
   std::string job_id;
   int size = 1;
-  std::string token;                                  // empty: no job token
-  std::chrono::milliseconds hello_timeout{5000};      // per connection
+  std::string token;                              // empty: no job token
+  std::chrono::milliseconds hello_timeout{5000};  // per connection
   std::size_t max_pending = 64;
-  std::function<void(const std::string&)> notice;     // one line, no newline
+  std::function<void(const std::string&)> notice;  // one line, no newline
 };
 
 struct Arrival {
@@ -42,7 +42,8 @@ struct Arrival {
 // Serves hellos on `listener` until ranks 1..size-1 are all connected, and
 // returns them indexed by rank (slot 0 unused). kTimeout at `deadline` with
 // the missing ranks as the message ("1,3"); every fd is closed then.
-Result<std::vector<Arrival>> serveHellos(int listener, const HelloServerOptions& options, Clock::time_point deadline);
+Result<std::vector<Arrival>> serveHellos(int listener, const HelloServerOptions& options,
+                                         Clock::time_point deadline);
 
 // Prints at most `burst` lines per `window`; what it holds back is counted
 // and mentioned on the next line it prints.

@@ -13,22 +13,26 @@ std::string formatTime(double us) {
 std::string formatHeader(const HeaderInfo& h, const std::vector<RankLine>& ranks) {
   std::string step = h.step > 0 ? fmt::format("{}(bytes)", h.step) : fmt::format("{}(factor)", h.factor);
   std::string out = fmt::format(
-      "# nThread 1 nGpus 1 minBytes {} maxBytes {} step: {} warmup iters: {} iters: {} agg iters: 1 validation: {} "
+      "# nThread 1 nGpus 1 minBytes {} maxBytes {} step: {} warmup iters: {} iters: {} agg iters: 1 "
+      "validation: {} "
       "graph: 0\n#\n# Using devices\n",
       h.min_bytes, h.max_bytes, step, h.warmup, h.iters, h.check);
   for (const auto& r : ranks) {
-    out += fmt::format("#  Rank {:2d} Group  0 Pid {:6d} on {:>10} device  0 [cpu] {}\n", r.rank, r.pid, r.host,
-                       r.description);
+    out += fmt::format("#  Rank {:2d} Group  0 Pid {:6d} on {:>10} device  0 [cpu] {}\n", r.rank, r.pid,
+                       r.host, r.description);
   }
   return out + "#\n";
 }
 
 std::string formatColumnHeader() {
-  return "#                                                              out-of-place                       in-place"
+  return "#                                                              out-of-place                       "
+         "in-place"
          "          \n"
-         "#       size         count      type   redop    root     time   algbw   busbw #wrong     time   algbw   "
+         "#       size         count      type   redop    root     time   algbw   busbw #wrong     time   "
+         "algbw   "
          "busbw #wrong\n"
-         "#        (B)    (elements)                               (us)  (GB/s)  (GB/s)            (us)  (GB/s)  "
+         "#        (B)    (elements)                               (us)  (GB/s)  (GB/s)            (us)  "
+         "(GB/s)  "
          "(GB/s)       \n";
 }
 
@@ -40,7 +44,8 @@ std::string formatMeasurement(const Measurement& m) {
 }  // namespace
 
 std::string formatRow(const Row& row) {
-  return fmt::format("{:12d}  {:12d}  {:>8}  {:>6}  {:6d}", row.size, row.count, row.type, row.redop, row.root) +
+  return fmt::format("{:12d}  {:12d}  {:>8}  {:>6}  {:6d}", row.size, row.count, row.type, row.redop,
+                     row.root) +
          formatMeasurement(row.out_of_place) + formatMeasurement(row.in_place) + "\n";
 }
 

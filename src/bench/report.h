@@ -26,8 +26,8 @@ struct RankLine {
 
 struct Measurement {
   double time_us = 0;
-  double algbw = 0;  // GB/s
-  double busbw = 0;  // GB/s
+  double algbw = 0;                    // GB/s
+  double busbw = 0;                    // GB/s
   std::optional<std::uint64_t> wrong;  // nullopt when not checked (N/A)
 };
 

@@ -1,8 +1,9 @@
 #include "bench/run.h"
 
 #include <fmt/format.h>
-#include <set>
 #include <unistd.h>
+
+#include <set>
 
 #include "bench/p2p.h"
 #include "bench/pairs.h"
@@ -54,12 +55,15 @@ Result<CollectivesOutcome> runCollectives(const BenchConfig& c, Transport& t, Bo
     // network namespaces on one host (tests) share the host name only.
     auto colon = p.address.rfind(':');
     hosts.insert(p.host + " " + (colon == std::string::npos ? p.address : p.address.substr(0, colon)));
-    long pid = pids->empty() ? 0 : static_cast<long>(parseUint((*pids)[static_cast<std::size_t>(r)]).value_or(0));
+    long pid =
+        pids->empty() ? 0 : static_cast<long>(parseUint((*pids)[static_cast<std::size_t>(r)]).value_or(0));
     lines.push_back(RankLine{r, pid, p.host, fmt::format("{} {} {}", t.name(), p.interface, p.address)});
-    ranks.push_back({{"rank", r}, {"pid", pid}, {"host", p.host}, {"interface", p.interface}, {"address", p.address}});
+    ranks.push_back(
+        {{"rank", r}, {"pid", pid}, {"host", p.host}, {"interface", p.interface}, {"address", p.address}});
   }
   int nodes = c.nodes > 0 ? c.nodes : static_cast<int>(hosts.size());
-  HeaderInfo header{c.min_bytes, c.max_bytes, c.factor, c.step, c.sweep.warmup, c.sweep.iters, c.sweep.check ? 1 : 0};
+  HeaderInfo header{c.min_bytes,   c.max_bytes,          c.factor, c.step, c.sweep.warmup,
+                    c.sweep.iters, c.sweep.check ? 1 : 0};
   if (speak) *text << formatHeader(header, lines) << std::flush;
 
   // A backend that is its own collective engine (nccl) runs the ops itself.
@@ -80,18 +84,21 @@ Result<CollectivesOutcome> runCollectives(const BenchConfig& c, Transport& t, Bo
     nlohmann::json rows = nlohmann::json::array();
     for (const auto& row : sweep->rows) rows.push_back(rowToJson(coll->name, row));
     double last_busbw = sweep->rows.empty() ? 0 : sweep->rows.back().in_place.busbw;
-    nlohmann::json entry{{"op", coll->name}, {"rows", rows}, {"wrong", sweep->wrong}, {"avg_busbw_gbs", sweep->avg_busbw}};
+    nlohmann::json entry{
+        {"op", coll->name}, {"rows", rows}, {"wrong", sweep->wrong}, {"avg_busbw_gbs", sweep->avg_busbw}};
     std::optional<double> expected = c.expect_busbw;
     if (c.expect_line_rate) {
       std::optional<double> line;
-      if (c.nic_gbps) line = expectedBusbwFromLineRate(coll->op, t.size(), nodes, *c.nic_gbps, *c.expect_line_rate);
+      if (c.nic_gbps)
+        line = expectedBusbwFromLineRate(coll->op, t.size(), nodes, *c.nic_gbps, *c.expect_line_rate);
       if (!c.nic_gbps) {
-        out.failures.push_back(fmt::format("{}: --expect-line-rate cannot be graded: {}; pass --nic-gbps", coll->name,
-                                           c.nic_rate_source));
+        out.failures.push_back(fmt::format("{}: --expect-line-rate cannot be graded: {}; pass --nic-gbps",
+                                           coll->name, c.nic_rate_source));
       } else if (!line) {
-        out.failures.push_back(fmt::format("{}: --expect-line-rate cannot be graded: all {} ranks are on one node, "
-                                           "so no NIC is on the path",
-                                           coll->name, t.size()));
+        out.failures.push_back(
+            fmt::format("{}: --expect-line-rate cannot be graded: all {} ranks are on one node, "
+                        "so no NIC is on the path",
+                        coll->name, t.size()));
       } else {
         // The bound itself, so a report draws it right even when
         // --expect-busbw is the stricter of the two expectations.
@@ -102,14 +109,16 @@ Result<CollectivesOutcome> runCollectives(const BenchConfig& c, Transport& t, Bo
     if (expected) {
       entry["expected_busbw_gbs"] = *expected;
       if (last_busbw < *expected) {
-        out.failures.push_back(fmt::format("{}: busbw {:.2f} GB/s at {} bytes is below the expected {:.2f} GB/s",
-                                           coll->name, last_busbw, sweep->rows.back().size, *expected));
+        out.failures.push_back(
+            fmt::format("{}: busbw {:.2f} GB/s at {} bytes is below the expected {:.2f} GB/s", coll->name,
+                        last_busbw, sweep->rows.back().size, *expected));
       }
     }
     results.push_back(entry);
   }
   if (out.wrong > 0) {
-    out.failures.push_back(fmt::format("{} wrong element(s): the data plane corrupted or misrouted data", out.wrong));
+    out.failures.push_back(
+        fmt::format("{} wrong element(s): the data plane corrupted or misrouted data", out.wrong));
   }
   out.nodes = nodes;
   out.devices = std::move(ranks);
@@ -140,8 +149,9 @@ Result<BenchOutcome> runBench(const BenchConfig& c, std::ostream& text) {
   // The CLI checks -r against the world size it knows; a launcher may still
   // report another size, so every rank checks again before the data plane.
   if (c.sweep.root < 0 || c.sweep.root >= boot.size()) {
-    return makeError(ErrorCode::kUsage, "-r/--root: rank " + std::to_string(c.sweep.root) + " is not in this job of " +
-                                            std::to_string(boot.size()) + " rank(s)");
+    return makeError(ErrorCode::kUsage, "-r/--root: rank " + std::to_string(c.sweep.root) +
+                                            " is not in this job of " + std::to_string(boot.size()) +
+                                            " rank(s)");
   }
   auto transport = makeTransport(c.backend, boot, c.transport_options);
   if (!transport) return giveUp(transport.error());
@@ -157,8 +167,12 @@ Result<BenchOutcome> runBench(const BenchConfig& c, std::ostream& text) {
     p2p.lat_iters = std::max(10, c.sweep.iters * 50);
     auto doc = runP2p(t, p2p, speak ? &text : nullptr);
     if (!doc) return giveUp(doc.error().withContext("p2p"));
-    outcome.document = {{"backend", t.name()}, {"op", "p2p"}, {"data_interface", c.transport_options.data_interface},
-                        {"control_interface", c.control_interface}, {"p2p", *doc}, {"environment", c.environment}};
+    outcome.document = {{"backend", t.name()},
+                        {"op", "p2p"},
+                        {"data_interface", c.transport_options.data_interface},
+                        {"control_interface", c.control_interface},
+                        {"p2p", *doc},
+                        {"environment", c.environment}};
     return outcome;
   }
   if (c.op == "pairs") {
@@ -169,10 +183,15 @@ Result<BenchOutcome> runBench(const BenchConfig& c, std::ostream& text) {
     pairs.bidirectional = !c.pairs_one_way;
     auto doc = runPairs(t, boot, pairs, speak ? &text : nullptr, &outcome.failures);
     if (!doc) return giveUp(doc.error());
-    outcome.document = {{"backend", t.name()}, {"bootstrap", boot.kind()}, {"op", "pairs"}, {"ranks", t.size()},
+    outcome.document = {{"backend", t.name()},
+                        {"bootstrap", boot.kind()},
+                        {"op", "pairs"},
+                        {"ranks", t.size()},
                         {"data_interface", c.transport_options.data_interface},
-                        {"control_interface", c.control_interface}, {"pairs", *doc},
-                        {"failures", outcome.failures}, {"environment", c.environment}};
+                        {"control_interface", c.control_interface},
+                        {"pairs", *doc},
+                        {"failures", outcome.failures},
+                        {"environment", c.environment}};
     if (auto s = boot.barrier(); !s) return giveUp(s.error());
     return outcome;
   }
@@ -199,9 +218,10 @@ Result<BenchOutcome> runBench(const BenchConfig& c, std::ostream& text) {
                       {"failures", outcome.failures},
                       {"environment", c.environment}};
   if (c.expect_line_rate) {
-    outcome.document["line_rate"] = {{"fraction", *c.expect_line_rate},
-                                     {"nic_gbps", c.nic_gbps ? nlohmann::json(*c.nic_gbps) : nlohmann::json(nullptr)},
-                                     {"source", c.nic_rate_source}};
+    outcome.document["line_rate"] = {
+        {"fraction", *c.expect_line_rate},
+        {"nic_gbps", c.nic_gbps ? nlohmann::json(*c.nic_gbps) : nlohmann::json(nullptr)},
+        {"source", c.nic_rate_source}};
   }
   if (auto s = boot.barrier(); !s) return giveUp(s.error());
   return outcome;

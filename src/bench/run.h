@@ -7,12 +7,11 @@
 
 #include <cstdint>
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <ostream>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "bench/bootstrap.h"
 #include "bench/harness.h"
@@ -23,20 +22,20 @@ namespace railkit::bench {
 struct BenchConfig {
   std::string op = "all_reduce";  // a collective name, or "all" for every collective
   std::string backend = "tcp";
-  std::string bootstrap = "env";   // env, local, mpi
+  std::string bootstrap = "env";  // env, local, mpi
   BootstrapOptions bootstrap_options;
   TransportOptions transport_options;
-  std::string control_interface;   // for messages and JSON
+  std::string control_interface;  // for messages and JSON
   SweepOptions sweep;
   std::uint64_t min_bytes = 0, max_bytes = 0, factor = 2, step = 0;
-  std::optional<double> expect_busbw;       // GB/s
-  std::optional<double> expect_line_rate;   // fraction F
+  std::optional<double> expect_busbw;      // GB/s
+  std::optional<double> expect_line_rate;  // fraction F
   std::optional<double> nic_gbps;          // per-node NIC rate (Gb/s)
-  std::string nic_rate_source;              // where nic_gbps came from, or why it is unknown
-  int nodes = 0;                            // distinct hosts; 0 = count from the bootstrap
-  bool print_text = true;                   // rank 0 streams the nccl-tests text
-  bool pairs_one_way = false;               // pairs: a -> b only (default both ways at once)
-  std::vector<std::string> environment;     // KEY=VALUE recorded in JSON
+  std::string nic_rate_source;             // where nic_gbps came from, or why it is unknown
+  int nodes = 0;                           // distinct hosts; 0 = count from the bootstrap
+  bool print_text = true;                  // rank 0 streams the nccl-tests text
+  bool pairs_one_way = false;              // pairs: a -> b only (default both ways at once)
+  std::vector<std::string> environment;    // KEY=VALUE recorded in JSON
 };
 
 struct BenchOutcome {
@@ -63,7 +62,8 @@ struct CollectivesOutcome {
 // BenchConfig says (expect_busbw, expect_line_rate with nic_gbps); rank 0
 // streams the nccl-tests text to `text` when it is not null. bench runs it
 // for one op or "all"; validate for its phase 4.
-Result<CollectivesOutcome> runCollectives(const BenchConfig& config, Transport& transport, Bootstrap& bootstrap,
-                                          const std::vector<const Collective*>& ops, std::ostream* text);
+Result<CollectivesOutcome> runCollectives(const BenchConfig& config, Transport& transport,
+                                          Bootstrap& bootstrap, const std::vector<const Collective*>& ops,
+                                          std::ostream* text);
 
 }  // namespace railkit::bench

@@ -1,8 +1,6 @@
 #include "bench/socket_util.h"
 
 #include <arpa/inet.h>
-#include <cerrno>
-#include <cstring>
 #include <ifaddrs.h>
 #include <netdb.h>
 #include <netinet/in.h>
@@ -10,8 +8,11 @@
 #include <poll.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
-#include <thread>
 #include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <thread>
 
 namespace railkit::bench {
 namespace {
@@ -108,7 +109,8 @@ Result<int> listenOn(const std::string& addr, int port, int* bound_port) {
   return fd;
 }
 
-Result<int> connectTo(const std::string& host, int port, const std::string& bind_addr, Clock::time_point deadline) {
+Result<int> connectTo(const std::string& host, int port, const std::string& bind_addr,
+                      Clock::time_point deadline) {
   auto sa = resolve(host, port);
   if (!sa) return tl::unexpected(sa.error());
   std::string last = "no attempt";
@@ -126,11 +128,13 @@ Result<int> connectTo(const std::string& host, int port, const std::string& bind
     closeFd(fd);
     std::this_thread::sleep_for(std::chrono::milliseconds(100));
   }
-  return makeError(ErrorCode::kTimeout, "cannot connect to " + host + ":" + std::to_string(port) + " (" + last + ")");
+  return makeError(ErrorCode::kTimeout,
+                   "cannot connect to " + host + ":" + std::to_string(port) + " (" + last + ")");
 }
 
 Result<int> acceptUntil(int listen_fd, Clock::time_point deadline) {
-  if (auto s = waitFd(listen_fd, POLLIN, deadline, "waiting for a connection"); !s) return tl::unexpected(s.error());
+  if (auto s = waitFd(listen_fd, POLLIN, deadline, "waiting for a connection"); !s)
+    return tl::unexpected(s.error());
   int fd = accept4(listen_fd, nullptr, nullptr, SOCK_CLOEXEC);
   if (fd < 0) return makeError(ErrorCode::kIo, std::string("accept: ") + strerror(errno));
   return fd;
@@ -234,8 +238,8 @@ Status ensureFdLimit(std::size_t needed) {
   }
   lim.rlim_cur = needed;
   if (setrlimit(RLIMIT_NOFILE, &lim) != 0) {
-    return makeError(ErrorCode::kUsage, "cannot raise the open-file limit to " + std::to_string(needed) + ": " +
-                                            strerror(errno));
+    return makeError(ErrorCode::kUsage, "cannot raise the open-file limit to " + std::to_string(needed) +
+                                            ": " + strerror(errno));
   }
   return okStatus();
 }

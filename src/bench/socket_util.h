@@ -15,7 +15,8 @@ using Clock = std::chrono::steady_clock;
 Result<int> listenOn(const std::string& addr, int port, int* bound_port);
 // Connects to host:port from `bind_addr` (empty = any), retrying refused
 // connections until `deadline`.
-Result<int> connectTo(const std::string& host, int port, const std::string& bind_addr, Clock::time_point deadline);
+Result<int> connectTo(const std::string& host, int port, const std::string& bind_addr,
+                      Clock::time_point deadline);
 // Accepts one connection or fails at the deadline.
 Result<int> acceptUntil(int listen_fd, Clock::time_point deadline);
 // Data-plane tuning: TCP_NODELAY, big buffers, TCP_USER_TIMEOUT.

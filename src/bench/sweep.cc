@@ -23,7 +23,8 @@ Result<std::uint64_t> parseSize(std::string_view text) {
   }
   auto value = parseUint(s);
   if (!value || s.empty() || *value > (~0ull) / mult) {
-    return makeError(ErrorCode::kUsage, "expected a size like 8, 128K, 1M or 8G, found '" + std::string(text) + "'");
+    return makeError(ErrorCode::kUsage,
+                     "expected a size like 8, 128K, 1M or 8G, found '" + std::string(text) + "'");
   }
   return *value * mult;
 }

@@ -39,17 +39,17 @@ struct PeerInfo {
 };
 
 struct TransportOptions {
-  std::string data_interface;     // interface name chosen by --data-if
-  std::string data_address;       // its IPv4 address (sockets bind here)
-  int connections_per_peer = 4;   // tcp: parallel streams per peer
+  std::string data_interface;    // interface name chosen by --data-if
+  std::string data_address;      // its IPv4 address (sockets bind here)
+  int connections_per_peer = 4;  // tcp: parallel streams per peer
   // tcp: SO_SNDBUF/SO_RCVBUF of each stream (0: leave them to the kernel's
   // autotuning). Small buffers keep the bytes in flight in cache between the
   // sender's copy in and the receiver's copy out (docs/bench.md, Performance).
   std::size_t socket_buffer_bytes = 256 << 10;
   std::size_t chunk_bytes = 1 << 20;  // unit of pipelining
   std::chrono::milliseconds stall_timeout{30000};
-  std::string hostname;           // this rank's host, sent to peers
-  std::vector<std::string> env;   // KEY=VALUE the backend may honour (UCX_TLS, NCCL_*)
+  std::string hostname;          // this rank's host, sent to peers
+  std::vector<std::string> env;  // KEY=VALUE the backend may honour (UCX_TLS, NCCL_*)
   // "mlx5_0:1" RDMA ports whose netdev is data_interface (ucx: UCX_NET_DEVICES);
   // the caller reads them from its file root (bench::rdmaPortsBehind), so no
   // backend looks at the machine itself. Empty off RDMA hardware.

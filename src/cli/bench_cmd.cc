@@ -5,7 +5,6 @@
 #include <cstdio>
 #include <iostream>
 #include <memory>
-
 #include <nlohmann/json.hpp>
 
 #include "bench/bench_flags.h"
@@ -57,7 +56,8 @@ int runNodeRanks(const bench::BenchConfig& c, int count, const OutputOptions& ou
     mine.bootstrap_options.rank += i;
     // The nccl backend picks its GPU by local rank.
     auto& env = mine.transport_options.env;
-    env.erase(std::remove_if(env.begin(), env.end(), [](const std::string& kv) { return kv.rfind("LOCAL_RANK=", 0) == 0; }),
+    env.erase(std::remove_if(env.begin(), env.end(),
+                             [](const std::string& kv) { return kv.rfind("LOCAL_RANK=", 0) == 0; }),
               env.end());
     env.push_back("LOCAL_RANK=" + std::to_string(i));
     return runRank(mine, output);
@@ -72,21 +72,27 @@ void registerBench(CLI::App& app, CommandContext& context) {
   auto* cmd = app.add_subcommand("bench", "Data-plane test: nccl-tests style collectives over tcp/ucx/nccl");
   auto cli = std::make_shared<BenchCli>();
   BenchFlags* f = &cli->flags;
-  cmd->add_option("op", f->op, "all_reduce all_gather reduce_scatter broadcast reduce alltoall sendrecv, all, p2p or pairs")
+  cmd->add_option(
+         "op", f->op,
+         "all_reduce all_gather reduce_scatter broadcast reduce alltoall sendrecv, all, p2p or pairs")
       ->required();
   cmd->add_option("-b,--minbytes", f->min_bytes, "smallest size (K/M/G suffixes)")
       ->capture_default_str()
       ->check(sizeValue());
   cmd->add_option("-e,--maxbytes", f->max_bytes, "largest size")->capture_default_str()->check(sizeValue());
   cmd->add_option("-f,--stepfactor", f->factor, "multiply the size by this each step")->capture_default_str();
-  cmd->add_option("-i,--stepbytes", f->step, "add this many bytes each step (instead of -f)")->check(sizeValue());
+  cmd->add_option("-i,--stepbytes", f->step, "add this many bytes each step (instead of -f)")
+      ->check(sizeValue());
   cmd->add_option("-n,--iters", f->iters, "timed iterations")
       ->capture_default_str()
-      ->check(wholeNumber(1, bench::kMaxIters, "at least 1 timed iteration (up to " + std::to_string(bench::kMaxIters) + ")"));
+      ->check(wholeNumber(1, bench::kMaxIters,
+                          "at least 1 timed iteration (up to " + std::to_string(bench::kMaxIters) + ")"));
   cmd->add_option("-w,--warmup_iters", f->warmup, "warm-up iterations")
       ->capture_default_str()
       ->check(wholeNumber(0, bench::kMaxIters));
-  cmd->add_option("-c,--check", f->check, "check results (0/1)")->capture_default_str()->check(wholeNumber(0, 1, "0 or 1"));
+  cmd->add_option("-c,--check", f->check, "check results (0/1)")
+      ->capture_default_str()
+      ->check(wholeNumber(0, 1, "0 or 1"));
   cmd->add_option("-o,--op", f->redop, "reduction")
       ->capture_default_str()
       ->check(CLI::IsMember({"sum", "prod", "min", "max"}));
@@ -98,11 +104,13 @@ void registerBench(CLI::App& app, CommandContext& context) {
       ->capture_default_str()
       ->check(wholeNumber(0, 3, "0 (rank 0), 1 (mean), 2 (min) or 3 (max)"));
   addLaunchFlags(*cmd, *f);
-  cmd->add_option("--nproc-per-node", f->nproc_per_node,
-                  "fork G ranks on this node; RANK/WORLD_SIZE (or PET_NODE_RANK/PET_NNODES) then count nodes, as with "
-                  "torchrun --nproc-per-node")
+  cmd->add_option(
+         "--nproc-per-node", f->nproc_per_node,
+         "fork G ranks on this node; RANK/WORLD_SIZE (or PET_NODE_RANK/PET_NNODES) then count nodes, as with "
+         "torchrun --nproc-per-node")
       ->check(CLI::Range(1, 64));
-  cmd->add_option("--expect-busbw", f->expect_busbw, "exit 1 when busbw at the largest size is below this (GB/s)")
+  cmd->add_option("--expect-busbw", f->expect_busbw,
+                  "exit 1 when busbw at the largest size is below this (GB/s)")
       ->check(finiteAtLeastZero("GB/s", true));
   cmd->add_flag("--one-way", f->one_way, "pairs: measure a -> b only (default: both directions at once)");
   addOutputFlags(*cmd, cli->output);

@@ -37,7 +37,8 @@ void applyDataNics(const BenchFlags& f, const Environment& env, const FileRoot& 
       for (const auto& n : nics) c.nic_rate_source += (c.nic_rate_source.empty() ? "" : " + ") + n.source;
     } else {
       c.nic_rate_source = rate.error().message;
-      std::fprintf(stderr, "railkit: warning: --expect-line-rate: %s; pass --nic-gbps\n", c.nic_rate_source.c_str());
+      std::fprintf(stderr, "railkit: warning: --expect-line-rate: %s; pass --nic-gbps\n",
+                   c.nic_rate_source.c_str());
     }
   }
   if (f.backend == "nccl") {
@@ -56,12 +57,14 @@ void applyDataNics(const BenchFlags& f, const Environment& env, const FileRoot& 
 
 }  // namespace
 
-Result<bench::BenchConfig> makeBenchConfig(const BenchFlags& f, const Environment& env, const FileRoot& nic_root) {
+Result<bench::BenchConfig> makeBenchConfig(const BenchFlags& f, const Environment& env,
+                                           const FileRoot& nic_root) {
   // Every flag is checked before any is used: a NaN timeout must not reach
   // the conversions below (UBSan: nan outside the range of long).
   auto launch = bench::resolveLaunch(f, env, bench::mpiBootstrapBuiltIn());
   if (!launch) return tl::unexpected(launch.error());
-  if (auto s = bench::validateBenchFlags(f, *launch, bench::physicalMemoryBytes()); !s) return tl::unexpected(s.error());
+  if (auto s = bench::validateBenchFlags(f, *launch, bench::physicalMemoryBytes()); !s)
+    return tl::unexpected(s.error());
   bench::BenchConfig c;
   c.op = f.op;
   auto minb = bench::parseSize(f.min_bytes);
@@ -71,8 +74,10 @@ Result<bench::BenchConfig> makeBenchConfig(const BenchFlags& f, const Environmen
   if (!minb) return tl::unexpected(minb.error().withContext("-b"));
   if (!maxb) return tl::unexpected(maxb.error().withContext("-e"));
   if (!step) return tl::unexpected(step.error().withContext("-i"));
-  if (!factor) return makeError(ErrorCode::kUsage, "-f: expected an integer factor, found '" + f.factor + "'");
-  if (*minb > *maxb && f.op != "p2p" && f.op != "pairs") return makeError(ErrorCode::kUsage, "-b is larger than -e");
+  if (!factor)
+    return makeError(ErrorCode::kUsage, "-f: expected an integer factor, found '" + f.factor + "'");
+  if (*minb > *maxb && f.op != "p2p" && f.op != "pairs")
+    return makeError(ErrorCode::kUsage, "-b is larger than -e");
   c.min_bytes = *minb;
   c.max_bytes = *maxb;
   c.factor = *factor;
@@ -84,7 +89,9 @@ Result<bench::BenchConfig> makeBenchConfig(const BenchFlags& f, const Environmen
   c.sweep.average = f.average;
   c.sweep.root = f.root;
   auto type = bench::dataTypeFromName(f.type);
-  if (!type) return makeError(ErrorCode::kUsage, "-d: unknown type '" + f.type + "' (int8 uint8 int32 uint32 int64 uint64 float double)");
+  if (!type)
+    return makeError(ErrorCode::kUsage,
+                     "-d: unknown type '" + f.type + "' (int8 uint8 int32 uint32 int64 uint64 float double)");
   auto redop = bench::reduceOpFromName(f.redop);
   if (!redop) return makeError(ErrorCode::kUsage, "-o: unknown op '" + f.redop + "' (sum prod min max)");
   c.sweep.type = *type;
@@ -138,10 +145,10 @@ Result<bench::BenchConfig> makeBenchConfig(const BenchFlags& f, const Environmen
     t.data_interface = "lo";
     t.data_address = "127.0.0.1";
   } else {
-    Result<bench::NetInterface> ctrl = f.ctrl_if.empty()
-                                           ? (b.master_addr.empty() ? bench::selectInterface(all, "^lo", "control")
-                                                                    : bench::interfaceRouting(all, b.master_addr))
-                                           : bench::selectInterface(all, f.ctrl_if, "control");
+    Result<bench::NetInterface> ctrl =
+        f.ctrl_if.empty() ? (b.master_addr.empty() ? bench::selectInterface(all, "^lo", "control")
+                                                   : bench::interfaceRouting(all, b.master_addr))
+                          : bench::selectInterface(all, f.ctrl_if, "control");
     if (!ctrl) return tl::unexpected(ctrl.error());
     c.control_interface = ctrl->name;
     // Rank 0 serves the rendezvous on the control address; others bind their end there.
@@ -150,7 +157,9 @@ Result<bench::BenchConfig> makeBenchConfig(const BenchFlags& f, const Environmen
     if (data_spec.empty()) data_spec = lookup(env, "NCCL_SOCKET_IFNAME").value_or("");
     Result<bench::NetInterface> data = ctrl;
     if (data_spec.empty()) {
-      std::fprintf(stderr, "railkit: warning: no --data-if or NCCL_SOCKET_IFNAME; the data plane shares the control interface %s\n",
+      std::fprintf(stderr,
+                   "railkit: warning: no --data-if or NCCL_SOCKET_IFNAME; the data plane shares the control "
+                   "interface %s\n",
                    ctrl->name.c_str());
     } else {
       data = bench::selectInterface(all, data_spec, "data");
@@ -176,32 +185,39 @@ void addLaunchFlags(CLI::App& command, BenchFlags& flags) {
   command.add_option("--data-if", flags.data_if, "data interface (NCCL_SOCKET_IFNAME syntax)");
   command.add_option("--ctrl-if", flags.ctrl_if, "control interface (NCCL_SOCKET_IFNAME syntax)");
   command.add_option("--local", flags.local, "fork N ranks on this host over lo")->check(CLI::Range(1, 64));
-  command.add_option("--job-id", flags.job_id, "job id checked at the rendezvous (default RAILKIT_JOB_ID or derived)");
-  command.add_option("--job-token", flags.job_token,
-                     "shared secret every rank must hold; hellos carry an HMAC of it (default RAILKIT_JOB_TOKEN; "
-                     "visible in ps: prefer the variable or --job-token-file)");
+  command.add_option("--job-id", flags.job_id,
+                     "job id checked at the rendezvous (default RAILKIT_JOB_ID or derived)");
+  command.add_option(
+      "--job-token", flags.job_token,
+      "shared secret every rank must hold; hellos carry an HMAC of it (default RAILKIT_JOB_TOKEN; "
+      "visible in ps: prefer the variable or --job-token-file)");
   command.add_option("--job-token-file", flags.job_token_file,
                      "read the job token from this file (e.g. a mounted Secret)");
   command.add_option("--bootstrap-timeout", flags.bootstrap_timeout, "seconds to wait for every rank")
       ->capture_default_str()
       ->check(finiteRange(0, bench::kMaxTimeoutSeconds, "seconds"));
-  command.add_option("--stall-timeout", flags.stall_timeout, "seconds without progress before a peer is declared lost")
+  command
+      .add_option("--stall-timeout", flags.stall_timeout,
+                  "seconds without progress before a peer is declared lost")
       ->capture_default_str()
       ->check(finiteRange(0, bench::kMaxTimeoutSeconds, "seconds", true));
   command.add_option("--connections", flags.connections, "tcp streams per peer")
       ->capture_default_str()
       ->check(CLI::Range(1, bench::kMaxConnectionsPerPeer));
-  command.add_option("--socket-buffer", flags.socket_buffer,
-                     "tcp: SO_SNDBUF/SO_RCVBUF per stream (K/M suffixes; 0 = kernel autotuning)")
+  command
+      .add_option("--socket-buffer", flags.socket_buffer,
+                  "tcp: SO_SNDBUF/SO_RCVBUF per stream (K/M suffixes; 0 = kernel autotuning)")
       ->capture_default_str();
   // A flag with an optional =F, as in logs: a separate word after it stays
   // an argument of its own (never taken for F).
-  command.add_flag("--expect-line-rate{0.8}", flags.expect_line_rate,
-                   "exit 1 below F x the NIC-bound busbw (default F=0.8)")
+  command
+      .add_flag("--expect-line-rate{0.8}", flags.expect_line_rate,
+                "exit 1 below F x the NIC-bound busbw (default F=0.8)")
       ->type_name("F");
   command.add_option("--nic-gbps", flags.nic_gbps, "per-node data NIC rate in Gb/s for --expect-line-rate")
       ->check(finiteAtLeastZero("Gb/s", false));
-  command.add_option("--nccl-lib", flags.nccl_lib, "directory holding libnccl.so.2 / libcudart (nccl backend)");
+  command.add_option("--nccl-lib", flags.nccl_lib,
+                     "directory holding libnccl.so.2 / libcudart (nccl backend)");
 }
 
 Status probeNcclOnce(const bench::BenchConfig& c) {

@@ -4,11 +4,10 @@
 // subcommand in one table. A command's action returns the process exit
 // status (0 ok, 1 problems found, 2 usage/unreadable input, 3 incomplete run).
 
-#include <functional>
-#include <string>
-
 #include <CLI/CLI.hpp>
+#include <functional>
 #include <nlohmann/json_fwd.hpp>
+#include <string>
 
 #include "core/environment.h"
 #include "core/result.h"
@@ -16,8 +15,8 @@
 namespace railkit::cli {
 
 struct CommandContext {
-  Environment env;                 // the process environment, read once in main
-  std::function<int()> action;     // set by the subcommand that was chosen
+  Environment env;              // the process environment, read once in main
+  std::function<int()> action;  // set by the subcommand that was chosen
 };
 
 using CommandRegistrar = void (*)(CLI::App& app, CommandContext& context);

@@ -1,6 +1,5 @@
 #include <cstdio>
 #include <iostream>
-
 #include <nlohmann/json.hpp>
 
 #include "cli/command.h"
@@ -11,7 +10,8 @@ namespace railkit::cli {
 
 int reportError(const Error& error) {
   if (error.code == ErrorCode::kInternal) {
-    std::fprintf(stderr, "railkit: internal error (a railkit bug, please report it): %s\n", error.message.c_str());
+    std::fprintf(stderr, "railkit: internal error (a railkit bug, please report it): %s\n",
+                 error.message.c_str());
     return kExitInternal;
   }
   std::fprintf(stderr, "railkit: %s\n", error.message.c_str());

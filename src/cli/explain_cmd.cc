@@ -6,9 +6,8 @@
 #include <fmt/core.h>
 
 #include <memory>
-#include <utility>
-
 #include <nlohmann/json.hpp>
+#include <utility>
 
 #include "cli/commands.h"
 #include "doctor/rule.h"
@@ -41,7 +40,9 @@ nlohmann::json explainDocument(const std::string& id, const Known& k) {
   for (const auto& [command, info] : {std::pair{"doctor", k.doctor}, std::pair{"logs", k.logs},
                                       std::pair{"lint", k.lint}, std::pair{"validate", k.validate}}) {
     if (info == nullptr) continue;
-    by.push_back({{"command", command}, {"severity", severityName(info->severity)}, {"title", info->title},
+    by.push_back({{"command", command},
+                  {"severity", severityName(info->severity)},
+                  {"title", info->title},
                   {"explain", info->explain}});
   }
   return {{"id", id}, {"reported_by", by}};
@@ -60,14 +61,16 @@ void printExplanation(const std::string& id, const Known& k) {
   }
   if (k.doctor != nullptr) {
     printHead(id, *k.doctor);
-    if (k.lint != nullptr) fmt::print("\n`railkit lint` also reports {} in manifests: {}.\n", id, k.lint->title);
+    if (k.lint != nullptr)
+      fmt::print("\n`railkit lint` also reports {} in manifests: {}.\n", id, k.lint->title);
     if (k.logs != nullptr) fmt::print("\n`railkit logs` also reports {} in logs: {}.\n", id, k.logs->title);
     return;
   }
   if (k.logs != nullptr) {
     printHead(id, *k.logs);
     fmt::print("\nReported by `railkit logs` with the file, line and evidence lines.\n");
-    if (k.lint != nullptr) fmt::print("\n`railkit lint` also reports {} in manifests: {}.\n", id, k.lint->title);
+    if (k.lint != nullptr)
+      fmt::print("\n`railkit lint` also reports {} in manifests: {}.\n", id, k.lint->title);
     return;
   }
   printHead(id, *k.lint, ", lint");
@@ -95,11 +98,13 @@ void registerExplain(CLI::App& app, CommandContext& context) {
     OutputOptions output;
   };
   auto opts = std::make_shared<Options>();
-  command->add_option("rule", opts->id, "Finding id (railkit doctor|logs|lint|validate --list-rules list them)")
+  command
+      ->add_option("rule", opts->id, "Finding id (railkit doctor|logs|lint|validate --list-rules list them)")
       ->required()
       ->type_name("ID");
   addOutputFlags(*command, opts->output);
-  command->callback([&context, opts] { context.action = [opts] { return runExplain(opts->id, opts->output); }; });
+  command->callback(
+      [&context, opts] { context.action = [opts] { return runExplain(opts->id, opts->output); }; });
 }
 
 }  // namespace railkit::cli

@@ -6,7 +6,6 @@
 #pragma once
 
 #include <CLI/CLI.hpp>
-
 #include <cmath>
 #include <string>
 
@@ -23,11 +22,13 @@ inline CLI::Validator finiteRange(double lo, double hi, const std::string& what,
     if (!s.empty() && s.back() == '.') s.pop_back();
     return s;
   };
-  std::string bounds = lo_open ? "above " + text(lo) + " up to " + text(hi) : "from " + text(lo) + " to " + text(hi);
+  std::string bounds =
+      lo_open ? "above " + text(lo) + " up to " + text(hi) : "from " + text(lo) + " to " + text(hi);
   return CLI::Validator(
       [lo, hi, lo_open, what, bounds](std::string& value) -> std::string {
         double v = 0;
-        bool ok = CLI::detail::lexical_cast(value, v) && std::isfinite(v) && (lo_open ? v > lo : v >= lo) && v <= hi;
+        bool ok = CLI::detail::lexical_cast(value, v) && std::isfinite(v) && (lo_open ? v > lo : v >= lo) &&
+                  v <= hi;
         return ok ? std::string() : "expected " + what + " " + bounds + ", found '" + value + "'";
       },
       "FLOAT in " + std::string(lo_open ? "(" : "[") + text(lo) + ", " + text(hi) + "]");
@@ -38,9 +39,8 @@ inline CLI::Validator finiteRange(double lo, double hi, const std::string& what,
 // CLI::Range's message ("Value 9 not in range 0 to 3") names neither the
 // meaning nor, for counts, that fractions are refused.
 inline CLI::Validator wholeNumber(long long lo, long long hi, const std::string& meaning = "") {
-  std::string expected = meaning.empty()
-                             ? "a whole number from " + std::to_string(lo) + " to " + std::to_string(hi)
-                             : meaning;
+  std::string expected =
+      meaning.empty() ? "a whole number from " + std::to_string(lo) + " to " + std::to_string(hi) : meaning;
   return CLI::Validator(
       [lo, hi, expected](std::string& value) -> std::string {
         long long v = 0;
@@ -56,7 +56,8 @@ inline CLI::Validator finiteAtLeastZero(const std::string& what, bool zero_ok) {
       [what, zero_ok](std::string& value) -> std::string {
         double v = 0;
         bool ok = CLI::detail::lexical_cast(value, v) && std::isfinite(v) && (zero_ok ? v >= 0 : v > 0);
-        return ok ? std::string() : "expected " + what + (zero_ok ? " of 0 or more" : " above 0") + ", found '" + value + "'";
+        return ok ? std::string()
+                  : "expected " + what + (zero_ok ? " of 0 or more" : " above 0") + ", found '" + value + "'";
       },
       zero_ok ? "FLOAT >= 0" : "FLOAT > 0");
 }

@@ -1,11 +1,11 @@
 // railkit inspect [--root DIR|FILE.tar.gz] [--json] [--hwloc-xml FILE]:
 // what this node or pod can see for RDMA, like ibstat + ibdev2netdev +
 // nvidia-smi topo -m in one view.
+#include <fmt/core.h>
+
 #include <algorithm>
 #include <cstdio>
 #include <memory>
-
-#include <fmt/core.h>
 #include <nlohmann/json.hpp>
 
 #include "cli/commands.h"
@@ -25,7 +25,9 @@ struct InspectOptions {
   OutputOptions output;
 };
 
-std::string orDash(const std::string& s) { return s.empty() ? "-" : s; }
+std::string orDash(const std::string& s) {
+  return s.empty() ? "-" : s;
+}
 
 void printHuman(const model::Inventory& inv) {
   fmt::print("root: {}\n\nRDMA devices ({}):\n", inv.root, inv.rdma_devices.size());
@@ -35,7 +37,8 @@ void printHuman(const model::Inventory& inv) {
     for (const auto& p : d.ports) {
       std::string rate = p.rate_gbps ? fmt::format("{:g} Gb/s", *p.rate_gbps) : "-";
       fmt::print("  {:<12} port {} ==> {:<12} {:<7} {:<8} {:<11} {:<10} pci {} numa {}\n", d.name, p.port,
-                 orDash(p.netdev), orDash(p.state), orDash(p.phys_state), orDash(p.link_layer), rate, pci, numa);
+                 orDash(p.netdev), orDash(p.state), orDash(p.phys_state), orDash(p.link_layer), rate, pci,
+                 numa);
     }
     if (d.ports.empty()) fmt::print("  {:<12} (no ports) pci {} numa {}\n", d.name, pci, numa);
     if (d.sriov.num_vfs && *d.sriov.num_vfs > 0)
@@ -79,17 +82,20 @@ void printHuman(const model::Inventory& inv) {
   fmt::print("\nNot loaded:");
   for (const auto& m : inv.modules)
     if (!m.loaded) fmt::print(" {}", m.name);
-  fmt::print("\nRDMA netns mode: {}\n", inv.rdma_netns_shared ? (*inv.rdma_netns_shared ? "shared" : "exclusive") : "unknown");
+  fmt::print("\nRDMA netns mode: {}\n",
+             inv.rdma_netns_shared ? (*inv.rdma_netns_shared ? "shared" : "exclusive") : "unknown");
   std::string dev;
   for (const auto& e : inv.dev_infiniband) dev += " " + e;
-  fmt::print("{}:{}\n", sys::paths::kDevInfiniband, inv.dev_infiniband_present ? (dev.empty() ? " (empty)" : dev) : " absent");
+  fmt::print("{}:{}\n", sys::paths::kDevInfiniband,
+             inv.dev_infiniband_present ? (dev.empty() ? " (empty)" : dev) : " absent");
   const auto& p = inv.process;
   fmt::print("CapEff: {}  CAP_IPC_LOCK: {}\n", p.cap_eff ? fmt::format("{:016x}", *p.cap_eff) : "unknown",
              p.cap_eff ? (((*p.cap_eff >> 14) & 1) ? "yes" : "no") : "unknown");
-  fmt::print("Max locked memory: {}\n", !p.memlock.known ? "unknown"
-                                         : p.memlock.unlimited ? "unlimited"
-                                                               : fmt::format("{} bytes", p.memlock.bytes));
-  fmt::print("{}: {}\n", sys::paths::kDevShm, p.shm_bytes ? fmt::format("{} bytes ({})", *p.shm_bytes, p.shm_source) : "unknown");
+  fmt::print("Max locked memory: {}\n", !p.memlock.known      ? "unknown"
+                                        : p.memlock.unlimited ? "unlimited"
+                                                              : fmt::format("{} bytes", p.memlock.bytes));
+  fmt::print("{}: {}\n", sys::paths::kDevShm,
+             p.shm_bytes ? fmt::format("{} bytes ({})", *p.shm_bytes, p.shm_source) : "unknown");
   fmt::print("Environment:");
   if (p.env.empty()) fmt::print(" (no NCCL_/UCX_/OMPI_/PMIX_ variables)");
   fmt::print("\n");
@@ -115,7 +121,8 @@ int runInspect(const InspectOptions& opts) {
 }  // namespace
 
 void registerInspect(CLI::App& app, CommandContext& context) {
-  auto* command = app.add_subcommand("inspect", "Show the RDMA devices, GPUs, topology and pod limits this node sees");
+  auto* command =
+      app.add_subcommand("inspect", "Show the RDMA devices, GPUs, topology and pod limits this node sees");
   auto opts = std::make_shared<InspectOptions>();
   command->add_option("--root", opts->root, "Read a snapshot (directory or .tar.gz) instead of this machine");
   command->add_option("--hwloc-xml", opts->hwloc_xml, "Take PCI and topology facts from an hwloc XML export");

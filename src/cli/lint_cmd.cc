@@ -1,10 +1,10 @@
 // railkit lint FILE... [--schemas DIR]... [--json]: checks manifests for the
 // recurring RDMA/NCCL/MPI mistakes and against OpenAPI/CRD schemas.
+#include <fmt/format.h>
+
 #include <cstdio>
 #include <iostream>
 #include <memory>
-
-#include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include "cli/commands.h"
@@ -35,12 +35,14 @@ void printHuman(const std::vector<Finding>& findings) {
     if (finding.severity == Severity::kWarning) ++warnings;
     std::string where = finding.file.empty() ? "-" : finding.file;
     if (finding.line) where += ":" + std::to_string(*finding.line);
-    std::cout << fmt::format("{}: {} [{}] {}", where, severityName(finding.severity), finding.id, finding.message);
+    std::cout << fmt::format("{}: {} [{}] {}", where, severityName(finding.severity), finding.id,
+                             finding.message);
     if (!finding.object.empty()) std::cout << fmt::format(" ({}", finding.object);
     if (!finding.object.empty() && !finding.path.empty()) std::cout << " " << finding.path;
     if (!finding.object.empty()) std::cout << ")";
     std::cout << "\n";
-    if (!finding.fix.empty() && finding.severity != Severity::kInfo) std::cout << "    fix: " << finding.fix << "\n";
+    if (!finding.fix.empty() && finding.severity != Severity::kInfo)
+      std::cout << "    fix: " << finding.fix << "\n";
   }
   std::cout << fmt::format("{} error(s), {} warning(s)\n", errors, warnings);
 }
@@ -57,7 +59,10 @@ int listLintRules(const OutputOptions& output) {
 
 int runLint(const LintOptions& options) {
   if (options.list_rules) return listLintRules(options.output);
-  if (options.files.empty()) return reportError(Error{ErrorCode::kUsage, "lint: no files given: expected FILE..., YAML or JSON manifests (see railkit lint --help)"});
+  if (options.files.empty())
+    return reportError(
+        Error{ErrorCode::kUsage,
+              "lint: no files given: expected FILE..., YAML or JSON manifests (see railkit lint --help)"});
   k8s::LintInput input;
   // One unreadable file does not hide the others' findings: it is reported
   // in its line after them and the exit status stays 2.
@@ -85,7 +90,8 @@ int runLint(const LintOptions& options) {
   }
   k8s::prepareLintInput(input);
   auto findings = k8s::runLint(input);
-  auto status = emitOutput(options.output, nlohmann::json{{"findings", findingsToJson(findings)}}, [&] { printHuman(findings); });
+  auto status = emitOutput(options.output, nlohmann::json{{"findings", findingsToJson(findings)}},
+                           [&] { printHuman(findings); });
   if (!status) return reportError(status.error());
   std::cout.flush();  // findings first, then the unreadable files' lines
   std::fflush(stdout);
@@ -96,7 +102,8 @@ int runLint(const LintOptions& options) {
 }  // namespace
 
 void registerLint(CLI::App& app, CommandContext& context) {
-  auto* command = app.add_subcommand("lint", "Check Kubernetes manifests for RDMA/NCCL/MPI mistakes and schemas");
+  auto* command =
+      app.add_subcommand("lint", "Check Kubernetes manifests for RDMA/NCCL/MPI mistakes and schemas");
   auto options = std::make_shared<LintOptions>();
   command->add_option("files", options->files, "YAML or JSON manifest files")->type_name("FILE...");
   command->add_flag("--list-rules", options->list_rules, "List every rule (id, what it finds)");

@@ -2,12 +2,12 @@
 //   --expect-line-rate[=F] [--root DIR] [--nodes N] [--nic-gbps R] [--collective NAME]] [--list-rules]
 // Recognises NCCL debug logs, nccl-tests outputs and perftest outputs by
 // content, analyses them as one job, and grades nccl-tests bandwidth.
+#include <fmt/core.h>
+
 #include <cstdio>
 #include <memory>
-#include <optional>
-
-#include <fmt/core.h>
 #include <nlohmann/json.hpp>
+#include <optional>
 
 #include "cli/commands.h"
 #include "cli/flag_checks.h"
@@ -54,7 +54,8 @@ Result<logs::GradeRequest> gradeRequest(const LogsOptions& opts) {
     request.expect_line_rate = true;
     request.fraction = *fraction;
     if (opts.root.empty() && !opts.nic_gbps)
-      return makeError(ErrorCode::kUsage, "--expect-line-rate needs the NIC rate: --root DIR (a node snapshot) or --nic-gbps R");
+      return makeError(ErrorCode::kUsage,
+                       "--expect-line-rate needs the NIC rate: --root DIR (a node snapshot) or --nic-gbps R");
     if (opts.root.empty() == false && opts.nic_gbps)
       return makeError(ErrorCode::kUsage, "give either --root or --nic-gbps, not both");
     if (opts.nic_gbps) {
@@ -71,7 +72,8 @@ Result<logs::GradeRequest> gradeRequest(const LogsOptions& opts) {
 
 // R under --root: the node's active RDMA ports, only the HCAs NCCL used when
 // the logs name them.
-Status nicRateFromRoot(const std::string& root, const std::vector<std::string>& hcas, logs::GradeRequest& request) {
+Status nicRateFromRoot(const std::string& root, const std::vector<std::string>& hcas,
+                       logs::GradeRequest& request) {
   auto source = model::RootSource::open(root);
   if (!source) return tl::unexpected(source.error().withContext("--root"));
   auto inventory = model::collectInventory(source->fileRoot(), model::CollectOptions{});
@@ -95,7 +97,9 @@ int listLogsRules(const OutputOptions& output) {
 int runLogs(const LogsOptions& opts) {
   if (opts.list_rules) return listLogsRules(opts.output);
   if (opts.files.empty()) {
-    return reportError(Error{ErrorCode::kUsage, "logs: no files given: expected FILE..., NCCL logs, nccl-tests or perftest output, - for stdin (see railkit logs --help)"});
+    return reportError(Error{ErrorCode::kUsage,
+                             "logs: no files given: expected FILE..., NCCL logs, nccl-tests or perftest "
+                             "output, - for stdin (see railkit logs --help)"});
   }
   auto request = gradeRequest(opts);
   if (!request) return reportError(request.error());
@@ -134,15 +138,18 @@ void registerLogs(CLI::App& app, CommandContext& context) {
   command->add_option("files", opts->files, "Input files; - reads stdin")->type_name("FILE...");
   command->add_flag("--list-rules", opts->list_rules, "List every finding id (id, severity, title)");
   addOutputFlags(*command, opts->output);
-  auto* busbw = command->add_option("--expect-busbw", opts->expect_busbw,
-                                    "Grade: busbw at the largest size must reach this many GB/s")
+  auto* busbw = command
+                    ->add_option("--expect-busbw", opts->expect_busbw,
+                                 "Grade: busbw at the largest size must reach this many GB/s")
                     ->type_name("GB/s")
                     ->check(finiteAtLeastZero("GB/s", false));
-  command->add_flag("--expect-line-rate{0.8}", opts->expect_line_rate,
-                    "Grade against F x the node's NIC line rate, scaled by the bus factors (default F=0.8)")
+  command
+      ->add_flag("--expect-line-rate{0.8}", opts->expect_line_rate,
+                 "Grade against F x the node's NIC line rate, scaled by the bus factors (default F=0.8)")
       ->type_name("F")
       ->excludes(busbw);
-  command->add_option("--root", opts->root, "Node snapshot (directory or .tar.gz) whose RDMA NIC rates give R")
+  command
+      ->add_option("--root", opts->root, "Node snapshot (directory or .tar.gz) whose RDMA NIC rates give R")
       ->type_name("DIR");
   command->add_option("--nic-gbps", opts->nic_gbps, "R: the sum of one node's RDMA NIC rates in Gb/s")
       ->type_name("R")

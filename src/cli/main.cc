@@ -13,18 +13,10 @@ namespace {
 
 // Every subcommand, in the order --help lists them. One line per command.
 constexpr railkit::cli::CommandRegistrar kCommands[] = {
-    railkit::cli::registerInspect,
-    railkit::cli::registerSnapshot,
-    railkit::cli::registerDoctor,
-    railkit::cli::registerExplain,
-    railkit::cli::registerWaitDns,
-    railkit::cli::registerLogs,
-    railkit::cli::registerBench,
-    railkit::cli::registerValidate,
-    railkit::cli::registerReport,
-    railkit::cli::registerRender,
-    railkit::cli::registerLint,
-    railkit::cli::registerEnv,
+    railkit::cli::registerInspect,  railkit::cli::registerSnapshot, railkit::cli::registerDoctor,
+    railkit::cli::registerExplain,  railkit::cli::registerWaitDns,  railkit::cli::registerLogs,
+    railkit::cli::registerBench,    railkit::cli::registerValidate, railkit::cli::registerReport,
+    railkit::cli::registerRender,   railkit::cli::registerLint,     railkit::cli::registerEnv,
     railkit::cli::registerExporter,
 };
 
@@ -76,13 +68,17 @@ constexpr HelpExample kExamples[] = {
     {"logs", "kubectl logs job/nccl-test | railkit logs - --expect-line-rate"},
     {"bench", "railkit bench all_reduce --local 2 -b 8 -e 64M"},
     {"validate",
-     "RANK=3 WORLD_SIZE=16 MASTER_ADDR=node-0 railkit validate --data-if net1 --expect-nics 8 --expect-gpus 8 "
+     "RANK=3 WORLD_SIZE=16 MASTER_ADDR=node-0 railkit validate --data-if net1 --expect-nics 8 --expect-gpus "
+     "8 "
      "--expect-line-rate   # on every node; rank 0 prints the verdict"},
-    {"report", "railkit report validate.json bench.json nccl-tests.txt -o report.html --title \"cluster A acceptance\""},
+    {"report",
+     "railkit report validate.json bench.json nccl-tests.txt -o report.html --title \"cluster A "
+     "acceptance\""},
     {"render", "railkit render --profile examples/profiles/rdma-shared.yaml --output out/"},
     {"lint", "railkit lint --schemas ../shared/schemas out/*.yaml"},
     {"wait-dns", "railkit wait-dns --hostfile /etc/mpi/hostfile --timeout 300"},
-    {"exporter", "railkit exporter --listen 0.0.0.0:9877 --interval 15   # then: curl localhost:9877/metrics"},
+    {"exporter",
+     "railkit exporter --listen 0.0.0.0:9877 --interval 15   # then: curl localhost:9877/metrics"},
 };
 
 void addHelpFooters(CLI::App& app) {
@@ -114,7 +110,8 @@ int main(int argc, char** argv) {
     if (e.get_exit_code() == static_cast<int>(CLI::ExitCodes::Success)) return app.exit(e);
     std::string message = oneLine(e.what());
     // "railkit frob": CLI11 only says a subcommand is required.
-    if (app.get_subcommands().empty() && argc > 1 && argv[1][0] != '-') message = unknownCommand(app, argv[1]);
+    if (app.get_subcommands().empty() && argc > 1 && argv[1][0] != '-')
+      message = unknownCommand(app, argv[1]);
     std::fprintf(stderr, "railkit: %s (see %s --help)\n", message.c_str(), commandPath(app).c_str());
     return railkit::cli::kExitUsage;
   }

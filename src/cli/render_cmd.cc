@@ -3,16 +3,15 @@
 #include <filesystem>
 #include <iostream>
 #include <memory>
-#include <optional>
-
 #include <nlohmann/json.hpp>
+#include <optional>
 
 #include "bench/job_token.h"
 #include "cli/commands.h"
 #include "cli/flag_checks.h"
-#include "k8s/render/exporter.h"
 #include "core/atomic_file.h"
 #include "core/input_file.h"
+#include "k8s/render/exporter.h"
 #include "k8s/render/render.h"
 #include "k8s/render/ssh_key.h"
 
@@ -72,8 +71,8 @@ int emit(const std::vector<std::pair<std::string, std::string>>& files, const Re
   std::error_code ec;
   std::filesystem::create_directories(out_dir, ec);
   if (ec)
-    return reportError(
-        Error{ErrorCode::kIo, "render --output " + out_dir + ": cannot create the directory: " + ec.message()});
+    return reportError(Error{
+        ErrorCode::kIo, "render --output " + out_dir + ": cannot create the directory: " + ec.message()});
   // Each file is written beside its name and renamed: an interrupted render
   // leaves the previous manifest or the new one, never half of one.
   for (const auto& [name, text] : files)
@@ -85,7 +84,8 @@ int emit(const std::vector<std::pair<std::string, std::string>>& files, const Re
     if (i < about.size()) entry.update(about[i]);
     doc["files"].push_back(std::move(entry));
   }
-  auto st = emitOutput(options.output, doc, [&] { std::cerr << "wrote " << files.size() << " files to " << out_dir << "\n"; });
+  auto st = emitOutput(options.output, doc,
+                       [&] { std::cerr << "wrote " << files.size() << " files to " << out_dir << "\n"; });
   return st ? kExitOk : reportError(st.error());
 }
 
@@ -186,24 +186,27 @@ void addProfileFlags(CLI::App& command, RenderOptions& options) {
   command.add_option("--namespace", options.ns, "namespace");
   command.add_option("--name", options.name, "job name");
   command.add_option("--nodes", options.nodes, "worker nodes")->check(wholeNumber(1, kMaxNodes));
-  command.add_option("--gpus-per-node", options.gpus, "GPUs per node")->check(wholeNumber(0, kMaxGpusPerNode));
-  command.add_option("--job-token", options.job_token,
-                     "job token for the rendezvous Secret (indexed-job, jobset, trainjob; default: random per render)");
+  command.add_option("--gpus-per-node", options.gpus, "GPUs per node")
+      ->check(wholeNumber(0, kMaxGpusPerNode));
+  command.add_option(
+      "--job-token", options.job_token,
+      "job token for the rendezvous Secret (indexed-job, jobset, trainjob; default: random per render)");
   addOutputFlags(command, options.output);
 }
 
 }  // namespace
 
 void registerRender(CLI::App& app, CommandContext& context) {
-  auto* command = app.add_subcommand("render", "Write Kubernetes manifests for an RDMA exposure mode and launcher");
+  auto* command =
+      app.add_subcommand("render", "Write Kubernetes manifests for an RDMA exposure mode and launcher");
   auto options = std::make_shared<RenderOptions>();
   addProfileFlags(*command, *options);
-  auto* node_prep = command->add_subcommand("node-prep", "Node-side pieces: memlock spec, drop-in, tolerations");
+  auto* node_prep =
+      command->add_subcommand("node-prep", "Node-side pieces: memlock spec, drop-in, tolerations");
   auto prep_options = std::make_shared<RenderOptions>();
   addProfileFlags(*node_prep, *prep_options);
-  node_prep->callback([&context, prep_options] {
-    context.action = [prep_options] { return runNodePrep(*prep_options); };
-  });
+  node_prep->callback(
+      [&context, prep_options] { context.action = [prep_options] { return runNodePrep(*prep_options); }; });
   auto* exporter = command->add_subcommand(
       "exporter", "railkit exporter on every node: DaemonSet, Service, ServiceMonitor, PrometheusRule");
   auto exporter_options = std::make_shared<ExporterRenderOptions>();
@@ -212,13 +215,17 @@ void registerRender(CLI::App& app, CommandContext& context) {
   exporter->add_option("--namespace", deployment.ns, "namespace (where Prometheus finds ServiceMonitors)")
       ->capture_default_str();
   exporter->add_option("--name", deployment.name, "name of every object")->capture_default_str();
-  exporter->add_option("--port", deployment.port, "metrics port")->capture_default_str()->check(CLI::Range(1, 65535));
-  exporter->add_option("--interval", deployment.interval_s, "seconds between sysfs reads (exporter --interval)")
+  exporter->add_option("--port", deployment.port, "metrics port")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 65535));
+  exporter
+      ->add_option("--interval", deployment.interval_s, "seconds between sysfs reads (exporter --interval)")
       ->capture_default_str()
       ->check(CLI::Range(1, 3600));
-  exporter->add_flag("--pods", deployment.pods,
-                     "run exporter --pods (per-pod RDMA counters): adds the host's /proc read-only and runs as "
-                     "root with SYS_ADMIN and SYS_PTRACE only; without it the pod has no privilege at all");
+  exporter->add_flag(
+      "--pods", deployment.pods,
+      "run exporter --pods (per-pod RDMA counters): adds the host's /proc read-only and runs as "
+      "root with SYS_ADMIN and SYS_PTRACE only; without it the pod has no privilege at all");
   exporter->add_flag("--rule-file", exporter_options->rule_file,
                      "print the alerting rules as a Prometheus rule file instead (promtool check rules; a "
                      "Prometheus without the operator)");

@@ -28,7 +28,8 @@ int runReport(const ReportOptions& opts) {
     status = std::max(status, reportError(e));
     page.unread.push_back(e.message);
   }
-  if (loaded.documents.empty()) return reportError(Error{ErrorCode::kInvalidInput, "report: no input could be read; no page written"});
+  if (loaded.documents.empty())
+    return reportError(Error{ErrorCode::kInvalidInput, "report: no input could be read; no page written"});
   std::string html = report::renderPage(loaded.documents, page);
   if (opts.output == "-") {
     std::fwrite(html.data(), 1, html.size(), stdout);
@@ -36,7 +37,7 @@ int runReport(const ReportOptions& opts) {
     return reportError(st.error());
   } else {
     std::printf("railkit report: wrote %s (%zu bytes, %zu document(s))\n", opts.output.c_str(), html.size(),
-                 loaded.documents.size());
+                loaded.documents.size());
   }
   return status;
 }
@@ -44,14 +45,18 @@ int runReport(const ReportOptions& opts) {
 }  // namespace
 
 void registerReport(CLI::App& app, CommandContext& context) {
-  auto* command = app.add_subcommand(
-      "report", "Write one self-contained HTML page (SVG charts, no JavaScript) from railkit JSON and nccl-tests/perftest/NCCL text");
+  auto* command = app.add_subcommand("report",
+                                     "Write one self-contained HTML page (SVG charts, no JavaScript) from "
+                                     "railkit JSON and nccl-tests/perftest/NCCL text");
   auto opts = std::make_shared<ReportOptions>();
-  command->add_option("files", opts->files, "railkit JSON documents (validate, bench, doctor, inspect, logs, lint) "
-                                            "and nccl-tests / perftest / NCCL log text; - reads stdin")
+  command
+      ->add_option("files", opts->files,
+                   "railkit JSON documents (validate, bench, doctor, inspect, logs, lint) "
+                   "and nccl-tests / perftest / NCCL log text; - reads stdin")
       ->type_name("FILE...")
       ->required();
-  command->add_option("-o,--output", opts->output, "The HTML file to write; - for stdout (default report.html)")
+  command
+      ->add_option("-o,--output", opts->output, "The HTML file to write; - for stdout (default report.html)")
       ->type_name("FILE");
   command->add_option("--title", opts->title, "The page's title")->type_name("T");
   command->callback([&context, opts] { context.action = [opts] { return runReport(*opts); }; });

@@ -3,7 +3,6 @@
 #include <fmt/core.h>
 
 #include <algorithm>
-
 #include <nlohmann/json.hpp>
 
 namespace railkit::cli {
@@ -12,9 +11,10 @@ int listRules(const std::string& command, const std::vector<RuleRow>& rows, Outp
   output.kind = "railkit.rules/v1";
   nlohmann::json list = nlohmann::json::array();
   for (const auto& r : rows) {
-    list.push_back({{"id", r.id},
-                    {"severity", r.severity ? nlohmann::json(severityName(*r.severity)) : nlohmann::json(nullptr)},
-                    {"title", r.title}});
+    list.push_back(
+        {{"id", r.id},
+         {"severity", r.severity ? nlohmann::json(severityName(*r.severity)) : nlohmann::json(nullptr)},
+         {"title", r.title}});
   }
   auto st = emitOutput(output, nlohmann::json{{"command", command}, {"rules", list}}, [&] {
     std::size_t width = 0;

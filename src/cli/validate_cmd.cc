@@ -6,14 +6,14 @@
 #include <iostream>
 #include <memory>
 
-#include "cli/bench_config.h"
-#include "cli/flag_checks.h"
 #include "bench/bench_flags.h"
-#include "cli/commands.h"
-#include "cli/read_root.h"
-#include "cli/rule_list.h"
 #include "bench/collectives/collective.h"
 #include "bench/sweep.h"
+#include "cli/bench_config.h"
+#include "cli/commands.h"
+#include "cli/flag_checks.h"
+#include "cli/read_root.h"
+#include "cli/rule_list.h"
 #include "core/strings.h"
 #include "model/collect.h"
 #include "validate/report.h"
@@ -42,8 +42,8 @@ int listValidateRules(const OutputOptions& output) {
   return listRuleTable("validate", validate::allValidateRules(), output);
 }
 
-Result<validate::NodeInput> readNode(const ValidateCli& cli, const Environment& env, const bench::BenchConfig& c,
-                                     const FileRoot& files) {
+Result<validate::NodeInput> readNode(const ValidateCli& cli, const Environment& env,
+                                     const bench::BenchConfig& c, const FileRoot& files) {
   auto inventory = model::collectInventory(files, model::CollectOptions{});
   if (!inventory) return tl::unexpected(inventory.error().withContext(cli.root.empty() ? "/" : cli.root));
   if (!cli.root.empty()) inventory->root = cli.root;
@@ -64,24 +64,28 @@ Result<validate::NodeInput> readNode(const ValidateCli& cli, const Environment& 
   return node;
 }
 
-Result<validate::ValidateConfig> makeValidateConfig(const ValidateCli& cli, const bench::BenchConfig& bench_config) {
+Result<validate::ValidateConfig> makeValidateConfig(const ValidateCli& cli,
+                                                    const bench::BenchConfig& bench_config) {
   validate::ValidateConfig v;
   v.ops.clear();
   v.bench = bench_config;
   for (auto op : split(cli.ops, ',')) {
     if (op.empty()) continue;
     if (!bench::findCollective(op)) {
-      return makeError(ErrorCode::kUsage, "--ops: unknown collective '" + std::string(op).substr(0, 40) +
-                                              "' (all_reduce all_gather reduce_scatter broadcast reduce alltoall "
-                                              "sendrecv)");
+      return makeError(ErrorCode::kUsage,
+                       "--ops: unknown collective '" + std::string(op).substr(0, 40) +
+                           "' (all_reduce all_gather reduce_scatter broadcast reduce alltoall "
+                           "sendrecv)");
     }
     v.ops.emplace_back(op);
   }
-  if (v.ops.empty()) return makeError(ErrorCode::kUsage, "--ops: expected a comma-separated list of collectives");
+  if (v.ops.empty())
+    return makeError(ErrorCode::kUsage, "--ops: expected a comma-separated list of collectives");
   auto bytes = bench::parseSize(cli.pairs_bytes);
   if (!bytes) return tl::unexpected(bytes.error().withContext("--pairs-bytes"));
   if (*bytes == 0 || *bytes > (1ull << 32)) {
-    return makeError(ErrorCode::kUsage, "--pairs-bytes: expected 1 byte to 4G, found '" + cli.pairs_bytes + "'");
+    return makeError(ErrorCode::kUsage,
+                     "--pairs-bytes: expected 1 byte to 4G, found '" + cli.pairs_bytes + "'");
   }
   v.pairs.bytes = *bytes;
   v.pairs.iters = cli.pairs_iters;
@@ -97,12 +101,16 @@ Result<validate::ValidateConfig> makeValidateConfig(const ValidateCli& cli, cons
   return v;
 }
 
-int runValidateRank(const validate::ValidateConfig& config, const validate::NodeInput& node, const OutputOptions& output) {
+int runValidateRank(const validate::ValidateConfig& config, const validate::NodeInput& node,
+                    const OutputOptions& output) {
   auto outcome = validate::runValidate(config, node, std::cout);
   std::cout.flush();
-  if (!outcome) return reportError(outcome.error().withContext("rank " + std::to_string(config.bench.bootstrap_options.rank)));
+  if (!outcome)
+    return reportError(
+        outcome.error().withContext("rank " + std::to_string(config.bench.bootstrap_options.rank)));
   if (!outcome->is_root) return kExitOk;
-  auto st = emitOutput(output, outcome->document, [&] { std::cout << validate::formatVerdict(outcome->document); });
+  auto st =
+      emitOutput(output, outcome->document, [&] { std::cout << validate::formatVerdict(outcome->document); });
   if (!st) return reportError(st.error());
   if (outcome->verdict == "incomplete") return kExitIncomplete;
   return outcome->verdict == "pass" ? kExitOk : kExitFindings;
@@ -110,7 +118,8 @@ int runValidateRank(const validate::ValidateConfig& config, const validate::Node
 
 int runValidateCommand(const ValidateCli& cli, const Environment& env) {
   if (cli.list_rules) return listValidateRules(cli.output);
-  if (cli.flags.nproc_per_node > 0) return reportError(Error{ErrorCode::kUsage, "validate runs one rank per node"});
+  if (cli.flags.nproc_per_node > 0)
+    return reportError(Error{ErrorCode::kUsage, "validate runs one rank per node"});
   auto read_root = ReadRoot::open(cli.root);
   if (!read_root) return reportError(read_root.error());
   auto bench_config = makeBenchConfig(cli.flags, env, read_root->files());
@@ -132,9 +141,10 @@ int runValidateCommand(const ValidateCli& cli, const Environment& env) {
 }  // namespace
 
 void registerValidate(CLI::App& app, CommandContext& context) {
-  auto* cmd = app.add_subcommand("validate",
-                                 "Certify a cluster's RDMA fabric in one launch: every node, their consistency, every "
-                                 "link and the collectives (one rank per node)");
+  auto* cmd = app.add_subcommand(
+      "validate",
+      "Certify a cluster's RDMA fabric in one launch: every node, their consistency, every "
+      "link and the collectives (one rank per node)");
   auto cli = std::make_shared<ValidateCli>();
   bench::BenchFlags* f = &cli->flags;
   f->min_bytes = "1M";
@@ -142,8 +152,10 @@ void registerValidate(CLI::App& app, CommandContext& context) {
   f->factor = "4";
   f->iters = 10;
   f->warmup = 2;
-  cmd->add_option("--root", cli->root, "Phase 1 reads this snapshot (directory or .tar.gz) instead of this machine");
-  cmd->add_option("--expect-nics", cli->expect_nics, "active RDMA ports each node must have on its data rails")
+  cmd->add_option("--root", cli->root,
+                  "Phase 1 reads this snapshot (directory or .tar.gz) instead of this machine");
+  cmd->add_option("--expect-nics", cli->expect_nics,
+                  "active RDMA ports each node must have on its data rails")
       ->check(CLI::Range(0, 1024));
   cmd->add_option("--expect-gpus", cli->expect_gpus, "GPUs each node must have")->check(CLI::Range(0, 1024));
   cmd->add_option("--rails", cli->rails,
@@ -152,11 +164,15 @@ void registerValidate(CLI::App& app, CommandContext& context) {
   cmd->add_option("-b,--minbytes", f->min_bytes, "phase 4: smallest size (K/M/G suffixes)")
       ->capture_default_str()
       ->check(sizeValue());
-  cmd->add_option("-e,--maxbytes", f->max_bytes, "phase 4: largest size")->capture_default_str()->check(sizeValue());
-  cmd->add_option("-f,--stepfactor", f->factor, "phase 4: multiply the size by this each step")->capture_default_str();
+  cmd->add_option("-e,--maxbytes", f->max_bytes, "phase 4: largest size")
+      ->capture_default_str()
+      ->check(sizeValue());
+  cmd->add_option("-f,--stepfactor", f->factor, "phase 4: multiply the size by this each step")
+      ->capture_default_str();
   cmd->add_option("-n,--iters", f->iters, "phase 4: timed iterations")
       ->capture_default_str()
-      ->check(wholeNumber(1, bench::kMaxIters, "at least 1 timed iteration (up to " + std::to_string(bench::kMaxIters) + ")"));
+      ->check(wholeNumber(1, bench::kMaxIters,
+                          "at least 1 timed iteration (up to " + std::to_string(bench::kMaxIters) + ")"));
   cmd->add_option("-w,--warmup_iters", f->warmup, "phase 4: warm-up iterations")
       ->capture_default_str()
       ->check(wholeNumber(0, bench::kMaxIters));
@@ -165,7 +181,8 @@ void registerValidate(CLI::App& app, CommandContext& context) {
   cmd->add_option("--pairs-iters", cli->pairs_iters, "phase 3: iterations per pair")
       ->capture_default_str()
       ->check(CLI::Range(1, 1000));
-  cmd->add_option("--slow-fraction", cli->slow_fraction, "phase 3: a link below this fraction of the median is slow")
+  cmd->add_option("--slow-fraction", cli->slow_fraction,
+                  "phase 3: a link below this fraction of the median is slow")
       ->capture_default_str()
       ->check(finiteRange(0, 1, "a fraction of the median", true));
   cmd->add_flag("--fail-fast", cli->fail_fast, "stop after phases 1-2 when a node fails or differs");

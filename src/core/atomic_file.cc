@@ -43,8 +43,8 @@ Result<AtomicFile> AtomicFile::create(const std::string& path, std::string what,
   std::string tmpl = dirOf(path) + "/." + nameOf(path) + ".tmp-XXXXXX";
   int fd = ::mkostemp(tmpl.data(), O_CLOEXEC);
   if (fd < 0) {
-    return makeError(ErrorCode::kIo,
-                     file.what_ + " " + path + ": cannot create a file in " + dirOf(path) + ": " + std::strerror(errno));
+    return makeError(ErrorCode::kIo, file.what_ + " " + path + ": cannot create a file in " + dirOf(path) +
+                                         ": " + std::strerror(errno));
   }
   // mkostemp makes 0600; results are ordinary files others may read.
   (void)::fchmod(fd, 0644);
@@ -77,7 +77,9 @@ AtomicFile& AtomicFile::operator=(AtomicFile&& other) noexcept {
   return *this;
 }
 
-AtomicFile::~AtomicFile() { discard(); }
+AtomicFile::~AtomicFile() {
+  discard();
+}
 
 void AtomicFile::discard() {
   if (fd_ >= 0) ::close(fd_);
@@ -121,8 +123,10 @@ Status AtomicFile::commit() {
     int err = errno;
     discard();
     if (err == EEXIST)
-      return makeError(ErrorCode::kUsage, what_ + " " + path_ + ": already exists (remove it or pass --force)");
-    return makeError(ErrorCode::kIo, what_ + " " + path_ + ": cannot rename into place: " + std::strerror(err));
+      return makeError(ErrorCode::kUsage,
+                       what_ + " " + path_ + ": already exists (remove it or pass --force)");
+    return makeError(ErrorCode::kIo,
+                     what_ + " " + path_ + ": cannot rename into place: " + std::strerror(err));
   }
   temp_.clear();
   return okStatus();

@@ -5,17 +5,16 @@
 // "out_of_place": {"time_us", "algbw_gbs", "busbw_gbs", "wrong"}, "in_place": {...}}.
 
 #include <cstdint>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
-
-#include <nlohmann/json.hpp>
 
 namespace railkit {
 
 struct BandwidthHalf {
   double time_us = 0;
-  double algbw_gbs = 0;  // GB/s
-  double busbw_gbs = 0;  // GB/s
+  double algbw_gbs = 0;       // GB/s
+  double busbw_gbs = 0;       // GB/s
   std::optional<long> wrong;  // null when not checked (nccl-tests' N/A, or absent)
 };
 

@@ -10,11 +10,16 @@ std::optional<CollectiveOp> collectiveFromName(std::string_view name) {
     CollectiveOp op;
   };
   static constexpr Entry kNames[] = {
-      {"all_reduce", CollectiveOp::kAllReduce},         {"allreduce", CollectiveOp::kAllReduce},
-      {"all_gather", CollectiveOp::kAllGather},         {"allgather", CollectiveOp::kAllGather},
-      {"reduce_scatter", CollectiveOp::kReduceScatter}, {"reducescatter", CollectiveOp::kReduceScatter},
-      {"broadcast", CollectiveOp::kBroadcast},          {"reduce", CollectiveOp::kReduce},
-      {"alltoall", CollectiveOp::kAllToAll},            {"all_to_all", CollectiveOp::kAllToAll},
+      {"all_reduce", CollectiveOp::kAllReduce},
+      {"allreduce", CollectiveOp::kAllReduce},
+      {"all_gather", CollectiveOp::kAllGather},
+      {"allgather", CollectiveOp::kAllGather},
+      {"reduce_scatter", CollectiveOp::kReduceScatter},
+      {"reducescatter", CollectiveOp::kReduceScatter},
+      {"broadcast", CollectiveOp::kBroadcast},
+      {"reduce", CollectiveOp::kReduce},
+      {"alltoall", CollectiveOp::kAllToAll},
+      {"all_to_all", CollectiveOp::kAllToAll},
       {"sendrecv", CollectiveOp::kSendRecv},
   };
   for (const auto& e : kNames) {
@@ -51,8 +56,8 @@ double busFactor(CollectiveOp op, int ranks) {
   return 1.0;
 }
 
-std::optional<double> expectedBusbwFromLineRate(CollectiveOp op, int ranks, int nodes,
-                                                double node_nic_gbps, double fraction) {
+std::optional<double> expectedBusbwFromLineRate(CollectiveOp op, int ranks, int nodes, double node_nic_gbps,
+                                                double fraction) {
   if (nodes <= 1 || ranks <= 0) return std::nullopt;
   double node_factor = busFactor(op, nodes);
   if (node_factor <= 0.0) return std::nullopt;
@@ -63,8 +68,8 @@ Result<double> parseLineRateFraction(const std::string& text) {
   if (text.empty()) return kDefaultLineRateFraction;
   auto fraction = parseDouble(text);
   if (!fraction || !(*fraction > 0) || *fraction > 1) {
-    return makeError(ErrorCode::kUsage,
-                     "--expect-line-rate=" + text + ": expected a fraction of the line rate in (0, 1], such as 0.8");
+    return makeError(ErrorCode::kUsage, "--expect-line-rate=" + text +
+                                            ": expected a fraction of the line rate in (0, 1], such as 0.8");
   }
   return *fraction;
 }

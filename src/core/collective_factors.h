@@ -25,8 +25,8 @@ double busFactor(CollectiveOp op, int ranks);
 // count while busbw is normalised by the factor for the rank count:
 //   F * (R / 8) * busFactor(op, n) / busFactor(op, N)   [GB/s]
 // nullopt for a single node (no NIC on the path) or a zero factor.
-std::optional<double> expectedBusbwFromLineRate(CollectiveOp op, int ranks, int nodes,
-                                                double node_nic_gbps, double fraction);
+std::optional<double> expectedBusbwFromLineRate(CollectiveOp op, int ranks, int nodes, double node_nic_gbps,
+                                                double fraction);
 
 // F of --expect-line-rate[=F] (bench and logs alike): "" is the default 0.8;
 // otherwise a number in (0, 1]. kUsage names the flag and what was given.

@@ -145,8 +145,9 @@ Result<std::vector<uint8_t>> FileRoot::readBytes(std::string_view abs, size_t ma
   if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
     bool stat_ok = st.st_mode != 0;
     ::close(fd);
-    return makeError(ErrorCode::kInvalidInput, std::string(abs) + ": not a regular file" +
-                                                   (stat_ok ? " (" + describeFileType(st.st_mode) + ")" : ""));
+    return makeError(ErrorCode::kInvalidInput,
+                     std::string(abs) + ": not a regular file" +
+                         (stat_ok ? " (" + describeFileType(st.st_mode) + ")" : ""));
   }
   std::vector<uint8_t> data;
   uint8_t buf[8192];

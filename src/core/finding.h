@@ -3,11 +3,10 @@
 // lint). An id names a problem, not a detector: `ipc-lock-missing` may come
 // from a running pod, a manifest or an NCCL log. See PRODUCT.md.
 
+#include <nlohmann/json_fwd.hpp>
 #include <optional>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json_fwd.hpp>
 
 namespace railkit {
 
@@ -16,9 +15,9 @@ const char* severityName(Severity severity);
 
 // One piece of proof: where it was read and what it said.
 struct Evidence {
-  std::string source;         // file or sysfs path
-  std::optional<long> line;   // line number when the source has lines
-  std::string text;           // the value or line read
+  std::string source;        // file or sysfs path
+  std::optional<long> line;  // line number when the source has lines
+  std::string text;          // the value or line read
 };
 
 struct Finding {

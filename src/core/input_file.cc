@@ -77,13 +77,15 @@ Result<int> openInputFile(const std::string& path, const InputFileOptions& optio
   if (!S_ISREG(st.st_mode)) {
     ::close(fd);
     std::string expected = options.allow_stdin ? "a regular file or - for standard input" : "a regular file";
-    std::string hint = options.allow_stdin && S_ISFIFO(st.st_mode) ? " (to read a pipe, give - and redirect it)" : "";
+    std::string hint =
+        options.allow_stdin && S_ISFIFO(st.st_mode) ? " (to read a pipe, give - and redirect it)" : "";
     return makeError(ErrorCode::kInvalidInput,
                      name + ": expected " + expected + ", found " + describeFileType(st.st_mode) + hint);
   }
   if (static_cast<std::size_t>(st.st_size) > options.max_bytes) {
     ::close(fd);
-    return makeError(ErrorCode::kInvalidInput, name + ": " + std::to_string(st.st_size) + " bytes, larger than the " +
+    return makeError(ErrorCode::kInvalidInput, name + ": " + std::to_string(st.st_size) +
+                                                   " bytes, larger than the " +
                                                    formatByteLimit(options.max_bytes) + " limit, not read");
   }
   // Regular reads block as usual (some file systems honour O_NONBLOCK).

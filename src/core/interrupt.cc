@@ -63,7 +63,9 @@ void installInterruptHandlers() {
   }
 }
 
-bool interruptRequested() { return g_pending_signal.load() != 0; }
+bool interruptRequested() {
+  return g_pending_signal.load() != 0;
+}
 
 Status checkInterrupt(const char* what) {
   int sig = g_pending_signal.load();
@@ -76,7 +78,9 @@ void raisePendingInterrupt() {
   if (sig != 0 && g_cleanup_scopes.load() == 0) raiseDefault(sig);
 }
 
-CleanupScope::CleanupScope() { g_cleanup_scopes.fetch_add(1); }
+CleanupScope::CleanupScope() {
+  g_cleanup_scopes.fetch_add(1);
+}
 
 CleanupScope::~CleanupScope() {
   if (g_cleanup_scopes.fetch_sub(1) == 1) raisePendingInterrupt();

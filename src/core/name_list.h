@@ -31,7 +31,6 @@ struct NameListSpec {
 NameListSpec parseNameList(std::string_view text, bool allow_ports = false);
 
 // Whether `name` (and, when given, `port`) is selected by the spec.
-bool nameListSelects(const NameListSpec& spec, std::string_view name,
-                     std::optional<int> port = std::nullopt);
+bool nameListSelects(const NameListSpec& spec, std::string_view name, std::optional<int> port = std::nullopt);
 
 }  // namespace railkit

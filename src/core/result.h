@@ -8,9 +8,8 @@
 
 #include <string>
 #include <string_view>
-#include <utility>
-
 #include <tl/expected.hpp>
+#include <utility>
 
 namespace railkit {
 
@@ -51,7 +50,9 @@ inline tl::unexpected<Error> makeError(ErrorCode code, std::string message) {
   return tl::unexpected<Error>(Error{code, std::move(message)});
 }
 
-inline Status okStatus() { return {}; }
+inline Status okStatus() {
+  return {};
+}
 
 // Adds context to the error of a Result, passing values through unchanged.
 template <class T>

@@ -75,7 +75,8 @@ std::optional<uint64_t> parseHex(std::string_view s) {
 
 std::optional<double> parseDouble(std::string_view s) {
   if (s.empty() || s.size() > 64) return std::nullopt;
-  std::string copy(s);  // strtod needs a terminator; from_chars<double> is not in g++ 12's libstdc++ for all modes
+  std::string copy(
+      s);  // strtod needs a terminator; from_chars<double> is not in g++ 12's libstdc++ for all modes
   char* end = nullptr;
   double value = std::strtod(copy.c_str(), &end);
   if (end != copy.c_str() + copy.size() || std::isnan(value)) return std::nullopt;

@@ -111,9 +111,9 @@ Result<int> TreeWriter::parentOf(std::string_view rel, std::string& leaf) {
     }
     if (next < 0) {
       if (errno == ELOOP || errno == ENOTDIR)
-        return makeError(ErrorCode::kInvalidInput, quoted(rel) + ": " + quoted(walked) + " is " +
-                                                       whatIsAt(dir, part) +
-                                                       ", not a directory (nothing is written through a link)");
+        return makeError(ErrorCode::kInvalidInput,
+                         quoted(rel) + ": " + quoted(walked) + " is " + whatIsAt(dir, part) +
+                             ", not a directory (nothing is written through a link)");
       return tl::unexpected(osError(rel, "cannot open " + quoted(walked), errno));
     }
     current.reset(next);
@@ -138,7 +138,8 @@ Status TreeWriter::clearForReplace(int parent, const std::string& leaf, std::str
     return makeError(ErrorCode::kInvalidInput, quoted(rel) + ": a second entry for a name that exists (" +
                                                    whatIsAt(parent, leaf) + ")");
   // unlinkat removes the link itself, never what it points to.
-  if (::unlinkat(parent, leaf.c_str(), 0) != 0) return tl::unexpected(osError(rel, "cannot replace it", errno));
+  if (::unlinkat(parent, leaf.c_str(), 0) != 0)
+    return tl::unexpected(osError(rel, "cannot replace it", errno));
   return okStatus();
 }
 
@@ -153,12 +154,14 @@ Status TreeWriter::makeDirectory(std::string_view rel) {
   // it must be a real directory now.
   struct stat st {};
   if (::fstatat(*parent, leaf.c_str(), &st, AT_SYMLINK_NOFOLLOW) != 0 || !S_ISDIR(st.st_mode))
-    return makeError(ErrorCode::kInvalidInput, quoted(rel) + ": is " + whatIsAt(*parent, leaf) + ", not a directory");
+    return makeError(ErrorCode::kInvalidInput,
+                     quoted(rel) + ": is " + whatIsAt(*parent, leaf) + ", not a directory");
   return okStatus();
 }
 
 Status TreeWriter::makeSymlink(std::string_view rel, std::string_view target) {
-  if (target.empty()) return makeError(ErrorCode::kInvalidInput, quoted(rel) + ": symlink with an empty target");
+  if (target.empty())
+    return makeError(ErrorCode::kInvalidInput, quoted(rel) + ": symlink with an empty target");
   std::string leaf;
   auto parent = parentOf(rel, leaf);
   if (!parent) return tl::unexpected(parent.error());

@@ -73,9 +73,9 @@ Status parseLine(std::string_view raw, std::string_view content, int line, std::
   // mpirun hands each host to ssh (or its rsh agent) as an argument: a name
   // starting with '-' would be read as an option (-oProxyCommand=...).
   if (host.front() == '-')
-    return lineError(source, line,
-                     "host name " + quoteForMessage(host) +
-                         " starts with '-': ssh and mpirun would read it as an option");
+    return lineError(
+        source, line,
+        "host name " + quoteForMessage(host) + " starts with '-': ssh and mpirun would read it as an option");
   for (char c : host)
     if (!validHostChar(c, ipv6))
       return lineError(source, line,

@@ -174,7 +174,8 @@ std::vector<Answer> SystemResolver::wait(std::chrono::milliseconds wait) {
   for (;;) {
     auto out = takeFinished();
     if (!out.empty() || running_.empty()) return out;
-    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+    const auto left =
+        std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
     if (left.count() <= 0) return out;
     std::this_thread::sleep_for(std::min(left, kPollInterval));
   }

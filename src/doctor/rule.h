@@ -17,9 +17,9 @@ namespace railkit::doctor {
 // One host of an MPI hostfile and what name resolution said about it.
 struct HostfileHost {
   std::string name;
-  int line = 0;           // 1-based line in the hostfile
+  int line = 0;  // 1-based line in the hostfile
   bool resolved = false;
-  std::string detail;     // the address it resolved to, or why it did not
+  std::string detail;  // the address it resolved to, or why it did not
 };
 
 // A hostfile given with --hostfile, already resolved by the caller.

@@ -64,10 +64,10 @@ struct HostWait {
   std::string name;
   int line = 0;  // first line it appears on
   bool resolved = false;
-  bool pending = false;  // a lookup is running (at the end: abandoned)
+  bool pending = false;   // a lookup is running (at the end: abandoned)
   bool answered = false;  // some lookup of it has finished
-  std::string detail;  // first address, or the last reason it did not resolve
-  int polls = 0;       // polls made until it resolved (or in all)
+  std::string detail;     // first address, or the last reason it did not resolve
+  int polls = 0;          // polls made until it resolved (or in all)
   Clock::Duration resolved_after{0};
 };
 

@@ -61,12 +61,13 @@ void MetricsCache::readPodsInto(NodeReading& reading) {
   // Once each: the state rarely changes, and the metrics carry it anyway
   // (railkit_exporter_pods_supported, railkit_exporter_pod_netns_errors_total).
   if (!reading.pods->unsupported.empty())
-    tell(told_pods_unsupported_, "--pods: no per-pod RDMA counters: " + reading.pods->unsupported +
-                                     "; serving everything else");
+    tell(told_pods_unsupported_,
+         "--pods: no per-pod RDMA counters: " + reading.pods->unsupported + "; serving everything else");
   tell(told_pod_error_, reading.pods->first_error.empty()
                             ? ""
-                            : "--pods: " + reading.pods->first_error + " (counted in railkit_exporter_pod_netns_errors_total; "
-                                                                       "only the first is told)");
+                            : "--pods: " + reading.pods->first_error +
+                                  " (counted in railkit_exporter_pod_netns_errors_total; "
+                                  "only the first is told)");
 }
 
 void MetricsCache::loop() {

@@ -89,7 +89,9 @@ void pfcPauseFamily(Exposition& out, const NodeReading& reading) {
              "PFC pause frames per priority of a RoCE netdev (ethtool statistics: mlx5 rx/tx_prioN_pause).");
   for (const auto& [netdev, counters] : reading.inventory.pfc_pause)
     for (const auto& c : counters)
-      out.sample({{"netdev", netdev}, {"priority", std::to_string(c.priority)}, {"direction", c.received ? "rx" : "tx"}},
+      out.sample({{"netdev", netdev},
+                  {"priority", std::to_string(c.priority)},
+                  {"direction", c.received ? "rx" : "tx"}},
                  formatValue(c.frames));
 }
 

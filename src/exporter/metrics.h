@@ -27,9 +27,9 @@ struct PortReading {
 
 struct NodeReading {
   model::Inventory inventory;
-  std::vector<PortReading> ports;  // inventory order
-  uint64_t read_errors = 0;        // counter files skipped by this reading
-  std::optional<PodsReading> pods; // with --pods only (filled by the cache, not readNode)
+  std::vector<PortReading> ports;   // inventory order
+  uint64_t read_errors = 0;         // counter files skipped by this reading
+  std::optional<PodsReading> pods;  // with --pods only (filled by the cache, not readNode)
 };
 
 // Reads the inventory and every port's counters. Fails only when the root
@@ -38,9 +38,9 @@ Result<NodeReading> readNode(const FileRoot& root);
 
 // Process-wide facts of the exporter itself.
 struct ExporterStats {
-  double scrape_duration_seconds = 0;  // how long the last refresh took
-  uint64_t read_errors_total = 0;      // counter files skipped since start
-  uint64_t pod_netns_errors_total = 0; // --pods: namespaces that failed since start
+  double scrape_duration_seconds = 0;   // how long the last refresh took
+  uint64_t read_errors_total = 0;       // counter files skipped since start
+  uint64_t pod_netns_errors_total = 0;  // --pods: namespaces that failed since start
 };
 
 // The /metrics body for `reading`, `findings` (doctor::runRules on some

@@ -65,8 +65,9 @@ Result<std::unique_ptr<Manifest>> loadManifest(std::string_view text, std::strin
     const YamlNode& root = doc.root;
     // A document that is one plain scalar is prose, not a manifest.
     if (root.isScalar())
-      return makeError(ErrorCode::kInvalidInput, manifest->file + ":" + std::to_string(root.line) +
-                                                     ": expected Kubernetes objects (YAML mappings), found plain text");
+      return makeError(ErrorCode::kInvalidInput,
+                       manifest->file + ":" + std::to_string(root.line) +
+                           ": expected Kubernetes objects (YAML mappings), found plain text");
     if (!root.isMap() || root.get("kind") == nullptr) continue;
     if (root.get("kind")->text() == "List" && root.get("items") != nullptr && root.get("items")->isSeq()) {
       for (const YamlNode& item : root.get("items")->items)

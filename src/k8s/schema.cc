@@ -1,9 +1,8 @@
 #include "k8s/schema.h"
 
-#include <charconv>
-
 #include <sys/stat.h>
 
+#include <charconv>
 #include <cstdint>
 #include <filesystem>
 
@@ -36,8 +35,8 @@ Status checkSchemaFile(const fs::path& path) {
                      where + ": expected a regular file, found " + describeFileType(st.st_mode));
   if (static_cast<std::uintmax_t>(st.st_size) > kMaxSchemaBytes)
     return makeError(ErrorCode::kInvalidInput, where + ": " + std::to_string(st.st_size) +
-                                                   " bytes, larger than the " + formatByteLimit(kMaxSchemaBytes) +
-                                                   " limit, not read");
+                                                   " bytes, larger than the " +
+                                                   formatByteLimit(kMaxSchemaBytes) + " limit, not read");
   return okStatus();
 }
 
@@ -61,8 +60,7 @@ std::optional<std::string> groupVersionOfFile(const std::string& name) {
 nlohmann::json yamlToJson(const YamlNode& node, int depth) {
   if (depth > 200) return nullptr;
   switch (node.type) {
-    case YamlNode::Type::kNull:
-      return nullptr;
+    case YamlNode::Type::kNull: return nullptr;
     case YamlNode::Type::kMap: {
       nlohmann::json out = nlohmann::json::object();
       for (const auto& [key, value] : node.entries) out[key] = yamlToJson(value, depth + 1);
@@ -73,8 +71,7 @@ nlohmann::json yamlToJson(const YamlNode& node, int depth) {
       for (const YamlNode& item : node.items) out.push_back(yamlToJson(item, depth + 1));
       return out;
     }
-    case YamlNode::Type::kScalar:
-      break;
+    case YamlNode::Type::kScalar: break;
   }
   if (node.quoted) return node.value;
   const std::string& v = node.value;
@@ -118,7 +115,8 @@ Status SchemaSet::addCrd(const YamlNode& crd) {
 
 Status SchemaSet::addDirectory(const std::string& dir) {
   std::error_code ec;
-  if (!fs::is_directory(dir, ec)) return makeError(ErrorCode::kNotFound, "schema directory " + dir + " not found");
+  if (!fs::is_directory(dir, ec))
+    return makeError(ErrorCode::kNotFound, "schema directory " + dir + " not found");
   std::vector<fs::path> files;
   for (auto it = fs::recursive_directory_iterator(dir, ec); !ec && it != fs::recursive_directory_iterator();
        it.increment(ec))
@@ -143,7 +141,9 @@ Status SchemaSet::addDirectory(const std::string& dir) {
   return okStatus();
 }
 
-Result<SchemaSet> SchemaSet::load(const std::string& dir) { return load(std::vector<std::string>{dir}); }
+Result<SchemaSet> SchemaSet::load(const std::string& dir) {
+  return load(std::vector<std::string>{dir});
+}
 
 Result<SchemaSet> SchemaSet::load(const std::vector<std::string>& dirs) {
   SchemaSet set;
@@ -157,7 +157,8 @@ Result<SchemaSet> SchemaSet::fromTexts(const std::map<std::string, std::string>&
   SchemaSet set;
   for (const auto& [gv, text] : openapi_by_gv) {
     auto json = nlohmann::json::parse(text, nullptr, false);
-    if (json.is_discarded()) return makeError(ErrorCode::kInvalidInput, "OpenAPI document for " + gv + " is not JSON");
+    if (json.is_discarded())
+      return makeError(ErrorCode::kInvalidInput, "OpenAPI document for " + gv + " is not JSON");
     set.openapi_[gv] = Document{"", std::make_shared<nlohmann::json>(std::move(json))};
   }
   for (const std::string& text : crd_texts) {

@@ -17,7 +17,8 @@ constexpr const char* kQuantityPattern =
 bool isQuantitySchema(const nlohmann::json& schema) {
   if (!schema.value("x-kubernetes-int-or-string", false)) return false;
   auto pattern = schema.find("pattern");
-  return pattern != schema.end() && pattern->is_string() && pattern->get_ref<const std::string&>() == kQuantityPattern;
+  return pattern != schema.end() && pattern->is_string() &&
+         pattern->get_ref<const std::string&>() == kQuantityPattern;
 }
 
 // A $ref (bare or wrapped in a one-element allOf) to the built-in Quantity
@@ -28,10 +29,12 @@ bool refersToQuantity(const nlohmann::json& schema) {
   if (ref != schema.end() && ref->is_string()) {
     const std::string& target = ref->get_ref<const std::string&>();
     const std::string suffix = ".api.resource.Quantity";
-    return target.size() >= suffix.size() && target.compare(target.size() - suffix.size(), suffix.size(), suffix) == 0;
+    return target.size() >= suffix.size() &&
+           target.compare(target.size() - suffix.size(), suffix.size(), suffix) == 0;
   }
   auto all_of = schema.find("allOf");
-  return all_of != schema.end() && all_of->is_array() && all_of->size() == 1 && refersToQuantity((*all_of)[0]);
+  return all_of != schema.end() && all_of->is_array() && all_of->size() == 1 &&
+         refersToQuantity((*all_of)[0]);
 }
 
 bool isQuantityText(const std::string& text) {
@@ -99,7 +102,8 @@ void SchemaValidator::error(const YamlNode& node, const std::string& path, std::
   if (errors_.size() < kMaxErrors) errors_.push_back(SchemaError{path, node.line, std::move(message)});
 }
 
-void SchemaValidator::check(const YamlNode& node, const nlohmann::json& raw, const std::string& path, int depth) {
+void SchemaValidator::check(const YamlNode& node, const nlohmann::json& raw, const std::string& path,
+                            int depth) {
   if (depth > kMaxDepth) return;
   const nlohmann::json& schema = resolve(raw, 0);
   if (!schema.is_object() || schema.empty()) return;
@@ -108,9 +112,11 @@ void SchemaValidator::check(const YamlNode& node, const nlohmann::json& raw, con
     // For a quantity (`nvidia.com/gpu:` with nothing after it) that silently
     // drops the request: the job starts without the device.
     if (isQuantitySchema(schema) && !schema.value("nullable", false))
-      error(node, path, "quantity has no value (null): the API server drops the field, so nothing is requested");
+      error(node, path,
+            "quantity has no value (null): the API server drops the field, so nothing is requested");
     else if (refersToQuantity(raw))  // built-in kinds decode a null Quantity as 0
-      error(node, path, "quantity has no value (null): the API server reads it as 0, so nothing is requested");
+      error(node, path,
+            "quantity has no value (null): the API server reads it as 0, so nothing is requested");
     return;
   }
   if (schema.value("x-kubernetes-int-or-string", false)) {
@@ -118,7 +124,8 @@ void SchemaValidator::check(const YamlNode& node, const nlohmann::json& raw, con
     if (actual != "integer" && actual != "string")
       error(node, path, "expected an integer or a string, found " + actual);
     else if (actual == "string" && isQuantitySchema(schema) && !isQuantityText(node.value))
-      error(node, path, "'" + node.value + "' is not a quantity (a number with an optional suffix: 8, 500m, 64Gi)");
+      error(node, path,
+            "'" + node.value + "' is not a quantity (a number with an optional suffix: 8, 500m, 64Gi)");
     return;
   }
   for (const char* combinator : {"oneOf", "anyOf"}) {
@@ -129,7 +136,8 @@ void SchemaValidator::check(const YamlNode& node, const nlohmann::json& raw, con
     for (const auto& option : *options) {
       const auto& resolved = resolve(option, 0);
       auto type = resolved.find("type");
-      if (type == resolved.end() || !type->is_string() || typeMatches(node, type->get<std::string>())) any = true;
+      if (type == resolved.end() || !type->is_string() || typeMatches(node, type->get<std::string>()))
+        any = true;
     }
     if (!any) error(node, path, "value of type " + typeName(node) + " matches none of the allowed types");
     return;

@@ -5,10 +5,9 @@
 // additionalProperties, items, type, enum, x-kubernetes-int-or-string and
 // x-kubernetes-preserve-unknown-fields.
 
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "k8s/schema.h"
 #include "k8s/yaml.h"

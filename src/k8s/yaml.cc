@@ -34,7 +34,8 @@ std::string diagnosticMessage(const std::string& text, long* line) {
   size_t marker = text.find(": error: ");
   if (marker == std::string::npos) return "syntax error";
   size_t end = text.find('\n', marker);
-  std::string message = text.substr(marker + 9, end == std::string::npos ? std::string::npos : end - marker - 9);
+  std::string message =
+      text.substr(marker + 9, end == std::string::npos ? std::string::npos : end - marker - 9);
   // Walk back over ":COLUMN" and ":LINE".
   size_t column_colon = text.rfind(':', marker - 1);
   if (column_colon != std::string::npos && column_colon > 0) {
@@ -60,8 +61,7 @@ class Builder {
         stack_.clear();
         doc_line_ = line;
         return true;
-      case FYET_DOCUMENT_END:
-        return true;
+      case FYET_DOCUMENT_END: return true;
       case FYET_MAPPING_START:
       case FYET_SEQUENCE_START: {
         if (stack_.size() >= kMaxDepth) return false;
@@ -100,8 +100,7 @@ class Builder {
         add(std::move(node));
         return true;
       }
-      default:
-        return true;
+      default: return true;
     }
   }
 
@@ -125,7 +124,8 @@ class Builder {
     }
     if (!top.have_key) {
       top.have_key = true;
-      top.key = node.isScalar() || node.type == YamlNode::Type::kNull ? node.value : std::string("<complex key>");
+      top.key =
+          node.isScalar() || node.type == YamlNode::Type::kNull ? node.value : std::string("<complex key>");
       top.key_line = node.line;
       return;
     }
@@ -165,7 +165,9 @@ const YamlNode* YamlNode::at(std::initializer_list<std::string_view> keys) const
   return node;
 }
 
-const std::string& YamlNode::text() const { return isScalar() ? value : kEmpty; }
+const std::string& YamlNode::text() const {
+  return isScalar() ? value : kEmpty;
+}
 
 namespace {
 
@@ -210,16 +212,18 @@ size_t firstInvalidUtf8(std::string_view text) {
 Result<YamlStream> parseYaml(std::string_view text, std::string_view name) {
   std::string where(name);
   if (std::memchr(text.data(), '\0', text.size()) != nullptr)
-    return makeError(ErrorCode::kInvalidInput, where + ":1: expected YAML text, found binary data (NUL byte)");
+    return makeError(ErrorCode::kInvalidInput,
+                     where + ":1: expected YAML text, found binary data (NUL byte)");
   if (size_t bad = firstInvalidUtf8(text); bad != std::string_view::npos) {
-    size_t line = 1 + static_cast<size_t>(std::count(text.begin(), text.begin() + static_cast<long>(bad), '\n'));
+    size_t line =
+        1 + static_cast<size_t>(std::count(text.begin(), text.begin() + static_cast<long>(bad), '\n'));
     size_t line_start = bad == 0 ? std::string_view::npos : text.rfind('\n', bad - 1);
     size_t column = line_start == std::string_view::npos ? bad + 1 : bad - line_start;
     char hex[8];
     std::snprintf(hex, sizeof hex, "0x%02x", static_cast<unsigned>(static_cast<unsigned char>(text[bad])));
-    return makeError(ErrorCode::kInvalidInput, where + ":" + std::to_string(line) + ": not valid YAML: byte " + hex +
-                                                   " at column " + std::to_string(column) +
-                                                   " is not UTF-8 (YAML text must be Unicode)");
+    return makeError(ErrorCode::kInvalidInput,
+                     where + ":" + std::to_string(line) + ": not valid YAML: byte " + hex + " at column " +
+                         std::to_string(column) + " is not UTF-8 (YAML text must be Unicode)");
   }
   // A diagnostic object that collects errors and prints nothing: the one
   // line the user sees is ours.
@@ -259,14 +263,15 @@ Result<YamlStream> parseYaml(std::string_view text, std::string_view name) {
   }
   if (too_deep) {
     fy_parser_destroy(parser);
-    return makeError(ErrorCode::kInvalidInput,
-                     where + ":" + std::to_string(last_line) + ": nesting deeper than " + std::to_string(kMaxDepth));
+    return makeError(ErrorCode::kInvalidInput, where + ":" + std::to_string(last_line) +
+                                                   ": nesting deeper than " + std::to_string(kMaxDepth));
   }
   if (fy_parser_get_stream_error(parser)) {
     long line = last_line;
     std::string message = diagnosticMessage(diag_text, &line);
     fy_parser_destroy(parser);
-    return makeError(ErrorCode::kInvalidInput, where + ":" + std::to_string(line) + ": not valid YAML: " + message);
+    return makeError(ErrorCode::kInvalidInput,
+                     where + ":" + std::to_string(line) + ": not valid YAML: " + message);
   }
   fy_parser_destroy(parser);
   return stream;

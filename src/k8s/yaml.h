@@ -21,12 +21,12 @@ struct YamlEntry;
 struct YamlNode {
   enum class Type { kNull, kScalar, kMap, kSeq };
   Type type = Type::kNull;
-  long line = 0;             // 1-based line of the node's first token
-  std::string value;         // scalar text
-  bool quoted = false;       // scalar written with quotes (always a string)
+  long line = 0;                   // 1-based line of the node's first token
+  std::string value;               // scalar text
+  bool quoted = false;             // scalar written with quotes (always a string)
   std::vector<YamlEntry> entries;  // kMap, key order kept
-  std::vector<long> key_lines;                            // kMap, line of each key
-  std::vector<YamlNode> items;                            // kSeq
+  std::vector<long> key_lines;     // kMap, line of each key
+  std::vector<YamlNode> items;     // kSeq
 
   bool isMap() const { return type == Type::kMap; }
   bool isSeq() const { return type == Type::kSeq; }
@@ -48,9 +48,9 @@ struct YamlEntry {
 
 struct DuplicateKey {
   std::string key;
-  std::string path;   // field path of the mapping holding the key
+  std::string path;  // field path of the mapping holding the key
   long first_line = 0;
-  long line = 0;      // the repeated occurrence
+  long line = 0;  // the repeated occurrence
 };
 
 struct YamlDocument {

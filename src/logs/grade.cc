@@ -1,9 +1,9 @@
 #include "logs/grade.h"
 
+#include <fmt/core.h>
+
 #include <algorithm>
 #include <cmath>
-
-#include <fmt/core.h>
 #include <nlohmann/json.hpp>
 
 namespace railkit::logs {
@@ -17,7 +17,9 @@ std::optional<double> typeBytes(std::string_view type) {
   return std::nullopt;
 }
 
-bool near(double a, double b, double tolerance) { return std::fabs(a - b) <= tolerance * std::max(1.0, std::fabs(b)); }
+bool near(double a, double b, double tolerance) {
+  return std::fabs(a - b) <= tolerance * std::max(1.0, std::fabs(b));
+}
 
 // The row that grading reads: the largest size (the last of equal sizes).
 const NcclTestsRow* largestRow(const NcclTestsTable& table) {
@@ -27,7 +29,9 @@ const NcclTestsRow* largestRow(const NcclTestsTable& table) {
   return best;
 }
 
-std::string number(double v) { return fmt::format("{:.6g}", v); }
+std::string number(double v) {
+  return fmt::format("{:.6g}", v);
+}
 
 }  // namespace
 
@@ -59,14 +63,17 @@ std::optional<OpGuess> guessCollective(const NcclTestsTable& table, std::optiona
   std::optional<double> ratio;
   if (algbw > 0.05) ratio = busbw / algbw;
   if (share < 0.9) {
-    return OpGuess{row->redop == "none" || row->redop.empty() ? CollectiveOp::kAllGather : CollectiveOp::kReduceScatter,
-                   "table: count is a per-rank share of size"};
+    return OpGuess{
+        row->redop == "none" || row->redop.empty() ? CollectiveOp::kAllGather : CollectiveOp::kReduceScatter,
+        "table: count is a per-rank share of size"};
   }
   if (ratio && near(*ratio, 1.0, 0.02) && ranks && *ranks > 2)
     return OpGuess{CollectiveOp::kSendRecv, fmt::format("table: busbw = algbw with {} ranks", *ranks)};
   if (ratio && ranks && near(*ratio, busFactor(CollectiveOp::kAllReduce, *ranks), 0.03))
-    return OpGuess{CollectiveOp::kAllReduce, fmt::format("table: busbw/algbw = 2(n-1)/n for {} ranks", *ranks)};
-  if (row->redop == "none") return OpGuess{CollectiveOp::kSendRecv, "table: whole buffer per rank, no reduction"};
+    return OpGuess{CollectiveOp::kAllReduce,
+                   fmt::format("table: busbw/algbw = 2(n-1)/n for {} ranks", *ranks)};
+  if (row->redop == "none")
+    return OpGuess{CollectiveOp::kSendRecv, "table: whole buffer per rank, no reduction"};
   return OpGuess{CollectiveOp::kAllReduce, "table: whole buffer per rank with a reduction"};
 }
 
@@ -88,8 +95,9 @@ Grade gradeTable(const NcclTestsTable& table, const std::string& file, const Gra
     g.expected_busbw_gbs = *request.expect_busbw_gbs;
     bool pass = *g.measured_busbw_gbs >= *g.expected_busbw_gbs;
     g.status = pass ? GradeStatus::kPass : GradeStatus::kFail;
-    g.reason = fmt::format("busbw {} GB/s at {} bytes (line {}) {} the expected {} GB/s", number(*g.measured_busbw_gbs),
-                           fmt::format("{:.0f}", g.size_bytes), g.line, pass ? "reaches" : "is below", number(*g.expected_busbw_gbs));
+    g.reason = fmt::format("busbw {} GB/s at {} bytes (line {}) {} the expected {} GB/s",
+                           number(*g.measured_busbw_gbs), fmt::format("{:.0f}", g.size_bytes), g.line,
+                           pass ? "reaches" : "is below", number(*g.expected_busbw_gbs));
     return g;
   }
   // Ranks: the table's own Rank lines, else what the NCCL lines showed.
@@ -163,10 +171,11 @@ Grade gradeTable(const NcclTestsTable& table, const std::string& file, const Gra
   bool pass = *g.measured_busbw_gbs >= *g.expected_busbw_gbs;
   g.status = pass ? GradeStatus::kPass : GradeStatus::kFail;
   g.reason = fmt::format(
-      "{}: busbw {} GB/s at {} bytes (line {}) {} {} x ({} Gb/s / 8) x busfactor({}) {} / busfactor({}) {} = {} GB/s",
-      g.op, number(*g.measured_busbw_gbs), fmt::format("{:.0f}", g.size_bytes), g.line, pass ? "reaches" : "is below",
-      number(g.fraction), number(*g.nic_gbps), *g.ranks, number(*g.bus_factor_ranks), *g.nodes,
-      number(*g.bus_factor_nodes), number(*g.expected_busbw_gbs));
+      "{}: busbw {} GB/s at {} bytes (line {}) {} {} x ({} Gb/s / 8) x busfactor({}) {} / busfactor({}) {} = "
+      "{} GB/s",
+      g.op, number(*g.measured_busbw_gbs), fmt::format("{:.0f}", g.size_bytes), g.line,
+      pass ? "reaches" : "is below", number(g.fraction), number(*g.nic_gbps), *g.ranks,
+      number(*g.bus_factor_ranks), *g.nodes, number(*g.bus_factor_nodes), number(*g.expected_busbw_gbs));
   return g;
 }
 

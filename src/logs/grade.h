@@ -11,11 +11,10 @@
 // Every number used travels in the Grade so the report can show its work.
 
 #include <cstdint>
+#include <nlohmann/json_fwd.hpp>
 #include <optional>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json_fwd.hpp>
 
 #include "core/collective_factors.h"
 #include "logs/nccl_tests_table.h"

@@ -1,12 +1,11 @@
 #include "logs/input.h"
 
 #include <fcntl.h>
+#include <fmt/core.h>
 #include <unistd.h>
 
 #include <cerrno>
 #include <cstring>
-
-#include <fmt/core.h>
 #include <nlohmann/json.hpp>
 
 #include "core/input_file.h"
@@ -56,11 +55,12 @@ class InputAnalyzer : public StagedLineSink {
       return report;
     }
     if (stats.truncated_lines > 0)
-      report.notes.push_back(fmt::format(
-          "{} line(s) longer than the {} KiB line cap were cut (first: line {}, longest {} bytes); only their "
-          "head was analysed",
-          stats.truncated_lines, LineReaderOptions{}.max_line_bytes >> 10, stats.first_truncated_line,
-          stats.longest_line_bytes));
+      report.notes.push_back(
+          fmt::format("{} line(s) longer than the {} KiB line cap were cut (first: line {}, longest {} "
+                      "bytes); only their "
+                      "head was analysed",
+                      stats.truncated_lines, LineReaderOptions{}.max_line_bytes >> 10,
+                      stats.first_truncated_line, stats.longest_line_bytes));
     report.nccl_lines = nccl_.sawNccl();
     if (report.nccl_lines) {
       report.nccl = nccl_.facts();
@@ -87,7 +87,8 @@ class InputAnalyzer : public StagedLineSink {
     } else if (report.nccl_lines) {
       report.kind = InputKind::kNcclLog;
       if (table_.recognised())
-        report.notes.push_back("nccl-tests header without result rows: the test stopped before its first result");
+        report.notes.push_back(
+            "nccl-tests header without result rows: the test stopped before its first result");
     } else {
       report.notes.push_back(fmt::format(
           "no NCCL debug lines, nccl-tests table or perftest output in {} line(s); run the job with "
@@ -114,7 +115,8 @@ class InputAnalyzer : public StagedLineSink {
   }
 
   static std::string binaryNote(const ReadStats& stats) {
-    return fmt::format("binary data (control byte at offset {}), not a text log: not analysed", stats.binary_offset);
+    return fmt::format("binary data (control byte at offset {}), not a text log: not analysed",
+                       stats.binary_offset);
   }
 
   std::string file_;

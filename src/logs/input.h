@@ -10,12 +10,11 @@
 // NCCL fields whenever NCCL lines were seen.
 
 #include <memory>
+#include <nlohmann/json.hpp>  // nccl_log.h holds a json by value
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
-
-#include <nlohmann/json.hpp>  // nccl_log.h holds a json by value
 
 #include "core/finding.h"
 #include "core/result.h"
@@ -35,12 +34,12 @@ struct InputReport {
   ReadStats stats;
   std::vector<std::string> notes;  // empty, binary, cut lines, nothing recognised
   bool nccl_lines = false;
-  std::optional<NcclLogFacts> nccl;          // when NCCL lines were seen
+  std::optional<NcclLogFacts> nccl;  // when NCCL lines were seen
   // Kept for the job-wide view (combineJob); its state is small and bounded.
   std::shared_ptr<const NcclLogAnalyzer> nccl_analyzer;
-  std::optional<NcclTestsTable> table;       // kind nccl-tests
-  std::optional<PerftestResult> perftest;    // kind perftest
-  std::vector<Finding> findings;             // this input's findings, `file` set
+  std::optional<NcclTestsTable> table;     // kind nccl-tests
+  std::optional<PerftestResult> perftest;  // kind perftest
+  std::vector<Finding> findings;           // this input's findings, `file` set
 };
 
 // Streams `path` ("-" = stdin). kNotFound / kIo when it cannot be opened or
@@ -48,7 +47,8 @@ struct InputReport {
 Result<InputReport> analyzeFile(const std::string& path, const LineReaderOptions& options = {});
 
 // The same over text in memory (tests and fuzzing).
-InputReport analyzeText(const std::string& name, std::string_view text, const LineReaderOptions& options = {});
+InputReport analyzeText(const std::string& name, std::string_view text,
+                        const LineReaderOptions& options = {});
 
 nlohmann::json inputToJson(const InputReport& input);
 

@@ -125,14 +125,11 @@ nlohmann::json perftestJson(const PerftestResult& p) {
 }  // namespace
 
 nlohmann::json inputToJson(const InputReport& input) {
-  nlohmann::json out{{"file", input.file},
-                     {"kind", inputKindName(input.kind)},
-                     {"bytes", input.stats.bytes},
-                     {"lines", input.stats.lines},
-                     {"binary", input.stats.binary},
-                     {"truncated_lines", input.stats.truncated_lines},
-                     {"notes", input.notes},
-                     {"nccl_lines", 0}};  // the NCCL facts replace it with their count
+  nlohmann::json out{
+      {"file", input.file},           {"kind", inputKindName(input.kind)},
+      {"bytes", input.stats.bytes},   {"lines", input.stats.lines},
+      {"binary", input.stats.binary}, {"truncated_lines", input.stats.truncated_lines},
+      {"notes", input.notes},         {"nccl_lines", 0}};  // the NCCL facts replace it with their count
   if (input.nccl) out.update(factsToJson(*input.nccl));
   if (input.table) out.update(tableJson(*input.table));
   if (input.perftest) out.update(perftestJson(*input.perftest));

@@ -3,17 +3,21 @@
 namespace railkit::logs {
 namespace {
 
-bool isDigit(char c) { return c >= '0' && c <= '9'; }
+bool isDigit(char c) {
+  return c >= '0' && c <= '9';
+}
 
 // "[1,0]<stdout>:" / "[1,0]<stderr>:"
 bool stripMpirun(std::string_view& line) {
   if (line.size() < 6 || line[0] != '[' || !isDigit(line[1])) return false;
   // Bounded byte loops: a search call per line cost more than the prefix.
   size_t close = 2;
-  while (close <= 24 && close + 5 <= line.size() && !(line[close] == ']' && line.substr(close, 5) == "]<std")) ++close;
+  while (close <= 24 && close + 5 <= line.size() && !(line[close] == ']' && line.substr(close, 5) == "]<std"))
+    ++close;
   if (close > 24 || close + 5 > line.size()) return false;
   size_t colon = close + 5;
-  while (colon <= close + 10 && colon + 2 <= line.size() && !(line[colon] == '>' && line[colon + 1] == ':')) ++colon;
+  while (colon <= close + 10 && colon + 2 <= line.size() && !(line[colon] == '>' && line[colon + 1] == ':'))
+    ++colon;
   if (colon > close + 10 || colon + 2 > line.size()) return false;
   line.remove_prefix(colon + 2);
   return true;
@@ -55,8 +59,10 @@ std::string_view stripLinePrefix(std::string_view line) {
     if (line.empty()) return line;
     char c = line[0];
     bool stripped = false;
-    if (c == '[') stripped = stripMpirun(line) || stripKubectlPrefix(line);
-    else if (isDigit(c)) stripped = stripTimestamp(line) || stripSrun(line);
+    if (c == '[')
+      stripped = stripMpirun(line) || stripKubectlPrefix(line);
+    else if (isDigit(c))
+      stripped = stripTimestamp(line) || stripSrun(line);
     if (!stripped) return line;
   }
   return line;

@@ -72,7 +72,8 @@ class NewlineScanner {
       const __m128i nl = _mm_set1_epi8('\n');
       for (int k = 0; k < 4; ++k) {
         __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(chunk_ + 16 * k));
-        mask_ |= static_cast<uint64_t>(static_cast<uint32_t>(_mm_movemask_epi8(_mm_cmpeq_epi8(v, nl)))) << (16 * k);
+        mask_ |= static_cast<uint64_t>(static_cast<uint32_t>(_mm_movemask_epi8(_mm_cmpeq_epi8(v, nl))))
+                 << (16 * k);
       }
       return;
     }
@@ -154,8 +155,10 @@ class Splitter {
 
   void emitWhole(const char* begin, size_t length) {
     if (length > stats_.longest_line_bytes) stats_.longest_line_bytes = length;
-    if (length > cap_) emit(begin, cap_, true);
-    else emit(begin, length, false);
+    if (length > cap_)
+      emit(begin, cap_, true);
+    else
+      emit(begin, length, false);
   }
 
   void finishPartial() {
@@ -242,8 +245,12 @@ class StagedPipe {
   };
 
   StagedPipe(int fd, StagedLineSink& sink, const LineReaderOptions& options)
-      : fd_(fd), block_(std::max<size_t>(options.block_bytes, 1)), sink_(sink), collector_(*this),
-        splitter_(collector_, options), ahead_([&](Block& b) {
+      : fd_(fd),
+        block_(std::max<size_t>(options.block_bytes, 1)),
+        sink_(sink),
+        collector_(*this),
+        splitter_(collector_, options),
+        ahead_([&](Block& b) {
           b.data.reset(new char[block_]);
           b.batch = sink_.newBatch();
         }) {
@@ -286,8 +293,10 @@ class StagedPipe {
     b.size = n > 0 ? static_cast<size_t>(n) : 0;
     current_ = &b;
     bool more = true;
-    if (n > 0) more = splitter_.push(b.data.get(), b.size);
-    else if (n == 0) splitter_.finish();
+    if (n > 0)
+      more = splitter_.push(b.data.get(), b.size);
+    else if (n == 0)
+      splitter_.finish();
     return {true, n > 0 && more, n < 0 ? errno : 0};
   }
 

@@ -54,7 +54,8 @@ class StagedLineSink : public LineSink {
   // Reader thread: the next line. `text` stays valid until the batch is cleared.
   virtual void prepare(Batch& batch, std::string_view text) = 0;
   // The caller's thread, in order: the `index`-th line prepared into `batch`.
-  virtual void line(Batch& batch, size_t index, std::string_view text, uint64_t line_number, bool truncated) = 0;
+  virtual void line(Batch& batch, size_t index, std::string_view text, uint64_t line_number,
+                    bool truncated) = 0;
   using LineSink::line;
 };
 

@@ -3,9 +3,8 @@
 // different files, sockets in a job whose hosts only add up across files) are
 // raised here.
 #include <algorithm>
-#include <set>
-
 #include <nlohmann/json.hpp>
+#include <set>
 
 #include "logs/nccl/rule.h"
 #include "logs/nccl/state.h"
@@ -94,7 +93,8 @@ NcclJobResult combineJob(const std::vector<const NcclLogAnalyzer*>& inputs) {
     if (s.sig_socket_network.any()) {
       socket_network = true;
       socket_evidence.push_back(s.sig_socket_network.evidence.front());
-      if (!s.sig_socket_cause.evidence.empty()) socket_evidence.push_back(s.sig_socket_cause.evidence.front());
+      if (!s.sig_socket_cause.evidence.empty())
+        socket_evidence.push_back(s.sig_socket_cause.evidence.front());
     }
   }
   job.ranks = rank_count > 0 ? rank_count : fallback_ranks;
@@ -102,16 +102,18 @@ NcclJobResult combineJob(const std::vector<const NcclLogAnalyzer*>& inputs) {
   for (const auto& r : per_input_ranks) rank_lists.push_back(&r);
   job.per_rank = mergeRanks(rank_lists);
   // Hosts as the per-input count does it, over the merged names and addresses.
-  job.host_count = std::max({job.host_count, uint64_t{job.hosts.size()}, uint64_t{job.bootstrap_addresses.size()},
-                             job.nnodes.value_or(0)});
+  job.host_count = std::max({job.host_count, uint64_t{job.hosts.size()},
+                             uint64_t{job.bootstrap_addresses.size()}, job.nnodes.value_or(0)});
   job.ranks = std::max(job.ranks, job.host_count);
   bool multi_host = job.host_count > 1;
   // Files from single hosts each say "none"; together they are a multi-node job.
   if (multi_host && job.inter_node_transport == "none" && job.nnodes.value_or(0) != 1)
     job.inter_node_transport = network_hint.empty() ? "unknown" : network_hint;
   if (job.inter_node_transport == "IB" && !job.hcas.empty()) {
-    bool ib = std::any_of(job.hcas.begin(), job.hcas.end(), [](const std::string& h) { return h.find("/IB") != std::string::npos; });
-    bool roce = std::any_of(job.hcas.begin(), job.hcas.end(), [](const std::string& h) { return h.find("/RoCE") != std::string::npos; });
+    bool ib = std::any_of(job.hcas.begin(), job.hcas.end(),
+                          [](const std::string& h) { return h.find("/IB") != std::string::npos; });
+    bool roce = std::any_of(job.hcas.begin(), job.hcas.end(),
+                            [](const std::string& h) { return h.find("/RoCE") != std::string::npos; });
     if (roce && !ib) job.inter_node_transport = "RoCE";
   }
 
@@ -129,12 +131,16 @@ NcclJobResult combineJob(const std::vector<const NcclLogAnalyzer*>& inputs) {
     f.subject = "job";
     std::string what;
     if (numbers.size() > 1) what = "NCCL versions " + joined(numbers);
-    if (plugins.size() > 1) what += (what.empty() ? "" : "; ") + std::string("net plugins ") + joined(plugins);
+    if (plugins.size() > 1)
+      what += (what.empty() ? "" : "; ") + std::string("net plugins ") + joined(plugins);
     f.message = "the inputs of this job do not agree: " + what;
-    if (plugins.size() > 1) version_evidence.insert(version_evidence.end(), plugin_evidence.begin(), plugin_evidence.end());
+    if (plugins.size() > 1)
+      version_evidence.insert(version_evidence.end(), plugin_evidence.begin(), plugin_evidence.end());
     f.evidence = trim(version_evidence);
-    f.fix = "run every rank from the same image (same NCCL build and the same libnccl-net plugin, NCCL_NET_PLUGIN "
-            "and NCCL_NET settings on every node)";
+    f.fix =
+        "run every rank from the same image (same NCCL build and the same libnccl-net plugin, "
+        "NCCL_NET_PLUGIN "
+        "and NCCL_NET settings on every node)";
     result.findings.push_back(std::move(f));
   }
   if (!any_file_socket && socket_network && multi_host) {
@@ -145,8 +151,9 @@ NcclJobResult combineJob(const std::vector<const NcclLogAnalyzer*>& inputs) {
     f.message = "this job spans " + std::to_string(job.host_count) +
                 " hosts and NCCL chose the Socket network: inter-node traffic runs over TCP sockets";
     f.evidence = trim(socket_evidence);
-    f.fix = "make the RDMA devices usable in every pod: expose /dev/infiniband, install rdma-core in the image, "
-            "grant IPC_LOCK, unset NCCL_IB_DISABLE; run `railkit doctor` in the pod";
+    f.fix =
+        "make the RDMA devices usable in every pod: expose /dev/infiniband, install rdma-core in the image, "
+        "grant IPC_LOCK, unset NCCL_IB_DISABLE; run `railkit doctor` in the pod";
     result.findings.push_back(std::move(f));
   }
   for (auto& f : result.findings)

@@ -4,9 +4,8 @@
 #include <cassert>
 #include <cstdint>
 #include <cstring>
-#include <set>
-
 #include <nlohmann/json.hpp>
+#include <set>
 
 #include "logs/nccl/line.h"
 #include "logs/nccl/rule.h"
@@ -132,8 +131,12 @@ NcclLogAnalyzer& NcclLogAnalyzer::operator=(NcclLogAnalyzer&&) noexcept = defaul
 
 // NCCL's own text counts even without NCCL's line header: a PyTorch
 // traceback's `NCCL error ... Last error:` lines, a watchdog's WorkNCCL line.
-bool NcclLogAnalyzer::sawNccl() const { return state_->nccl_lines > 0 || state_->nccl_text_lines > 0; }
-const std::string& NcclLogAnalyzer::file() const { return state_->file; }
+bool NcclLogAnalyzer::sawNccl() const {
+  return state_->nccl_lines > 0 || state_->nccl_text_lines > 0;
+}
+const std::string& NcclLogAnalyzer::file() const {
+  return state_->file;
+}
 
 void NcclLogAnalyzer::feedLine(std::string_view text, uint64_t line_number) {
   using namespace nccl;
@@ -146,7 +149,8 @@ void NcclLogAnalyzer::feedLine(std::string_view text, uint64_t line_number) {
   NcclLine& line = state_->scan.line;
   if (classifyLine(text, &line))
     feedClassified(line, line_number, headerHash(line));
-  else feedUnclassified(text, line_number);
+  else
+    feedUnclassified(text, line_number);
 }
 
 namespace {
@@ -203,7 +207,9 @@ NcclLogAnalyzer::PreparedLine NcclLogAnalyzer::prepareLine(std::string_view text
   NcclLine line;
   out.level = static_cast<uint8_t>(LineLevel::kNone);
   if (text.empty() || !classifyLine(text, &line, memo)) return out;
-  auto at = [&](std::string_view part) { return part.empty() ? 0u : static_cast<uint32_t>(part.data() - text.data()); };
+  auto at = [&](std::string_view part) {
+    return part.empty() ? 0u : static_cast<uint32_t>(part.data() - text.data());
+  };
   out.level = static_cast<uint8_t>(line.level);
   out.text_len = static_cast<uint32_t>(text.size());
   out.body_at = at(line.body);
@@ -226,7 +232,8 @@ NcclLogAnalyzer::PreparedLine NcclLogAnalyzer::prepareLine(std::string_view text
 void NcclLogAnalyzer::feedPrepared(std::string_view text, const PreparedLine& p, uint64_t line_number) {
   using namespace nccl;
   if (p.level == PreparedLine::kUnprepared) return feedLine(text, line_number);
-  if (static_cast<LineLevel>(p.level) == LineLevel::kNone) return feedUnclassified(trimLineEnd(text), line_number);
+  if (static_cast<LineLevel>(p.level) == LineLevel::kNone)
+    return feedUnclassified(trimLineEnd(text), line_number);
   NcclLine& line = state_->scan.line;
   line.level = static_cast<LineLevel>(p.level);
   line.text = text.substr(0, p.text_len);
@@ -299,7 +306,9 @@ void NcclLogAnalyzer::feedClassified(const nccl::NcclLine& line, uint64_t line_n
   }
 }
 
-NcclLogFacts NcclLogAnalyzer::facts() const { return nccl::summarize(*state_); }
+NcclLogFacts NcclLogAnalyzer::facts() const {
+  return nccl::summarize(*state_);
+}
 
 std::vector<Finding> NcclLogAnalyzer::findings() const {
   NcclLogFacts facts = this->facts();
@@ -323,7 +332,8 @@ nlohmann::json factsToJson(const NcclLogFacts& f) {
   nlohmann::json j;
   j["inter_node_transport"] = f.inter_node_transport;
   j["gdr"] = f.gdr ? nlohmann::json(*f.gdr) : nlohmann::json(nullptr);
-  j["nccl_version"] = f.nccl_versions.empty() ? nlohmann::json(nullptr) : nlohmann::json(f.nccl_versions.front());
+  j["nccl_version"] =
+      f.nccl_versions.empty() ? nlohmann::json(nullptr) : nlohmann::json(f.nccl_versions.front());
   j["nccl_versions"] = f.nccl_versions;
   j["cuda_driver"] = f.cuda_driver;
   j["cuda_runtime"] = f.cuda_runtime;

@@ -18,12 +18,11 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "core/finding.h"
 #include "logs/nccl/line.h"
@@ -38,33 +37,33 @@ class AnalyzerState;  // defined in logs/nccl/state.h
 // What one input shows. Lists hold distinct values in first-seen order and are
 // capped (kMaxListed) so a huge job cannot grow them without bound.
 struct NcclLogFacts {
-  std::vector<std::string> nccl_versions;     // "2.20.5+cuda12.4"
-  std::vector<std::string> cuda_driver;       // "12060" (cudaDriverVersion)
-  std::vector<std::string> cuda_runtime;      // "12.4" (from +cudaX.Y)
-  std::vector<std::string> hosts;             // host part of `host:pid:tid [dev]`
+  std::vector<std::string> nccl_versions;  // "2.20.5+cuda12.4"
+  std::vector<std::string> cuda_driver;    // "12060" (cudaDriverVersion)
+  std::vector<std::string> cuda_runtime;   // "12.4" (from +cudaX.Y)
+  std::vector<std::string> hosts;          // host part of `host:pid:tid [dev]`
   // Hosts the job spans as far as the log shows: the most of distinct
   // hostnames, distinct bootstrap addresses (one hostname in several
   // containers), nNodes, and nranks over the ranks one host runs; at least 1
   // when any rank was seen.
   uint64_t host_count = 0;
   std::vector<std::string> bootstrap_addresses;  // first bootstrap address of each process, distinct
-  uint64_t processes = 0;                     // distinct host:pid
-  uint64_t ranks = 0;                         // distinct ranks seen (comm/channel lines), else processes
-  std::optional<uint64_t> nranks;             // largest `nranks N` printed
-  std::optional<uint64_t> nnodes;             // largest `nNodes N` printed
-  std::vector<std::string> bootstrap;         // "eth0:10.0.0.1"
-  std::vector<std::string> networks;          // after `Using network`: "IB", "Socket", "AWS Libfabric"
-  std::vector<std::string> net_plugins;       // loaded plugin names ("IBext", "libnccl-net.so", "none")
-  std::vector<std::string> hcas;              // "mlx5_0:1/IB", "mlx5_5:1/RoCE"
-  std::vector<std::string> socket_interfaces; // NET/Socket interfaces "eth0:10.0.0.1"
-  std::map<std::string, uint64_t> transports; // channel transport -> connections, e.g. "NET/IB/GDRDMA"
+  uint64_t processes = 0;                        // distinct host:pid
+  uint64_t ranks = 0;                            // distinct ranks seen (comm/channel lines), else processes
+  std::optional<uint64_t> nranks;                // largest `nranks N` printed
+  std::optional<uint64_t> nnodes;                // largest `nNodes N` printed
+  std::vector<std::string> bootstrap;            // "eth0:10.0.0.1"
+  std::vector<std::string> networks;             // after `Using network`: "IB", "Socket", "AWS Libfabric"
+  std::vector<std::string> net_plugins;          // loaded plugin names ("IBext", "libnccl-net.so", "none")
+  std::vector<std::string> hcas;                 // "mlx5_0:1/IB", "mlx5_5:1/RoCE"
+  std::vector<std::string> socket_interfaces;    // NET/Socket interfaces "eth0:10.0.0.1"
+  std::map<std::string, uint64_t> transports;    // channel transport -> connections, e.g. "NET/IB/GDRDMA"
   std::string inter_node_transport = "unknown";  // IB, RoCE, Socket, plugin network name, none, unknown
-  std::optional<bool> gdr;                    // see the issue: null when no NET/IB(-like) connection shown
-  uint64_t nccl_lines = 0;                    // lines recognised as NCCL output
-  NcclRanks per_rank;                         // each rank's host, transport, NICs, GDR, channels
+  std::optional<bool> gdr;                       // see the issue: null when no NET/IB(-like) connection shown
+  uint64_t nccl_lines = 0;                       // lines recognised as NCCL output
+  NcclRanks per_rank;                            // each rank's host, transport, NICs, GDR, channels
 };
 
-inline constexpr size_t kMaxListed = 256;          // per list in NcclLogFacts
+inline constexpr size_t kMaxListed = 256;  // per list in NcclLogFacts
 inline constexpr size_t kMaxEvidencePerFinding = 5;
 
 class NcclLogAnalyzer {
@@ -93,9 +92,9 @@ class NcclLogAnalyzer {
   static PreparedLine prepareLine(std::string_view line, nccl::HeaderMemo* memo = nullptr);
   void feedPrepared(std::string_view line, const PreparedLine& prepared, uint64_t line_number);
 
-  bool sawNccl() const;                 // any NCCL line recognised
+  bool sawNccl() const;  // any NCCL line recognised
   const std::string& file() const;
-  NcclLogFacts facts() const;           // per-input facts
+  NcclLogFacts facts() const;             // per-input facts
   std::vector<Finding> findings() const;  // per-input findings (file set, evidence bounded)
 
   // For combineJob.

@@ -1,7 +1,6 @@
 #include "logs/nccl_rank.h"
 
 #include <algorithm>
-
 #include <nlohmann/json.hpp>
 
 namespace railkit::logs {

@@ -10,30 +10,29 @@
 // its own (kMaxRanksKept entries per input and per job).
 
 #include <cstdint>
+#include <nlohmann/json_fwd.hpp>
 #include <optional>
 #include <string>
 #include <vector>
 
-#include <nlohmann/json_fwd.hpp>
-
 namespace railkit::logs {
 
 struct NcclRank {
-  std::optional<uint64_t> rank;      // null when no comm or channel line named it
-  std::optional<uint64_t> nranks;    // of the communicator the rank comes from
-  std::string host;                  // host of `host:pid:tid [dev]`
+  std::optional<uint64_t> rank;    // null when no comm or channel line named it
+  std::optional<uint64_t> nranks;  // of the communicator the rank comes from
+  std::string host;                // host of `host:pid:tid [dev]`
   std::optional<uint64_t> pid;
   std::optional<uint64_t> dev;       // the `[dev]` of the header
   std::optional<uint64_t> cuda_dev;  // cudaDev printed at init
   std::string bus_id;                // busId printed at init (or in old channel lines), "" when not shown
   std::string network;               // `Using network X` of the rank (or its process)
   std::string net_plugin;            // its process' net plugin ("internal", "aws-ofi-nccl", a .so)
-  std::string transport;             // NET transport of its channel lines: "NET/IB", "NET/Socket", ...; "" none
-  std::vector<std::string> nics;     // HCAs (or socket interfaces) its process opened
-  std::vector<uint32_t> net_devices; // NET device indices in its channel lines (NET/IB/<n>)
-  std::optional<bool> gdr;           // GPUDirect RDMA on its NET channels (or as NCCL said for it)
+  std::string transport;          // NET transport of its channel lines: "NET/IB", "NET/Socket", ...; "" none
+  std::vector<std::string> nics;  // HCAs (or socket interfaces) its process opened
+  std::vector<uint32_t> net_devices;  // NET device indices in its channel lines (NET/IB/<n>)
+  std::optional<bool> gdr;            // GPUDirect RDMA on its NET channels (or as NCCL said for it)
   uint64_t net_channels = 0, p2p_channels = 0, shm_channels = 0, other_channels = 0;
-  uint64_t line = 0;                 // first line of it
+  uint64_t line = 0;  // first line of it
 };
 
 // Per input and per job; past it the rest are counted, not kept.

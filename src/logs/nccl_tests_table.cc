@@ -1,11 +1,10 @@
 #include "logs/nccl_tests_table.h"
 
-#include <cctype>
-#include <cstring>
-
 #include <algorithm>
+#include <cctype>
 #include <charconv>
 #include <cstdlib>
+#include <cstring>
 
 #include "core/strings.h"
 #include "logs/line_prefix.h"
@@ -108,7 +107,8 @@ std::string opFromCommand(std::string_view line) {
   auto at = line.find("_perf");
   if (at == std::string_view::npos) return "";
   size_t begin = at;
-  while (begin > 0 && (std::islower(static_cast<unsigned char>(line[begin - 1])) || line[begin - 1] == '_')) --begin;
+  while (begin > 0 && (std::islower(static_cast<unsigned char>(line[begin - 1])) || line[begin - 1] == '_'))
+    --begin;
   std::string name(line.substr(begin, at - begin));
   static constexpr std::string_view kOps[] = {"all_reduce", "all_gather", "reduce_scatter", "broadcast",
                                               "reduce",     "alltoall",   "sendrecv",       "hypercube",
@@ -134,7 +134,10 @@ void NcclTestsTableParser::parseComment(std::string_view rest, uint64_t line_num
   if (rest.rfind(kOob, 0) == 0) {
     auto f = fields(rest);
     std::string joined;
-    for (auto s : f) { if (!joined.empty()) joined += ' '; joined += s; }
+    for (auto s : f) {
+      if (!joined.empty()) joined += ' ';
+      joined += s;
+    }
     table_.out_of_bounds = joined;
     return;
   }

@@ -26,7 +26,7 @@ struct NcclTestsRow {
   double oop_time_us = 0, oop_algbw_gbs = 0, oop_busbw_gbs = 0;
   double ip_time_us = 0, ip_algbw_gbs = 0, ip_busbw_gbs = 0;
   std::optional<long> oop_wrong, ip_wrong;  // "N/A" reads as 0; absent in old layout
-  uint64_t line = 0;  // 1-based line in the input
+  uint64_t line = 0;                        // 1-based line in the input
 };
 
 // Rows kept per table: a run prints a few dozen; a log of thousands of runs
@@ -34,8 +34,8 @@ struct NcclTestsRow {
 inline constexpr size_t kMaxTableRows = 10000;
 
 struct NcclTestsTable {
-  std::vector<NcclTestsRow> rows;  // the first kMaxTableRows
-  uint64_t rows_not_kept = 0;      // result rows past them
+  std::vector<NcclTestsRow> rows;            // the first kMaxTableRows
+  uint64_t rows_not_kept = 0;                // result rows past them
   std::optional<double> peak_busbw_gbs;      // over both halves of every row
   std::optional<double> largest_busbw_gbs;   // busbw at the largest size
   std::optional<double> avg_busbw_gbs;       // "# Avg bus bandwidth" as printed
@@ -43,12 +43,12 @@ struct NcclTestsTable {
   std::optional<std::string> out_of_bounds;  // "# Out of bounds values" line
   bool old_layout = false;
   // Header facts, where the output shows them.
-  bool header_seen = false;        // "# nThread ... minBytes ..." or the column header
+  bool header_seen = false;  // "# nThread ... minBytes ..." or the column header
   std::optional<long> nthread, ngpus, iters;
   std::optional<double> min_bytes, max_bytes;
-  std::vector<long> ranks;          // "#  Rank  N Group G Pid P on HOST device D" lines
-  std::vector<std::string> hosts;   // distinct hosts of those lines, first-seen order
-  std::string op;                   // "all_reduce" when a `*_perf` command line shows it
+  std::vector<long> ranks;         // "#  Rank  N Group G Pid P on HOST device D" lines
+  std::vector<std::string> hosts;  // distinct hosts of those lines, first-seen order
+  std::string op;                  // "all_reduce" when a `*_perf` command line shows it
   uint64_t op_line = 0;
 };
 

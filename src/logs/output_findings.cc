@@ -11,15 +11,19 @@ std::string statusFix(int status) {
     case 12:
       return "the peer never acknowledged: check the GID index (RoCE v2 GID of the right netdev), the route "
              "between the two ports, the link state and PFC/ECN on the switch";
-    case 13: return "the receiver had no buffer posted (RNR): start the server side first and keep -q/-t equal";
+    case 13:
+      return "the receiver had no buffer posted (RNR): start the server side first and keep -q/-t equal";
     case 10:
-      return "the remote side refused the access: with GPU memory (--use_cuda) check nvidia_peermem or DMA-BUF "
+      return "the remote side refused the access: with GPU memory (--use_cuda) check nvidia_peermem or "
+             "DMA-BUF "
              "support and that both sides register the same sizes; without it check the memlock limit";
     case 4:
       return "a local protection error usually means PCIe ACS or the IOMMU redirects peer-to-peer traffic: "
              "disable ACS on the switches between GPU and NIC (or run without --use_cuda to confirm)";
     case 5: return "work requests were flushed after an earlier error: look at the first error above it";
-    default: return "see the first error line; ibv_devinfo and `railkit doctor` on both hosts show port and GID state";
+    default:
+      return "see the first error line; ibv_devinfo and `railkit doctor` on both hosts show port and GID "
+             "state";
   }
 }
 
@@ -43,8 +47,9 @@ std::vector<Finding> tableFindings(const NcclTestsTable& table, const std::strin
                                         r.oop_wrong.value_or(0), r.ip_wrong.value_or(0))});
     }
     if (!f.evidence.empty()) f.line = f.evidence.front().line;
-    f.fix = "rerun with NCCL_PROTO=Simple and NCCL_ALGO=Ring to isolate the protocol, and check GPU and NIC "
-            "health (dmesg Xid, mlx5 errors); wrong results are never a tuning problem";
+    f.fix =
+        "rerun with NCCL_PROTO=Simple and NCCL_ALGO=Ring to isolate the protocol, and check GPU and NIC "
+        "health (dmesg Xid, mlx5 errors); wrong results are never a tuning problem";
     out.push_back(std::move(f));
   }
   if (table.out_of_bounds && table.out_of_bounds->find("FAILED") != std::string::npos) {
@@ -80,7 +85,8 @@ std::vector<Finding> perftestFindings(const PerftestResult& result, const std::s
     f.message = fmt::format("{} stopped: a work completion failed with status {} ({})", tool, *status,
                             wcStatusName(*status));
     if (!result.rows.empty())
-      f.message += fmt::format(" after {} result row(s), last size {} bytes", result.rows.size(), result.rows.back().bytes);
+      f.message += fmt::format(" after {} result row(s), last size {} bytes", result.rows.size(),
+                               result.rows.back().bytes);
     f.fix = statusFix(*status);
   } else {
     f.message = fmt::format("{} reported an error: {}", tool, result.errors.front().text);
@@ -103,9 +109,12 @@ std::vector<Finding> gradeFindings(const Grade& grade) {
   f.evidence.push_back({grade.file, static_cast<long>(grade.line),
                         fmt::format("busbw {:.4g} GB/s at {:.0f} bytes", grade.measured_busbw_gbs.value_or(0),
                                     grade.size_bytes)});
-  f.fix = "check that every NIC of the node is ACTIVE at full rate and that the data goes over them (NCCL_IB_HCA, "
-          "NCCL_SOCKET_IFNAME; --data-if for railkit bench); when NCCL ran the test, which transport it used (NET/Socket "
-          "or no GDRDMA in the NCCL lines) and GPU-NIC affinity; `railkit doctor` on each node";
+  f.fix =
+      "check that every NIC of the node is ACTIVE at full rate and that the data goes over them "
+      "(NCCL_IB_HCA, "
+      "NCCL_SOCKET_IFNAME; --data-if for railkit bench); when NCCL ran the test, which transport it used "
+      "(NET/Socket "
+      "or no GDRDMA in the NCCL lines) and GPU-NIC affinity; `railkit doctor` on each node";
   out.push_back(std::move(f));
   return out;
 }

@@ -12,7 +12,9 @@ namespace {
 // perftest's MB/sec and MiB/sec are both 2^20 bytes per second.
 constexpr double kMebibytesToGbps = 1048576.0 * 8.0 / 1e9;
 
-bool isDigit(char c) { return c >= '0' && c <= '9'; }
+bool isDigit(char c) {
+  return c >= '0' && c <= '9';
+}
 
 constexpr uint64_t kCommandLines = 2000;
 
@@ -51,7 +53,8 @@ std::string findTool(std::string_view line) {
   for (size_t at = line.find("ib_"); at != std::string_view::npos; at = line.find("ib_", at + 3)) {
     if (at > 0 && (std::isalnum(static_cast<unsigned char>(line[at - 1])) || line[at - 1] == '_')) continue;
     size_t end = at + 3;
-    while (end < line.size() && (std::islower(static_cast<unsigned char>(line[end])) || line[end] == '_')) ++end;
+    while (end < line.size() && (std::islower(static_cast<unsigned char>(line[end])) || line[end] == '_'))
+      ++end;
     std::string_view name = line.substr(at, end - at);
     if (endsWith(name, "_bw") || endsWith(name, "_lat")) return std::string(name);
   }
@@ -60,8 +63,8 @@ std::string findTool(std::string_view line) {
 
 bool isErrorLine(std::string_view t) {
   static constexpr std::string_view kStarts[] = {
-      "Completion with error", "Failed status", "Failed to", "Couldn't", "Unable to", "Problems with",
-      "No IB devices found", "IB device", "Error", "ERROR"};
+      "Completion with error", "Failed status",       "Failed to", "Couldn't", "Unable to",
+      "Problems with",         "No IB devices found", "IB device", "Error",    "ERROR"};
   for (auto s : kStarts)
     if (startsWith(t, s)) return true;
   return startsWith(t, "Port number") && t.find("state is Down") != std::string_view::npos;
@@ -70,13 +73,30 @@ bool isErrorLine(std::string_view t) {
 }  // namespace
 
 const char* wcStatusName(int status) {
-  static constexpr const char* kNames[] = {
-      "success", "local length error", "local QP operation error", "local EE context operation error",
-      "local protection error", "work request flushed", "memory window bind error", "bad response",
-      "local access error", "remote invalid request", "remote access error", "remote operation error",
-      "transport retry counter exceeded", "RNR retry counter exceeded", "local RDD violation",
-      "remote invalid RD request", "remote aborted", "invalid EE context number", "invalid EE context state",
-      "fatal error", "response timeout", "general error", "tag matching error", "tag matching rendezvous incomplete"};
+  static constexpr const char* kNames[] = {"success",
+                                           "local length error",
+                                           "local QP operation error",
+                                           "local EE context operation error",
+                                           "local protection error",
+                                           "work request flushed",
+                                           "memory window bind error",
+                                           "bad response",
+                                           "local access error",
+                                           "remote invalid request",
+                                           "remote access error",
+                                           "remote operation error",
+                                           "transport retry counter exceeded",
+                                           "RNR retry counter exceeded",
+                                           "local RDD violation",
+                                           "remote invalid RD request",
+                                           "remote aborted",
+                                           "invalid EE context number",
+                                           "invalid EE context state",
+                                           "fatal error",
+                                           "response timeout",
+                                           "general error",
+                                           "tag matching error",
+                                           "tag matching rendezvous incomplete"};
   if (status < 0 || status >= static_cast<int>(sizeof(kNames) / sizeof(kNames[0]))) return "unknown status";
   return kNames[status];
 }
@@ -93,7 +113,8 @@ void PerftestParser::feedLine(std::string_view, std::string_view line, uint64_t 
   // first character before any search.
   // A command line that names the tool comes before the output, near the top.
   bool command_zone = result_.tool.empty() && line_number <= kCommandLines && line.size() < 1024;
-  if (!recognised_ && c != 'R' && c != 'S' && c != 'A' && c != '#' && c != 'i' && c != 'W' && !command_zone) return;
+  if (!recognised_ && c != 'R' && c != 'S' && c != 'A' && c != '#' && c != 'i' && c != 'W' && !command_zone)
+    return;
   std::string_view t = trim(line);
   if (command_zone && (c == 'i' || c == 'S' || t.find('$') != std::string_view::npos)) {
     result_.tool = findTool(t);
@@ -139,7 +160,8 @@ void PerftestParser::feedLine(std::string_view, std::string_view line, uint64_t 
 // " Dual-port       : OFF            Device         : mlx5_3" holds two
 // settings: a value ends at a tab or a run of two spaces before the next key.
 void PerftestParser::parseSettings(std::string_view line) {
-  if (startsWith(line, "local address") || startsWith(line, "remote address") || startsWith(line, "GID:")) return;
+  if (startsWith(line, "local address") || startsWith(line, "remote address") || startsWith(line, "GID:"))
+    return;
   std::string_view rest = line;
   std::string key;
   size_t colon = rest.find(':');
@@ -166,16 +188,26 @@ void PerftestParser::parseSettings(std::string_view line) {
       }
     }
     std::string v(trim(value));
-    if (key == "Device") result_.device = v;
-    else if (key == "Link type") result_.link_type = v;
-    else if (key == "Transport type") result_.transport_type = v;
-    else if (key == "Connection type") result_.connection_type = v;
-    else if (key == "rdma_cm QPs") result_.rdma_cm_qps = v;
-    else if (key == "Data ex. method") result_.data_exchange = v;
-    else if (key == "Number of qps") result_.qps = leadingInt(v);
-    else if (key == "Mtu") result_.mtu_bytes = leadingInt(v);
-    else if (key == "GID index") result_.gid_index = leadingInt(v);
-    else if (key == "TX depth") result_.tx_depth = leadingInt(v);
+    if (key == "Device")
+      result_.device = v;
+    else if (key == "Link type")
+      result_.link_type = v;
+    else if (key == "Transport type")
+      result_.transport_type = v;
+    else if (key == "Connection type")
+      result_.connection_type = v;
+    else if (key == "rdma_cm QPs")
+      result_.rdma_cm_qps = v;
+    else if (key == "Data ex. method")
+      result_.data_exchange = v;
+    else if (key == "Number of qps")
+      result_.qps = leadingInt(v);
+    else if (key == "Mtu")
+      result_.mtu_bytes = leadingInt(v);
+    else if (key == "GID index")
+      result_.gid_index = leadingInt(v);
+    else if (key == "TX depth")
+      result_.tx_depth = leadingInt(v);
     result_.settings.emplace_back(key, v);
     if (next == std::string_view::npos || next_key.empty()) break;
     key = next_key;
@@ -200,24 +232,36 @@ void PerftestParser::parseTableHeader(std::string_view line) {
     };
     Column column = Column::kOther;
     bool usec = unit() == "usec";
-    if (name == "#bytes") column = Column::kBytes;
-    else if (name == "#iterations") column = Column::kIterations;
-    else if (startsWith(name, "BW peak[")) column = Column::kBwPeak;
-    else if (startsWith(name, "BW average[")) column = Column::kBwAvg;
-    else if (startsWith(name, "MsgRate[")) column = Column::kMsgRate;
-    else if (usec && startsWith(name, "t_min")) column = Column::kTMin;
-    else if (usec && startsWith(name, "t_max")) column = Column::kTMax;
-    else if (usec && startsWith(name, "t_typical")) column = Column::kTTypical;
-    else if (usec && startsWith(name, "t_avg")) column = Column::kTAvg;
-    else if (usec && startsWith(name, "t_stdev")) column = Column::kTStdev;
-    else if (usec && startsWith(name, "99% percentile")) column = Column::kP99;
-    else if (usec && startsWith(name, "99.9% percentile")) column = Column::kP999;
+    if (name == "#bytes")
+      column = Column::kBytes;
+    else if (name == "#iterations")
+      column = Column::kIterations;
+    else if (startsWith(name, "BW peak["))
+      column = Column::kBwPeak;
+    else if (startsWith(name, "BW average["))
+      column = Column::kBwAvg;
+    else if (startsWith(name, "MsgRate["))
+      column = Column::kMsgRate;
+    else if (usec && startsWith(name, "t_min"))
+      column = Column::kTMin;
+    else if (usec && startsWith(name, "t_max"))
+      column = Column::kTMax;
+    else if (usec && startsWith(name, "t_typical"))
+      column = Column::kTTypical;
+    else if (usec && startsWith(name, "t_avg"))
+      column = Column::kTAvg;
+    else if (usec && startsWith(name, "t_stdev"))
+      column = Column::kTStdev;
+    else if (usec && startsWith(name, "99% percentile"))
+      column = Column::kP99;
+    else if (usec && startsWith(name, "99.9% percentile"))
+      column = Column::kP999;
     if (column == Column::kBwPeak || column == Column::kBwAvg) {
       result_.bw_unit = unit();
-      bw_factor_ = result_.bw_unit == "Gb/sec"                                 ? 1.0
+      bw_factor_ = result_.bw_unit == "Gb/sec"                                   ? 1.0
                    : result_.bw_unit == "MB/sec" || result_.bw_unit == "MiB/sec" ? kMebibytesToGbps
-                   : result_.bw_unit == "GB/sec"                               ? 8.0
-                                                                               : 0.0;
+                   : result_.bw_unit == "GB/sec"                                 ? 8.0
+                                                                                 : 0.0;
     }
     if (column >= Column::kTMin && column <= Column::kP999) result_.latency = true;
     columns_.push_back(column);
@@ -239,9 +283,14 @@ void PerftestParser::parseRow(std::string_view line, uint64_t line_number) {
       return *v * bw_factor_;
     };
     switch (columns_[i]) {
-      case Column::kBytes: row.bytes = *v; have_bytes = true; break;
+      case Column::kBytes:
+        row.bytes = *v;
+        have_bytes = true;
+        break;
       case Column::kIterations: row.iterations = *v; break;
-      case Column::kBwPeak: if (!result_.peak_not_measured) row.bw_peak_gbps = bw(); break;
+      case Column::kBwPeak:
+        if (!result_.peak_not_measured) row.bw_peak_gbps = bw();
+        break;
       case Column::kBwAvg: row.bw_avg_gbps = bw(); break;
       case Column::kMsgRate: row.msg_rate_mpps = *v; break;
       case Column::kTMin: row.t_min_us = *v; break;

@@ -47,8 +47,8 @@ struct PerftestResult {
   std::string device, link_type, transport_type, connection_type, rdma_cm_qps, data_exchange;
   std::optional<int> qps, mtu_bytes, gid_index, tx_depth;
   std::vector<std::pair<std::string, std::string>> settings;  // every `Key : value`, in order
-  std::vector<PerftestRow> rows;  // the first kMaxTableRows (nccl_tests_table.h)
-  uint64_t rows_not_kept = 0;     // result rows past them
+  std::vector<PerftestRow> rows;                              // the first kMaxTableRows (nccl_tests_table.h)
+  uint64_t rows_not_kept = 0;                                 // result rows past them
   // The first kMaxKeptErrors error lines (plus the first one that carries a
   // work-completion status, when it comes later); error_lines counts them all.
   // A run that loops on a failing QP prints millions of them.
@@ -74,7 +74,21 @@ class PerftestParser {
   void parseTableHeader(std::string_view line);
   void parseRow(std::string_view line, uint64_t line_number);
 
-  enum class Column { kBytes, kIterations, kBwPeak, kBwAvg, kMsgRate, kTMin, kTMax, kTTypical, kTAvg, kTStdev, kP99, kP999, kOther };
+  enum class Column {
+    kBytes,
+    kIterations,
+    kBwPeak,
+    kBwAvg,
+    kMsgRate,
+    kTMin,
+    kTMax,
+    kTTypical,
+    kTAvg,
+    kTStdev,
+    kP99,
+    kP999,
+    kOther
+  };
   PerftestResult result_;
   std::vector<Column> columns_;
   double bw_factor_ = 1.0;  // to Gb/s

@@ -1,11 +1,11 @@
 // The human view of a `railkit logs` report: one block per input, the job,
 // the grades with every number used, then the findings with file:line
 // evidence and their fixes.
-#include <cctype>
-#include <algorithm>
-#include <cmath>
-
 #include <fmt/core.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
 
 #include "logs/report.h"
 
@@ -41,13 +41,13 @@ void renderTable(std::string& out, const NcclTestsTable& t) {
     }
   out += fmt::format("  table: {}{} rows, {} .. {}{}\n", t.op.empty() ? "" : t.op + ", ", t.rows.size(),
                      bytesText(first.size_bytes), bytesText(largest), t.old_layout ? " (old layout)" : "");
-  if (!t.ranks.empty())
-    out += fmt::format("  ranks: {} on {} host(s)\n", t.ranks.size(), t.hosts.size());
+  if (!t.ranks.empty()) out += fmt::format("  ranks: {} on {} host(s)\n", t.ranks.size(), t.hosts.size());
   out += fmt::format("  busbw: peak {}, at the largest size {} (line {}), avg {} as printed\n",
                      optText(t.peak_busbw_gbs, "GB/s"), optText(t.largest_busbw_gbs, "GB/s"), largest_line,
                      optText(t.avg_busbw_gbs, "GB/s"));
-  out += fmt::format("  #wrong: {}; {}\n", t.wrong_total ? std::to_string(*t.wrong_total) : "n/a (old layout)",
-                     t.out_of_bounds.value_or("no out-of-bounds line"));
+  out +=
+      fmt::format("  #wrong: {}; {}\n", t.wrong_total ? std::to_string(*t.wrong_total) : "n/a (old layout)",
+                  t.out_of_bounds.value_or("no out-of-bounds line"));
 }
 
 void renderPerftest(std::string& out, const PerftestResult& p) {
@@ -75,9 +75,9 @@ void renderPerftest(std::string& out, const PerftestResult& p) {
   std::optional<double> best;
   for (const auto& r : p.rows)
     if (r.bw_avg_gbps && (!best || *r.bw_avg_gbps > *best)) best = r.bw_avg_gbps;
-  out += fmt::format("  {} row(s), {} .. {}; BW average at the last row {} (line {}), best {}{}\n", p.rows.size(),
-                     bytesText(p.rows.front().bytes), bytesText(last.bytes), optText(last.bw_avg_gbps, "Gb/s"),
-                     last.line, optText(best, "Gb/s"),
+  out += fmt::format("  {} row(s), {} .. {}; BW average at the last row {} (line {}), best {}{}\n",
+                     p.rows.size(), bytesText(p.rows.front().bytes), bytesText(last.bytes),
+                     optText(last.bw_avg_gbps, "Gb/s"), last.line, optText(best, "Gb/s"),
                      p.bw_unit.empty() || p.bw_unit == "Gb/sec" ? "" : " (converted from " + p.bw_unit + ")");
 }
 
@@ -88,13 +88,15 @@ std::string joined(const std::vector<std::string>& items, size_t limit = 6) {
   return out.empty() ? "none shown" : out;
 }
 
-std::string gdrText(const std::optional<bool>& gdr) { return gdr ? (*gdr ? "yes" : "no") : "not shown"; }
+std::string gdrText(const std::optional<bool>& gdr) {
+  return gdr ? (*gdr ? "yes" : "no") : "not shown";
+}
 
 // "per rank: 8 rank(s) ... on 2 host(s): NET/IB GDR 4, no NET channel 4":
 // the ranks grouped by what their channels used, so the odd rank stands out.
 // `ranks` holds each rank's host and that kind.
-void renderRanks(std::string& out, const char* label, const std::vector<std::pair<std::string, std::string>>& ranks,
-                 uint64_t not_kept) {
+void renderRanks(std::string& out, const char* label,
+                 const std::vector<std::pair<std::string, std::string>>& ranks, uint64_t not_kept) {
   if (ranks.empty()) return;
   std::vector<std::pair<std::string, uint64_t>> kinds;
   std::vector<std::string> hosts;
@@ -103,13 +105,16 @@ void renderRanks(std::string& out, const char* label, const std::vector<std::pai
     const std::string& kind = rank.second;
     if (std::find(hosts.begin(), hosts.end(), host) == hosts.end()) hosts.push_back(host);
     auto it = std::find_if(kinds.begin(), kinds.end(), [&](const auto& k) { return k.first == kind; });
-    if (it == kinds.end()) kinds.emplace_back(kind, 1);
-    else ++it->second;
+    if (it == kinds.end())
+      kinds.emplace_back(kind, 1);
+    else
+      ++it->second;
   }
   std::vector<std::string> parts;
   for (const auto& [kind, count] : kinds) parts.push_back(fmt::format("{} {}", kind, count));
   out += fmt::format("{}: {} rank(s) with lines of their own, on {} host(s): {}{}\n", label, ranks.size(),
-                     hosts.size(), joined(parts, 8), not_kept ? fmt::format(" ({} more not kept)", not_kept) : "");
+                     hosts.size(), joined(parts, 8),
+                     not_kept ? fmt::format(" ({} more not kept)", not_kept) : "");
 }
 
 std::string rankKind(const std::string& transport, const std::optional<bool>& gdr) {
@@ -130,7 +135,8 @@ void renderJobRanks(std::string& out, const nlohmann::json& facts) {
   std::vector<std::pair<std::string, std::string>> list;
   for (const auto& r : *it) {
     if (!r.is_object()) continue;
-    std::string transport = r.value("transport", nlohmann::json()).is_string() ? r["transport"].get<std::string>() : "";
+    std::string transport =
+        r.value("transport", nlohmann::json()).is_string() ? r["transport"].get<std::string>() : "";
     std::optional<bool> gdr;
     if (r.contains("gdr") && r["gdr"].is_boolean()) gdr = r["gdr"].get<bool>();
     list.emplace_back(r.value("host", ""), rankKind(transport, gdr));
@@ -146,9 +152,10 @@ void renderNccl(std::string& out, const NcclLogFacts& f) {
   if (f.ranks > 0 || hosts > 0) who = fmt::format(": {} rank(s) on {} host(s)", f.ranks, hosts);
   if (f.nranks)
     who += fmt::format(" (nranks {}{})", *f.nranks, f.nnodes ? fmt::format(", nNodes {}", *f.nnodes) : "");
-  out += fmt::format("  NCCL {}{}\n", f.nccl_versions.empty() ? "version not shown" : joined(f.nccl_versions, 3), who);
-  out += fmt::format("  inter-node transport {}, GPUDirect RDMA {}; network {}; HCAs {}\n", f.inter_node_transport,
-                     gdrText(f.gdr), joined(f.networks), joined(f.hcas));
+  out += fmt::format("  NCCL {}{}\n",
+                     f.nccl_versions.empty() ? "version not shown" : joined(f.nccl_versions, 3), who);
+  out += fmt::format("  inter-node transport {}, GPUDirect RDMA {}; network {}; HCAs {}\n",
+                     f.inter_node_transport, gdrText(f.gdr), joined(f.networks), joined(f.hcas));
   if (!f.transports.empty()) {
     std::vector<std::string> parts;
     for (const auto& [name, count] : f.transports) parts.push_back(fmt::format("{} x{}", name, count));
@@ -184,9 +191,10 @@ void renderJob(std::string& out, const LogsReport& report) {
   out += "; NCCL " + (versions == "none shown" ? std::string("version not shown") : versions);
   auto ranks = facts.find("ranks");
   if (ranks != facts.end() && ranks->is_number() && ranks->get<double>() > 0)
-    out += fmt::format("; {} rank(s) on {} host(s) seen", jsonText(facts, "ranks"), jsonText(facts, "host_count"));
-  out += fmt::format("; inter-node transport {}, GPUDirect RDMA {}\n", jsonText(facts, "inter_node_transport"),
-                     jsonText(facts, "gdr"));
+    out += fmt::format("; {} rank(s) on {} host(s) seen", jsonText(facts, "ranks"),
+                       jsonText(facts, "host_count"));
+  out += fmt::format("; inter-node transport {}, GPUDirect RDMA {}\n",
+                     jsonText(facts, "inter_node_transport"), jsonText(facts, "gdr"));
   // One file per rank is common: the job's line is the one that shows them all.
   if (report.inputs.size() > 1) renderJobRanks(out, facts);
 }
@@ -208,8 +216,8 @@ std::string renderText(const LogsReport& report) {
     for (auto& c : status) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
     out += fmt::format("grade {}{}: {}\n", status, g.file.empty() ? "" : " " + g.file, g.reason);
     if (g.method == "expect-line-rate" && g.nic_gbps)
-      out += fmt::format("  NIC rate R = {:g} Gb/s from {}; ranks {} ({}), nodes {} ({}), op {} ({})\n", *g.nic_gbps,
-                         g.nic_source, g.ranks ? std::to_string(*g.ranks) : "?", g.ranks_source,
+      out += fmt::format("  NIC rate R = {:g} Gb/s from {}; ranks {} ({}), nodes {} ({}), op {} ({})\n",
+                         *g.nic_gbps, g.nic_source, g.ranks ? std::to_string(*g.ranks) : "?", g.ranks_source,
                          g.nodes ? std::to_string(*g.nodes) : "?", g.nodes_source, g.op.empty() ? "?" : g.op,
                          g.op_source);
   }
@@ -219,13 +227,16 @@ std::string renderText(const LogsReport& report) {
   for (const auto& f : report.findings) {
     (f.severity == Severity::kError ? errors : f.severity == Severity::kWarning ? warnings : infos)++;
     if (first || f.severity != last) {
-      out += f.severity == Severity::kError ? "\nERRORS:\n" : f.severity == Severity::kWarning ? "\nWARNINGS:\n" : "\nINFO:\n";
+      out += f.severity == Severity::kError     ? "\nERRORS:\n"
+             : f.severity == Severity::kWarning ? "\nWARNINGS:\n"
+                                                : "\nINFO:\n";
       last = f.severity;
       first = false;
     }
     out += fmt::format("  [{}] {}: {}\n", f.id, f.subject, f.message);
     for (const auto& e : f.evidence)
-      out += fmt::format("      evidence: {}{}: {}\n", e.source, e.line ? fmt::format(":{}", *e.line) : "", e.text);
+      out += fmt::format("      evidence: {}{}: {}\n", e.source, e.line ? fmt::format(":{}", *e.line) : "",
+                         e.text);
     if (!f.fix.empty()) out += "      fix: " + f.fix + "\n";
   }
   if (report.findings.empty()) out += "\nno problems found\n";

@@ -1,7 +1,6 @@
 #include "logs/report.h"
 
 #include <algorithm>
-
 #include <nlohmann/json.hpp>
 
 #include "logs/output_findings.h"
@@ -62,7 +61,8 @@ JobHints jobHints(const LogsReport& report) {
     hints.nodes_source = "nNodes printed by NCCL";
   } else if (auto h = positive(facts, "host_count")) {
     hints.nodes = h;
-    hints.nodes_source = "hosts the NCCL lines show (hostnames, bootstrap addresses, nranks over one host's ranks)";
+    hints.nodes_source =
+        "hosts the NCCL lines show (hostnames, bootstrap addresses, nranks over one host's ranks)";
   }
   return hints;
 }
@@ -113,8 +113,9 @@ nlohmann::json reportToJson(const LogsReport& report) {
     nlohmann::json grades = nlohmann::json::array();
     for (const auto& g : report.grades) grades.push_back(gradeToJson(g));
     job["grades"] = grades;
-    bool pass = std::all_of(report.grades.begin(), report.grades.end(),
-                            [](const Grade& g) { return g.status == GradeStatus::kPass || g.status == GradeStatus::kNoBound; });
+    bool pass = std::all_of(report.grades.begin(), report.grades.end(), [](const Grade& g) {
+      return g.status == GradeStatus::kPass || g.status == GradeStatus::kNoBound;
+    });
     job["grade"] = pass ? "pass" : "fail";
   }
   int errors = 0, warnings = 0, infos = 0;

@@ -4,11 +4,10 @@
 // facts combined across inputs, the grades asked for, and every finding, in
 // one struct that renders both the JSON document and the human view.
 
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "core/finding.h"
 #include "logs/grade.h"
@@ -19,10 +18,10 @@ namespace railkit::logs {
 
 struct LogsReport {
   std::vector<InputReport> inputs;
-  NcclJobResult job;               // NCCL facts combined over every input, job-only findings
+  NcclJobResult job;  // NCCL facts combined over every input, job-only findings
   std::optional<GradeRequest> grade_request;
-  std::vector<Grade> grades;       // one per nccl-tests input when grading was asked for
-  std::vector<Finding> findings;   // per input, job-wide, and failed grades
+  std::vector<Grade> grades;      // one per nccl-tests input when grading was asked for
+  std::vector<Finding> findings;  // per input, job-wide, and failed grades
 };
 
 // Combines the inputs into one job (NCCL facts and job-wide findings).

@@ -3,10 +3,9 @@
 // the PCIe topology (GPU <-> NIC distances). Missing surfaces leave their part
 // of the inventory empty; only an unusable root is an error.
 
+#include <nlohmann/json_fwd.hpp>
 #include <optional>
 #include <string>
-
-#include <nlohmann/json_fwd.hpp>
 
 #include "core/file_root.h"
 #include "core/result.h"

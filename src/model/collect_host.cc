@@ -1,6 +1,5 @@
 // Host and process facts: interfaces, modules, /proc/self, live-only facts.
 #include <algorithm>
-
 #include <nlohmann/json.hpp>
 
 #include "core/strings.h"
@@ -15,9 +14,9 @@ namespace {
 
 // The modules an RDMA + GPU stack needs; their presence is what rules check.
 constexpr const char* kModulesOfInterest[] = {
-    "ib_core", "ib_uverbs", "rdma_ucm", "rdma_cm", "ib_umad", "mlx5_core", "mlx5_ib", "ib_ipoib",
-    "efa", "irdma", "bnxt_re", "nvidia", "nvidia_uvm", "nvidia_peermem", "nv_peer_mem", "gdrdrv",
-    "amdgpu"};
+    "ib_core",    "ib_uverbs",      "rdma_ucm",    "rdma_cm", "ib_umad", "mlx5_core",
+    "mlx5_ib",    "ib_ipoib",       "efa",         "irdma",   "bnxt_re", "nvidia",
+    "nvidia_uvm", "nvidia_peermem", "nv_peer_mem", "gdrdrv",  "amdgpu"};
 
 std::string typeName(const std::string& arphrd) {
   if (arphrd == "1") return "ether";
@@ -157,7 +156,8 @@ void addLiveFacts(const FileRoot& root, Inventory& inventory, bool live_network)
       if (!inventory.process.shm_bytes && bytes != j.end() && bytes->is_number_unsigned()) {
         inventory.process.shm_bytes = bytes->get<uint64_t>();
         auto source = j.find("shm_source");
-        inventory.process.shm_source = source != j.end() && source->is_string() ? source->get<std::string>() : "statvfs";
+        inventory.process.shm_source =
+            source != j.end() && source->is_string() ? source->get<std::string>() : "statvfs";
       }
       networkStateFromJson(j, inventory);
     }

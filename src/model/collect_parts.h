@@ -3,10 +3,9 @@
 // tests can run them alone. All read through the FileRoot; none fails: a
 // missing surface leaves its part empty.
 
+#include <nlohmann/json_fwd.hpp>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json_fwd.hpp>
 
 #include "core/file_root.h"
 #include "model/inventory.h"

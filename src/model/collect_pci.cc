@@ -95,7 +95,8 @@ std::vector<Gpu> readGpus(const FileRoot& root) {
     }
     gpus.push_back(std::move(gpu));
   }
-  std::sort(gpus.begin(), gpus.end(), [](const Gpu& a, const Gpu& b) { return a.pci.address < b.pci.address; });
+  std::sort(gpus.begin(), gpus.end(),
+            [](const Gpu& a, const Gpu& b) { return a.pci.address < b.pci.address; });
   for (size_t i = 0; i < gpus.size(); ++i) gpus[i].name = "gpu" + std::to_string(i);
   return gpus;
 }
@@ -125,7 +126,8 @@ std::vector<PciBridge> readBridges(const FileRoot& root, const std::vector<const
       bridges.push_back(std::move(b));
     }
   }
-  std::sort(bridges.begin(), bridges.end(), [](const PciBridge& a, const PciBridge& b) { return a.sysfs_path < b.sysfs_path; });
+  std::sort(bridges.begin(), bridges.end(),
+            [](const PciBridge& a, const PciBridge& b) { return a.sysfs_path < b.sysfs_path; });
   return bridges;
 }
 

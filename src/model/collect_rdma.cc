@@ -96,7 +96,8 @@ std::vector<RdmaDevice> readRdmaDevices(const FileRoot& root) {
         dev.ports.push_back(std::move(port));
       }
     }
-    std::sort(dev.ports.begin(), dev.ports.end(), [](const RdmaPort& a, const RdmaPort& b) { return a.port < b.port; });
+    std::sort(dev.ports.begin(), dev.ports.end(),
+              [](const RdmaPort& a, const RdmaPort& b) { return a.port < b.port; });
     for (auto& port : dev.ports) port.netdev = portNetdev(root, dir, port, dev.ports.size());
     devices.push_back(std::move(dev));
   }

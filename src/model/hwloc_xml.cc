@@ -1,7 +1,6 @@
 #include "model/hwloc_xml.h"
 
 #include <algorithm>
-
 #include <pugixml.hpp>
 
 #include "core/input_file.h"
@@ -72,8 +71,8 @@ struct Walker {
     }
   }
 
-  void addPciDev(const pugi::xml_node& dev, const std::string& host,
-                 const std::vector<std::string>& bridges, std::optional<int> numa) {
+  void addPciDev(const pugi::xml_node& dev, const std::string& host, const std::vector<std::string>& bridges,
+                 std::optional<int> numa) {
     PciFunction f;
     f.address = dev.attribute("pci_busid").value();
     // pci_type: "0302 [10de:15f8] [10de:118f] a1"
@@ -95,7 +94,8 @@ struct Walker {
       Gpu gpu;
       gpu.vendor_name = vendor == "0x10de" ? "nvidia" : "amd";
       for (auto info : dev.children("info"))
-        if (std::string(info.attribute("name").value()) == "PCIDevice") gpu.model = info.attribute("value").value();
+        if (std::string(info.attribute("name").value()) == "PCIDevice")
+          gpu.model = info.attribute("value").value();
       gpu.pci = f;
       out.gpus.push_back(std::move(gpu));
     }
@@ -113,11 +113,10 @@ Result<HwlocTopology> parseHwlocXml(std::string_view xml, const std::string& whe
   pugi::xml_document doc;
   auto parsed = doc.load_buffer(xml.data(), xml.size());
   if (!parsed)
-    return makeError(ErrorCode::kInvalidInput, where + ": not XML (" + parsed.description() +
-                                                   " at byte " + std::to_string(parsed.offset) + ")");
+    return makeError(ErrorCode::kInvalidInput, where + ": not XML (" + parsed.description() + " at byte " +
+                                                   std::to_string(parsed.offset) + ")");
   auto top = doc.child("topology");
-  if (!top)
-    return makeError(ErrorCode::kInvalidInput, where + ": expected an hwloc <topology> root element");
+  if (!top) return makeError(ErrorCode::kInvalidInput, where + ": expected an hwloc <topology> root element");
   Walker w;
   std::string version = top.attribute("version").value();
   w.out.version = version.empty() ? "1.x" : version;
@@ -127,7 +126,8 @@ Result<HwlocTopology> parseHwlocXml(std::string_view xml, const std::string& whe
   auto byAddress = [](const auto& a, const auto& b) { return a.pci.address < b.pci.address; };
   std::stable_sort(w.out.gpus.begin(), w.out.gpus.end(), byAddress);
   for (size_t i = 0; i < w.out.gpus.size(); ++i) w.out.gpus[i].name = "gpu" + std::to_string(i);
-  std::stable_sort(w.out.nics.begin(), w.out.nics.end(), [](const HwlocNic& a, const HwlocNic& b) { return a.name < b.name; });
+  std::stable_sort(w.out.nics.begin(), w.out.nics.end(),
+                   [](const HwlocNic& a, const HwlocNic& b) { return a.name < b.name; });
   return w.out;
 }
 

@@ -32,8 +32,8 @@ struct RdmaPort {
   std::string link_layer;  // "InfiniBand" or "Ethernet"
   std::optional<uint32_t> lid;
   std::optional<uint32_t> sm_lid;
-  std::vector<Gid> gids;   // non-zero entries only
-  std::string netdev;      // what ibdev2netdev prints for this port, "" when none
+  std::vector<Gid> gids;  // non-zero entries only
+  std::string netdev;     // what ibdev2netdev prints for this port, "" when none
 };
 
 struct PcieLink {
@@ -45,14 +45,14 @@ struct PcieLink {
 
 // One PCI function (a NIC, GPU or VF).
 struct PciFunction {
-  std::string address;     // "0000:3b:00.0"
-  std::string sysfs_path;  // resolved, "/sys/devices/pci0000:3a/0000:3a:00.0/0000:3b:00.0"
-  std::string vendor;      // "0x15b3"
-  std::string device;      // "0x1021"
-  std::string class_code;  // "0x020700"
+  std::string address;           // "0000:3b:00.0"
+  std::string sysfs_path;        // resolved, "/sys/devices/pci0000:3a/0000:3a:00.0/0000:3b:00.0"
+  std::string vendor;            // "0x15b3"
+  std::string device;            // "0x1021"
+  std::string class_code;        // "0x020700"
   std::optional<int> numa_node;  // nullopt when absent or -1
   PcieLink link;
-  std::string driver;      // "mlx5_core"
+  std::string driver;  // "mlx5_core"
   // Bridges from the root port down to the function's parent (addresses).
   std::vector<std::string> upstream_bridges;
 };
@@ -75,7 +75,7 @@ struct RdmaDevice {
 };
 
 struct Gpu {
-  std::string name;  // "gpu0" in PCI order
+  std::string name;         // "gpu0" in PCI order
   std::string vendor_name;  // "nvidia", "amd"
   std::string model;        // from /proc/driver/nvidia/gpus/*/information when present
   PciFunction pci;
@@ -85,12 +85,12 @@ struct Gpu {
 struct PciBridge {
   std::string address;
   std::string sysfs_path;
-  size_t config_size = 0;        // bytes readable: 64/256 unprivileged, 4096 with root
-  bool acs_known = false;        // config space was long enough to walk
-  bool acs_capable = false;      // ACS extended capability present
+  size_t config_size = 0;    // bytes readable: 64/256 unprivileged, 4096 with root
+  bool acs_known = false;    // config space was long enough to walk
+  bool acs_capable = false;  // ACS extended capability present
   uint16_t acs_control = 0;
-  bool request_redirect = false; // control bit 2
-  bool source_validation = false;// control bit 0
+  bool request_redirect = false;   // control bit 2
+  bool source_validation = false;  // control bit 0
 };
 
 struct NetInterface {
@@ -98,8 +98,8 @@ struct NetInterface {
   std::string type;       // "ether", "infiniband", "loopback", or the ARPHRD number
   std::string operstate;  // "up", "down", "unknown", ...
   std::optional<int> mtu;
-  std::string pci;        // PCI address of the backing device, "" for virtual ones
-  std::optional<int> dev_port;  // 0-based port of the device behind it (dev_port)
+  std::string pci;                     // PCI address of the backing device, "" for virtual ones
+  std::optional<int> dev_port;         // 0-based port of the device behind it (dev_port)
   std::vector<std::string> addresses;  // live only: "10.0.0.1/24"
   bool addresses_known = false;
   // RoCE ECN (mlx5: ecn/roce_np|roce_rp/enable/<prio>): bit p set = enabled
@@ -147,8 +147,8 @@ struct ProcessFacts {
   std::optional<uint64_t> cap_eff;  // CapEff bitmask
   MemoryLimit memlock;              // "Max locked memory" soft limit
   std::optional<uint64_t> shm_bytes;
-  std::string shm_source;           // "mountinfo" or "statvfs"
-  Environment env;                  // NCCL_*, UCX_*, OMPI_*, PMIX_* only
+  std::string shm_source;  // "mountinfo" or "statvfs"
+  Environment env;         // NCCL_*, UCX_*, OMPI_*, PMIX_* only
 };
 
 enum class PcieDistance { kPix, kPxb, kPhb, kNode, kSys };

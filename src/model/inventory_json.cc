@@ -1,6 +1,5 @@
 // inventoryToJson: the documented JSON of `inspect` (docs/inspect.md).
 #include <cstdio>
-
 #include <nlohmann/json.hpp>
 
 #include "model/collect.h"
@@ -59,15 +58,25 @@ json inventoryToJson(const Inventory& inv) {
   j["root"] = inv.root;
   j["rdma_devices"] = json::array();
   for (const auto& d : inv.rdma_devices) {
-    json dev = {{"name", d.name}, {"node_type", d.node_type}, {"fw_ver", d.fw_ver},
-                {"node_guid", d.node_guid}, {"pci", d.pci ? pciJson(*d.pci) : json(nullptr)}};
-    dev["sriov"] = {{"num_vfs", opt(d.sriov.num_vfs)}, {"total_vfs", opt(d.sriov.total_vfs)},
-                    {"vfs", d.sriov.vfs}, {"physfn", d.sriov.physfn}};
+    json dev = {{"name", d.name},
+                {"node_type", d.node_type},
+                {"fw_ver", d.fw_ver},
+                {"node_guid", d.node_guid},
+                {"pci", d.pci ? pciJson(*d.pci) : json(nullptr)}};
+    dev["sriov"] = {{"num_vfs", opt(d.sriov.num_vfs)},
+                    {"total_vfs", opt(d.sriov.total_vfs)},
+                    {"vfs", d.sriov.vfs},
+                    {"physfn", d.sriov.physfn}};
     dev["ports"] = json::array();
     for (const auto& p : d.ports) {
-      json port = {{"port", p.port}, {"state", p.state}, {"phys_state", p.phys_state},
-                   {"rate_gbps", opt(p.rate_gbps)}, {"rate", p.rate_text},
-                   {"link_layer", p.link_layer}, {"lid", opt(p.lid)}, {"sm_lid", opt(p.sm_lid)},
+      json port = {{"port", p.port},
+                   {"state", p.state},
+                   {"phys_state", p.phys_state},
+                   {"rate_gbps", opt(p.rate_gbps)},
+                   {"rate", p.rate_text},
+                   {"link_layer", p.link_layer},
+                   {"lid", opt(p.lid)},
+                   {"sm_lid", opt(p.sm_lid)},
                    {"netdev", p.netdev}};
       port["gids"] = p.gids;
       dev["ports"].push_back(std::move(port));
@@ -76,12 +85,19 @@ json inventoryToJson(const Inventory& inv) {
   }
   j["gpus"] = json::array();
   for (const auto& g : inv.gpus)
-    j["gpus"].push_back({{"name", g.name}, {"vendor", g.vendor_name}, {"model", g.model},
-                         {"pci", g.pci.address}, {"pci_function", pciJson(g.pci)}});
+    j["gpus"].push_back({{"name", g.name},
+                         {"vendor", g.vendor_name},
+                         {"model", g.model},
+                         {"pci", g.pci.address},
+                         {"pci_function", pciJson(g.pci)}});
   j["interfaces"] = json::array();
   for (const auto& n : inv.interfaces)
-    j["interfaces"].push_back({{"name", n.name}, {"type", n.type}, {"operstate", n.operstate},
-                               {"mtu", opt(n.mtu)}, {"pci", n.pci}, {"dev_port", opt(n.dev_port)},
+    j["interfaces"].push_back({{"name", n.name},
+                               {"type", n.type},
+                               {"operstate", n.operstate},
+                               {"mtu", opt(n.mtu)},
+                               {"pci", n.pci},
+                               {"dev_port", opt(n.dev_port)},
                                {"addresses", n.addresses_known ? json(n.addresses) : json(nullptr)},
                                {"ecn", n.ecn_np || n.ecn_rp ? json{{"roce_np_enabled", prios(n.ecn_np)},
                                                                    {"roce_rp_enabled", prios(n.ecn_rp)}}
@@ -95,17 +111,20 @@ json inventoryToJson(const Inventory& inv) {
   j["rdma_netns_shared"] = opt(inv.rdma_netns_shared);
   j["dev_infiniband"] = inv.dev_infiniband_present ? json(inv.dev_infiniband) : json(nullptr);
   const auto& p = inv.process;
-  j["process"] = {
-      {"cap_eff", p.cap_eff ? json(hex16(*p.cap_eff)) : json(nullptr)},
-      {"cap_ipc_lock", p.cap_eff ? json(((*p.cap_eff >> 14) & 1) != 0) : json(nullptr)},
-      {"memlock", p.memlock.known ? json{{"unlimited", p.memlock.unlimited}, {"bytes", p.memlock.unlimited ? json(nullptr) : json(p.memlock.bytes)}} : json(nullptr)},
-      {"shm_bytes", opt(p.shm_bytes)},
-      {"shm_source", p.shm_source},
-      {"env", p.env}};
+  j["process"] = {{"cap_eff", p.cap_eff ? json(hex16(*p.cap_eff)) : json(nullptr)},
+                  {"cap_ipc_lock", p.cap_eff ? json(((*p.cap_eff >> 14) & 1) != 0) : json(nullptr)},
+                  {"memlock", p.memlock.known ? json{{"unlimited", p.memlock.unlimited},
+                                                     {"bytes", p.memlock.unlimited ? json(nullptr)
+                                                                                   : json(p.memlock.bytes)}}
+                                              : json(nullptr)},
+                  {"shm_bytes", opt(p.shm_bytes)},
+                  {"shm_source", p.shm_source},
+                  {"env", p.env}};
   j["pcie_bridges"] = inv.bridges;
   j["topology"] = {{"source", inv.topology.source}, {"gpu_nic", json::array()}};
   for (const auto& d : inv.topology.gpu_nic)
-    j["topology"]["gpu_nic"].push_back({{"gpu", d.gpu}, {"nic", d.nic}, {"distance", distanceName(d.distance)}});
+    j["topology"]["gpu_nic"].push_back(
+        {{"gpu", d.gpu}, {"nic", d.nic}, {"distance", distanceName(d.distance)}});
   return j;
 }
 

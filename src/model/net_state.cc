@@ -1,7 +1,6 @@
 // The network namespace's routing state and DCB in the inventory: read live
 // (rtnetlink, DCB netlink, /proc/sys) or from live.json, and written back as
 // the same JSON, so `snapshot` captures exactly what `doctor --root` reads.
-#include "sys/ethtool.h"
 #include "sys/net_state.h"
 
 #include <algorithm>
@@ -9,6 +8,7 @@
 
 #include "core/strings.h"
 #include "model/collect_parts.h"
+#include "sys/ethtool.h"
 #include "sys/paths.h"
 
 namespace railkit::sys {
@@ -117,7 +117,8 @@ json networkStateToJson(const Inventory& inv) {
     for (const auto& [name, counters] : inv.pfc_pause) {
       json list = json::array();
       for (const auto& c : counters)
-        list.push_back({{"priority", c.priority}, {"direction", c.received ? "rx" : "tx"}, {"frames", c.frames}});
+        list.push_back(
+            {{"priority", c.priority}, {"direction", c.received ? "rx" : "tx"}, {"frames", c.frames}});
       out["pfc_pause"][name] = std::move(list);
     }
   }
@@ -179,8 +180,8 @@ void networkStateFromJson(const json& live, Inventory& inv) {
         auto prio = j.find("priority");
         auto frames = j.find("frames");
         std::string direction = str(j, "direction");
-        if (prio == j.end() || !prio->is_number_integer() || frames == j.end() || !frames->is_number_unsigned() ||
-            (direction != "rx" && direction != "tx"))
+        if (prio == j.end() || !prio->is_number_integer() || frames == j.end() ||
+            !frames->is_number_unsigned() || (direction != "rx" && direction != "tx"))
           continue;
         int64_t p = prio->get<int64_t>();
         if (p < 0 || p > 7) continue;

@@ -27,11 +27,13 @@ Result<RootSource> RootSource::open(const fs::path& path, const ArchiveLimits& l
   UniqueFd fd(::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY));
   if (!fd) {
     int err = errno;
-    if (err == ENOENT || err == ENOTDIR) return makeError(ErrorCode::kNotFound, label + ": no such file or directory");
+    if (err == ENOENT || err == ENOTDIR)
+      return makeError(ErrorCode::kNotFound, label + ": no such file or directory");
     return makeError(ErrorCode::kIo, label + ": cannot open: " + std::strerror(err));
   }
   struct stat st {};
-  if (::fstat(fd.get(), &st) != 0) return makeError(ErrorCode::kIo, label + ": cannot stat: " + std::strerror(errno));
+  if (::fstat(fd.get(), &st) != 0)
+    return makeError(ErrorCode::kIo, label + ": cannot stat: " + std::strerror(errno));
   RootSource source;
   if (S_ISDIR(st.st_mode)) {
     // Opening it read-only proved we may list it; entries also need search
@@ -42,15 +44,17 @@ Result<RootSource> RootSource::open(const fs::path& path, const ArchiveLimits& l
     return source;
   }
   if (!S_ISREG(st.st_mode))
-    return makeError(ErrorCode::kInvalidInput,
-                     label + ": expected a directory or a .tar.gz snapshot, found " + describeFileType(st.st_mode));
+    return makeError(
+        ErrorCode::kInvalidInput,
+        label + ": expected a directory or a .tar.gz snapshot, found " + describeFileType(st.st_mode));
   if (auto magic = checkGzipMagic(fd.get(), label); !magic) return tl::unexpected(magic.error());
 
   // The scope first: from here until the directory is removed, a signal waits.
   source.scope_ = std::make_unique<CleanupScope>();
   std::string tmpl = (fs::temp_directory_path() / "railkit-root-XXXXXX").string();
   if (!mkdtemp(tmpl.data()))
-    return makeError(ErrorCode::kIo, label + ": cannot create a temporary directory: " + std::strerror(errno));
+    return makeError(ErrorCode::kIo,
+                     label + ": cannot create a temporary directory: " + std::strerror(errno));
   source.temp_ = tmpl;
   source.directory_ = tmpl;
   auto stats = extractSnapshotArchive(fd.get(), tmpl, label, limits);
@@ -69,7 +73,9 @@ void RootSource::removeTemp() {
 }
 
 RootSource::RootSource(RootSource&& other) noexcept
-    : directory_(std::move(other.directory_)), temp_(std::move(other.temp_)), scope_(std::move(other.scope_)) {
+    : directory_(std::move(other.directory_)),
+      temp_(std::move(other.temp_)),
+      scope_(std::move(other.scope_)) {
   other.temp_.clear();
 }
 
@@ -84,6 +90,8 @@ RootSource& RootSource::operator=(RootSource&& other) noexcept {
   return *this;
 }
 
-RootSource::~RootSource() { removeTemp(); }
+RootSource::~RootSource() {
+  removeTemp();
+}
 
 }  // namespace railkit::model

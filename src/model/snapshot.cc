@@ -1,5 +1,7 @@
 #include "model/snapshot.h"
 
+#include <archive.h>
+#include <archive_entry.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <sys/stat.h>
@@ -9,9 +11,6 @@
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
-
-#include <archive.h>
-#include <archive_entry.h>
 #include <nlohmann/json.hpp>
 
 #include "core/atomic_file.h"
@@ -148,7 +147,8 @@ Status packTarGz(const fs::path& dir, int fd, const std::string& out) {
   };
   if (archive_write_open_fd(a, fd) != ARCHIVE_OK) return fail("cannot start the archive");
   std::error_code ec;
-  for (auto it = fs::recursive_directory_iterator(dir, ec); it != fs::recursive_directory_iterator(); it.increment(ec)) {
+  for (auto it = fs::recursive_directory_iterator(dir, ec); it != fs::recursive_directory_iterator();
+       it.increment(ec)) {
     if (ec) break;
     if (auto st = checkInterrupt("snapshot"); !st) {
       archive_write_free(a);
@@ -245,18 +245,19 @@ Result<SnapshotStats> writeDirectory(const FileRoot& root, const SnapshotRecorde
     // rename(2) replaces an empty directory in one step, and fails if it
     // was filled meanwhile.
     if (::rename(temp->c_str(), out.c_str()) != 0)
-      return makeError(ErrorCode::kIo, std::string(kWhat) + " " + out.string() + ": cannot rename into place: " +
-                                           std::strerror(errno));
+      return makeError(ErrorCode::kIo, std::string(kWhat) + " " + out.string() +
+                                           ": cannot rename into place: " + std::strerror(errno));
     cleanup.release();
     return stats;
   }
   if (!force || !replaceableByForce(out))
-    return makeError(ErrorCode::kUsage, std::string(kWhat) + " " + out.string() + ": changed while the snapshot was written");
+    return makeError(ErrorCode::kUsage,
+                     std::string(kWhat) + " " + out.string() + ": changed while the snapshot was written");
   // Swap the new tree and the old one atomically, then remove the old one
   // (now under the temporary name).
   if (::renameat2(AT_FDCWD, temp->c_str(), AT_FDCWD, out.c_str(), RENAME_EXCHANGE) != 0)
-    return makeError(ErrorCode::kIo, std::string(kWhat) + " " + out.string() + ": cannot replace it: " +
-                                         std::strerror(errno));
+    return makeError(ErrorCode::kIo, std::string(kWhat) + " " + out.string() +
+                                         ": cannot replace it: " + std::strerror(errno));
   return stats;  // `cleanup` removes the old snapshot
 }
 
@@ -269,16 +270,19 @@ Status checkSnapshotOutput(const fs::path& given, bool force) {
   if (!fs::exists(st)) return okStatus();
   const std::string head = std::string(kWhat) + " " + out.string() + ": ";
   if (isTarGz(out)) {
-    if (fs::is_directory(st)) return makeError(ErrorCode::kUsage, head + "is a directory, expected a file name");
+    if (fs::is_directory(st))
+      return makeError(ErrorCode::kUsage, head + "is a directory, expected a file name");
     if (!force) return makeError(ErrorCode::kUsage, head + "already exists (remove it or pass --force)");
     return okStatus();
   }
   if (isEmptyDir(out)) return okStatus();
   if (!force)
-    return makeError(ErrorCode::kUsage, head + "exists and is not an empty directory (remove it or pass --force)");
-  if (!replaceableByForce(out))
     return makeError(ErrorCode::kUsage,
-                     head + "exists and is not a railkit snapshot (no railkit/live.json); --force replaces only those");
+                     head + "exists and is not an empty directory (remove it or pass --force)");
+  if (!replaceableByForce(out))
+    return makeError(
+        ErrorCode::kUsage,
+        head + "exists and is not a railkit snapshot (no railkit/live.json); --force replaces only those");
   return okStatus();
 }
 

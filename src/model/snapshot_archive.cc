@@ -1,14 +1,13 @@
 #include "model/snapshot_archive.h"
 
+#include <archive.h>
+#include <archive_entry.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <memory>
-
-#include <archive.h>
-#include <archive_entry.h>
 
 #include "core/input_file.h"
 #include "core/interrupt.h"
@@ -52,16 +51,19 @@ class Extractor {
       int rc = archive_read_next_header(a_, &entry);
       if (rc == ARCHIVE_EOF) break;
       if (rc != ARCHIVE_OK && rc != ARCHIVE_WARN) {
-        std::string where = stats_.entries == 0 ? "" : " after " + std::to_string(stats_.entries) + " entries";
-        return fail(ErrorCode::kInvalidInput, "damaged or truncated archive" + where + " (" + archiveMessage(a_) + ")");
+        std::string where =
+            stats_.entries == 0 ? "" : " after " + std::to_string(stats_.entries) + " entries";
+        return fail(ErrorCode::kInvalidInput,
+                    "damaged or truncated archive" + where + " (" + archiveMessage(a_) + ")");
       }
       if (++stats_.entries > limits_.max_entries)
-        return fail(ErrorCode::kInvalidInput,
-                    "more than " + std::to_string(limits_.max_entries) + " entries (the limit for a snapshot)");
+        return fail(ErrorCode::kInvalidInput, "more than " + std::to_string(limits_.max_entries) +
+                                                  " entries (the limit for a snapshot)");
       if (auto st = one(entry); !st) return tl::unexpected(st.error());
     }
     if (stats_.files + stats_.links == 0)
-      return fail(ErrorCode::kInvalidInput, "the archive holds no files (an empty or all-NUL tar is not a snapshot)");
+      return fail(ErrorCode::kInvalidInput,
+                  "the archive holds no files (an empty or all-NUL tar is not a snapshot)");
     return stats_;
   }
 
@@ -79,13 +81,15 @@ class Extractor {
     std::string name = entryName(entry);
     if (name.empty() || name == "." || name == "./") return okStatus();
     if (name.size() > limits_.max_path_bytes)
-      return refuse(name.substr(0, 80) + "...", "name longer than " + std::to_string(limits_.max_path_bytes) + " bytes");
+      return refuse(name.substr(0, 80) + "...",
+                    "name longer than " + std::to_string(limits_.max_path_bytes) + " bytes");
     if (depthOf(name) > limits_.max_depth)
       return refuse(name, "more than " + std::to_string(limits_.max_depth) + " components deep");
     if (name.front() == '/') return refuse(name, "absolute name");
     la_int64_t size = archive_entry_size_is_set(entry) ? archive_entry_size(entry) : 0;
     if (size < 0 || static_cast<std::uint64_t>(size) > limits_.max_entry_bytes)
-      return refuse(name, "larger than " + formatByteLimit(limits_.max_entry_bytes) + " (the limit per file)");
+      return refuse(name,
+                    "larger than " + formatByteLimit(limits_.max_entry_bytes) + " (the limit per file)");
     if (archive_entry_hardlink(entry) != nullptr)
       return refuse(name, std::string("hard link to '") + archive_entry_hardlink(entry) +
                               "' (a snapshot holds no hard links)");
@@ -99,7 +103,8 @@ class Extractor {
         const char* target = archive_entry_symlink(entry);
         std::string t = target ? target : "";
         if (t.size() > limits_.max_path_bytes)
-          return refuse(name, "symlink target longer than " + std::to_string(limits_.max_path_bytes) + " bytes");
+          return refuse(name,
+                        "symlink target longer than " + std::to_string(limits_.max_path_bytes) + " bytes");
         if (auto st = tree_.makeSymlink(name, t); !st) return treeError(st.error());
         ++stats_.links;
         return okStatus();
@@ -133,8 +138,8 @@ class Extractor {
       int rc = archive_read_data_block(a_, &buf, &len, &offset);
       if (rc == ARCHIVE_EOF) break;
       if (rc != ARCHIVE_OK && rc != ARCHIVE_WARN)
-        return fail(ErrorCode::kInvalidInput, "damaged or truncated archive in entry '" + name + "' (" +
-                                                  archiveMessage(a_) + ")");
+        return fail(ErrorCode::kInvalidInput,
+                    "damaged or truncated archive in entry '" + name + "' (" + archiveMessage(a_) + ")");
       // Sparse entries: the holes would be written out in full; sysfs has none.
       if (offset < 0 || static_cast<std::uint64_t>(offset) != written)
         return refuse(name, "a sparse file (a snapshot holds none)");
@@ -142,11 +147,14 @@ class Extractor {
       stats_.bytes += len;
       // The header's size was checked, but the data is what fills the disk.
       if (written > limits_.max_entry_bytes)
-        return refuse(name, "larger than " + formatByteLimit(limits_.max_entry_bytes) + " (the limit per file)");
+        return refuse(name,
+                      "larger than " + formatByteLimit(limits_.max_entry_bytes) + " (the limit per file)");
       if (stats_.bytes > limits_.max_total_bytes)
         return fail(ErrorCode::kInvalidInput, "more than " + formatByteLimit(limits_.max_total_bytes) +
-                                                  " of files (the limit for a snapshot), at entry '" + name + "'");
-      auto st = writeAll(fd->get(), std::string_view(static_cast<const char*>(buf), len), label_ + ": " + name);
+                                                  " of files (the limit for a snapshot), at entry '" + name +
+                                                  "'");
+      auto st =
+          writeAll(fd->get(), std::string_view(static_cast<const char*>(buf), len), label_ + ": " + name);
       if (!st) return st;
     }
     return okStatus();
@@ -167,7 +175,8 @@ Status checkGzipMagic(int fd, const std::string& label) {
   do got = ::pread(fd, head, sizeof head, 0);
   while (got < 0 && errno == EINTR);
   if (got < 0) return makeError(ErrorCode::kIo, label + ": cannot read: " + std::strerror(errno));
-  if (::lseek(fd, 0, SEEK_SET) != 0) return makeError(ErrorCode::kIo, label + ": cannot seek: " + std::strerror(errno));
+  if (::lseek(fd, 0, SEEK_SET) != 0)
+    return makeError(ErrorCode::kIo, label + ": cannot seek: " + std::strerror(errno));
   const std::string expected = "expected a directory or a gzip-compressed tar snapshot, found ";
   if (got == 0) return makeError(ErrorCode::kInvalidInput, label + ": " + expected + "an empty file");
   if (got >= 2 && head[0] == 0x1f && head[1] == 0x8b) return okStatus();
@@ -188,7 +197,8 @@ Result<ExtractStats> extractSnapshotArchive(int fd, const std::string& dest, con
   archive_read_support_filter_gzip(a.get());
   archive_read_support_format_tar(a.get());
   if (archive_read_open_fd(a.get(), fd, 1 << 16) != ARCHIVE_OK)
-    return makeError(ErrorCode::kInvalidInput, label + ": not a readable .tar.gz (" + archiveMessage(a.get()) + ")");
+    return makeError(ErrorCode::kInvalidInput,
+                     label + ": not a readable .tar.gz (" + archiveMessage(a.get()) + ")");
   Extractor extractor(a.get(), std::move(*tree), label, limits);
   return extractor.run();
 }

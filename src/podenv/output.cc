@@ -9,7 +9,6 @@ namespace railkit::podenv {
 // A missing item's JSON is its fields under the same names.
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(Missing, kind, name, reason)
 
-
 std::string describeMissing(const Missing& m) {
   std::string what = m.kind == "data-if"   ? "data interface " + m.name
                      : m.kind == "hca"     ? "RDMA device " + m.name

@@ -17,19 +17,19 @@ struct ChartPoint {
 };
 
 struct ChartSeries {
-  std::string name;   // legend text
-  int colour = 0;     // palette index 0..7
+  std::string name;  // legend text
+  int colour = 0;    // palette index 0..7
   bool dashed = false;
   std::vector<ChartPoint> points;
 };
 
 struct ChartLine {
-  std::string name;   // label drawn at the line's right end
+  std::string name;  // label drawn at the line's right end
   double y = 0;
-  std::string css;    // "bound" or "graded"
+  std::string css;  // "bound" or "graded"
 };
 
-struct ChartLabel {     // a marked point with a note (the peak)
+struct ChartLabel {  // a marked point with a note (the peak)
   ChartPoint at;
   std::string text;
 };

@@ -4,10 +4,9 @@
 // goes through esc(): an input is data, and a hostile one (`<script>` in a
 // host name, a log line with `"` and `&`) must come out as text, never markup.
 
+#include <nlohmann/json.hpp>
 #include <string>
 #include <string_view>
-
-#include <nlohmann/json.hpp>
 
 namespace railkit::report {
 

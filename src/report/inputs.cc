@@ -1,10 +1,9 @@
 #include "report/inputs.h"
 
+#include <fmt/format.h>
 #include <unistd.h>
 
 #include <string_view>
-
-#include <fmt/format.h>
 
 #include "core/input_file.h"
 #include "core/version.h"
@@ -45,8 +44,9 @@ void addText(logs::InputReport input, LoadedInputs& loaded, std::vector<logs::In
              std::string& sources) {
   if (input.kind == logs::InputKind::kUnknown) {
     std::string why = input.notes.empty() ? "" : " (" + input.notes.front() + ")";
-    loaded.errors.push_back(Error{ErrorCode::kInvalidInput,
-                                  input.file + ": neither a railkit JSON document nor nccl-tests, perftest or NCCL log text" + why});
+    loaded.errors.push_back(Error{
+        ErrorCode::kInvalidInput,
+        input.file + ": neither a railkit JSON document nor nccl-tests, perftest or NCCL log text" + why});
     return;
   }
   sources += (sources.empty() ? "" : ", ") + input.file;
@@ -66,13 +66,15 @@ Result<Document> documentFromJson(const std::string& source, nlohmann::json json
     return makeError(ErrorCode::kInvalidInput, source + ": JSON but not a railkit document (not an object)");
   auto kind = json.find("kind");
   if (kind == json.end() || !kind->is_string())
-    return makeError(ErrorCode::kInvalidInput,
-                     source + ": JSON without a \"kind\": not a railkit document (railkit 0.1 or later writes one)");
+    return makeError(
+        ErrorCode::kInvalidInput,
+        source + ": JSON without a \"kind\": not a railkit document (railkit 0.1 or later writes one)");
   std::string k = kind->get<std::string>();
   if (!kindIsReported(k))
-    return makeError(ErrorCode::kInvalidInput,
-                     fmt::format("{}: kind {:?} is not one report draws (validate, bench, doctor, inspect, logs, lint)",
-                                 source, k));
+    return makeError(
+        ErrorCode::kInvalidInput,
+        fmt::format("{}: kind {:?} is not one report draws (validate, bench, doctor, inspect, logs, lint)",
+                    source, k));
   return Document{source, k, std::move(json)};
 }
 
@@ -110,7 +112,8 @@ LoadedInputs loadInputs(const std::vector<std::string>& paths) {
     if (looksLikeJson(*content)) {
       auto json = nlohmann::json::parse(*content, nullptr, false);
       if (json.is_discarded()) {
-        loaded.errors.push_back(Error{ErrorCode::kInvalidInput, name + ": starts like JSON but does not parse"});
+        loaded.errors.push_back(
+            Error{ErrorCode::kInvalidInput, name + ": starts like JSON but does not parse"});
         continue;
       }
       auto doc = documentFromJson(name, std::move(json));

@@ -6,10 +6,9 @@
 // `railkit logs --json` would write it. An input that is neither is an error
 // value naming the file; the other inputs are still loaded.
 
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "core/result.h"
 

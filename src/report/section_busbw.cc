@@ -2,13 +2,13 @@
 // that measured it overlaid: validate's collectives, bench's results and the
 // nccl-tests tables the logs reader found. Out-of-place solid, in-place
 // dashed; the NIC bound and the graded fraction as horizontal lines.
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cmath>
 #include <map>
 #include <optional>
 #include <set>
-
-#include <fmt/format.h>
 
 #include "report/chart.h"
 #include "report/html.h"
@@ -118,13 +118,15 @@ std::string opSection(const std::string& op, const std::vector<const Run*>& runs
                           legendSwatch(i, true), esc(run.label),
                           run.avg ? fmt::format(": avg bus bandwidth {} GB/s", label(*run.avg)) : "");
     auto addLine = [&](const std::string& name, double y, const char* css) {
-      if (lines_seen.insert(fmt::format("{}{}", css, num(y, 6))).second) chart.lines.push_back({name, y, css});
+      if (lines_seen.insert(fmt::format("{}{}", css, num(y, 6))).second)
+        chart.lines.push_back({name, y, css});
     };
     if (run.bound) addLine(fmt::format("NIC bound {} GB/s", num(*run.bound)), *run.bound, "bound");
     // The graded line is the fraction of the bound unless --expect-busbw
     // asked for more; then it is that expectation, named as such.
-    bool of_bound = run.fraction && run.bound && std::abs(*run.fraction * *run.bound - run.expected.value_or(0)) <
-                                                     1e-9 * std::max(1.0, *run.bound);
+    bool of_bound =
+        run.fraction && run.bound &&
+        std::abs(*run.fraction * *run.bound - run.expected.value_or(0)) < 1e-9 * std::max(1.0, *run.bound);
     if (run.expected)
       addLine(of_bound ? fmt::format("{}x bound {} GB/s", num(*run.fraction), num(*run.expected))
                        : fmt::format("expected {} GB/s", num(*run.expected)),
@@ -133,7 +135,8 @@ std::string opSection(const std::string& op, const std::vector<const Run*>& runs
   legend += "</ul>\n";
   if (peak_run != nullptr) {
     double best = std::max(peak.oop, peak.ip);
-    chart.labels.push_back({{peak.size, best}, fmt::format("peak {} GB/s at {}", label(best), sizeLabel(peak.size))});
+    chart.labels.push_back(
+        {{peak.size, best}, fmt::format("peak {} GB/s at {}", label(best), sizeLabel(peak.size))});
   }
   // The numbers: one row per size, two columns per run.
   std::set<double> sizes;
@@ -150,14 +153,18 @@ std::string opSection(const std::string& op, const std::vector<const Run*>& runs
   for (double size : sizes) {
     table += fmt::format("<tr><td>{}</td>", num(size, 0));
     for (const Run* run : runs) {
-      auto it = std::find_if(run->rows.begin(), run->rows.end(), [&](const Row& r) { return r.size == size; });
-      if (it == run->rows.end()) table += "<td></td><td></td>";
-      else table += fmt::format("<td>{}</td><td>{}</td>", label(it->oop), it->has_ip ? label(it->ip) : "");
+      auto it =
+          std::find_if(run->rows.begin(), run->rows.end(), [&](const Row& r) { return r.size == size; });
+      if (it == run->rows.end())
+        table += "<td></td><td></td>";
+      else
+        table += fmt::format("<td>{}</td><td>{}</td>", label(it->oop), it->has_ip ? label(it->ip) : "");
     }
     table += "</tr>\n";
   }
   table += "</tbody></table>\n";
-  return fmt::format("<h3>{}</h3>\n<figure>{}{}</figure>\n{}", esc(op), renderLineChart(chart), legend, table);
+  return fmt::format("<h3>{}</h3>\n<figure>{}{}</figure>\n{}", esc(op), renderLineChart(chart), legend,
+                     table);
 }
 
 }  // namespace

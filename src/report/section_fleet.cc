@@ -2,11 +2,11 @@
 // found on that node. Nodes whose rows are identical are folded into one row
 // (a healthy 1024-node fleet is one line), and the consistency outliers
 // follow, each with the value the majority has.
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <map>
 #include <set>
-
-#include <fmt/format.h>
 
 #include "report/html.h"
 #include "report/sections.h"
@@ -17,11 +17,13 @@ namespace {
 struct NodeRow {
   std::string name;
   int rank = -1;
-  std::string counts;                      // "nics 7/8 gpus 8/8"
+  std::string counts;                        // "nics 7/8 gpus 8/8"
   std::map<std::string, std::string> cells;  // check -> worst severity
 };
 
-int rank(const std::string& s) { return s == "error" ? 0 : s == "warning" ? 1 : s == "info" ? 2 : 3; }
+int rank(const std::string& s) {
+  return s == "error" ? 0 : s == "warning" ? 1 : s == "info" ? 2 : 3;
+}
 
 void addFindings(NodeRow& row, const nlohmann::json& findings) {
   if (!findings.is_array()) return;
@@ -49,8 +51,8 @@ std::string renderFleet(const Documents& docs) {
         NodeRow row{textAt(n, "name"), intAt(n, "rank", -1), "", {}};
         const auto& c = objectAt(n, "counts");
         if (c.is_object() && !c.empty())
-          row.counts = fmt::format("nics {}/{} gpus {}/{}", textAt(c, "nics_active"), textAt(c, "nics_expected"),
-                                   textAt(c, "gpus"), textAt(c, "gpus_expected"));
+          row.counts = fmt::format("nics {}/{} gpus {}/{}", textAt(c, "nics_active"),
+                                   textAt(c, "nics_expected"), textAt(c, "gpus"), textAt(c, "gpus_expected"));
         addFindings(row, arrayAt(n, "findings"));
         rows.push_back(std::move(row));
       }
@@ -60,7 +62,8 @@ std::string renderFleet(const Documents& docs) {
           if (row.rank >= 0 && row.rank == intAt(s, "rank", -2)) row.cells["links: suspect node"] = "error";
       for (const auto& o : arrayAt(doc.json, "outliers")) {
         for (auto& row : rows)
-          if (row.name == textAt(o, "host") || row.name.rfind(textAt(o, "host") + " (", 0) == 0) row.cells["outlier"] = "error";
+          if (row.name == textAt(o, "host") || row.name.rfind(textAt(o, "host") + " (", 0) == 0)
+            row.cells["outlier"] = "error";
         outliers += fmt::format("<tr><td>{}</td><td>{}</td><td>{}</td><td>{} ({} nodes){}</td></tr>\n",
                                 esc(textAt(o, "host")), esc(textAt(o, "attribute")), esc(textAt(o, "value")),
                                 esc(textAt(o, "majority_value")), esc(textAt(o, "majority_count")),
@@ -82,7 +85,8 @@ std::string renderFleet(const Documents& docs) {
     }
   std::vector<std::string> checks;
   for (const auto& [id, w] : worst) checks.push_back(id);
-  std::stable_sort(checks.begin(), checks.end(), [&](const auto& a, const auto& b) { return worst[a] < worst[b]; });
+  std::stable_sort(checks.begin(), checks.end(),
+                   [&](const auto& a, const auto& b) { return worst[a] < worst[b]; });
   // Fold nodes with the same row.
   std::map<std::string, std::vector<const NodeRow*>> folded;
   std::vector<std::string> order;
@@ -96,10 +100,11 @@ std::string renderFleet(const Documents& docs) {
     if (list.empty()) order.push_back(key);
     list.push_back(&r);
   }
-  std::string body = fmt::format("<p>{} node(s) in {} group(s) of identical results; &#10007; error, ! warning, "
-                                 "i info, &#10003; pass.</p>\n<div class=\"scroll\"><table class=\"grid\">"
-                                 "<thead><tr><th>nodes</th><th>counts</th>",
-                                 rows.size(), order.size());
+  std::string body = fmt::format(
+      "<p>{} node(s) in {} group(s) of identical results; &#10007; error, ! warning, "
+      "i info, &#10003; pass.</p>\n<div class=\"scroll\"><table class=\"grid\">"
+      "<thead><tr><th>nodes</th><th>counts</th>",
+      rows.size(), order.size());
   for (const auto& c : checks) body += fmt::format("<th class=\"check\"><span>{}</span></th>", esc(c));
   body += "</tr></thead><tbody>\n";
   for (const auto& key : order) {
@@ -117,9 +122,10 @@ std::string renderFleet(const Documents& docs) {
   }
   body += "</tbody></table></div>\n";
   if (!outliers.empty())
-    body += "<h3>Consistency outliers</h3>\n<table class=\"numbers\"><thead><tr><th>node</th><th>attribute</th>"
-            "<th>its value</th><th>the majority's value</th></tr></thead><tbody>\n" +
-            outliers + "</tbody></table>\n";
+    body +=
+        "<h3>Consistency outliers</h3>\n<table class=\"numbers\"><thead><tr><th>node</th><th>attribute</th>"
+        "<th>its value</th><th>the majority's value</th></tr></thead><tbody>\n" +
+        outliers + "</tbody></table>\n";
   return section("fleet", "Fleet", body);
 }
 

@@ -20,21 +20,23 @@ std::string joined(const nlohmann::json& list) {
 std::string transports(const nlohmann::json& t) {
   std::string out;
   if (!t.is_object()) return out;
-  for (const auto& [name, count] : t.items()) out += fmt::format("{}{} x{}", out.empty() ? "" : ", ", name, text(count));
+  for (const auto& [name, count] : t.items())
+    out += fmt::format("{}{} x{}", out.empty() ? "" : ", ", name, text(count));
   return out;
 }
 
 std::string gdr(const nlohmann::json& in) {
   if (!in.contains("gdr") || in["gdr"].is_null()) return "";
-  return in["gdr"].is_boolean() ? (in["gdr"].get<bool>() ? "yes" : "<b class=\"bad\">no</b>") : esc(text(in["gdr"]));
+  return in["gdr"].is_boolean() ? (in["gdr"].get<bool>() ? "yes" : "<b class=\"bad\">no</b>")
+                                : esc(text(in["gdr"]));
 }
 
 std::string findingsList(const nlohmann::json& findings) {
   std::string out = "<ul class=\"evidence-list\">";
   for (const auto& f : findings) {
     std::string sev = textAt(f, "severity");
-    out += fmt::format("<li class=\"{0}\"><span class=\"sev {0}\">{0}</span> <code>{1}</code> {2}: {3}", esc(sev),
-                       esc(textAt(f, "id")), esc(textAt(f, "subject")), esc(textAt(f, "message")));
+    out += fmt::format("<li class=\"{0}\"><span class=\"sev {0}\">{0}</span> <code>{1}</code> {2}: {3}",
+                       esc(sev), esc(textAt(f, "id")), esc(textAt(f, "subject")), esc(textAt(f, "message")));
     const auto& ev = arrayAt(f, "evidence");
     if (ev.is_array() && !ev.empty()) {
       out += "<pre class=\"evidence\">";
@@ -67,31 +69,38 @@ std::string renderNcclLogs(const Documents& docs) {
         continue;
       }
       if (numberAt(in, "nccl_lines") <= 0 && kind != "nccl-log") continue;
-      rows += fmt::format("<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>\n",
-                          esc(textAt(in, "file")), esc(textAt(in, "nccl_version")), esc(textAt(in, "nranks")),
-                          esc(joined(arrayAt(in, "hosts"))),
-                          esc(textAt(in, "inter_node_transport")), gdr(in),
-                          esc(joined(arrayAt(in, "hcas"))),
-                          esc(transports(objectAt(in, "transports"))));
+      rows += fmt::format(
+          "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></"
+          "tr>\n",
+          esc(textAt(in, "file")), esc(textAt(in, "nccl_version")), esc(textAt(in, "nranks")),
+          esc(joined(arrayAt(in, "hosts"))), esc(textAt(in, "inter_node_transport")), gdr(in),
+          esc(joined(arrayAt(in, "hcas"))), esc(transports(objectAt(in, "transports"))));
     }
     // Several inputs are one job (a file per rank is common): its combined facts last.
     const auto& job = objectAt(doc.json, "job");
     if (!rows.empty() && arrayAt(doc.json, "inputs").size() > 1 && numberAt(job, "nccl_lines") > 0)
-      rows += fmt::format("<tr class=\"job\"><th>the job ({} inputs)</th><td>{}</td><td>{}</td><td>{}</td><td>{}</td>"
-                          "<td>{}</td><td>{}</td><td>{}</td></tr>\n",
-                          arrayAt(doc.json, "inputs").size(), esc(textAt(job, "nccl_version")), esc(textAt(job, "nranks")),
-                          esc(joined(arrayAt(job, "hosts"))), esc(textAt(job, "inter_node_transport")), gdr(job),
-                          esc(joined(arrayAt(job, "hcas"))), esc(transports(objectAt(job, "transports"))));
+      rows += fmt::format(
+          "<tr class=\"job\"><th>the job ({} inputs)</th><td>{}</td><td>{}</td><td>{}</td><td>{}</td>"
+          "<td>{}</td><td>{}</td><td>{}</td></tr>\n",
+          arrayAt(doc.json, "inputs").size(), esc(textAt(job, "nccl_version")), esc(textAt(job, "nranks")),
+          esc(joined(arrayAt(job, "hosts"))), esc(textAt(job, "inter_node_transport")), gdr(job),
+          esc(joined(arrayAt(job, "hcas"))), esc(transports(objectAt(job, "transports"))));
     std::string part;
     if (!rows.empty())
-      part += "<table class=\"numbers\"><caption>NCCL, per input (one file per rank or pod: per rank)</caption><thead><tr><th>file</th><th>NCCL</th>"
-              "<th>nranks</th><th>hosts</th><th>inter-node transport</th><th>GPUDirect RDMA</th><th>HCAs</th>"
-              "<th>connections</th></tr></thead><tbody>\n" + rows + "</tbody></table>\n";
+      part +=
+          "<table class=\"numbers\"><caption>NCCL, per input (one file per rank or pod: per "
+          "rank)</caption><thead><tr><th>file</th><th>NCCL</th>"
+          "<th>nranks</th><th>hosts</th><th>inter-node transport</th><th>GPUDirect RDMA</th><th>HCAs</th>"
+          "<th>connections</th></tr></thead><tbody>\n" +
+          rows + "</tbody></table>\n";
     if (!rows.empty()) part += renderRankTable(job);
     if (!perf.empty())
-      part += "<table class=\"numbers\"><caption>perftest</caption><thead><tr><th>file</th><th>tool</th><th>device</th>"
-              "<th>link</th><th>best average (Gb/s)</th><th>average at the largest size (Gb/s)</th></tr></thead><tbody>\n" +
-              perf + "</tbody></table>\n";
+      part +=
+          "<table "
+          "class=\"numbers\"><caption>perftest</caption><thead><tr><th>file</th><th>tool</th><th>device</th>"
+          "<th>link</th><th>best average (Gb/s)</th><th>average at the largest size "
+          "(Gb/s)</th></tr></thead><tbody>\n" +
+          perf + "</tbody></table>\n";
     const auto& findings = arrayAt(doc.json, "findings");
     if (findings.is_array() && !findings.empty()) part += "<h3>Findings</h3>\n" + findingsList(findings);
     if (!part.empty()) body += fmt::format("<h3>{}</h3>\n{}", esc(doc.source), part);

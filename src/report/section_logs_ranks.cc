@@ -4,11 +4,11 @@
 // job of a few nodes gets a row per rank; past kRankRowsMax ranks identical
 // rows are grouped ("ranks 0-7, 16-23 on 2 hosts"), largest group first, so
 // a 4096-rank job stays a short table and the odd ranks are the last rows.
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <map>
 #include <set>
-
-#include <fmt/format.h>
 
 #include "report/html.h"
 #include "report/sections.h"

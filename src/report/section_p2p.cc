@@ -1,10 +1,10 @@
 // Point-to-point bandwidth against message size, in Gb/s as perftest and
 // link rates print it: bench p2p runs and the perftest outputs the logs
 // reader found (ib_write_bw and friends), overlaid, with the table below.
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <set>
-
-#include <fmt/format.h>
 
 #include "report/chart.h"
 #include "report/html.h"
@@ -59,17 +59,19 @@ std::string renderP2p(const Documents& docs) {
     chart.series.push_back({runs[i].label, static_cast<int>(i), false, runs[i].points});
     double best = 0;
     for (const auto& p : runs[i].points) best = std::max(best, p.y), sizes.insert(p.x);
-    legend += fmt::format("<li>{} <b>{}</b>: best average {} Gb/s</li>", legendSwatch(i, false), esc(runs[i].label),
-                          label(best));
+    legend += fmt::format("<li>{} <b>{}</b>: best average {} Gb/s</li>", legendSwatch(i, false),
+                          esc(runs[i].label), label(best));
   }
   legend += "</ul>\n";
-  std::string table = "<table class=\"numbers\"><caption>average bandwidth (Gb/s)</caption><thead><tr><th>size (bytes)</th>";
+  std::string table =
+      "<table class=\"numbers\"><caption>average bandwidth (Gb/s)</caption><thead><tr><th>size (bytes)</th>";
   for (const auto& r : runs) table += "<th>" + esc(r.label) + "</th>";
   table += "</tr></thead><tbody>\n";
   for (double size : sizes) {
     table += fmt::format("<tr><td>{}</td>", num(size, 0));
     for (const auto& r : runs) {
-      auto it = std::find_if(r.points.begin(), r.points.end(), [&](const ChartPoint& p) { return p.x == size; });
+      auto it =
+          std::find_if(r.points.begin(), r.points.end(), [&](const ChartPoint& p) { return p.x == size; });
       table += it == r.points.end() ? "<td></td>" : "<td>" + label(it->y) + "</td>";
     }
     table += "</tr>\n";

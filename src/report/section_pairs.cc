@@ -3,11 +3,11 @@
 // suspect nodes marked. Past kHeatmapMaxNodes a matrix stops being readable
 // (and a 1024-node one is 10^6 cells), so each node gets one bar, the median
 // of its links, and the slowest links are listed.
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cmath>
 #include <set>
-
-#include <fmt/format.h>
 
 #include "report/html.h"
 #include "report/sections.h"
@@ -48,9 +48,10 @@ std::string stepLegend(double threshold) {
   std::string out = "<ul class=\"legend\">";
   for (int i = 0; i < 6; ++i)
     out += fmt::format("<li><span class=\"chip h{}\"></span>{} of the median</li>", i, kNames[i]);
-  return out + fmt::format("<li><span class=\"chip slow-chip\"></span>slow link (outlined): below {} Gb/s</li>"
-                           "<li><b class=\"suspect\">&#9650; r</b> suspect node</li></ul>\n",
-                           label(threshold));
+  return out + fmt::format(
+                   "<li><span class=\"chip slow-chip\"></span>slow link (outlined): below {} Gb/s</li>"
+                   "<li><b class=\"suspect\">&#9650; r</b> suspect node</li></ul>\n",
+                   label(threshold));
 }
 
 Pairs readPairs(const std::string& label, const nlohmann::json& p) {
@@ -74,7 +75,8 @@ Pairs readPairs(const std::string& label, const nlohmann::json& p) {
     out.links.push_back(link);
   }
   for (const auto& s : arrayAt(p, "suspect_nodes"))
-    if (s.is_object() && s.contains("rank") && s["rank"].is_number_integer()) out.suspects.insert(s["rank"].get<int>());
+    if (s.is_object() && s.contains("rank") && s["rank"].is_number_integer())
+      out.suspects.insert(s["rank"].get<int>());
   return out;
 }
 
@@ -83,29 +85,34 @@ std::string heatmap(const Pairs& p) {
   double cell = std::clamp(640.0 / std::max<size_t>(n, 1), 8.0, 40.0);
   double left = 60, top = 40, size = cell * n;
   std::string out = fmt::format(
-      "<svg class=\"heatmap\" viewBox=\"0 0 {0:.0f} {1:.0f}\" width=\"{0:.0f}\" height=\"{1:.0f}\" role=\"img\" "
+      "<svg class=\"heatmap\" viewBox=\"0 0 {0:.0f} {1:.0f}\" width=\"{0:.0f}\" height=\"{1:.0f}\" "
+      "role=\"img\" "
       "aria-label=\"pairs bandwidth as a fraction of the median, {2} nodes\" data-nodes=\"{2}\">\n",
       left + size + 10, top + size + 10, n);
   for (size_t r = 0; r < n; ++r) {
     bool suspect = p.suspects.count(static_cast<int>(r)) > 0;
     std::string label = fmt::format("{}r{}", suspect ? "\u25B2 " : "", r);
     const char* css = suspect ? "tick suspect" : "tick";
-    out += fmt::format("<text class=\"{0}\" x=\"{1:.1f}\" y=\"{2:.1f}\" text-anchor=\"end\"><title>{3}</title>{4}</text>"
-                       "<text class=\"{0}\" x=\"{5:.1f}\" y=\"{6:.1f}\" text-anchor=\"start\" transform=\"rotate(-60 {5:.1f} {6:.1f})\">{4}</text>\n",
-                       css, left - 4, top + cell * (r + 0.5) + 4, esc(p.names[r]), label, left + cell * (r + 0.5), top - 4);
+    out += fmt::format(
+        "<text class=\"{0}\" x=\"{1:.1f}\" y=\"{2:.1f}\" text-anchor=\"end\"><title>{3}</title>{4}</text>"
+        "<text class=\"{0}\" x=\"{5:.1f}\" y=\"{6:.1f}\" text-anchor=\"start\" transform=\"rotate(-60 "
+        "{5:.1f} {6:.1f})\">{4}</text>\n",
+        css, left - 4, top + cell * (r + 0.5) + 4, esc(p.names[r]), label, left + cell * (r + 0.5), top - 4);
     if (suspect)
-      out += fmt::format("<rect class=\"suspect-band\" x=\"{:.1f}\" y=\"{:.1f}\" width=\"{:.1f}\" height=\"{:.1f}\"/>\n",
-                         left, top + cell * r, size, cell);
+      out += fmt::format(
+          "<rect class=\"suspect-band\" x=\"{:.1f}\" y=\"{:.1f}\" width=\"{:.1f}\" height=\"{:.1f}\"/>\n",
+          left, top + cell * r, size, cell);
   }
   std::string slow;
   for (const auto& l : p.links) {
     double f = p.median > 0 ? l.gbps / p.median : 0;
     for (int k = 0; k < 2; ++k) {
       int row = k == 0 ? l.a : l.b, col = k == 0 ? l.b : l.a;
-      std::string rect = fmt::format("<rect class=\"cell h{}{}\" x=\"{:.1f}\" y=\"{:.1f}\" width=\"{:.1f}\" height=\"{:.1f}\">"
-                                     "<title>r{} - r{}: {} Gb/s, {}% of the median</title></rect>\n",
-                                     step(f), l.slow ? " slow" : "", left + cell * col, top + cell * row, cell, cell,
-                                     row, col, num(l.gbps), num(f * 100, 0));
+      std::string rect = fmt::format(
+          "<rect class=\"cell h{}{}\" x=\"{:.1f}\" y=\"{:.1f}\" width=\"{:.1f}\" height=\"{:.1f}\">"
+          "<title>r{} - r{}: {} Gb/s, {}% of the median</title></rect>\n",
+          step(f), l.slow ? " slow" : "", left + cell * col, top + cell * row, cell, cell, row, col,
+          num(l.gbps), num(f * 100, 0));
       (l.slow ? slow : out) += rect;  // slow cells last, so their outline is on top
     }
   }
@@ -128,9 +135,10 @@ std::string nodeBars(const Pairs& p, std::vector<std::pair<double, int>>& per_no
       left + width + 10, top + height + 40, n);
   for (double v : {0.0, 0.5, 0.8, 1.0, 1.25}) {
     double y = top + height - v / y_max * height;
-    out += fmt::format("<line class=\"grid\" x1=\"{:.1f}\" y1=\"{:.1f}\" x2=\"{:.1f}\" y2=\"{:.1f}\"/>"
-                       "<text class=\"tick\" x=\"{:.1f}\" y=\"{:.1f}\" text-anchor=\"end\">{}%</text>\n",
-                       left, y, left + width, y, left - 4, y + 4, num(v * 100, 0));
+    out += fmt::format(
+        "<line class=\"grid\" x1=\"{:.1f}\" y1=\"{:.1f}\" x2=\"{:.1f}\" y2=\"{:.1f}\"/>"
+        "<text class=\"tick\" x=\"{:.1f}\" y=\"{:.1f}\" text-anchor=\"end\">{}%</text>\n",
+        left, y, left + width, y, left - 4, y + 4, num(v * 100, 0));
   }
   for (size_t r = 0; r < n; ++r) {
     auto& v = bw[r];
@@ -142,53 +150,63 @@ std::string nodeBars(const Pairs& p, std::vector<std::pair<double, int>>& per_no
     double f = p.median > 0 ? med / p.median : 0;
     per_node.push_back({f, static_cast<int>(r)});
     double h = std::min(f, y_max) / y_max * height;
-    out += fmt::format("<rect class=\"bar h{}\" x=\"{:.2f}\" y=\"{:.1f}\" width=\"{:.2f}\" height=\"{:.1f}\"/>", step(f),
-                       left + bar * r, top + height - h, std::max(bar - (bar > 3 ? 1 : 0), 0.5), h);
+    out +=
+        fmt::format("<rect class=\"bar h{}\" x=\"{:.2f}\" y=\"{:.1f}\" width=\"{:.2f}\" height=\"{:.1f}\"/>",
+                    step(f), left + bar * r, top + height - h, std::max(bar - (bar > 3 ? 1 : 0), 0.5), h);
     if (p.suspects.count(static_cast<int>(r)))
-      out += fmt::format("<text class=\"suspect\" x=\"{:.1f}\" y=\"{:.1f}\" text-anchor=\"middle\">&#9650;</text>",
-                         left + bar * (r + 0.5), top + height + 14);
+      out += fmt::format(
+          "<text class=\"suspect\" x=\"{:.1f}\" y=\"{:.1f}\" text-anchor=\"middle\">&#9650;</text>",
+          left + bar * (r + 0.5), top + height + 14);
   }
-  out += fmt::format("\n<text class=\"axis-title\" x=\"{:.1f}\" y=\"{:.1f}\" text-anchor=\"middle\">node (rank 0 .. {})</text>\n",
-                     left + width / 2, top + height + 32, n - 1);
+  out += fmt::format(
+      "\n<text class=\"axis-title\" x=\"{:.1f}\" y=\"{:.1f}\" text-anchor=\"middle\">node (rank 0 .. "
+      "{})</text>\n",
+      left + width / 2, top + height + 32, n - 1);
   return out + "</svg>\n";
 }
 
 std::string linkTable(const Pairs& p, size_t limit) {
   std::vector<Link> links = p.links;
   std::sort(links.begin(), links.end(), [](const Link& x, const Link& y) { return x.gbps < y.gbps; });
-  std::string out = fmt::format("<table class=\"numbers\"><caption>links, slowest first{}</caption>\n"
-                                "<thead><tr><th>a</th><th>b</th><th>bandwidth (Gb/s)</th><th>% of median</th>"
-                                "<th>slow</th></tr></thead><tbody>\n",
-                                links.size() > limit ? fmt::format(" (the {} slowest of {})", limit, links.size()) : "");
+  std::string out = fmt::format(
+      "<table class=\"numbers\"><caption>links, slowest first{}</caption>\n"
+      "<thead><tr><th>a</th><th>b</th><th>bandwidth (Gb/s)</th><th>% of median</th>"
+      "<th>slow</th></tr></thead><tbody>\n",
+      links.size() > limit ? fmt::format(" (the {} slowest of {})", limit, links.size()) : "");
   for (size_t i = 0; i < links.size() && i < limit; ++i) {
     const auto& l = links[i];
-    out += fmt::format("<tr{}><td>r{} {}</td><td>r{} {}</td><td>{}</td><td>{}</td><td>{}</td></tr>\n",
-                       l.slow ? " class=\"bad\"" : "", l.a, esc(p.names[l.a]), l.b, esc(p.names[l.b]), num(l.gbps),
-                       p.median > 0 ? num(l.gbps / p.median * 100, 0) : "", l.slow ? "slow" : "");
+    out +=
+        fmt::format("<tr{}><td>r{} {}</td><td>r{} {}</td><td>{}</td><td>{}</td><td>{}</td></tr>\n",
+                    l.slow ? " class=\"bad\"" : "", l.a, esc(p.names[l.a]), l.b, esc(p.names[l.b]),
+                    num(l.gbps), p.median > 0 ? num(l.gbps / p.median * 100, 0) : "", l.slow ? "slow" : "");
   }
   return out + "</tbody></table>\n";
 }
 
 std::string onePairs(const Pairs& p) {
-  std::string out = fmt::format("<h3>{}</h3>\n<p>{} nodes, {} links, median {} Gb/s per direction, slow below {} Gb/s; "
-                                "{} slow link(s), {} suspect node(s).</p>\n",
-                                esc(p.label), p.names.size(), p.links.size(), num(p.median), num(p.threshold),
-                                std::count_if(p.links.begin(), p.links.end(), [](const Link& l) { return l.slow; }),
-                                p.suspects.size());
+  std::string out = fmt::format(
+      "<h3>{}</h3>\n<p>{} nodes, {} links, median {} Gb/s per direction, slow below {} Gb/s; "
+      "{} slow link(s), {} suspect node(s).</p>\n",
+      esc(p.label), p.names.size(), p.links.size(), num(p.median), num(p.threshold),
+      std::count_if(p.links.begin(), p.links.end(), [](const Link& l) { return l.slow; }), p.suspects.size());
   if (!p.suspects.empty()) {
     out += "<p class=\"bad\">suspect node(s):";
-    for (int s : p.suspects) out += fmt::format(" <b>r{}</b> {};", s, esc(s < static_cast<int>(p.names.size()) ? p.names[s] : ""));
+    for (int s : p.suspects)
+      out += fmt::format(" <b>r{}</b> {};", s, esc(s < static_cast<int>(p.names.size()) ? p.names[s] : ""));
     out += "</p>\n";
   }
-  if (p.names.size() <= kHeatmapMaxNodes) return out + "<figure>" + heatmap(p) + stepLegend(p.threshold) + "</figure>\n" + linkTable(p, 5000);
+  if (p.names.size() <= kHeatmapMaxNodes)
+    return out + "<figure>" + heatmap(p) + stepLegend(p.threshold) + "</figure>\n" + linkTable(p, 5000);
   std::vector<std::pair<double, int>> per_node;
   out += "<figure>" + nodeBars(p, per_node) + stepLegend(p.threshold) + "</figure>\n";
   std::sort(per_node.begin(), per_node.end());
-  out += "<table class=\"numbers\"><caption>the 20 nodes with the slowest median link</caption><thead><tr><th>node</th>"
-         "<th>median link (% of the fleet median)</th></tr></thead><tbody>\n";
+  out +=
+      "<table class=\"numbers\"><caption>the 20 nodes with the slowest median "
+      "link</caption><thead><tr><th>node</th>"
+      "<th>median link (% of the fleet median)</th></tr></thead><tbody>\n";
   for (size_t i = 0; i < per_node.size() && i < 20; ++i)
-    out += fmt::format("<tr><td>r{} {}</td><td>{}</td></tr>\n", per_node[i].second, esc(p.names[per_node[i].second]),
-                       num(per_node[i].first * 100, 0));
+    out += fmt::format("<tr><td>r{} {}</td><td>{}</td></tr>\n", per_node[i].second,
+                       esc(p.names[per_node[i].second]), num(per_node[i].first * 100, 0));
   return out + "</tbody></table>\n" + linkTable(p, 50);
 }
 

@@ -2,10 +2,10 @@
 // per distinct topology: a fleet of identical machines shows one matrix with
 // the nodes that share it; an odd machine shows its own. Cells are coloured
 // from PIX (same switch, best for GPUDirect RDMA) to SYS (across sockets).
+#include <fmt/format.h>
+
 #include <map>
 #include <set>
-
-#include <fmt/format.h>
 
 #include "report/html.h"
 #include "report/sections.h"
@@ -28,7 +28,8 @@ const char* distanceClass(const std::string& d) {
   return "dx";
 }
 
-void addInventory(const std::string& node, const nlohmann::json& inventory, std::map<std::string, Topology>& out) {
+void addInventory(const std::string& node, const nlohmann::json& inventory,
+                  std::map<std::string, Topology>& out) {
   const auto& topo = objectAt(inventory, "topology");
   const auto& pairs = arrayAt(topo, "gpu_nic");
   if (pairs.empty()) return;
@@ -69,23 +70,25 @@ std::string renderTopology(const Documents& docs) {
   for (const auto& doc : docs) {
     if (doc.kind == "railkit.validate/v1")
       for (const auto& n : arrayAt(doc.json, "nodes"))
-        if (n.is_object() && n.contains("inventory")) addInventory(textAt(n, "name"), n["inventory"], topologies);
+        if (n.is_object() && n.contains("inventory"))
+          addInventory(textAt(n, "name"), n["inventory"], topologies);
     if (doc.kind == "railkit.inspect/v1")
       addInventory(doc.source, doc.json, topologies);  // "root" is "/" on every live node
   }
   if (topologies.empty()) return "";
-  std::string body = "<ul class=\"legend\"><li><span class=\"chip d0\"></span>PIX one PCIe switch</li>"
-                     "<li><span class=\"chip d1\"></span>PXB several switches</li>"
-                     "<li><span class=\"chip d2\"></span>PHB through the host bridge</li>"
-                     "<li><span class=\"chip d3\"></span>NODE same NUMA node</li>"
-                     "<li><span class=\"chip d4\"></span>SYS across sockets</li></ul>\n";
+  std::string body =
+      "<ul class=\"legend\"><li><span class=\"chip d0\"></span>PIX one PCIe switch</li>"
+      "<li><span class=\"chip d1\"></span>PXB several switches</li>"
+      "<li><span class=\"chip d2\"></span>PHB through the host bridge</li>"
+      "<li><span class=\"chip d3\"></span>NODE same NUMA node</li>"
+      "<li><span class=\"chip d4\"></span>SYS across sockets</li></ul>\n";
   int i = 0;
   for (const auto& [key, t] : topologies) {
     std::string nodes;
     for (size_t k = 0; k < t.nodes.size() && k < 12; ++k) nodes += (k ? ", " : "") + esc(t.nodes[k]);
     if (t.nodes.size() > 12) nodes += fmt::format(" +{} more", t.nodes.size() - 12);
-    body += fmt::format("<h3>topology {} of {}: {} node(s)</h3>\n<p>{}</p>\n{}", ++i, topologies.size(), t.nodes.size(),
-                        nodes, matrix(t));
+    body += fmt::format("<h3>topology {} of {}: {} node(s)</h3>\n<p>{}</p>\n{}", ++i, topologies.size(),
+                        t.nodes.size(), nodes, matrix(t));
   }
   return section("topology", "GPU \u2194 NIC distance", body);
 }

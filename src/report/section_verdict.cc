@@ -2,11 +2,11 @@
 // across nodes ("12 of 16 nodes: memlock-limit") with their fix, errors
 // first, most widespread first. A 1024-node run with one misconfiguration
 // everywhere is one line, not 1024.
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <map>
 #include <set>
-
-#include <fmt/format.h>
 
 #include "report/html.h"
 #include "report/sections.h"
@@ -14,7 +14,9 @@
 namespace railkit::report {
 namespace {
 
-int severityRank(const std::string& s) { return s == "error" ? 0 : s == "warning" ? 1 : 2; }
+int severityRank(const std::string& s) {
+  return s == "error" ? 0 : s == "warning" ? 1 : 2;
+}
 
 struct Group {
   std::string id, severity = "info", message, fix, unit;
@@ -23,7 +25,7 @@ struct Group {
 
 struct Tally {
   std::map<std::string, Group> groups;
-  std::set<std::string> nodes;  // every node seen (validate nodes, doctor documents)
+  std::set<std::string> nodes;      // every node seen (validate nodes, doctor documents)
   std::vector<std::string> failed;  // what made the verdict fail
   size_t failure_lines = 0;
   std::vector<std::string> failures;
@@ -66,7 +68,8 @@ void tallyPairs(const Document& doc, Tally& t) {
   size_t slow = 0, links = arrayAt(p, "links").size();
   for (const auto& l : arrayAt(p, "links")) slow += boolAt(l, "slow") ? 1 : 0;
   std::string suspects;
-  for (const auto& s : arrayAt(p, "suspect_nodes")) suspects += fmt::format(" r{} {}", textAt(s, "rank"), textAt(s, "host"));
+  for (const auto& s : arrayAt(p, "suspect_nodes"))
+    suspects += fmt::format(" r{} {}", textAt(s, "rank"), textAt(s, "host"));
   if (slow > 0 || !suspects.empty())
     t.failed.push_back(fmt::format("{}: {} slow link(s) of {}{}", doc.source, slow, links,
                                    suspects.empty() ? "" : "; suspect node(s):" + suspects));
@@ -114,7 +117,8 @@ void tallyDocument(const Document& doc, Tally& t) {
     if (textAt(objectAt(j, "job"), "grade") == "fail")
       t.failed.push_back(doc.source + ": a bandwidth grade failed");
   } else if (doc.kind == "railkit.bench/v1") {
-    if (numberAt(j, "wrong") > 0) t.failed.push_back(fmt::format("{}: {} wrong result(s)", doc.source, textAt(j, "wrong")));
+    if (numberAt(j, "wrong") > 0)
+      t.failed.push_back(fmt::format("{}: {} wrong result(s)", doc.source, textAt(j, "wrong")));
     const auto& failures = arrayAt(j, "failures");
     if (failures.is_array() && !failures.empty()) t.failed.push_back(doc.source + ": bench failures");
     t.addFailures(failures);
@@ -130,34 +134,41 @@ std::string renderVerdict(const Documents& docs) {
   std::vector<const Group*> groups;
   for (const auto& [id, g] : t.groups) groups.push_back(&g);
   std::sort(groups.begin(), groups.end(), [](const Group* a, const Group* b) {
-    if (severityRank(a->severity) != severityRank(b->severity)) return severityRank(a->severity) < severityRank(b->severity);
+    if (severityRank(a->severity) != severityRank(b->severity))
+      return severityRank(a->severity) < severityRank(b->severity);
     if (a->places.size() != b->places.size()) return a->places.size() > b->places.size();
     return a->id < b->id;
   });
-  bool errors = std::any_of(groups.begin(), groups.end(), [](const Group* g) { return g->severity == "error"; });
+  bool errors =
+      std::any_of(groups.begin(), groups.end(), [](const Group* g) { return g->severity == "error"; });
   bool pass = t.failed.empty() && !errors;
-  std::string body = fmt::format("<p class=\"verdict {0}\" data-verdict=\"{0}\">{1}</p>\n", pass ? "pass" : "fail",
-                                 pass ? "PASS" : "FAIL");
+  std::string body = fmt::format("<p class=\"verdict {0}\" data-verdict=\"{0}\">{1}</p>\n",
+                                 pass ? "pass" : "fail", pass ? "PASS" : "FAIL");
   if (pass && !t.judged && groups.empty())
-    body += "<p class=\"muted\">Nothing failed, and nothing was graded: these inputs hold no expectation. Run "
-            "<code>bench</code> or <code>logs</code> with <code>--expect-line-rate</code> (or <code>validate</code>) "
-            "for a verdict on the bandwidth.</p>\n";
+    body +=
+        "<p class=\"muted\">Nothing failed, and nothing was graded: these inputs hold no expectation. Run "
+        "<code>bench</code> or <code>logs</code> with <code>--expect-line-rate</code> (or "
+        "<code>validate</code>) "
+        "for a verdict on the bandwidth.</p>\n";
   if (!t.failed.empty() || !t.failures.empty()) {
     body += "<ul class=\"failed\">";
     for (const auto& f : t.failed) body += "<li>" + esc(f) + "</li>";
     for (const auto& f : t.failures) body += "<li>" + esc(f) + "</li>";
     if (t.failure_lines > t.failures.size())
-      body += fmt::format("<li>... and {} more failure line(s)</li>",
-                          t.failure_lines - t.failures.size());
+      body += fmt::format("<li>... and {} more failure line(s)</li>", t.failure_lines - t.failures.size());
     body += "</ul>\n";
   }
   if (!groups.empty()) {
-    body += "<table class=\"findings\"><caption>findings grouped across nodes and files, worst first</caption>\n"
-            "<thead><tr><th>severity</th><th>where</th><th>id</th><th>what</th><th>fix</th></tr></thead><tbody>\n";
+    body +=
+        "<table class=\"findings\"><caption>findings grouped across nodes and files, worst first</caption>\n"
+        "<thead><tr><th>severity</th><th>where</th><th>id</th><th>what</th><th>fix</th></tr></"
+        "thead><tbody>\n";
     for (const Group* g : groups) {
-      std::string where = g->unit == "nodes" && !t.nodes.empty()
-                              ? fmt::format("{} of {} nodes", g->places.size(), std::max(t.nodes.size(), g->places.size()))
-                              : fmt::format("{} {}", g->places.size(), g->places.size() == 1 ? g->unit.substr(0, g->unit.size() - 1) : g->unit);
+      std::string where =
+          g->unit == "nodes" && !t.nodes.empty()
+              ? fmt::format("{} of {} nodes", g->places.size(), std::max(t.nodes.size(), g->places.size()))
+              : fmt::format("{} {}", g->places.size(),
+                            g->places.size() == 1 ? g->unit.substr(0, g->unit.size() - 1) : g->unit);
       std::string names;
       size_t shown = 0;
       for (const auto& p : g->places) {
@@ -167,9 +178,10 @@ std::string renderVerdict(const Documents& docs) {
         }
         names += (names.empty() ? "" : ", ") + p;
       }
-      body += fmt::format("<tr class=\"{0}\"><td><span class=\"sev {0}\">{0}</span></td><td title=\"{1}\">{2}</td>"
-                          "<td><code>{3}</code></td><td>{4}</td><td>{5}</td></tr>\n",
-                          esc(g->severity), esc(names), esc(where), esc(g->id), esc(g->message), esc(g->fix));
+      body += fmt::format(
+          "<tr class=\"{0}\"><td><span class=\"sev {0}\">{0}</span></td><td title=\"{1}\">{2}</td>"
+          "<td><code>{3}</code></td><td>{4}</td><td>{5}</td></tr>\n",
+          esc(g->severity), esc(names), esc(where), esc(g->id), esc(g->message), esc(g->fix));
     }
     body += "</tbody></table>\n";
   }

@@ -12,13 +12,13 @@ namespace railkit::report {
 
 using Documents = std::vector<Document>;
 
-std::string renderVerdict(const Documents& docs);    // section_verdict.cc
-std::string renderBusbw(const Documents& docs);      // section_busbw.cc
-std::string renderP2p(const Documents& docs);        // section_p2p.cc
-std::string renderPairs(const Documents& docs);      // section_pairs.cc
-std::string renderFleet(const Documents& docs);      // section_fleet.cc
-std::string renderTopology(const Documents& docs);   // section_topology.cc
-std::string renderNcclLogs(const Documents& docs);   // section_logs.cc
+std::string renderVerdict(const Documents& docs);   // section_verdict.cc
+std::string renderBusbw(const Documents& docs);     // section_busbw.cc
+std::string renderP2p(const Documents& docs);       // section_p2p.cc
+std::string renderPairs(const Documents& docs);     // section_pairs.cc
+std::string renderFleet(const Documents& docs);     // section_fleet.cc
+std::string renderTopology(const Documents& docs);  // section_topology.cc
+std::string renderNcclLogs(const Documents& docs);  // section_logs.cc
 
 // The logs section's per-rank table of a logs document's job facts
 // (section_logs_ranks.cc): a row per rank up to kRankRowsMax ranks, past it

@@ -46,7 +46,8 @@ Status ethtool(const Socket& socket, const std::string& netdev, void* command) {
 // The number after `prefix` when it is a single digit 0-7 ending the name at `end`.
 std::optional<int> priorityAt(std::string_view name, std::string_view prefix, std::string_view suffix) {
   if (name.size() != prefix.size() + 1 + suffix.size()) return std::nullopt;
-  if (name.substr(0, prefix.size()) != prefix || name.substr(prefix.size() + 1) != suffix) return std::nullopt;
+  if (name.substr(0, prefix.size()) != prefix || name.substr(prefix.size() + 1) != suffix)
+    return std::nullopt;
   char digit = name[prefix.size()];
   if (digit < '0' || digit > '7') return std::nullopt;
   return digit - '0';
@@ -55,7 +56,8 @@ std::optional<int> priorityAt(std::string_view name, std::string_view prefix, st
 }  // namespace
 
 Result<std::vector<std::pair<std::string, uint64_t>>> liveEthtoolStats(const std::string& netdev) {
-  if (netdev.empty() || netdev.size() >= IF_NAMESIZE) return makeError(ErrorCode::kInvalidInput, "bad interface name");
+  if (netdev.empty() || netdev.size() >= IF_NAMESIZE)
+    return makeError(ErrorCode::kInvalidInput, "bad interface name");
   Socket socket;
   if (socket.fd() < 0) return makeError(ErrorCode::kIo, std::string("socket: ") + std::strerror(errno));
   // How many statistics: the string set's size.
@@ -88,7 +90,8 @@ Result<std::vector<std::pair<std::string, uint64_t>>> liveEthtoolStats(const std
   for (uint32_t i = 0; i < got; ++i) {
     const char* name = reinterpret_cast<const char*>(names->data) + std::size_t{i} * ETH_GSTRING_LEN;
     uint64_t value = 0;
-    std::memcpy(&value, reinterpret_cast<const char*>(stats->data) + std::size_t{i} * sizeof(uint64_t), sizeof value);
+    std::memcpy(&value, reinterpret_cast<const char*>(stats->data) + std::size_t{i} * sizeof(uint64_t),
+                sizeof value);
     out.emplace_back(std::string(name, strnlen(name, ETH_GSTRING_LEN)), value);
   }
   return out;

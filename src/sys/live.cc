@@ -1,20 +1,21 @@
 #include "sys/live.h"
 
-#include <algorithm>
-
 #include <arpa/inet.h>
 #include <ifaddrs.h>
 #include <netinet/in.h>
 #include <sys/statvfs.h>
+
+#include <algorithm>
 
 namespace railkit::sys {
 
 namespace {
 int prefixLength(const sockaddr* mask) {
   if (!mask) return 0;
-  const auto* bytes = mask->sa_family == AF_INET
-                          ? reinterpret_cast<const uint8_t*>(&reinterpret_cast<const sockaddr_in*>(mask)->sin_addr)
-                          : reinterpret_cast<const uint8_t*>(&reinterpret_cast<const sockaddr_in6*>(mask)->sin6_addr);
+  const auto* bytes =
+      mask->sa_family == AF_INET
+          ? reinterpret_cast<const uint8_t*>(&reinterpret_cast<const sockaddr_in*>(mask)->sin_addr)
+          : reinterpret_cast<const uint8_t*>(&reinterpret_cast<const sockaddr_in6*>(mask)->sin6_addr);
   int n = mask->sa_family == AF_INET ? 4 : 16, bits = 0;
   for (int i = 0; i < n; ++i) bits += __builtin_popcount(bytes[i]);
   return bits;
@@ -30,9 +31,10 @@ std::map<std::string, std::vector<std::string>> liveInterfaceAddresses() {
     int family = it->ifa_addr->sa_family;
     if (family != AF_INET && family != AF_INET6) continue;
     char buf[INET6_ADDRSTRLEN] = {};
-    const void* src = family == AF_INET
-                          ? static_cast<const void*>(&reinterpret_cast<sockaddr_in*>(it->ifa_addr)->sin_addr)
-                          : static_cast<const void*>(&reinterpret_cast<sockaddr_in6*>(it->ifa_addr)->sin6_addr);
+    const void* src =
+        family == AF_INET
+            ? static_cast<const void*>(&reinterpret_cast<sockaddr_in*>(it->ifa_addr)->sin_addr)
+            : static_cast<const void*>(&reinterpret_cast<sockaddr_in6*>(it->ifa_addr)->sin6_addr);
     if (!inet_ntop(family, src, buf, sizeof buf)) continue;
     out[it->ifa_name].push_back(std::string(buf) + "/" + std::to_string(prefixLength(it->ifa_netmask)));
   }

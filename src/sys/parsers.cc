@@ -21,7 +21,9 @@ std::string parseStateName(std::string_view text) {
   return std::string(text);
 }
 
-std::string parseGidType(std::string_view text) { return std::string(trim(text)); }
+std::string parseGidType(std::string_view text) {
+  return std::string(trim(text));
+}
 
 bool isZeroGid(std::string_view gid) {
   for (char c : trim(gid))
@@ -75,10 +77,14 @@ std::optional<uint64_t> parseSize(std::string_view v) {
   uint64_t mult = 1;
   char last = v.back();
   switch (last) {
-    case 'k': case 'K': mult = 1ull << 10; break;
-    case 'm': case 'M': mult = 1ull << 20; break;
-    case 'g': case 'G': mult = 1ull << 30; break;
-    case 't': case 'T': mult = 1ull << 40; break;
+    case 'k':
+    case 'K': mult = 1ull << 10; break;
+    case 'm':
+    case 'M': mult = 1ull << 20; break;
+    case 'g':
+    case 'G': mult = 1ull << 30; break;
+    case 't':
+    case 'T': mult = 1ull << 40; break;
     default: break;
   }
   if (mult != 1) v.remove_suffix(1);

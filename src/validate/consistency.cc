@@ -6,9 +6,8 @@
 
 #include <algorithm>
 #include <map>
-#include <unordered_map>
-
 #include <nlohmann/json.hpp>
+#include <unordered_map>
 
 namespace railkit::validate {
 namespace {
@@ -18,11 +17,11 @@ constexpr int kNoValue = -1;
 
 // The values one attribute takes across the nodes.
 struct AttributeValues {
-  std::vector<std::string> values;               // distinct, in order of first appearance
-  std::vector<int> counts;                       // nodes per value
-  std::unordered_map<std::string, int> index;    // value -> position in `values`
-  std::vector<int> of_node;                      // value index per node; kNoValue = absent
-  std::vector<const std::string*> label_of_node; // each node's label, null when it has none
+  std::vector<std::string> values;                // distinct, in order of first appearance
+  std::vector<int> counts;                        // nodes per value
+  std::unordered_map<std::string, int> index;     // value -> position in `values`
+  std::vector<int> of_node;                       // value index per node; kNoValue = absent
+  std::vector<const std::string*> label_of_node;  // each node's label, null when it has none
 };
 
 // How `node` names the attribute, else the first node that labels it, else the key.
@@ -48,7 +47,9 @@ std::string hostList(const std::vector<std::string>& hosts) {
   return std::to_string(hosts.size()) + " nodes (" + names + ")";
 }
 
-std::string nodesWord(int n) { return std::to_string(n) + (n == 1 ? " node" : " nodes"); }
+std::string nodesWord(int n) {
+  return std::to_string(n) + (n == 1 ? " node" : " nodes");
+}
 
 }  // namespace
 
@@ -103,8 +104,8 @@ std::vector<Outlier> findOutliers(const std::vector<NodeAttributes>& nodes) {
     for (int node = 0; node < n; ++node) {
       int v = values.of_node[static_cast<size_t>(node)];
       if (v == majority) continue;
-      out.push_back({labelFor(name, values, node), name, nodes[static_cast<size_t>(node)].host, valueText(values, v),
-                     valueText(values, majority), best, at_best > 1});
+      out.push_back({labelFor(name, values, node), name, nodes[static_cast<size_t>(node)].host,
+                     valueText(values, v), valueText(values, majority), best, at_best > 1});
     }
   }
   return out;
@@ -130,16 +131,20 @@ std::vector<std::string> formatOutliers(const std::vector<Outlier>& outliers, in
       else if (o.majority_count == others)
         line += "the " + std::to_string(others) + (others == 1 ? " other " : " others ") + o.majority_value;
       else
-        line += std::to_string(o.majority_count) + " of the " + std::to_string(others) + " others " + o.majority_value;
+        line += std::to_string(o.majority_count) + " of the " + std::to_string(others) + " others " +
+                o.majority_value;
       lines.push_back(std::move(line));
     }
     groups.clear();
   };
   for (const auto& o : outliers) {
     if (!groups.empty() && groups.front().first->key != o.key) flush();
-    auto it = std::find_if(groups.begin(), groups.end(), [&](const Group& g) { return g.first->value == o.value; });
-    if (it == groups.end()) groups.push_back({&o, {o.host}});
-    else it->hosts.push_back(o.host);
+    auto it =
+        std::find_if(groups.begin(), groups.end(), [&](const Group& g) { return g.first->value == o.value; });
+    if (it == groups.end())
+      groups.push_back({&o, {o.host}});
+    else
+      it->hosts.push_back(o.host);
   }
   flush();
   return lines;
@@ -148,8 +153,10 @@ std::vector<std::string> formatOutliers(const std::vector<Outlier>& outliers, in
 nlohmann::json outliersToJson(const std::vector<Outlier>& outliers) {
   nlohmann::json out = nlohmann::json::array();
   for (const auto& o : outliers) {
-    nlohmann::json j = {{"attribute", o.attribute},       {"host", o.host},
-                        {"value", o.value},               {"majority_value", o.majority_value},
+    nlohmann::json j = {{"attribute", o.attribute},
+                        {"host", o.host},
+                        {"value", o.value},
+                        {"majority_value", o.majority_value},
                         {"majority_count", o.majority_count}};
     if (o.tie) j["tie"] = true;
     out.push_back(std::move(j));

@@ -5,10 +5,9 @@
 // (attribute, value) pairs first, so what travels to rank 0 is small and the
 // comparison is a count per attribute, linear in nodes x attributes.
 
+#include <nlohmann/json_fwd.hpp>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json_fwd.hpp>
 
 #include "core/result.h"
 #include "model/inventory.h"
@@ -44,18 +43,18 @@ struct NodeAttribute {
 std::vector<NodeAttribute> nodeAttributes(const model::Inventory& inventory);
 
 struct NodeAttributes {
-  std::string host;  // how the node is named in messages ("node-3" or "rank 3 (host)")
+  std::string host;                       // how the node is named in messages ("node-3" or "rank 3 (host)")
   std::vector<NodeAttribute> attributes;  // as nodeAttributes returns them
 };
 
 struct Outlier {
-  std::string attribute;       // as the outlier node names it (its label), or the majority's for "(absent)"
-  std::string key;             // what was compared (NodeAttribute::name)
+  std::string attribute;  // as the outlier node names it (its label), or the majority's for "(absent)"
+  std::string key;        // what was compared (NodeAttribute::name)
   std::string host;
-  std::string value;           // "(absent)" when the node does not have it
+  std::string value;  // "(absent)" when the node does not have it
   std::string majority_value;
-  int majority_count = 0;      // nodes holding majority_value
-  bool tie = false;            // no strict majority: majority_value is the first most common value
+  int majority_count = 0;  // nodes holding majority_value
+  bool tie = false;        // no strict majority: majority_value is the first most common value
 };
 
 // Every (attribute, node) whose value differs from the most common value of

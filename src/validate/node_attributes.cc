@@ -7,7 +7,6 @@
 #include <algorithm>
 #include <cctype>
 #include <map>
-
 #include <nlohmann/json.hpp>
 
 #include "core/strings.h"
@@ -110,7 +109,8 @@ void addDevice(const model::Inventory& inv, const model::RdmaDevice& d, Attribut
     // A port's state is phase 1's (rdma-nic-count, rdma-port-down): naming it
     // again as an outlier would say the same thing twice.
     if (p.link_layer == "Ethernet") {
-      if (int index = roceV2Ipv4GidIndex(p); index >= 0) add_port("RoCE v2 IPv4 GID index", std::to_string(index));
+      if (int index = roceV2Ipv4GidIndex(p); index >= 0)
+        add_port("RoCE v2 IPv4 GID index", std::to_string(index));
     }
     if (!p.netdev.empty()) {
       for (const auto& n : inv.interfaces)
@@ -199,8 +199,8 @@ Status applyAttributeLabels(const nlohmann::json& labels, std::vector<NodeAttrib
     auto it = labels.find(a.name);
     if (it == labels.end()) continue;
     if (!it->is_string())
-      return makeError(ErrorCode::kInvalidInput, "attribute labels: \"" + a.name + "\" is " + it->type_name() +
-                                                     ", expected a string");
+      return makeError(ErrorCode::kInvalidInput,
+                       "attribute labels: \"" + a.name + "\" is " + it->type_name() + ", expected a string");
     a.label = it->get<std::string>();
   }
   return okStatus();
@@ -220,8 +220,8 @@ Result<std::vector<NodeAttribute>> attributesFromJson(const nlohmann::json& obje
   out.reserve(object.size());
   for (const auto& [name, value] : object.items()) {
     if (!value.is_string())
-      return makeError(ErrorCode::kInvalidInput, "node attributes: \"" + name + "\" is " + value.type_name() +
-                                                     ", expected a string");
+      return makeError(ErrorCode::kInvalidInput,
+                       "node attributes: \"" + name + "\" is " + value.type_name() + ", expected a string");
     out.push_back({name, value.get<std::string>()});
   }
   // nlohmann's object keeps its keys sorted, so `out` is sorted and unique as

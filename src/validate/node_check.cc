@@ -22,7 +22,9 @@ bool portActive(const model::RdmaPort& p) {
   return p.state == "ACTIVE" && (p.phys_state.empty() || p.phys_state == "LinkUp");
 }
 
-std::string portName(const std::string& device, int port) { return device + "/" + std::to_string(port); }
+std::string portName(const std::string& device, int port) {
+  return device + "/" + std::to_string(port);
+}
 
 std::string stateText(const model::RdmaPort& p) {
   std::string state = p.state.empty() ? "in an unreadable state" : p.state;
@@ -45,8 +47,10 @@ void listMissingEntries(const model::Inventory& inv, const NameListSpec& spec, N
       device = true;
       for (const auto& p : d.ports) port = port || !e.port || p.port == *e.port;
     }
-    if (!device) counts.nics_inactive.push_back(e.name + " is not present");
-    else if (!port) counts.nics_inactive.push_back(portName(e.name, *e.port) + " is not present");
+    if (!device)
+      counts.nics_inactive.push_back(e.name + " is not present");
+    else if (!port)
+      counts.nics_inactive.push_back(portName(e.name, *e.port) + " is not present");
   }
 }
 
@@ -84,7 +88,8 @@ Finding nicFinding(const NodeCounts& c) {
   message += "; active: " + listOrNone(c.nics_active_ports);
   std::vector<Evidence> evidence;
   for (const auto& line : c.nics_inactive) evidence.push_back(inactiveEvidence(line));
-  if (evidence.empty()) evidence.push_back({sys::paths::kClassInfiniband, std::nullopt, listOrNone(c.nics_active_ports)});
+  if (evidence.empty())
+    evidence.push_back({sys::paths::kClassInfiniband, std::nullopt, listOrNone(c.nics_active_ports)});
   return doctor::makeFinding(
       kRdmaNicCountId, Severity::kError, "node", std::move(message), std::move(evidence),
       "bring the named ports up: check the cable, transceiver and switch port (ibstat; mlxlink -d <dev> "
@@ -97,13 +102,15 @@ Finding gpuFinding(const NodeCounts& c) {
   std::string present = listOrNone(c.gpus_present);
   Evidence evidence{sys::paths::kBusPciDevices, std::nullopt, std::to_string(c.gpus) + " GPUs: " + present};
   if (c.gpus > expected) {
-    return doctor::makeFinding(kGpuCountId, Severity::kInfo, "node",
-                               std::to_string(c.gpus) + " GPUs, " + std::to_string(expected) + " expected: " + present,
-                               {std::move(evidence)}, "raise --expect-gpus (the profile's GPU count)");
+    return doctor::makeFinding(
+        kGpuCountId, Severity::kInfo, "node",
+        std::to_string(c.gpus) + " GPUs, " + std::to_string(expected) + " expected: " + present,
+        {std::move(evidence)}, "raise --expect-gpus (the profile's GPU count)");
   }
   return doctor::makeFinding(
       kGpuCountId, Severity::kError, "node",
-      std::to_string(c.gpus) + " of " + std::to_string(expected) + " expected GPUs are visible; present: " + present,
+      std::to_string(c.gpus) + " of " + std::to_string(expected) +
+          " expected GPUs are visible; present: " + present,
       {std::move(evidence)},
       "find the missing GPU: nvidia-smi -L; dmesg | grep -i -e xid -e 'fallen off the bus'; lspci -d 10de:; "
       "a GPU that fell off the bus needs a reset or a reboot, a pod may be allotted fewer GPUs than "

@@ -8,12 +8,16 @@
 namespace railkit::validate {
 namespace {
 
-nlohmann::json countOrNull(const std::optional<int>& v) { return v ? nlohmann::json(*v) : nlohmann::json(nullptr); }
+nlohmann::json countOrNull(const std::optional<int>& v) {
+  return v ? nlohmann::json(*v) : nlohmann::json(nullptr);
+}
 
 // Each reader returns the member, or the first fault with its JSON path.
 using Checked = Result<nlohmann::json>;
 
-tl::unexpected<Error> fault(const std::string& message) { return makeError(ErrorCode::kInvalidInput, message); }
+tl::unexpected<Error> fault(const std::string& message) {
+  return makeError(ErrorCode::kInvalidInput, message);
+}
 
 Result<const nlohmann::json*> member(const nlohmann::json& object, const char* key, const std::string& path) {
   auto it = object.find(key);
@@ -24,7 +28,8 @@ Result<const nlohmann::json*> member(const nlohmann::json& object, const char* k
 Checked text(const nlohmann::json& object, const char* key, const std::string& path) {
   auto v = member(object, key, path);
   if (!v) return tl::unexpected(v.error());
-  if (!(*v)->is_string()) return fault(fmt::format("{}.{}: expected a string, found {}", path, key, (*v)->type_name()));
+  if (!(*v)->is_string())
+    return fault(fmt::format("{}.{}: expected a string, found {}", path, key, (*v)->type_name()));
   return **v;
 }
 
@@ -32,7 +37,8 @@ Checked count(const nlohmann::json& object, const char* key, const std::string& 
   auto v = member(object, key, path);
   if (!v) return tl::unexpected(v.error());
   const auto& n = **v;
-  if ((nullable && n.is_null()) || (n.is_number_integer() && n.get<long long>() >= 0 && n.get<long long>() < 1 << 20)) {
+  if ((nullable && n.is_null()) ||
+      (n.is_number_integer() && n.get<long long>() >= 0 && n.get<long long>() < 1 << 20)) {
     return n;
   }
   return fault(fmt::format("{}.{}: expected a count{}, found {}", path, key, nullable ? " or null" : "",
@@ -85,8 +91,8 @@ Checked countsOf(const nlohmann::json& doc, const std::string& path) {
   if (!(*counts)->is_object()) return fault(path + ".counts: expected an object");
   const std::string at = path + ".counts";
   nlohmann::json out = nlohmann::json::object();
-  for (auto [key, nullable] : {std::pair{"nics_active", false}, {"nics_expected", true}, {"gpus", false},
-                               {"gpus_expected", true}}) {
+  for (auto [key, nullable] :
+       {std::pair{"nics_active", false}, {"nics_expected", true}, {"gpus", false}, {"gpus_expected", true}}) {
     auto v = count(**counts, key, at, nullable);
     if (!v) return v;
     out[key] = *v;
@@ -124,7 +130,8 @@ Checked checkedReport(const nlohmann::json& doc, int rank) {
   out["attribute_labels"] = attributeLabelsToJson(*attributes);
   auto rate = member(doc, "nic_gbps", path);
   if (!rate) return tl::unexpected(rate.error());
-  if (!(*rate)->is_null() && !(*rate)->is_number()) return fault(path + ".nic_gbps: expected a number or null");
+  if (!(*rate)->is_null() && !(*rate)->is_number())
+    return fault(path + ".nic_gbps: expected a number or null");
   out["nic_gbps"] = **rate;
   auto source = text(doc, "nic_rate_source", path);
   if (!source) return source;
@@ -157,8 +164,9 @@ nlohmann::json makeNodeReport(int rank, const NodeInput& node, const NodeCheck& 
 
 nlohmann::json parseNodeReport(std::string_view blob, int rank) {
   auto doc = nlohmann::json::parse(blob, nullptr, false);
-  Checked report = doc.is_discarded() ? fault(fmt::format("rank {} report: not JSON ({} bytes)", rank, blob.size()))
-                                      : checkedReport(doc, rank);
+  Checked report = doc.is_discarded()
+                       ? fault(fmt::format("rank {} report: not JSON ({} bytes)", rank, blob.size()))
+                       : checkedReport(doc, rank);
   if (report) return *report;
   return {{"rank", rank},
           {"host", fmt::format("rank {}", rank)},

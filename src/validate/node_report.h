@@ -6,10 +6,9 @@
 // or bytes that are not a report, make that node fail with a message naming
 // the JSON path, never rank 0 crash on a type it did not expect.
 
+#include <nlohmann/json.hpp>
 #include <string>
 #include <string_view>
-
-#include <nlohmann/json.hpp>
 
 #include "validate/node_check.h"
 #include "validate/run.h"

@@ -1,8 +1,8 @@
 #include "validate/report.h"
 
-#include <algorithm>
-
 #include <fmt/format.h>
+
+#include <algorithm>
 
 #include "validate/run.h"
 
@@ -51,7 +51,9 @@ int Report::nodesWithErrors() const {
   return static_cast<int>(std::count_if(nodes_.begin(), nodes_.end(), hasErrorFinding));
 }
 
-void Report::setOutliers(std::vector<Outlier> outliers) { outliers_ = std::move(outliers); }
+void Report::setOutliers(std::vector<Outlier> outliers) {
+  outliers_ = std::move(outliers);
+}
 
 void Report::setPeers(const bench::Transport& t) {
   for (std::size_t i = 0; i < nodes_.size() && static_cast<int>(i) < t.size(); ++i) {
@@ -64,7 +66,8 @@ void Report::setPeers(const bench::Transport& t) {
 void Report::setPairs(const nlohmann::json& pairs, const std::vector<std::string>& failures) {
   pairs_ = pairs;
   pair_failures_ = failures;
-  for (const auto& s : pairs.value("suspect_nodes", nlohmann::json::array())) suspect_ranks_.push_back(s.value("rank", -1));
+  for (const auto& s : pairs.value("suspect_nodes", nlohmann::json::array()))
+    suspect_ranks_.push_back(s.value("rank", -1));
 }
 
 void Report::setCollectives(const bench::CollectivesOutcome& outcome, const bench::BenchConfig& c) {
@@ -77,17 +80,25 @@ void Report::setCollectives(const bench::CollectivesOutcome& outcome, const benc
   }
 }
 
-void Report::setSeconds(const std::string& phase, double seconds) { seconds_[phase] = seconds; }
+void Report::setSeconds(const std::string& phase, double seconds) {
+  seconds_[phase] = seconds;
+}
 
-void Report::note(const std::string& line) { notes_.push_back(line); }
-void Report::skip(const std::string& why) { notes_.push_back(why); }
+void Report::note(const std::string& line) {
+  notes_.push_back(line);
+}
+void Report::skip(const std::string& why) {
+  notes_.push_back(why);
+}
 
 void Report::incomplete(int phase, const std::string& why) {
-  incomplete_ = fmt::format("phase {} ({}) did not finish: {}", phase, phase == 3 ? "links" : "collectives", why);
+  incomplete_ =
+      fmt::format("phase {} ({}) did not finish: {}", phase, phase == 3 ? "links" : "collectives", why);
 }
 
 bool Report::failed() const {
-  return nodesWithErrors() > 0 || !outliers_.empty() || !pair_failures_.empty() || !collective_failures_.empty();
+  return nodesWithErrors() > 0 || !outliers_.empty() || !pair_failures_.empty() ||
+         !collective_failures_.empty();
 }
 
 std::string Report::verdict() const {
@@ -98,14 +109,16 @@ std::string Report::verdict() const {
 std::vector<std::string> Report::failures() const {
   std::vector<std::string> out;
   for (std::size_t i = 0; i < nodes_.size(); ++i) {
-    if (nodes_[i].contains("report_error")) out.push_back(labels_[i] + ": " + nodes_[i]["report_error"].get<std::string>());
+    if (nodes_[i].contains("report_error"))
+      out.push_back(labels_[i] + ": " + nodes_[i]["report_error"].get<std::string>());
     for (const auto& f : nodes_[i].value("findings", nlohmann::json::array())) {
       if (f.value("severity", std::string()) != "error") continue;
       out.push_back(fmt::format("{}: [{}] {}: {}", labels_[i], f.value("id", std::string()),
                                 f.value("subject", std::string()), f.value("message", std::string())));
     }
   }
-  for (const auto& line : formatOutliers(outliers_, static_cast<int>(nodes_.size()))) out.push_back("outlier: " + line);
+  for (const auto& line : formatOutliers(outliers_, static_cast<int>(nodes_.size())))
+    out.push_back("outlier: " + line);
   out.insert(out.end(), pair_failures_.begin(), pair_failures_.end());
   out.insert(out.end(), collective_failures_.begin(), collective_failures_.end());
   if (!incomplete_.empty()) out.push_back(incomplete_);
@@ -113,8 +126,10 @@ std::vector<std::string> Report::failures() const {
 }
 
 std::string Report::nodeVerdict(std::size_t i) const {
-  bool outlier = std::any_of(outliers_.begin(), outliers_.end(), [&](const Outlier& o) { return o.host == labels_[i]; });
-  bool suspect = std::find(suspect_ranks_.begin(), suspect_ranks_.end(), static_cast<int>(i)) != suspect_ranks_.end();
+  bool outlier =
+      std::any_of(outliers_.begin(), outliers_.end(), [&](const Outlier& o) { return o.host == labels_[i]; });
+  bool suspect =
+      std::find(suspect_ranks_.begin(), suspect_ranks_.end(), static_cast<int>(i)) != suspect_ranks_.end();
   return hasErrorFinding(nodes_[i]) || outlier || suspect ? "fail" : "pass";
 }
 
@@ -157,11 +172,13 @@ nlohmann::json Report::document() const {
 
 std::string formatVerdict(const nlohmann::json& doc) {
   std::string verdict = doc.value("verdict", std::string("?"));
-  std::transform(verdict.begin(), verdict.end(), verdict.begin(), [](unsigned char c) { return std::toupper(c); });
+  std::transform(verdict.begin(), verdict.end(), verdict.begin(),
+                 [](unsigned char c) { return std::toupper(c); });
   const auto& nodes = doc["nodes"];
   int failing = 0;
   for (const auto& n : nodes) failing += n.value("verdict", std::string()) == "fail";
-  std::string out = fmt::format("\nVERDICT: {} ({} of {} node(s) fail)\n\nNodes:\n", verdict, failing, nodes.size());
+  std::string out =
+      fmt::format("\nVERDICT: {} ({} of {} node(s) fail)\n\nNodes:\n", verdict, failing, nodes.size());
   // Past kListEveryNode nodes only the failing ones are listed: a 1024-node
   // verdict is read for what is wrong.
   const bool list_passing = nodes.size() <= kListEveryNode;
@@ -175,23 +192,24 @@ std::string formatVerdict(const nlohmann::json& doc) {
     const auto& c = n.value("counts", nlohmann::json::object());
     std::string counts;
     if (c.is_object() && c.contains("nics_active")) {
-      counts = fmt::format("nics {}{} gpus {}{}", c.value("nics_active", 0),
-                           c["nics_expected"].is_number() ? fmt::format("/{}", c["nics_expected"].get<int>()) : "",
-                           c.value("gpus", 0),
-                           c["gpus_expected"].is_number() ? fmt::format("/{}", c["gpus_expected"].get<int>()) : "");
+      counts = fmt::format(
+          "nics {}{} gpus {}{}", c.value("nics_active", 0),
+          c["nics_expected"].is_number() ? fmt::format("/{}", c["nics_expected"].get<int>()) : "",
+          c.value("gpus", 0),
+          c["gpus_expected"].is_number() ? fmt::format("/{}", c["gpus_expected"].get<int>()) : "");
     }
     out += fmt::format("  {:<24} {:<4}  {}\n", name, pass ? "pass" : "FAIL", counts);
     for (const auto& f : n.value("findings", nlohmann::json::array())) {
       if (f.value("severity", std::string()) != "error") continue;
-      out += fmt::format("      [{}] {}: {}\n", f.value("id", std::string()), f.value("subject", std::string()),
-                         f.value("message", std::string()));
+      out += fmt::format("      [{}] {}: {}\n", f.value("id", std::string()),
+                         f.value("subject", std::string()), f.value("message", std::string()));
     }
     if (n.contains("report_error")) out += "      " + n["report_error"].get<std::string>() + "\n";
     for (const auto& o : doc["outliers"]) {
       if (o.value("host", std::string()) != name) continue;
-      out += fmt::format("      outlier: {} {} (the majority of {} node(s): {})\n", o.value("attribute", std::string()),
-                         o.value("value", std::string()), o.value("majority_count", 0),
-                         o.value("majority_value", std::string()));
+      out += fmt::format("      outlier: {} {} (the majority of {} node(s): {})\n",
+                         o.value("attribute", std::string()), o.value("value", std::string()),
+                         o.value("majority_count", 0), o.value("majority_value", std::string()));
     }
     if (doc["pairs"].is_object()) {
       for (const auto& sn : doc["pairs"].value("suspect_nodes", nlohmann::json::array())) {
@@ -229,7 +247,8 @@ std::string formatVerdict(const nlohmann::json& doc) {
   }
   out += phaseFailures("collectives");
   if (doc.contains("incomplete")) out += "\nIncomplete: " + doc["incomplete"].get<std::string>() + "\n";
-  for (const auto& note : doc.value("notes", nlohmann::json::array())) out += "note: " + note.get<std::string>() + "\n";
+  for (const auto& note : doc.value("notes", nlohmann::json::array()))
+    out += "note: " + note.get<std::string>() + "\n";
   return out;
 }
 

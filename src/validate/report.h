@@ -9,10 +9,9 @@
 //               the last phase ended; what was measured is kept.
 
 #include <map>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "bench/run.h"
 #include "bench/transport.h"
@@ -43,9 +42,9 @@ class Report {
   // is the data plane's setup), for docs/validate.md's cost per round and node.
   void setSeconds(const std::string& phase, double seconds);
 
-  void note(const std::string& line);                   // a remark, not a failure
-  void skip(const std::string& why);                    // --fail-fast
-  void incomplete(int phase, const std::string& why);   // a lost peer
+  void note(const std::string& line);                  // a remark, not a failure
+  void skip(const std::string& why);                   // --fail-fast
+  void incomplete(int phase, const std::string& why);  // a lost peer
 
   // Any failure so far (--fail-fast asks after phase 2).
   bool failed() const;
@@ -61,14 +60,14 @@ class Report {
   std::vector<nlohmann::json> nodes_;
   std::vector<std::string> labels_;
   std::vector<Outlier> outliers_;
-  nlohmann::json pairs_;        // null until phase 3 ran
+  nlohmann::json pairs_;  // null until phase 3 ran
   std::vector<std::string> pair_failures_;
   std::vector<int> suspect_ranks_;
   nlohmann::json collectives_ = nlohmann::json::array();
   std::vector<std::string> collective_failures_;
-  nlohmann::json line_rate_;    // null unless --expect-line-rate
+  nlohmann::json line_rate_;  // null unless --expect-line-rate
   std::vector<std::string> notes_;
-  std::string incomplete_;      // why, when a phase did not finish
+  std::string incomplete_;  // why, when a phase did not finish
   std::map<std::string, double> seconds_;
 };
 

@@ -1,11 +1,11 @@
 #include "validate/run.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <chrono>
 #include <map>
 #include <set>
-
-#include <fmt/format.h>
 
 #include "bench/transport.h"
 #include "validate/consistency.h"
@@ -19,7 +19,8 @@ constexpr int kPhases = 4;
 
 std::vector<nlohmann::json> parseReports(const std::vector<std::string>& blobs) {
   std::vector<nlohmann::json> reports;
-  for (std::size_t r = 0; r < blobs.size(); ++r) reports.push_back(parseNodeReport(blobs[r], static_cast<int>(r)));
+  for (std::size_t r = 0; r < blobs.size(); ++r)
+    reports.push_back(parseNodeReport(blobs[r], static_cast<int>(r)));
   return reports;
 }
 
@@ -31,14 +32,15 @@ std::vector<std::string> nodeLabels(const std::vector<nlohmann::json>& reports) 
   std::vector<std::string> labels;
   for (const auto& r : reports) {
     std::string host = r.value("host", std::string());
-    labels.push_back(seen[host] > 1 || host.empty() ? fmt::format("{} (r{})", host.empty() ? "?" : host,
-                                                                  r.value("rank", 0))
-                                                    : host);
+    labels.push_back(seen[host] > 1 || host.empty()
+                         ? fmt::format("{} (r{})", host.empty() ? "?" : host, r.value("rank", 0))
+                         : host);
   }
   return labels;
 }
 
-std::vector<Outlier> compareNodes(const std::vector<nlohmann::json>& reports, const std::vector<std::string>& labels) {
+std::vector<Outlier> compareNodes(const std::vector<nlohmann::json>& reports,
+                                  const std::vector<std::string>& labels) {
   std::vector<NodeAttributes> nodes;
   for (std::size_t i = 0; i < reports.size(); ++i) {
     auto attributes = attributesFromJson(reports[i]["attributes"]);
@@ -58,12 +60,14 @@ void discoverLineRate(const std::vector<nlohmann::json>& reports, const std::vec
   for (std::size_t i = 0; i < reports.size(); ++i) {
     const auto& rate = reports[i]["nic_gbps"];
     if (!rate.is_number()) {
-      c.nic_rate_source = fmt::format("{}: {}", labels[i], reports[i].value("nic_rate_source", std::string("unknown")));
+      c.nic_rate_source =
+          fmt::format("{}: {}", labels[i], reports[i].value("nic_rate_source", std::string("unknown")));
       return;
     }
     if (!slowest || rate.get<double>() < *slowest) {
       slowest = rate.get<double>();
-      source = fmt::format("slowest node {}: {}", labels[i], reports[i].value("nic_rate_source", std::string()));
+      source =
+          fmt::format("slowest node {}: {}", labels[i], reports[i].value("nic_rate_source", std::string()));
     }
   }
   c.nic_gbps = slowest;
@@ -101,7 +105,8 @@ Result<ValidateOutcome> runValidate(const ValidateConfig& config, const NodeInpu
   // Phase 1: this node, then every report to rank 0.
   auto phase_start = std::chrono::steady_clock::now();
   NodeCheck check = checkNode(node.inventory, node.expect);
-  std::string mine = makeNodeReport(me, node, check).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+  std::string mine =
+      makeNodeReport(me, node, check).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
   if (mine.size() > bench::Bootstrap::kMaxGatherBytes) {
     // An inventory that large is not a node's; the report goes without it.
     auto slim = makeNodeReport(me, node, check);

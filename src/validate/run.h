@@ -15,12 +15,11 @@
 // leaves rank 0 with what it has: the verdict is "incomplete" and the
 // document says which phase and rank.
 
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <ostream>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "bench/pairs.h"
 #include "bench/run.h"
@@ -34,23 +33,23 @@ struct ValidateConfig {
   std::vector<std::string> ops{"all_reduce"};
   bench::PairsOptions pairs;
   bool fail_fast = false;
-  bool print_text = true;    // rank 0 streams progress and the verdict
+  bool print_text = true;  // rank 0 streams progress and the verdict
 };
 
 // What this rank checks in phase 1.
 struct NodeInput {
   model::Inventory inventory;
   NodeExpectations expect;
-  std::string host;                 // this node's host name
-  std::optional<double> nic_gbps;   // its data NICs' rate, when readable
-  std::string nic_rate_source;      // where nic_gbps came from, or why it is unknown
+  std::string host;                // this node's host name
+  std::optional<double> nic_gbps;  // its data NICs' rate, when readable
+  std::string nic_rate_source;     // where nic_gbps came from, or why it is unknown
 };
 
 struct ValidateOutcome {
   bool is_root = false;
-  std::string verdict;               // "pass", "fail" or "incomplete" (rank 0)
+  std::string verdict;                // "pass", "fail" or "incomplete" (rank 0)
   std::vector<std::string> failures;  // one line each (rank 0)
-  nlohmann::json document;           // rank 0
+  nlohmann::json document;            // rank 0
 };
 
 // Errors: the rendezvous could not complete (every rank), or, on ranks

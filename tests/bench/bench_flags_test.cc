@@ -21,7 +21,9 @@ BenchFlags local(int n = 2) {
   return f;
 }
 
-Launch launchOf(const BenchFlags& f) { return *resolveLaunch(f, {}, false); }
+Launch launchOf(const BenchFlags& f) {
+  return *resolveLaunch(f, {}, false);
+}
 
 // The flags after `change` are refused with a kUsage message holding `want`.
 void expectRefused(const std::function<void(BenchFlags&)>& change, const std::string& want) {
@@ -101,8 +103,9 @@ Environment envOf(std::initializer_list<std::pair<const char*, const char*>> kv)
 TEST(BenchFlags, LauncherEnvironment) {
   BenchFlags f;
   f.op = "all_reduce";
-  auto ok = resolveLaunch(f, envOf({{"RANK", "1"}, {"WORLD_SIZE", "4"}, {"MASTER_ADDR", "10.0.0.1"}, {"MASTER_PORT", "29600"}}),
-                          false);
+  auto ok = resolveLaunch(
+      f, envOf({{"RANK", "1"}, {"WORLD_SIZE", "4"}, {"MASTER_ADDR", "10.0.0.1"}, {"MASTER_PORT", "29600"}}),
+      false);
   ASSERT_TRUE(ok.has_value());
   EXPECT_EQ(ok->rank, 1);
   EXPECT_EQ(ok->size, 4);
@@ -110,24 +113,28 @@ TEST(BenchFlags, LauncherEnvironment) {
   EXPECT_EQ(ok->bootstrap, "env");
 
   // Port 0 (any) only for a job of one rank.
-  EXPECT_TRUE(resolveLaunch(f, envOf({{"RANK", "0"}, {"WORLD_SIZE", "1"}, {"MASTER_ADDR", "h"}, {"MASTER_PORT", "0"}}),
-                            false));
+  EXPECT_TRUE(resolveLaunch(
+      f, envOf({{"RANK", "0"}, {"WORLD_SIZE", "1"}, {"MASTER_ADDR", "h"}, {"MASTER_PORT", "0"}}), false));
 
   struct Case {
     Environment env;
     std::string want;
   };
   std::vector<Case> cases = {
-      {envOf({{"RANK", "0"}, {"WORLD_SIZE", "2"}, {"MASTER_ADDR", "h"}, {"MASTER_PORT", "70000"}}), "MASTER_PORT='70000'"},
-      {envOf({{"RANK", "0"}, {"WORLD_SIZE", "2"}, {"MASTER_ADDR", "h"}, {"MASTER_PORT", "abc"}}), "MASTER_PORT='abc'"},
-      {envOf({{"RANK", "0"}, {"WORLD_SIZE", "2"}, {"MASTER_ADDR", "h"}, {"MASTER_PORT", "0"}}), "MASTER_PORT='0'"},
+      {envOf({{"RANK", "0"}, {"WORLD_SIZE", "2"}, {"MASTER_ADDR", "h"}, {"MASTER_PORT", "70000"}}),
+       "MASTER_PORT='70000'"},
+      {envOf({{"RANK", "0"}, {"WORLD_SIZE", "2"}, {"MASTER_ADDR", "h"}, {"MASTER_PORT", "abc"}}),
+       "MASTER_PORT='abc'"},
+      {envOf({{"RANK", "0"}, {"WORLD_SIZE", "2"}, {"MASTER_ADDR", "h"}, {"MASTER_PORT", "0"}}),
+       "MASTER_PORT='0'"},
       {envOf({{"RANK", "x"}, {"WORLD_SIZE", "2"}, {"MASTER_ADDR", "h"}}), "RANK='x'"},
       {envOf({{"RANK", "-1"}, {"WORLD_SIZE", "2"}, {"MASTER_ADDR", "h"}}), "RANK='-1'"},
       {envOf({{"RANK", "0"}, {"WORLD_SIZE", "two"}, {"MASTER_ADDR", "h"}}), "WORLD_SIZE='two'"},
       {envOf({{"RANK", "0"}, {"WORLD_SIZE", "1000000"}, {"MASTER_ADDR", "h"}}), "WORLD_SIZE='1000000'"},
       {envOf({{"RANK", "0"}, {"WORLD_SIZE", "0"}, {"MASTER_ADDR", "h"}}), "WORLD_SIZE='0'"},
       {envOf({{"RANK", "2"}, {"WORLD_SIZE", "2"}, {"MASTER_ADDR", "h"}}), "RANK=2 is not below WORLD_SIZE=2"},
-      {envOf({{"OMPI_COMM_WORLD_RANK", "0"}, {"OMPI_COMM_WORLD_SIZE", "huge"}}), "OMPI_COMM_WORLD_SIZE='huge'"},
+      {envOf({{"OMPI_COMM_WORLD_RANK", "0"}, {"OMPI_COMM_WORLD_SIZE", "huge"}}),
+       "OMPI_COMM_WORLD_SIZE='huge'"},
       {envOf({{"WORLD_SIZE", "2"}}), "no launcher found"},
   };
   for (const auto& c : cases) {
@@ -150,8 +157,11 @@ TEST(BenchFlags, TrainerPetEnvironment) {
   BenchFlags f;
   f.op = "all_reduce";
   auto pet = resolveLaunch(f,
-                           envOf({{"PET_NODE_RANK", "1"}, {"PET_NNODES", "3"}, {"PET_MASTER_ADDR", "job-node-0-0.job"},
-                                  {"PET_MASTER_PORT", "29400"}, {"PET_NPROC_PER_NODE", "8"}}),
+                           envOf({{"PET_NODE_RANK", "1"},
+                                  {"PET_NNODES", "3"},
+                                  {"PET_MASTER_ADDR", "job-node-0-0.job"},
+                                  {"PET_MASTER_PORT", "29400"},
+                                  {"PET_NPROC_PER_NODE", "8"}}),
                            false);
   ASSERT_TRUE(pet.has_value()) << pet.error().message;
   EXPECT_EQ(pet->bootstrap, "env");
@@ -162,8 +172,13 @@ TEST(BenchFlags, TrainerPetEnvironment) {
 
   // Both spellings, the same values: accepted.
   auto both = resolveLaunch(f,
-                            envOf({{"RANK", "0"}, {"PET_NODE_RANK", "0"}, {"WORLD_SIZE", "2"}, {"PET_NNODES", "2"},
-                                   {"MASTER_ADDR", "h"}, {"PET_MASTER_ADDR", "h"}, {"MASTER_PORT", "29500"}}),
+                            envOf({{"RANK", "0"},
+                                   {"PET_NODE_RANK", "0"},
+                                   {"WORLD_SIZE", "2"},
+                                   {"PET_NNODES", "2"},
+                                   {"MASTER_ADDR", "h"},
+                                   {"PET_MASTER_ADDR", "h"},
+                                   {"MASTER_PORT", "29500"}}),
                             false);
   ASSERT_TRUE(both.has_value()) << both.error().message;
   EXPECT_EQ(both->size, 2);
@@ -180,7 +195,10 @@ TEST(BenchFlags, TrainerPetEnvironment) {
        "WORLD_SIZE='2' and PET_NNODES='4' disagree"},
       {envOf({{"PET_NODE_RANK", "0"}, {"PET_NNODES", "2"}, {"MASTER_ADDR", "a"}, {"PET_MASTER_ADDR", "b"}}),
        "MASTER_ADDR='a' and PET_MASTER_ADDR='b' disagree"},
-      {envOf({{"PET_NODE_RANK", "0"}, {"PET_NNODES", "2"}, {"PET_MASTER_ADDR", "h"}, {"PET_MASTER_PORT", "1"},
+      {envOf({{"PET_NODE_RANK", "0"},
+              {"PET_NNODES", "2"},
+              {"PET_MASTER_ADDR", "h"},
+              {"PET_MASTER_PORT", "1"},
               {"MASTER_PORT", "2"}}),
        "MASTER_PORT='2' and PET_MASTER_PORT='1' disagree"},
       {envOf({{"PET_NODE_RANK", "0"}, {"PET_NNODES", "1:4"}, {"PET_MASTER_ADDR", "h"}}), "PET_NNODES='1:4'"},
@@ -194,8 +212,12 @@ TEST(BenchFlags, TrainerPetEnvironment) {
     EXPECT_NE(l.error().message.find(c.want), std::string::npos) << l.error().message;
   }
   // Under mpirun the MPI variables rule; PET_* is not consulted.
-  auto mpi = resolveLaunch(f, envOf({{"OMPI_COMM_WORLD_RANK", "1"}, {"OMPI_COMM_WORLD_SIZE", "2"},
-                                     {"PET_NODE_RANK", "0"}, {"MASTER_ADDR", "h"}, {"MASTER_PORT", "1"}}),
+  auto mpi = resolveLaunch(f,
+                           envOf({{"OMPI_COMM_WORLD_RANK", "1"},
+                                  {"OMPI_COMM_WORLD_SIZE", "2"},
+                                  {"PET_NODE_RANK", "0"},
+                                  {"MASTER_ADDR", "h"},
+                                  {"MASTER_PORT", "1"}}),
                            false);
   ASSERT_TRUE(mpi.has_value()) << mpi.error().message;
   EXPECT_EQ(mpi->rank, 1);
@@ -208,7 +230,8 @@ TEST(BenchFlags, ProcessesPerNode) {
   BenchFlags f;
   f.op = "all_reduce";
   f.nproc_per_node = 4;
-  auto node = resolveLaunch(f, envOf({{"PET_NODE_RANK", "1"}, {"PET_NNODES", "3"}, {"PET_MASTER_ADDR", "h"}}), false);
+  auto node =
+      resolveLaunch(f, envOf({{"PET_NODE_RANK", "1"}, {"PET_NNODES", "3"}, {"PET_MASTER_ADDR", "h"}}), false);
   ASSERT_TRUE(node.has_value()) << node.error().message;
   EXPECT_EQ(node->rank, 4);
   EXPECT_EQ(node->size, 12);
@@ -217,7 +240,8 @@ TEST(BenchFlags, ProcessesPerNode) {
   // A node rank out of range is still named as the launcher gave it.
   auto bad = resolveLaunch(f, envOf({{"RANK", "3"}, {"WORLD_SIZE", "2"}, {"MASTER_ADDR", "h"}}), false);
   ASSERT_FALSE(bad.has_value());
-  EXPECT_NE(bad.error().message.find("RANK=3 is not below WORLD_SIZE=2"), std::string::npos) << bad.error().message;
+  EXPECT_NE(bad.error().message.find("RANK=3 is not below WORLD_SIZE=2"), std::string::npos)
+      << bad.error().message;
   auto huge = resolveLaunch(f, envOf({{"RANK", "0"}, {"WORLD_SIZE", "65536"}, {"MASTER_ADDR", "h"}}), false);
   ASSERT_FALSE(huge.has_value());
   EXPECT_NE(huge.error().message.find("--nproc-per-node 4 is more than 65536 ranks"), std::string::npos);
@@ -231,10 +255,12 @@ TEST(BenchFlags, ProcessesPerNode) {
 TEST(BenchFlags, JobToken) {
   BenchFlags f;
   EXPECT_EQ(*resolveJobToken(f, {}), "");
-  EXPECT_EQ(*resolveJobToken(f, envOf({{"RAILKIT_JOB_TOKEN", "from-the-environment"}})), "from-the-environment");
+  EXPECT_EQ(*resolveJobToken(f, envOf({{"RAILKIT_JOB_TOKEN", "from-the-environment"}})),
+            "from-the-environment");
   EXPECT_FALSE(resolveJobToken(f, envOf({{"RAILKIT_JOB_TOKEN", "short"}})).has_value());
   f.job_token = "from-the-command-line";
-  EXPECT_EQ(*resolveJobToken(f, envOf({{"RAILKIT_JOB_TOKEN", "from-the-environment"}})), "from-the-command-line");
+  EXPECT_EQ(*resolveJobToken(f, envOf({{"RAILKIT_JOB_TOKEN", "from-the-environment"}})),
+            "from-the-command-line");
   std::string path = ::testing::TempDir() + "railkit_job_token_test";
   std::ofstream(path) << "from-a-mounted-secret\n";
   f.job_token_file = path;

@@ -5,9 +5,9 @@
 #include <gtest/gtest.h>
 
 #include <future>
-#include <thread>
 #include <mutex>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "bench/bootstrap.h"
@@ -17,7 +17,9 @@ namespace railkit::bench {
 namespace {
 
 // (GCC 12 warns falsely on "x" + std::to_string(r): -Wrestrict.)
-std::string tag(char c, int rank) { return std::string(1, c).append(std::to_string(rank)); }
+std::string tag(char c, int rank) {
+  return std::string(1, c).append(std::to_string(rank));
+}
 
 struct RankResult {
   std::vector<std::string> first, gathered, after;

@@ -1,7 +1,7 @@
+#include <gtest/gtest.h>
+
 #include <cstring>
 #include <vector>
-
-#include <gtest/gtest.h>
 
 #include "bench/collectives/collective.h"
 
@@ -9,7 +9,8 @@ namespace railkit::bench {
 namespace {
 
 TEST(BenchCollectives, TableCoversEveryNcclTestsOp) {
-  for (const char* name : {"all_reduce", "all_gather", "reduce_scatter", "broadcast", "reduce", "alltoall", "sendrecv"}) {
+  for (const char* name :
+       {"all_reduce", "all_gather", "reduce_scatter", "broadcast", "reduce", "alltoall", "sendrecv"}) {
     const Collective* c = findCollective(name);
     ASSERT_NE(c, nullptr) << name;
     EXPECT_STREQ(collectiveName(c->op), name);
@@ -35,7 +36,8 @@ TEST(BenchCollectives, CountsFollowNcclTests) {
 TEST(BenchCollectives, CheckCountsEveryWrongElement) {
   const Collective* c = findCollective("all_reduce");
   std::vector<float> out(101);
-  for (std::size_t i = 0; i < out.size(); ++i) out[i] = static_cast<float>(reducedValue(ReduceOp::kSum, 3, i, 9));
+  for (std::size_t i = 0; i < out.size(); ++i)
+    out[i] = static_cast<float>(reducedValue(ReduceOp::kSum, 3, i, 9));
   CollectiveArgs args;
   args.type = DataType::kFloat;
   args.recv = out.data();
@@ -49,7 +51,8 @@ TEST(BenchCollectives, CheckCountsEveryWrongElement) {
 
 TEST(BenchDatatypes, ReduceAndSeededValuesAreExact) {
   for (auto op : {ReduceOp::kSum, ReduceOp::kProd, ReduceOp::kMin, ReduceOp::kMax}) {
-    for (auto type : {DataType::kInt8, DataType::kUint8, DataType::kInt32, DataType::kUint64, DataType::kDouble}) {
+    for (auto type :
+         {DataType::kInt8, DataType::kUint8, DataType::kInt32, DataType::kUint64, DataType::kDouble}) {
       std::size_t n = 33, es = dataTypeSize(type);
       std::vector<char> acc(n * es), other(n * es);
       fillSeeded(type, op, acc.data(), n, 0, 0, 5);

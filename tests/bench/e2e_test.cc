@@ -2,8 +2,10 @@
 // launch per rank count; the env bootstrap with a stranger on the
 // rendezvous port; a peer that never arrives.
 #include <arpa/inet.h>
+#include <gtest/gtest.h>
 #include <netinet/in.h>
 #include <sys/socket.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <array>
@@ -11,11 +13,8 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <sys/wait.h>
 #include <string>
 #include <thread>
-
-#include <gtest/gtest.h>
 
 #include "support/test_support.h"
 
@@ -37,7 +36,9 @@ CmdRun runCommand(const std::string& cmd) {
   return r;
 }
 
-bool sanitizer() { return std::getenv("RAILKIT_SANITIZER_BUILD") != nullptr; }
+bool sanitizer() {
+  return std::getenv("RAILKIT_SANITIZER_BUILD") != nullptr;
+}
 
 // Every data row: last and 5th-from-last fields are #wrong; all must be 0.
 int countRows(const std::string& out, int* nonzero) {
@@ -54,8 +55,8 @@ int countRows(const std::string& out, int* nonzero) {
     int root;
     double t1, a1, b1, t2, a2, b2;
     int w1, w2;
-    if (sscanf(line.c_str(), "%llu %llu %15s %15s %d %lf %lf %lf %d %lf %lf %lf %d", &size, &count, type, redop,
-               &root, &t1, &a1, &b1, &w1, &t2, &a2, &b2, &w2) == 13) {
+    if (sscanf(line.c_str(), "%llu %llu %15s %15s %d %lf %lf %lf %d %lf %lf %lf %d", &size, &count, type,
+               redop, &root, &t1, &a1, &b1, &w1, &t2, &a2, &b2, &w2) == 13) {
       ++rows;
       if (w1 != 0 || w2 != 0) ++*nonzero;
     }
@@ -68,15 +69,16 @@ class BenchLocal : public ::testing::TestWithParam<int> {};
 TEST_P(BenchLocal, EveryOpEveryTypeCorrect) {
   int n = GetParam();
   std::string max = sanitizer() ? "40000" : "3000000";
-  for (const char* spec : {"-d float -o sum", "-d int8 -o max", "-d uint64 -o prod", "-d double -o min -r 1",
-                           "-d int32 -o sum -r 2", "-d uint8 -o min", "-d uint32 -o max", "-d int64 -o sum"}) {
+  for (const char* spec :
+       {"-d float -o sum", "-d int8 -o max", "-d uint64 -o prod", "-d double -o min -r 1",
+        "-d int32 -o sum -r 2", "-d uint8 -o min", "-d uint32 -o max", "-d int64 -o sum"}) {
     std::string root_spec = spec;
     // A root this rank count lacks becomes the last rank.
     if (auto at = root_spec.find("-r "); at != std::string::npos && root_spec[at + 3] - '0' >= n) {
       root_spec.replace(at, 4, "-r " + std::to_string(n - 1));
     }
-    CmdRun r = runCommand(::railkit::testing::railkitBinary() + " bench all --local " + std::to_string(n) + " -b 7 -e " +
-                       max + " -f 13 -n 2 -w 1 " + root_spec);
+    CmdRun r = runCommand(::railkit::testing::railkitBinary() + " bench all --local " + std::to_string(n) +
+                          " -b 7 -e " + max + " -f 13 -n 2 -w 1 " + root_spec);
     ASSERT_EQ(r.rc, 0) << spec << "\n" << r.out;
     int nonzero = 0;
     int rows = countRows(r.out, &nonzero);
@@ -91,7 +93,8 @@ TEST_P(BenchLocal, EveryOpEveryTypeCorrect) {
 INSTANTIATE_TEST_SUITE_P(Ranks, BenchLocal, ::testing::Values(1, 2, 3));
 
 TEST(BenchLocal, JsonHasEveryRow) {
-  CmdRun r = runCommand(::railkit::testing::railkitBinary() + " bench all_gather --local 2 -b 1K -e 4K --json");
+  CmdRun r =
+      runCommand(::railkit::testing::railkitBinary() + " bench all_gather --local 2 -b 1K -e 4K --json");
   ASSERT_EQ(r.rc, 0) << r.out;
   EXPECT_NE(r.out.find("\"busbw_gbs\""), std::string::npos);
   EXPECT_NE(r.out.find("\"data_interface\": \"lo\""), std::string::npos);
@@ -116,8 +119,8 @@ TEST(BenchLocal, AvgBusBandwidthAveragesBothPlacements) {
     int root, w1, w2;
     double t1, a1, b1, t2, a2, b2;
     if (!line.empty() && line[0] != '#' &&
-        sscanf(line.c_str(), "%llu %llu %15s %15s %d %lf %lf %lf %d %lf %lf %lf %d", &size, &count, type, redop,
-               &root, &t1, &a1, &b1, &w1, &t2, &a2, &b2, &w2) == 13) {
+        sscanf(line.c_str(), "%llu %llu %15s %15s %d %lf %lf %lf %d %lf %lf %lf %d", &size, &count, type,
+               redop, &root, &t1, &a1, &b1, &w1, &t2, &a2, &b2, &w2) == 13) {
       sum += b1 + b2;
       values += 2;
     }
@@ -131,14 +134,15 @@ TEST(BenchLocal, AvgBusBandwidthAveragesBothPlacements) {
 }
 
 TEST(BenchLocal, MissedExpectationExitsOne) {
-  CmdRun r = runCommand(::railkit::testing::railkitBinary() + " bench all_reduce --local 2 -b 1K -e 1K --expect-busbw 100000");
+  CmdRun r = runCommand(::railkit::testing::railkitBinary() +
+                        " bench all_reduce --local 2 -b 1K -e 1K --expect-busbw 100000");
   EXPECT_EQ(r.rc, 1) << r.out;
   EXPECT_NE(r.out.find("below the expected"), std::string::npos) << r.out;
 }
 
 TEST(BenchEnv, UsageWithoutLauncher) {
   CmdRun r = runCommand("env -u RANK -u WORLD_SIZE -u OMPI_COMM_WORLD_SIZE -u PMI_SIZE " +
-                     ::railkit::testing::railkitBinary() + " bench all_reduce");
+                        ::railkit::testing::railkitBinary() + " bench all_reduce");
   EXPECT_EQ(r.rc, 2) << r.out;
 }
 
@@ -156,7 +160,8 @@ int freePort() {
 
 std::string envRank(int rank, int size, int port) {
   return "RANK=" + std::to_string(rank) + " WORLD_SIZE=" + std::to_string(size) +
-         " MASTER_ADDR=127.0.0.1 MASTER_PORT=" + std::to_string(port) + " " + ::railkit::testing::railkitBinary() +
+         " MASTER_ADDR=127.0.0.1 MASTER_PORT=" + std::to_string(port) + " " +
+         ::railkit::testing::railkitBinary() +
          " bench all_reduce --ctrl-if lo --data-if lo -b 1K -e 64K --bootstrap-timeout 20 --stall-timeout 10";
 }
 
@@ -191,8 +196,9 @@ TEST(BenchEnv, ForeignClientOnRendezvousIsIgnored) {
 TEST(BenchEnv, PeerThatNeverArrivesExitsThree) {
   int port = freePort();
   auto start = std::chrono::steady_clock::now();
-  CmdRun r = runCommand("RANK=0 WORLD_SIZE=2 MASTER_ADDR=127.0.0.1 MASTER_PORT=" + std::to_string(port) + " " +
-                     ::railkit::testing::railkitBinary() + " bench all_reduce --ctrl-if lo --data-if lo --bootstrap-timeout 2");
+  CmdRun r = runCommand("RANK=0 WORLD_SIZE=2 MASTER_ADDR=127.0.0.1 MASTER_PORT=" + std::to_string(port) +
+                        " " + ::railkit::testing::railkitBinary() +
+                        " bench all_reduce --ctrl-if lo --data-if lo --bootstrap-timeout 2");
   double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   EXPECT_EQ(r.rc, 3) << r.out;
   EXPECT_LT(secs, 15);

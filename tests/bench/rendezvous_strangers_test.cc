@@ -195,8 +195,9 @@ TEST(BenchRendezvousStrangers, MalformedClientsAreDroppedAndReported) {
   Notices notices;
   Rendezvous rdv(2, "");
   auto r0 = rdv.start(0, &notices);
-  for (std::string text : {std::string(5000, '\x01') + "\n", std::string("RAILKIT-RDV 1 job 1 2 -\n"),
-                           std::string("RAILKIT-RDV 2 wrongjob 1 2 - -\n"), std::string("GET / HTTP/1.0\r\n\r\n")}) {
+  for (std::string text :
+       {std::string(5000, '\x01') + "\n", std::string("RAILKIT-RDV 1 job 1 2 -\n"),
+        std::string("RAILKIT-RDV 2 wrongjob 1 2 - -\n"), std::string("GET / HTTP/1.0\r\n\r\n")}) {
     int fd = connectRaw(rdv.port());
     sendText(fd, text);
     closeFd(fd);

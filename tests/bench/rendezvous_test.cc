@@ -10,7 +10,9 @@ namespace {
 const std::string kNonce(kRendezvousNonceBytes, 'n');
 const std::string kToken = "0123456789abcdef-token";
 
-RendezvousHello hello(int rank = 1) { return RendezvousHello{kRendezvousVersion, "job-7", rank, 3, "10.0.0.2 5000", ""}; }
+RendezvousHello hello(int rank = 1) {
+  return RendezvousHello{kRendezvousVersion, "job-7", rank, 3, "10.0.0.2 5000", ""};
+}
 
 TEST(BenchRendezvous, RoundTrip) {
   RendezvousHello h{kRendezvousVersion, "job-7", 2, 3, std::string("10.0.0.2 5000\0x", 15), ""};
@@ -28,10 +30,11 @@ TEST(BenchRendezvous, RoundTrip) {
 }
 
 TEST(BenchRendezvous, RejectsForeignAndMalformed) {
-  for (const char* bad : {"", "GET / HTTP/1.1", "RAILKIT-RDV 3 job 3 3 - -", "RAILKIT-RDV 3 job 0 0 - -",
-                          "RAILKIT-RDV x job 0 2 - -", "RAILKIT-RDV 3 job 0 2 abc -", "RAILKIT-RDV 3 job 0 2 zz -",
-                          "RAILKIT-RDV 3  0 2 - -", "RAILKIT-RDV 3 job 0 2 - - extra", "RAILKIT-RDV 3 job 0 2 -",
-                          "RAILKIT-RDV 3 job 0 2 - abcd", "RAILKIT-RDV 3 job 0 70000 - -", "RAILKIT-RDV 1 job 1 2 -"}) {
+  for (const char* bad :
+       {"", "GET / HTTP/1.1", "RAILKIT-RDV 3 job 3 3 - -", "RAILKIT-RDV 3 job 0 0 - -",
+        "RAILKIT-RDV x job 0 2 - -", "RAILKIT-RDV 3 job 0 2 abc -", "RAILKIT-RDV 3 job 0 2 zz -",
+        "RAILKIT-RDV 3  0 2 - -", "RAILKIT-RDV 3 job 0 2 - - extra", "RAILKIT-RDV 3 job 0 2 -",
+        "RAILKIT-RDV 3 job 0 2 - abcd", "RAILKIT-RDV 3 job 0 70000 - -", "RAILKIT-RDV 1 job 1 2 -"}) {
     EXPECT_FALSE(parseRendezvousHello(bad).has_value()) << bad;
   }
   EXPECT_TRUE(parseRendezvousHello("RAILKIT-RDV 3 job 1 2 - -").has_value());
@@ -51,8 +54,9 @@ TEST(BenchRendezvous, Nonce) {
   auto parsed = parseRendezvousNonce(line);
   ASSERT_TRUE(parsed.has_value());
   EXPECT_EQ(*parsed, kNonce);
-  for (const char* bad : {"", "RAILKIT-RDV-NONCE 2 00", "RAILKIT-RDV-NONCE 1 6e6e6e6e6e6e6e6e6e6e6e6e6e6e6e6e",
-                          "HELLO 2 6e6e6e6e6e6e6e6e6e6e6e6e6e6e6e6e", "RAILKIT-RDV-NONCE 2 zz6e6e6e6e6e6e6e6e6e6e6e6e6e6e6e"}) {
+  for (const char* bad :
+       {"", "RAILKIT-RDV-NONCE 2 00", "RAILKIT-RDV-NONCE 1 6e6e6e6e6e6e6e6e6e6e6e6e6e6e6e6e",
+        "HELLO 2 6e6e6e6e6e6e6e6e6e6e6e6e6e6e6e6e", "RAILKIT-RDV-NONCE 2 zz6e6e6e6e6e6e6e6e6e6e6e6e6e6e6e"}) {
     EXPECT_FALSE(parseRendezvousNonce(bad).has_value()) << bad;
   }
 }

@@ -2,10 +2,10 @@
 // a real all_reduce_perf log in ../shared.
 #include "bench/report.h"
 
+#include <gtest/gtest.h>
+
 #include <fstream>
 #include <string>
-
-#include <gtest/gtest.h>
 
 #include "support/test_support.h"
 
@@ -29,7 +29,13 @@ TEST(BenchReport, RowMatchesNcclTests) {
   Row row{268435456, 67108864, "float", "sum", -1, {2360.9, 113.70, 213.19, 0}, {2359.9, 113.75, 213.28, 0}};
   EXPECT_EQ(formatRow(row), real + "\n");
   std::string big = lineStartingWith(file, "  8589934592");
-  Row row2{8589934592ull, 2147483648ull, "float", "sum", -1, {47535, 180.71, 338.82, 0}, {47743, 179.92, 337.35, 0}};
+  Row row2{8589934592ull,
+           2147483648ull,
+           "float",
+           "sum",
+           -1,
+           {47535, 180.71, 338.82, 0},
+           {47743, 179.92, 337.35, 0}};
   EXPECT_EQ(formatRow(row2), big + "\n");
 }
 
@@ -41,7 +47,8 @@ TEST(BenchReport, HeaderLinesMatchNcclTests) {
   EXPECT_NE(header.find(lineStartingWith(file, "#        (B)")), std::string::npos);
   EXPECT_NE(header.find(lineStartingWith(file, "#                  ")), std::string::npos);
   std::string rank = formatHeader({8, 64, 2, 0, 5, 20, 1}, {RankLine{0, 6899, "ztan-mig-235z", "x"}});
-  EXPECT_NE(rank.find("#  Rank  0 Group  0 Pid   6899 on ztan-mig-235z device  0 [cpu] x\n"), std::string::npos);
+  EXPECT_NE(rank.find("#  Rank  0 Group  0 Pid   6899 on ztan-mig-235z device  0 [cpu] x\n"),
+            std::string::npos);
   EXPECT_NE(rank.find("# nThread 1 nGpus 1 minBytes 8 maxBytes 64 step: 2(factor) warmup iters: 5 iters: 20"),
             std::string::npos);
   EXPECT_EQ(formatFooter(0, 70.742), "# Out of bounds values : 0 OK\n# Avg bus bandwidth    : 70.742 \n#\n");

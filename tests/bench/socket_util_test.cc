@@ -2,14 +2,14 @@
 // segment come out one by one, a line split over writes is joined, a line
 // past the limit and a closed peer are errors, and the deadline holds when
 // nothing comes. ensureFdLimit: raises the soft limit, refuses past the hard.
+#include "bench/socket_util.h"
+
 #include <gtest/gtest.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
 #include <string>
-
-#include "bench/socket_util.h"
 
 namespace railkit::bench {
 namespace {

@@ -2,9 +2,8 @@
 // real env bootstrap. Covers striping over several connections (a sender's
 // one large message received in odd-sized pieces), the stall deadline, a
 // lost peer, and what the bootstrap and transport errors name.
-#include "bench/tcp/transport.h"
-
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <atomic>
@@ -12,10 +11,10 @@
 #include <functional>
 #include <numeric>
 #include <thread>
-#include <unistd.h>
 
 #include "bench/bootstrap.h"
 #include "bench/harness.h"
+#include "bench/tcp/transport.h"
 
 namespace railkit::bench {
 namespace {
@@ -106,7 +105,8 @@ TEST(BenchTcpTransport, StripedMessageArrivesWholeInAnyPieces) {
         ids.push_back(*id2);
         for (RequestId id : ids) ASSERT_TRUE(t.wait(id).has_value());
         std::size_t bad = 0;
-        for (std::size_t i = 0; i < kBytes; ++i) bad += buf[i] != static_cast<unsigned char>(i * 31 + i / 977);
+        for (std::size_t i = 0; i < kBytes; ++i)
+          bad += buf[i] != static_cast<unsigned char>(i * 31 + i / 977);
         EXPECT_EQ(bad, 0u) << "connections " << conns;
         EXPECT_EQ(tail[0], 7);
         EXPECT_EQ(tail[2], 9);
@@ -156,7 +156,8 @@ TEST(BenchTcpTransport, StallTimesOutNamingThePeer) {
       auto took = std::chrono::steady_clock::now() - start;
       ASSERT_FALSE(s.has_value());
       EXPECT_EQ(s.error().code, ErrorCode::kTimeout);
-      EXPECT_NE(s.error().message.find("rank 0 (host testhost, interface lo"), std::string::npos) << s.error().message;
+      EXPECT_NE(s.error().message.find("rank 0 (host testhost, interface lo"), std::string::npos)
+          << s.error().message;
       EXPECT_GE(took, std::chrono::milliseconds(450));
       EXPECT_LT(took, std::chrono::seconds(5));
     }
@@ -252,7 +253,8 @@ TEST(BenchTcpTransport, EveryCollectiveCorrectWithSmallChunks) {
   for (int n : {2, 3, 4}) {
     runRanks(n, 2, std::chrono::seconds(20), [&](int rank, Transport& t, Bootstrap& boot) {
       for (const Collective& coll : collectives()) {
-        for (auto [type, op] : {std::pair{DataType::kFloat, ReduceOp::kSum}, std::pair{DataType::kInt32, ReduceOp::kMax}}) {
+        for (auto [type, op] :
+             {std::pair{DataType::kFloat, ReduceOp::kSum}, std::pair{DataType::kInt32, ReduceOp::kMax}}) {
           SweepOptions o;
           o.sizes = {4, 4 * 4099, 4 * 50021};
           o.iters = 1;
@@ -293,7 +295,8 @@ TEST(BenchTcpTransport, ClosedPeerIsLost) {
     Status s = id ? (*t)->wait(*id) : Status(tl::unexpected(id.error()));
     ASSERT_FALSE(s.has_value());
     EXPECT_EQ(s.error().code, ErrorCode::kPeerLost) << bytes << " bytes";
-    EXPECT_NE(s.error().message.find("rank 1 (host testhost, interface lo"), std::string::npos) << s.error().message;
+    EXPECT_NE(s.error().message.find("rank 1 (host testhost, interface lo"), std::string::npos)
+        << s.error().message;
   }
 }
 
@@ -305,37 +308,40 @@ TEST(BenchTcpTransport, ClosedPeerIsLost) {
 // the test).
 TEST(BenchTcpTransport, FailedWaitStopsOtherPostedOperations) {
   constexpr std::size_t kBytes = std::size_t{128} << 20;  // far more than loopback socket buffers hold
-  runRanks(3, 2, std::chrono::seconds(3), [&](int rank, Transport& t) {
-    if (rank == 2) return;  // leaves at once: its sockets close
-    if (rank == 0) {
-      {
-        std::vector<char> send(kBytes, 'x');
-        char c = 0;
-        auto sent = t.postSend(1, send.data(), send.size());
-        ASSERT_TRUE(sent.has_value());
-        auto recv = t.postRecv(2, &c, 1);
-        Status s = recv ? t.wait(*recv) : Status(tl::unexpected(recv.error()));
-        ASSERT_FALSE(s.has_value());
-        EXPECT_EQ(s.error().code, ErrorCode::kPeerLost) << s.error().message;
-        std::fill(send.begin(), send.end(), 'y');  // the memory is the caller's again
-        // Later operations report the same loss.
-        auto again = t.postSend(1, &c, 1);
-        Status s2 = again ? t.wait(*again) : Status(tl::unexpected(again.error()));
-        ASSERT_FALSE(s2.has_value());
-        EXPECT_EQ(s2.error().message, s.error().message);
-        std::this_thread::sleep_for(std::chrono::milliseconds(1000));  // rank 1 reads meanwhile
-      }
-      std::this_thread::sleep_for(std::chrono::milliseconds(500));
-      return;
-    }
-    std::this_thread::sleep_for(std::chrono::milliseconds(300));
-    std::vector<char> recv(kBytes, 0);
-    auto id = t.postRecv(0, recv.data(), recv.size());
-    ASSERT_TRUE(id.has_value());
-    Status s = t.wait(*id);
-    EXPECT_FALSE(s.has_value()) << "rank 1 received the whole message: rank 0 kept sending after its wait failed";
-    EXPECT_EQ(std::count(recv.begin(), recv.end(), 'y'), 0) << "rank 0 sent bytes written after its wait failed";
-  });
+  runRanks(3, 2, std::chrono::seconds(3),
+           [&](int rank, Transport& t) {
+             if (rank == 2) return;  // leaves at once: its sockets close
+             if (rank == 0) {
+               {
+                 std::vector<char> send(kBytes, 'x');
+                 char c = 0;
+                 auto sent = t.postSend(1, send.data(), send.size());
+                 ASSERT_TRUE(sent.has_value());
+                 auto recv = t.postRecv(2, &c, 1);
+                 Status s = recv ? t.wait(*recv) : Status(tl::unexpected(recv.error()));
+                 ASSERT_FALSE(s.has_value());
+                 EXPECT_EQ(s.error().code, ErrorCode::kPeerLost) << s.error().message;
+                 std::fill(send.begin(), send.end(), 'y');  // the memory is the caller's again
+                 // Later operations report the same loss.
+                 auto again = t.postSend(1, &c, 1);
+                 Status s2 = again ? t.wait(*again) : Status(tl::unexpected(again.error()));
+                 ASSERT_FALSE(s2.has_value());
+                 EXPECT_EQ(s2.error().message, s.error().message);
+                 std::this_thread::sleep_for(std::chrono::milliseconds(1000));  // rank 1 reads meanwhile
+               }
+               std::this_thread::sleep_for(std::chrono::milliseconds(500));
+               return;
+             }
+             std::this_thread::sleep_for(std::chrono::milliseconds(300));
+             std::vector<char> recv(kBytes, 0);
+             auto id = t.postRecv(0, recv.data(), recv.size());
+             ASSERT_TRUE(id.has_value());
+             Status s = t.wait(*id);
+             EXPECT_FALSE(s.has_value())
+                 << "rank 1 received the whole message: rank 0 kept sending after its wait failed";
+             EXPECT_EQ(std::count(recv.begin(), recv.end(), 'y'), 0)
+                 << "rank 0 sent bytes written after its wait failed";
+           });
 }
 
 TEST(BenchTcpTransport, BootstrapTimeoutNamesMissingRankAndInterface) {

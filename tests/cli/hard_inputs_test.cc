@@ -3,20 +3,20 @@
 // says what was expected and what was found) and caps what it reads. A hang
 // shows as exit 124 from `timeout`; a read of /dev/zero to the end as 134
 // (bad_alloc) or a long run.
+#include <gtest/gtest.h>
+
 #include <filesystem>
 #include <fstream>
 #include <string>
-
-#include <gtest/gtest.h>
 
 #include "cli/cli_run.h"
 
 namespace fs = std::filesystem;
 using railkit::testing::CliRun;
 using railkit::testing::cliScratch;
+using railkit::testing::makeFifo;
 using railkit::testing::runRailkit;
 using railkit::testing::writeScratchFile;
-using railkit::testing::makeFifo;
 
 namespace {
 
@@ -59,7 +59,8 @@ TEST(CliHardInputs, LintSchemasDirectoryWithAFifo) {
     fs::create_directories(dir / "crds");
     std::ofstream(dir / "README.md") << "not read\n";
     std::string fifo = makeFifo(dir / "crds" / name);
-    std::string manifest = writeScratchFile("cm.yaml", "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\n");
+    std::string manifest =
+        writeScratchFile("cm.yaml", "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\n");
     expectRefused("lint --schemas " + dir.string() + " " + manifest,
                   "schema " + fifo + ": expected a regular file, found a FIFO");
     // A FIFO under a name lint never reads is no business of lint's.
@@ -75,7 +76,8 @@ TEST(CliHardInputs, RenderProfileRefusesFifoAndDevices) {
   for (const char* dev : {"/dev/zero", "/dev/urandom"})
     expectRefused(std::string("render --profile ") + dev,
                   std::string("profile ") + dev + ": expected a regular file, found a character device");
-  std::string big = writeScratchFile("big-profile.yaml", std::string(kProfile) + "# " + std::string(2u << 20, 'x') + "\n");
+  std::string big =
+      writeScratchFile("big-profile.yaml", std::string(kProfile) + "# " + std::string(2u << 20, 'x') + "\n");
   expectRefused("render --profile " + big, "larger than the 1 MiB limit");
   expectRefused("render node-prep --profile /dev/zero", "found a character device");
   // A good profile still renders.
@@ -87,16 +89,21 @@ TEST(CliHardInputs, RenderProfileRefusesFifoAndDevices) {
 
 TEST(CliHardInputs, RenderRefusesBadCounts) {
   std::string good = writeScratchFile("good-profile.yaml", kProfile);
-  expectRefused("render --profile " + good + " --nodes -1", "--nodes: expected a whole number from 1 to 100000, found '-1'");
-  expectRefused("render --profile " + good + " --nodes 0", "--nodes: expected a whole number from 1 to 100000, found '0'");
+  expectRefused("render --profile " + good + " --nodes -1",
+                "--nodes: expected a whole number from 1 to 100000, found '-1'");
+  expectRefused("render --profile " + good + " --nodes 0",
+                "--nodes: expected a whole number from 1 to 100000, found '0'");
   expectRefused("render --profile " + good + " --nodes 100001", "found '100001'");
   expectRefused("render --profile " + good + " --gpus-per-node -1",
                 "--gpus-per-node: expected a whole number from 0 to 64, found '-1'");
-  expectRefused("render --profile " + good + " --gpus-per-node 1000", "--gpus-per-node: expected a whole number from 0 to 64, found '1000'");
+  expectRefused("render --profile " + good + " --gpus-per-node 1000",
+                "--gpus-per-node: expected a whole number from 0 to 64, found '1000'");
   // 0 GPUs is a node validate checks has none; a benchmark runs a rank per GPU.
-  expectRefused("render --profile " + good + " --gpus-per-node 0", "gpusPerNode 0 goes with test.tool validate only");
+  expectRefused("render --profile " + good + " --gpus-per-node 0",
+                "gpusPerNode 0 goes with test.tool validate only");
   expectRefused("render --profile " + good + " --nodes 99999999999", "found '99999999999'");
-  expectRefused("render --profile " + good + " --nodes many", "--nodes: expected a whole number from 1 to 100000, found 'many'");
+  expectRefused("render --profile " + good + " --nodes many",
+                "--nodes: expected a whole number from 1 to 100000, found 'many'");
   expectRefused("render node-prep --profile " + good + " --nodes 0", "--nodes: expected a whole number");
   // In range: the flag wins over the profile.
   CliRun r = runRailkit("render --profile " + good + " --nodes 3 --gpus-per-node 4");
@@ -121,16 +128,20 @@ TEST(CliHardInputs, ProfileCountsAreBounded) {
 
 TEST(CliHardInputs, HwlocXmlRefusesFifoAndDevice) {
   std::string fifo = makeFifo(cliScratch() / "topo.fifo");
-  expectRefused("inspect --hwloc-xml " + fifo, "--hwloc-xml " + fifo + ": expected a regular file, found a FIFO");
+  expectRefused("inspect --hwloc-xml " + fifo,
+                "--hwloc-xml " + fifo + ": expected a regular file, found a FIFO");
   expectRefused("inspect --hwloc-xml /dev/zero",
                 "--hwloc-xml /dev/zero: expected a regular file, found a character device");
 }
 
 TEST(CliHardInputs, LogsRefusesFifoAndDevicesByName) {
   std::string fifo = makeFifo(cliScratch() / "log.fifo");
-  expectRefused("logs " + fifo, fifo + ": expected a regular file or - for standard input, found a FIFO (to read a "
-                                       "pipe, give - and redirect it");
-  expectRefused("logs /dev/zero", "/dev/zero: expected a regular file or - for standard input, found a character device");
+  expectRefused("logs " + fifo,
+                fifo +
+                    ": expected a regular file or - for standard input, found a FIFO (to read a "
+                    "pipe, give - and redirect it");
+  expectRefused("logs /dev/zero",
+                "/dev/zero: expected a regular file or - for standard input, found a character device");
   expectRefused("logs " + cliScratch().string(), "found a directory");
   // The refusal is about the name, before anything is read: a good file
   // given first does not change it.

@@ -2,14 +2,14 @@
 // docs/schemas/ (docs/json.md): the commands run on the example node, a
 // real NCCL log and manifest, two local bench ranks; each document is
 // checked against docs/schemas/<kind with '/' as '.'>.json with valijson.
+#include <gtest/gtest.h>
+
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <memory>
-#include <string>
-
-#include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
+#include <string>
 #include <valijson/adapters/nlohmann_json_adapter.hpp>
 #include <valijson/schema.hpp>
 #include <valijson/schema_parser.hpp>
@@ -39,7 +39,9 @@ const nlohmann::json* fetchSchema(const std::string& uri) {
   if (doc->is_discarded()) return nullptr;
   return doc.release();
 }
-void freeSchema(const nlohmann::json* doc) { delete doc; }
+void freeSchema(const nlohmann::json* doc) {
+  delete doc;
+}
 
 // Empty when `doc` matches its kind's schema, else every violation, one per line.
 std::string violations(const nlohmann::json& doc) {
@@ -76,9 +78,10 @@ nlohmann::json jsonOf(const std::string& args) {
 TEST(JsonSchemas, EveryDocumentMatchesTheSchemaOfItsKind) {
   const std::string example = std::string(RAILKIT_SOURCE_DIR) + "/examples/dgx-h100-8gpu";
   const std::string log = std::string(RAILKIT_SOURCE_DIR) + "/tests/logs/fixtures/real";
-  const std::string manifest = writeScratchFile(cliScratch() / "schema.yaml",
-                                                "apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec:\n  containers:\n"
-                                                "  - name: c\n    image: i\n    securityContext: {privileged: true}\n");
+  const std::string manifest =
+      writeScratchFile(cliScratch() / "schema.yaml",
+                       "apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec:\n  containers:\n"
+                       "  - name: c\n    image: i\n    securityContext: {privileged: true}\n");
   const std::string hostfile = writeScratchFile(cliScratch() / "schema-hostfile", "w0 slots=1\n");
   const std::string hosts = writeScratchFile(cliScratch() / "schema-hosts", "127.0.0.1 w0\n");
   const fs::path snapshot = cliScratch() / "schema-snapshot";
@@ -111,7 +114,8 @@ TEST(JsonSchemas, EveryDocumentMatchesTheSchemaOfItsKind) {
       "bench all_reduce --local 2 -b 1K -e 4K --json",
       "bench all --local 2 -b 1K -e 2K --json",
       "bench p2p --local 2 -b 1K -e 4K --json",
-      "validate --local 2 --root " + example + " --expect-nics 8 --expect-gpus 8 -b 1K -e 4K --pairs-bytes 4K --json",
+      "validate --local 2 --root " + example +
+          " --expect-nics 8 --expect-gpus 8 -b 1K -e 4K --pairs-bytes 4K --json",
   };
   for (const auto& args : runs) {
     SCOPED_TRACE(args);
@@ -147,7 +151,8 @@ TEST(JsonSchemas, ViolationsAreCaught) {
 // The per-rank view of logs (docs/logs.md) is held to its schema too: a real
 // log with several ranks gives entries, and a wrong type or key is caught.
 TEST(JsonSchemas, LogsPerRankEntriesAreChecked) {
-  auto doc = jsonOf("logs --json " + std::string(RAILKIT_SOURCE_DIR) + "/tests/logs/fixtures/real/healthy_ib_2_7.log");
+  auto doc = jsonOf("logs --json " + std::string(RAILKIT_SOURCE_DIR) +
+                    "/tests/logs/fixtures/real/healthy_ib_2_7.log");
   ASSERT_TRUE(doc.is_object());
   ASSERT_TRUE(doc["inputs"][0]["per_rank"].is_array());
   ASSERT_GE(doc["inputs"][0]["per_rank"].size(), 2u);

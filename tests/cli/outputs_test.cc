@@ -2,14 +2,13 @@
 // renamed over the name (a new inode; no truncated file under the final name,
 // no temporary left behind). And how it fails on the command line: CLI11's
 // parse errors are one stderr line with exit 2, --help stays help with exit 0.
+#include <gtest/gtest.h>
 #include <sys/stat.h>
 
 #include <filesystem>
 #include <fstream>
-#include <string>
-
-#include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
+#include <string>
 
 #include "cli/cli_run.h"
 
@@ -40,7 +39,8 @@ int leftoverTemporaries(const fs::path& dir) {
 }
 
 std::string cleanManifest() {
-  return writeScratchFile(cliScratch() / "clean.yaml", "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\n");
+  return writeScratchFile(cliScratch() / "clean.yaml",
+                          "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\n");
 }
 
 TEST(CliOutputs, JsonOutReplacesAnExistingFileWhole) {
@@ -78,7 +78,8 @@ TEST(CliOutputs, JsonOutIntoAMissingDirectoryIsOneLine) {
   CliRun r = runRailkit("lint --json-out " + out.string() + " " + cleanManifest());
   EXPECT_EQ(r.status, 2) << r.err;
   EXPECT_TRUE(r.oneErrorLine()) << r.err;
-  EXPECT_NE(r.err.find("--json-out " + out.string() + ": cannot create a file in"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("--json-out " + out.string() + ": cannot create a file in"), std::string::npos)
+      << r.err;
   EXPECT_FALSE(fs::exists(out.parent_path()));
   // A directory where the file should go.
   r = runRailkit("lint --json-out " + cliScratch().string() + " " + cleanManifest());
@@ -90,8 +91,9 @@ TEST(CliOutputs, JsonOutIntoAMissingDirectoryIsOneLine) {
 
 TEST(CliOutputs, RenderOutputDirectoryFilesAreRenamedIntoPlace) {
   fs::path profile = cliScratch() / "profile.yaml";
-  writeScratchFile(profile,
-            "name: t\nnamespace: t\nimage: registry.example.com/nccl:1\nmode: rdma-shared\nlauncher: mpijob\n");
+  writeScratchFile(
+      profile,
+      "name: t\nnamespace: t\nimage: registry.example.com/nccl:1\nmode: rdma-shared\nlauncher: mpijob\n");
   fs::path dir = cliScratch() / "rendered";
   fs::remove_all(dir);
   CliRun r = runRailkit("render --profile " + profile.string() + " --output " + dir.string());
@@ -122,14 +124,16 @@ TEST(CliOutputs, ParseErrorsAreOneLineAndExitTwo) {
     std::string args, expected;
   };
   std::string manifest = cleanManifest();
-  for (const Case& c : {Case{"frobnicate", "frobnicate"}, Case{"", "subcommand"}, Case{"lint", "files"},
-                        Case{"render --nodes many", "--nodes"}, Case{"logs --expect-busbw fast x.log", "fast"},
-                        Case{"lint --no-such-flag " + manifest, "--no-such-flag"},
-                        Case{"render node-prep --bogus", "--bogus"},
-                        // CLI11 validators: a set of names, flags that exclude each other.
-                        Case{"bench all_reduce --local 2 --backend foo", "--backend: foo not in {tcp,ucx,nccl}"},
-                        Case{"bench all_reduce --local 2 -d int128", "--datatype: int128 not in"},
-                        Case{"logs x.log --expect-busbw 1 --expect-line-rate", "--expect-busbw excludes --expect-line-rate"}}) {
+  for (const Case& c :
+       {Case{"frobnicate", "frobnicate"}, Case{"", "subcommand"}, Case{"lint", "files"},
+        Case{"render --nodes many", "--nodes"}, Case{"logs --expect-busbw fast x.log", "fast"},
+        Case{"lint --no-such-flag " + manifest, "--no-such-flag"},
+        Case{"render node-prep --bogus", "--bogus"},
+        // CLI11 validators: a set of names, flags that exclude each other.
+        Case{"bench all_reduce --local 2 --backend foo", "--backend: foo not in {tcp,ucx,nccl}"},
+        Case{"bench all_reduce --local 2 -d int128", "--datatype: int128 not in"},
+        Case{"logs x.log --expect-busbw 1 --expect-line-rate",
+             "--expect-busbw excludes --expect-line-rate"}}) {
     SCOPED_TRACE(c.args);
     CliRun r = runRailkit(c.args);
     EXPECT_EQ(r.status, 2) << r.err;
@@ -140,7 +144,8 @@ TEST(CliOutputs, ParseErrorsAreOneLineAndExitTwo) {
     EXPECT_EQ(r.out, "");
   }
   // The hint names the subcommand whose help lists the option.
-  EXPECT_NE(runRailkit("render node-prep --bogus").err.find("(see railkit render node-prep --help)"), std::string::npos);
+  EXPECT_NE(runRailkit("render node-prep --bogus").err.find("(see railkit render node-prep --help)"),
+            std::string::npos);
 }
 
 TEST(CliOutputs, HelpAndVersionStayExitZero) {
@@ -160,7 +165,8 @@ TEST(CliOutputs, HelpAndVersionStayExitZero) {
 // --expect-line-rate[=F] is read the same way by bench and logs: the same
 // error for the same bad F, and a word after the bare flag stays an argument.
 TEST(CliOutputs, ExpectLineRateIsOneFlagInBenchAndLogs) {
-  std::string log = writeScratchFile(cliScratch() / "lr.log", "host:1:2 [0] NCCL INFO NCCL version 2.21.5+cuda12.4\n");
+  std::string log =
+      writeScratchFile(cliScratch() / "lr.log", "host:1:2 [0] NCCL INFO NCCL version 2.21.5+cuda12.4\n");
   CliRun bench = runRailkit("bench all_reduce --local 2 --expect-line-rate=1.2");
   CliRun logs = runRailkit("logs " + log + " --expect-line-rate=1.2 --nic-gbps 100");
   EXPECT_EQ(bench.status, 2) << bench.err;
@@ -176,8 +182,8 @@ TEST(CliOutputs, ExpectLineRateIsOneFlagInBenchAndLogs) {
 // Every command's --help names railkit (not the binary's path), shows one
 // example of that command and the exit statuses.
 TEST(CliOutputs, HelpShowsAnExampleAndExitStatuses) {
-  for (const std::string command :
-       {"inspect", "snapshot", "doctor", "explain", "env", "logs", "bench", "render", "lint", "wait-dns", "exporter", "report"}) {
+  for (const std::string command : {"inspect", "snapshot", "doctor", "explain", "env", "logs", "bench",
+                                    "render", "lint", "wait-dns", "exporter", "report"}) {
     SCOPED_TRACE(command);
     CliRun r = runRailkit(command + " --help");
     EXPECT_EQ(r.status, 0) << r.err;
@@ -198,7 +204,8 @@ namespace {
 // reader (report, a script) knows what it holds (docs/json.md).
 TEST(CliOutputs, EveryJsonDocumentHasKindAndVersion) {
   const std::string example = std::string(RAILKIT_SOURCE_DIR) + "/examples/dgx-h100-8gpu";
-  const std::string log = writeScratchFile(cliScratch() / "kind.log", "host:1:2 [0] NCCL INFO NCCL version 2.21.5+cuda12.4\n");
+  const std::string log =
+      writeScratchFile(cliScratch() / "kind.log", "host:1:2 [0] NCCL INFO NCCL version 2.21.5+cuda12.4\n");
   const fs::path snapshot = cliScratch() / "kind-snapshot";
   fs::remove_all(snapshot);
   const fs::path rendered = cliScratch() / "kind-render";
@@ -206,7 +213,8 @@ TEST(CliOutputs, EveryJsonDocumentHasKindAndVersion) {
   const std::pair<std::string, std::string> cases[] = {
       {"snapshot --root " + example + " --output " + snapshot.string() + " --json", "railkit.snapshot/v1"},
       {"render --image img:1 --launcher mpijob --json", "railkit.render/v1"},
-      {"render --image img:1 --launcher jobset --output " + rendered.string() + " --json", "railkit.render/v1"},
+      {"render --image img:1 --launcher jobset --output " + rendered.string() + " --json",
+       "railkit.render/v1"},
       {"inspect --root " + example + " --json", "railkit.inspect/v1"},
       {"doctor --root " + example + " --json", "railkit.doctor/v1"},
       {"lint --json " + cleanManifest(), "railkit.lint/v1"},

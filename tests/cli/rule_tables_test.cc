@@ -2,14 +2,14 @@
 // file whose rule is missing from the table would never run, so every rule
 // file's id must be in the table (doctor, lint) and every NCCL rule
 // function listed (logs).
+#include <gtest/gtest.h>
+
 #include <filesystem>
 #include <fstream>
 #include <regex>
 #include <set>
 #include <sstream>
 #include <string>
-
-#include <gtest/gtest.h>
 
 #include "doctor/rule.h"
 #include "k8s/lint/lint.h"
@@ -41,7 +41,8 @@ std::set<std::string> declaredIn(const fs::path& dir, const std::regex& pattern)
 }
 
 TEST(RuleTables, EveryDoctorRuleFileIsInTheTable) {
-  auto files = declaredIn(kSource / "src/doctor/rules", std::regex(R"re(extern const Rule k\w+ = \{\{\s*"([a-z0-9-]+)")re"));
+  auto files = declaredIn(kSource / "src/doctor/rules",
+                          std::regex(R"re(extern const Rule k\w+ = \{\{\s*"([a-z0-9-]+)")re"));
   std::set<std::string> table;
   for (const auto& r : railkit::doctor::allRules()) table.insert(r.id);
   EXPECT_GE(files.size(), 25u);
@@ -49,7 +50,8 @@ TEST(RuleTables, EveryDoctorRuleFileIsInTheTable) {
 }
 
 TEST(RuleTables, EveryLintRuleFileIsInTheTable) {
-  auto files = declaredIn(kSource / "src/k8s/lint/rules", std::regex(R"re(extern const Rule k\w+ = \{\{\s*"([a-z0-9-]+)")re"));
+  auto files = declaredIn(kSource / "src/k8s/lint/rules",
+                          std::regex(R"re(extern const Rule k\w+ = \{\{\s*"([a-z0-9-]+)")re"));
   std::set<std::string> table;
   for (const auto& r : railkit::k8s::allRules()) table.insert(r.id);
   EXPECT_GE(files.size(), 15u);
@@ -57,7 +59,8 @@ TEST(RuleTables, EveryLintRuleFileIsInTheTable) {
 }
 
 TEST(RuleTables, EveryNcclLogRuleFileIsInTheTable) {
-  auto files = declaredIn(kSource / "src/logs/nccl/rules", std::regex(R"re(NcclRule \w+Rule\(\) \{\s*return \{\s*"([a-z0-9-]+)")re"));
+  auto files = declaredIn(kSource / "src/logs/nccl/rules",
+                          std::regex(R"re(NcclRule \w+Rule\(\) \{\s*return \{\s*"([a-z0-9-]+)")re"));
   std::set<std::string> table;
   for (const auto& r : railkit::logs::nccl::allNcclRules()) table.insert(r.id);
   EXPECT_GE(files.size(), 10u);

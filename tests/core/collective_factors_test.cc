@@ -1,8 +1,8 @@
 #include "core/collective_factors.h"
 
-#include <string>
-
 #include <gtest/gtest.h>
+
+#include <string>
 
 namespace railkit {
 namespace {
@@ -16,9 +16,9 @@ TEST(CollectiveFactors, NcclTestsDefinitions) {
 }
 
 TEST(CollectiveFactors, NamesRoundTrip) {
-  for (auto op : {CollectiveOp::kAllReduce, CollectiveOp::kAllGather, CollectiveOp::kReduceScatter,
-                  CollectiveOp::kBroadcast, CollectiveOp::kReduce, CollectiveOp::kAllToAll,
-                  CollectiveOp::kSendRecv}) {
+  for (auto op :
+       {CollectiveOp::kAllReduce, CollectiveOp::kAllGather, CollectiveOp::kReduceScatter,
+        CollectiveOp::kBroadcast, CollectiveOp::kReduce, CollectiveOp::kAllToAll, CollectiveOp::kSendRecv}) {
     EXPECT_EQ(collectiveFromName(collectiveName(op)), op);
   }
   EXPECT_FALSE(collectiveFromName("allreduce_perf").has_value());
@@ -33,7 +33,6 @@ TEST(CollectiveFactors, LineRateExpectation) {
   EXPECT_FALSE(expectedBusbwFromLineRate(CollectiveOp::kAllReduce, 8, 1, 3200.0, 0.8).has_value());
 }
 
-
 // --expect-line-rate[=F] means the same in bench and logs: one parser.
 TEST(LineRateFraction, DefaultRangeAndErrors) {
   EXPECT_DOUBLE_EQ(*parseLineRateFraction(""), 0.8);
@@ -43,7 +42,8 @@ TEST(LineRateFraction, DefaultRangeAndErrors) {
     auto r = parseLineRateFraction(bad);
     ASSERT_FALSE(r) << bad;
     EXPECT_EQ(r.error().code, ErrorCode::kUsage);
-    EXPECT_NE(r.error().message.find(std::string("--expect-line-rate=") + bad), std::string::npos) << r.error().message;
+    EXPECT_NE(r.error().message.find(std::string("--expect-line-rate=") + bad), std::string::npos)
+        << r.error().message;
   }
 }
 

@@ -1,6 +1,7 @@
 #include "core/file_root.h"
 
 #include <fcntl.h>
+#include <gtest/gtest.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
@@ -9,8 +10,6 @@
 #include <filesystem>
 #include <fstream>
 #include <future>
-
-#include <gtest/gtest.h>
 
 #include "support/test_support.h"
 
@@ -30,9 +29,7 @@ class FileRootTest : public ::testing::Test {
                        dir_ / "sys/class/infiniband/mlx5_0");
   }
   void TearDown() override { fs::remove_all(dir_); }
-  void write(const std::string& rel, const std::string& text) {
-    std::ofstream(dir_ / rel) << text;
-  }
+  void write(const std::string& rel, const std::string& text) { std::ofstream(dir_ / rel) << text; }
   fs::path dir_;
 };
 
@@ -114,7 +111,8 @@ TEST_F(FileRootTest, FifoIsRefusedWithoutBlocking) {
   fs::path fifo = dir_ / "sys/devices/pci0000:00/0000:00:01.0/0000:3b:00.0/infiniband/mlx5_0/node_desc";
   ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
   FileRoot root(dir_);
-  auto pending = std::async(std::launch::async, [&] { return root.readText("/sys/class/infiniband/mlx5_0/node_desc"); });
+  auto pending =
+      std::async(std::launch::async, [&] { return root.readText("/sys/class/infiniband/mlx5_0/node_desc"); });
   if (pending.wait_for(std::chrono::seconds(20)) != std::future_status::ready) {
     ADD_FAILURE() << "readText blocked on a FIFO";
     int w = ::open(fifo.c_str(), O_WRONLY);
@@ -123,7 +121,8 @@ TEST_F(FileRootTest, FifoIsRefusedWithoutBlocking) {
   auto text = pending.get();
   ASSERT_FALSE(text.has_value());
   EXPECT_EQ(text.error().code, ErrorCode::kInvalidInput);
-  EXPECT_NE(text.error().message.find("not a regular file (a FIFO)"), std::string::npos) << text.error().message;
+  EXPECT_NE(text.error().message.find("not a regular file (a FIFO)"), std::string::npos)
+      << text.error().message;
   // Existence is still answered (device nodes are only checked for that).
   EXPECT_TRUE(root.exists("/sys/class/infiniband/mlx5_0/node_desc"));
   EXPECT_FALSE(root.readLine("/sys/class/infiniband/mlx5_0/node_desc").has_value());

@@ -1,6 +1,7 @@
 // readInputFile (type check, cap, FIFOs and devices) and AtomicFile (never a
 // half-written result under the final name).
 #include <fcntl.h>
+#include <gtest/gtest.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -9,12 +10,9 @@
 #include <filesystem>
 #include <fstream>
 
-#include <gtest/gtest.h>
-
-#include "support/test_support.h"
-
 #include "core/atomic_file.h"
 #include "core/input_file.h"
+#include "support/test_support.h"
 
 namespace railkit {
 namespace {
@@ -23,9 +21,7 @@ namespace fs = std::filesystem;
 
 class InputOutputFileTest : public ::testing::Test {
  protected:
-  void SetUp() override {
-    dir_ = railkit::testing::freshTestDir("railkit-io");
-  }
+  void SetUp() override { dir_ = railkit::testing::freshTestDir("railkit-io"); }
   void TearDown() override { fs::remove_all(dir_); }
   std::string path(const std::string& name) const { return (dir_ / name).string(); }
   void write(const std::string& name, const std::string& text) { std::ofstream(dir_ / name) << text; }
@@ -74,7 +70,8 @@ TEST_F(InputOutputFileTest, CharacterDevicesAreRefused) {
     if (!fs::exists(dev)) continue;
     auto text = readInputFile(dev, {"manifest", 1024, false});
     ASSERT_FALSE(text) << dev;
-    EXPECT_NE(text.error().message.find("found a character device"), std::string::npos) << text.error().message;
+    EXPECT_NE(text.error().message.find("found a character device"), std::string::npos)
+        << text.error().message;
   }
 }
 

@@ -1,8 +1,8 @@
 #include "core/strings.h"
 
-#include "core/environment.h"
-
 #include <gtest/gtest.h>
+
+#include "core/environment.h"
 
 namespace railkit {
 namespace {

@@ -203,7 +203,8 @@ TEST(DoctorCli, EveryCommandListsItsRulesAndExplainKnowsThem) {
     }
     auto human = run(command + " --list-rules");
     EXPECT_EQ(human.status, 0);
-    EXPECT_EQ(std::count(human.out.begin(), human.out.end(), '\n'), static_cast<long>(doc["rules"].size())) << human.out;
+    EXPECT_EQ(std::count(human.out.begin(), human.out.end(), '\n'), static_cast<long>(doc["rules"].size()))
+        << human.out;
   }
 }
 

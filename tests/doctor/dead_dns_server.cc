@@ -59,7 +59,7 @@ int main(int argc, char** argv) {
   unsigned char buf[4096];
   for (long logged = 0;;) {
     ssize_t got = recv(fd, buf, sizeof buf, 0);
-    if (got < 0) continue;  // EINTR; killed by the test in the end
+    if (got < 0) continue;            // EINTR; killed by the test in the end
     if (logged++ > 100000) continue;  // the log stays small; the socket keeps swallowing
     std::string line = queryName(buf, static_cast<size_t>(got)) + "\n";
     if (write(log, line.data(), line.size()) < 0) return 1;

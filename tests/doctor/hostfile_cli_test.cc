@@ -265,9 +265,10 @@ TEST_F(DoctorHostfileCli, NotAFileIsExit2AtOnce) {
   const auto huge = (dir_ / "huge").string();
   { std::ofstream create(huge); }
   fs::resize_file(huge, (16u << 20) + 1);  // sparse
-  const std::pair<std::string, std::string> inputs[] = {
-      {fifo, "found a FIFO"}, {"/dev/zero", "found a character device"},
-      {dir_.string(), "found a directory"}, {huge, "larger than the 16 MiB limit"}};
+  const std::pair<std::string, std::string> inputs[] = {{fifo, "found a FIFO"},
+                                                        {"/dev/zero", "found a character device"},
+                                                        {dir_.string(), "found a directory"},
+                                                        {huge, "larger than the 16 MiB limit"}};
   const auto start = std::chrono::steady_clock::now();
   for (const auto& [path, says] : inputs) {
     const std::string cmds[] = {
@@ -291,7 +292,7 @@ TEST_F(DoctorHostfileCli, DashHostIsExit2NamingFileAndLine) {
   auto hosts = write("hosts", "10.1.0.10 a\n");
   auto bad = write("dash", "a slots=2\n-oProxyCommand slots=2\n");
   for (const std::string& cmd : {"doctor --hostfile " + bad + " --etc-hosts " + hosts,
-                                "wait-dns --hostfile " + bad + " --etc-hosts " + hosts + " --timeout 1"}) {
+                                 "wait-dns --hostfile " + bad + " --etc-hosts " + hosts + " --timeout 1"}) {
     auto r = run(cmd);
     EXPECT_EQ(r.status, 2) << cmd << "\n" << r.out << r.err;
     EXPECT_NE(r.err.find(bad + ":2: host name '-oProxyCommand' starts with '-'"), std::string::npos) << r.err;

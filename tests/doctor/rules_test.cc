@@ -119,8 +119,8 @@ const std::vector<Case>& cases() {
        Severity::kError, "mlx5_2:1", "sm_lid"},
       {"NoUverbs", "uverbs-missing", [] { return dgx().removeUverbs(); }, Severity::kError, "/dev/infiniband",
        "absent"},
-      {"Memlock64K", "memlock-limit", [] { return dgx().setMemlock(65536).dropCapIpcLock(); }, Severity::kError,
-       "process", "Max locked memory 65536"},
+      {"Memlock64K", "memlock-limit", [] { return dgx().setMemlock(65536).dropCapIpcLock(); },
+       Severity::kError, "process", "Max locked memory 65536"},
       // With CAP_IPC_LOCK the kernel does not hold registrations to the limit.
       {"Memlock64KWithIpcLock", "memlock-limit", [] { return dgx().setMemlock(65536); }, Severity::kWarning,
        "process", "Max locked memory 65536"},
@@ -230,8 +230,7 @@ const std::vector<Case>& cases() {
        [] { return roce().setEnv("UCX_NET_DEVICES", "net1"); }, Severity::kError, "UCX_NET_DEVICES",
        "/sys/class/net/net1/operstate"},
       {"MultiRailNoPolicyRouting", "roce-multirail-no-policy-routing",
-       [] { return multiRail({.policy_routing = false}); }, Severity::kError, "ens3f0np0",
-       "ip -4 rule"},
+       [] { return multiRail({.policy_routing = false}); }, Severity::kError, "ens3f0np0", "ip -4 rule"},
       {"MultiRailStrictRpFilter", "roce-multirail-rp-filter", [] { return multiRail({.rp_filter = 1}); },
        Severity::kWarning, "ens1f0np0", "/proc/sys/net/ipv4/conf/ens1f0np0/rp_filter"},
       {"MultiRailArpDefaults", "roce-multirail-arp",
@@ -325,7 +324,8 @@ TEST(DoctorRules, HcaFixRevealsNoNewError) {
   EXPECT_FALSE(withId(after, "nccl-gid-index-invalid").empty()) << describe(after);
   for (const auto& f : after) {
     bool seen = false;
-    for (const auto& b : before) seen = seen || (b.id == f.id && b.subject == f.subject && b.severity <= f.severity);
+    for (const auto& b : before)
+      seen = seen || (b.id == f.id && b.subject == f.subject && b.severity <= f.severity);
     EXPECT_TRUE(seen) << "new after fixing NCCL_IB_HCA: [" << f.id << "] " << f.subject << "\nbefore:\n"
                       << describe(before);
   }

@@ -198,9 +198,7 @@ TEST(DoctorHostsFileInputs, NotAFileIsRefusedAtOnce) {
     auto text = readHostfileText(path.string());
     ASSERT_FALSE(text) << path;
     EXPECT_NE(text.error().message.find("hostfile " + path.string()), std::string::npos);
-    EXPECT_NE(text.error().message.find(says),
-              std::string::npos)
-        << text.error().message;
+    EXPECT_NE(text.error().message.find(says), std::string::npos) << text.error().message;
   }
   EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(10));
 }

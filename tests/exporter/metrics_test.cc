@@ -3,11 +3,11 @@
 #include "exporter/metrics.h"
 
 #include <gtest/gtest.h>
-#include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <regex>
 #include <set>
 #include <sstream>
@@ -329,8 +329,10 @@ TEST_F(ExporterMetrics, PfcPauseFramesFromLiveJson) {
                                                    {"priority": 4, "direction": "up", "frames": 1}]}})");
   std::string text = render(node);
   auto lines = samples(text, "railkit_netdev_pfc_pause_frames_total");
-  EXPECT_EQ(lines, (std::vector<std::string>{
-                       R"(railkit_netdev_pfc_pause_frames_total{netdev="ens0f0np0",priority="3",direction="rx"} 12)",
-                       R"(railkit_netdev_pfc_pause_frames_total{netdev="ens0f0np0",priority="3",direction="tx"} 0)"}));
+  EXPECT_EQ(
+      lines,
+      (std::vector<std::string>{
+          R"(railkit_netdev_pfc_pause_frames_total{netdev="ens0f0np0",priority="3",direction="rx"} 12)",
+          R"(railkit_netdev_pfc_pause_frames_total{netdev="ens0f0np0",priority="3",direction="tx"} 0)"}));
   EXPECT_NE(text.find("# TYPE railkit_netdev_pfc_pause_frames_total counter"), std::string::npos);
 }

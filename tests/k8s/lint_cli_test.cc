@@ -1,10 +1,10 @@
 // End to end: exit codes and the JSON document of `railkit lint`.
+#include <gtest/gtest.h>
+
 #include <array>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
-
-#include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
 #include "support/test_support.h"
@@ -43,7 +43,8 @@ TEST(K8sLintCli, ExitCodes) {
   EXPECT_EQ(bad.status, 2);
   EXPECT_NE(bad.out.find(broken + ":"), std::string::npos) << bad.out;
   EXPECT_EQ(std::count(bad.out.begin(), bad.out.end(), '\n'), 1) << bad.out;
-  std::string dup = writeTemp("dup.yaml", "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\ndata: {}\ndata: {}\n");
+  std::string dup =
+      writeTemp("dup.yaml", "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\ndata: {}\ndata: {}\n");
   CliRun found = run("lint --json " + dup);
   EXPECT_EQ(found.status, 1);
   auto doc = nlohmann::json::parse(found.out);
@@ -61,7 +62,8 @@ TEST(K8sLintCli, ExitCodes) {
 // One unreadable file does not hide the others' findings: they are printed,
 // then one line says what is wrong with the bad file, and the status is 2.
 TEST(K8sLintCli, UnreadableFileDoesNotBlankTheOthers) {
-  std::string dup = writeTemp("dup2.yaml", "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\ndata: {}\ndata: {}\n");
+  std::string dup =
+      writeTemp("dup2.yaml", "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\ndata: {}\ndata: {}\n");
   std::string broken = writeTemp("broken2.yaml", "a: b\nc: [d\n");
   CliRun both = run("lint " + dup + " " + broken);
   EXPECT_EQ(both.status, 2);
@@ -82,7 +84,7 @@ TEST(K8sLintCli, RealMistakeWithSchemas) {
   RAILKIT_REQUIRE_SHARED();
   auto shared = railkit::testing::sharedDir();
   CliRun result = run("lint --schemas " + (shared / "schemas").string() + " " +
-                   (shared / "data/manifests/025-sriovop-doc-rdma-policy.yaml").string());
+                      (shared / "data/manifests/025-sriovop-doc-rdma-policy.yaml").string());
   EXPECT_EQ(result.status, 1);
   EXPECT_NE(result.out.find("unknown field 'pfName'"), std::string::npos) << result.out;
 }

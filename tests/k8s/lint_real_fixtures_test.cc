@@ -66,7 +66,8 @@ TEST(K8sLintReal, LauncherRunningARankIsCheckedToo) {
   text.replace(text.find("  slotsPerWorker: 2"), 0, "  runLauncherAsWorker: true\n");
   auto findings = withId(testing::lintText(text), "nccl-socket-ifname-mismatch");
   ASSERT_EQ(findings.size(), 1u);
-  EXPECT_EQ(findings[0].path, "spec.mpiReplicaSpecs.Launcher.template.spec.containers[0].env.NCCL_SOCKET_IFNAME");
+  EXPECT_EQ(findings[0].path,
+            "spec.mpiReplicaSpecs.Launcher.template.spec.containers[0].env.NCCL_SOCKET_IFNAME");
 }
 
 // HCOLL left on in the same job: the doctor's meaning of ompi-coll-conflict.

@@ -64,18 +64,21 @@ TEST(K8sLintRules, ExtendedResourceMismatch) {
 TEST(K8sLintRules, SocketIfnameMustNameAPodInterface) {
   EXPECT_EQ(problemIds(lintText(pod("net1", "1", "IPC_LOCK"))).count("nccl-socket-ifname-mismatch"), 0u);
   EXPECT_EQ(problemIds(lintText(pod("ib0", "1", "IPC_LOCK"))).count("nccl-socket-ifname-mismatch"), 1u);
-  EXPECT_EQ(problemIds(lintText(pod("^lo,docker", "1", "IPC_LOCK"))).count("nccl-socket-ifname-mismatch"), 0u);
+  EXPECT_EQ(problemIds(lintText(pod("^lo,docker", "1", "IPC_LOCK"))).count("nccl-socket-ifname-mismatch"),
+            0u);
 }
 
 TEST(K8sLintRules, PssBaselineRejectsIpcLock) {
-  std::string ns = "apiVersion: v1\nkind: Namespace\nmetadata:\n  name: ml\n  labels:\n"
-                   "    pod-security.kubernetes.io/enforce: LEVEL\n---\n";
+  std::string ns =
+      "apiVersion: v1\nkind: Namespace\nmetadata:\n  name: ml\n  labels:\n"
+      "    pod-security.kubernetes.io/enforce: LEVEL\n---\n";
   std::string baseline = ns;
   baseline.replace(baseline.find("LEVEL"), 5, "baseline");
   std::string privileged = ns;
   privileged.replace(privileged.find("LEVEL"), 5, "privileged");
   EXPECT_EQ(problemIds(lintText(baseline + pod("eth0", "1", "IPC_LOCK"))).count("pss-forbids-ipc-lock"), 1u);
-  EXPECT_EQ(problemIds(lintText(privileged + pod("eth0", "1", "IPC_LOCK"))).count("pss-forbids-ipc-lock"), 0u);
+  EXPECT_EQ(problemIds(lintText(privileged + pod("eth0", "1", "IPC_LOCK"))).count("pss-forbids-ipc-lock"),
+            0u);
 }
 
 const char* kMpiJob = R"(apiVersion: kubeflow.org/v2beta1
@@ -114,9 +117,9 @@ TEST(K8sLintRules, MpiJobRules) {
   EXPECT_EQ(ids.count("slots-gpu-mismatch"), 1u);
   EXPECT_EQ(ids.count("nccl-env-not-forwarded"), 1u);  // UCX_TLS only; NCCL_DEBUG has -x
   EXPECT_EQ(ids.count("ompi-btl-if-unset"), 1u);
-  EXPECT_EQ(ids.count("ompi-mca-misused"), 2u);        // -x MCA name, pml twice
-  EXPECT_EQ(ids.count("ompi-coll-conflict"), 0u);      // HCOLL/UCC unset: info only
-  EXPECT_EQ(ids.count("ipc-lock-missing"), 0u);        // the launcher only starts ranks
+  EXPECT_EQ(ids.count("ompi-mca-misused"), 2u);    // -x MCA name, pml twice
+  EXPECT_EQ(ids.count("ompi-coll-conflict"), 0u);  // HCOLL/UCC unset: info only
+  EXPECT_EQ(ids.count("ipc-lock-missing"), 0u);    // the launcher only starts ranks
   std::string fixed = kMpiJob;
   fixed.replace(fixed.find("SLOTS"), 5, "8");
   EXPECT_EQ(problemIds(lintText(fixed)).count("slots-gpu-mismatch"), 0u);
@@ -209,14 +212,16 @@ spec:
 // Annotations are user text: JSON of any shape, or no JSON, reads as
 // "interfaces unknown" (no finding either way), never as a crash.
 TEST(K8sLintRules, OddNetworkAnnotationsMeanUnknownInterfaces) {
-  for (const char* annotation : {R"('[1, "x"]')", R"('[{"name": 5, "interface": ["net1"]}]')", "'[not json'",
-                                 "'{}'"}) {
+  for (const char* annotation :
+       {R"('[1, "x"]')", R"('[{"name": 5, "interface": ["net1"]}]')", "'[not json'", "'{}'"}) {
     for (const char* key : {"k8s.v1.cni.cncf.io/networks", "networking.gke.io/interfaces"}) {
-      std::string text = std::string("apiVersion: v1\nkind: Pod\nmetadata:\n  name: p\n  annotations:\n    ") + key +
-                         ": " + annotation +
-                         "\nspec:\n  containers:\n  - name: c\n    image: i\n    env: [{name: NCCL_SOCKET_IFNAME, "
-                         "value: ib0}]\n";
-      EXPECT_EQ(problemIds(lintText(text)).count("nccl-socket-ifname-mismatch"), 0u) << key << " " << annotation;
+      std::string text =
+          std::string("apiVersion: v1\nkind: Pod\nmetadata:\n  name: p\n  annotations:\n    ") + key + ": " +
+          annotation +
+          "\nspec:\n  containers:\n  - name: c\n    image: i\n    env: [{name: NCCL_SOCKET_IFNAME, "
+          "value: ib0}]\n";
+      EXPECT_EQ(problemIds(lintText(text)).count("nccl-socket-ifname-mismatch"), 0u)
+          << key << " " << annotation;
     }
   }
 }

@@ -207,7 +207,8 @@ TEST(RenderLaunchers, IndexedPodsRunNcclTestsOverSsh) {
   // rank 0 tells every peer the run is over (they end on that, not on a probe
   // a short run slips between), then ends with mpirun's status.
   EXPECT_NE(script.find("  status=$?\n"), std::string::npos) << script;
-  EXPECT_NE(script.find("\"nccl-check-workers-0-$i.nccl-check\" 'touch /run/railkit-run-over'"), std::string::npos)
+  EXPECT_NE(script.find("\"nccl-check-workers-0-$i.nccl-check\" 'touch /run/railkit-run-over'"),
+            std::string::npos)
       << script;
   EXPECT_NE(script.find("  kill \"$sshd_pid\"\n  exit \"$status\"\n"), std::string::npos);
   EXPECT_NE(script.find("while [ ! -e /run/railkit-run-over ]; do"), std::string::npos) << script;

@@ -1,9 +1,10 @@
 // Every exposure mode x launcher renders manifests that pass strict schema
 // validation and lint with no error and no warning beyond the mode's nature.
+#include "k8s/render/render.h"
+
 #include <gtest/gtest.h>
 
 #include "k8s/lint/lint.h"
-#include "k8s/render/render.h"
 #include "k8s/schema.h"
 #include "support/test_support.h"
 
@@ -48,7 +49,8 @@ TEST_P(K8sRenderMatrix, LintsCleanAgainstSchemas) {
       continue;
     }
     EXPECT_EQ(finding.severity, Severity::kInfo)
-        << finding.id << " " << finding.object << " " << finding.path << ": " << finding.message << "\n" << yaml;
+        << finding.id << " " << finding.object << " " << finding.path << ": " << finding.message << "\n"
+        << yaml;
   }
   EXPECT_EQ(host_network_seen, std::string(mode) == "host-network");
   // Minimal privilege and the worker essentials.
@@ -77,9 +79,9 @@ TEST(K8sRender, MpiLauncherSeparatesControlPlane) {
   auto objects = renderProfile(profile);
   ASSERT_TRUE(objects);
   std::string yaml = toYaml(*objects);
-  for (const char* needle : {"btl self,tcp", "btl_tcp_if_include eth0", "pml ob1", "routed direct", "--bind-to none",
-                             "-x NCCL_SOCKET_IFNAME", "railkit wait-dns --hostfile /etc/mpi/hostfile",
-                             "slotsPerWorker: 8"})
+  for (const char* needle :
+       {"btl self,tcp", "btl_tcp_if_include eth0", "pml ob1", "routed direct", "--bind-to none",
+        "-x NCCL_SOCKET_IFNAME", "railkit wait-dns --hostfile /etc/mpi/hostfile", "slotsPerWorker: 8"})
     EXPECT_NE(yaml.find(needle), std::string::npos) << needle;
 }
 
@@ -99,7 +101,8 @@ TEST(K8sRender, JobTokenSecretForEnvBootstrapLaunchers) {
     std::size_t token_mentions = 0;
     for (const auto& object : *objects) {
       std::string yaml = toYaml(object);
-      for (auto at = yaml.find(profile.job_token); at != std::string::npos; at = yaml.find(profile.job_token, at + 1)) {
+      for (auto at = yaml.find(profile.job_token); at != std::string::npos;
+           at = yaml.find(profile.job_token, at + 1)) {
         ++token_mentions;
       }
       if (object.object["kind"] != "Secret") continue;

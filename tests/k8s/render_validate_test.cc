@@ -42,14 +42,17 @@ TEST(RenderValidate, IndexedPodsExecValidateWithTheProfilesCounts) {
   for (const char* launcher : {"indexed-job", "jobset", "trainjob"}) {
     std::string yaml = yamlOf(validateProfile("sriov", launcher));
     // exec: the pod's exit status is validate's (rank 0's is the verdict).
-    EXPECT_TRUE(has(yaml, "exec railkit validate --backend nccl --data-if =net1,net2,net3 --ctrl-if =eth0"
-                          " --expect-nics 3 --expect-gpus 4\n"))
-        << launcher << "\n" << yaml;
+    EXPECT_TRUE(has(yaml,
+                    "exec railkit validate --backend nccl --data-if =net1,net2,net3 --ctrl-if =eth0"
+                    " --expect-nics 3 --expect-gpus 4\n"))
+        << launcher << "\n"
+        << yaml;
     EXPECT_FALSE(has(yaml, "--nproc-per-node")) << launcher;  // validate refuses it: one rank per node
     EXPECT_FALSE(has(yaml, "--check")) << launcher;  // phase 1 names a missing device, in rank 0's verdict
     EXPECT_TRUE(has(yaml, "RAILKIT_JOB_TOKEN")) << launcher;
     EXPECT_TRUE(has(yaml, "fabric-check-job-token")) << launcher;
-    EXPECT_FALSE(has(yaml.substr(yaml.find("RAILKIT_JOB_TOKEN")), "ens1f0")) << launcher;  // the job, not the networks
+    EXPECT_FALSE(has(yaml.substr(yaml.find("RAILKIT_JOB_TOKEN")), "ens1f0"))
+        << launcher;                              // the job, not the networks
     EXPECT_FALSE(has(yaml, "sshd")) << launcher;  // the env bootstrap needs no ssh
   }
 }
@@ -58,8 +61,9 @@ TEST(RenderValidate, MpiJobRunsOneRankPerNode) {
   std::string yaml = yamlOf(validateProfile("rdma-shared", "mpijob"));
   EXPECT_TRUE(has(yaml, "-np 2 --map-by ppr:1:node")) << yaml;
   EXPECT_TRUE(has(yaml, "slotsPerWorker: 4")) << yaml;  // = GPUs (lint); ppr:1:node runs one rank each
-  EXPECT_TRUE(has(yaml, "exec railkit validate --backend nccl --data-if =net1,net2,net3 --ctrl-if =eth0"
-                        " --expect-nics 3 --expect-gpus 4'"))
+  EXPECT_TRUE(has(yaml,
+                  "exec railkit validate --backend nccl --data-if =net1,net2,net3 --ctrl-if =eth0"
+                  " --expect-nics 3 --expect-gpus 4'"))
       << yaml;
   EXPECT_FALSE(has(yaml, "--nproc-per-node"));
 }
@@ -153,7 +157,8 @@ TEST(RenderValidate, SlowFractionReachesThePairsPhase) {
   profile.test.tool = "railkit";
   auto bench = renderProfile(profile);
   ASSERT_FALSE(bench);
-  EXPECT_NE(bench.error().message.find("goes with test.tool validate"), std::string::npos) << bench.error().message;
+  EXPECT_NE(bench.error().message.find("goes with test.tool validate"), std::string::npos)
+      << bench.error().message;
 }
 
 }  // namespace

@@ -1,6 +1,7 @@
+#include "k8s/schema.h"
+
 #include <gtest/gtest.h>
 
-#include "k8s/schema.h"
 #include "lint_helpers.h"
 #include "support/test_support.h"
 
@@ -85,8 +86,9 @@ spec:
     securityContext: {capabilities: {add: [IPC_LOCK]}}
 )");
   EXPECT_TRUE(good.empty()) << good[0].path << ": " << good[0].message;
-  auto bad = validateText(*set, "apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec:\n  containers:\n"
-                                "  - name: c\n    image: i\n    securityContex: {}\n");
+  auto bad = validateText(*set,
+                          "apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec:\n  containers:\n"
+                          "  - name: c\n    image: i\n    securityContex: {}\n");
   ASSERT_EQ(bad.size(), 1u);
   EXPECT_EQ(bad[0].path, "spec.containers[0].securityContex");
   EXPECT_EQ(bad[0].line, 8);
@@ -100,11 +102,14 @@ TEST(K8sSchema, RailkitCrdsIpPoolAndSriovPoolConfig) {
   auto set = SchemaSet::load((railkit::testing::sourceDir() / "schemas").string());
   ASSERT_TRUE(set) << set.error().message;
   EXPECT_EQ(set->crdCount(), 2u);
-  std::string pool = "apiVersion: nv-ipam.nvidia.com/v1alpha1\nkind: IPPool\nmetadata: {name: p, namespace: n}\n";
-  auto good = validateText(*set, pool + "spec: {subnet: 192.168.0.0/16, perNodeBlockSize: 100, gateway: 192.168.0.1,\n"
-                                        "  exclusions: [{startIP: 192.168.0.10, endIP: 192.168.0.20}],\n"
-                                        "  nodeSelector: {nodeSelectorTerms: [{matchExpressions: [{key: a, operator: "
-                                        "In, values: [b]}]}]}}\n");
+  std::string pool =
+      "apiVersion: nv-ipam.nvidia.com/v1alpha1\nkind: IPPool\nmetadata: {name: p, namespace: n}\n";
+  auto good =
+      validateText(*set, pool +
+                             "spec: {subnet: 192.168.0.0/16, perNodeBlockSize: 100, gateway: 192.168.0.1,\n"
+                             "  exclusions: [{startIP: 192.168.0.10, endIP: 192.168.0.20}],\n"
+                             "  nodeSelector: {nodeSelectorTerms: [{matchExpressions: [{key: a, operator: "
+                             "In, values: [b]}]}]}}\n");
   EXPECT_TRUE(good.empty()) << good[0].path << ": " << good[0].message;
   auto no_subnet = validateText(*set, pool + "spec: {perNodeBlockSize: 100}\n");
   ASSERT_EQ(no_subnet.size(), 1u);
@@ -117,8 +122,9 @@ TEST(K8sSchema, RailkitCrdsIpPoolAndSriovPoolConfig) {
   EXPECT_EQ(typo[0].path, "spec.perNodeBlockSize");
   EXPECT_EQ(typo[1].path, "spec.blockSize");
 
-  std::string config = "apiVersion: sriovnetwork.openshift.io/v1\nkind: SriovNetworkPoolConfig\n"
-                       "metadata: {name: c, namespace: n}\n";
+  std::string config =
+      "apiVersion: sriovnetwork.openshift.io/v1\nkind: SriovNetworkPoolConfig\n"
+      "metadata: {name: c, namespace: n}\n";
   for (const char* spec : {"{rdmaMode: exclusive, maxUnavailable: 1, nodeSelector: {matchLabels: {a: b}}}",
                            "{rdmaMode: shared, maxUnavailable: 20%, ovsHardwareOffloadConfig: {name: x}}"}) {
     auto ok = validateText(*set, config + "spec: " + spec + "\n");

@@ -1,7 +1,8 @@
+#include "k8s/yaml.h"
+
 #include <gtest/gtest.h>
 
 #include "k8s/manifest.h"
-#include "k8s/yaml.h"
 
 namespace railkit::k8s {
 namespace {
@@ -45,7 +46,8 @@ TEST(K8sYaml, BrokenYamlGivesFileAndLine) {
 TEST(K8sYaml, NonUtf8IsRejectedWithLineAndColumn) {
   auto directive = parseYaml("%apiVae\x8c =et\"\n\xff\xff", "d.yaml");
   ASSERT_FALSE(directive);
-  EXPECT_EQ(directive.error().message, "d.yaml:1: not valid YAML: byte 0x8c at column 8 is not UTF-8 (YAML text must be Unicode)");
+  EXPECT_EQ(directive.error().message,
+            "d.yaml:1: not valid YAML: byte 0x8c at column 8 is not UTF-8 (YAML text must be Unicode)");
   auto cut = parseYaml("a: b\nc: d\xc3", "cut.yaml");
   ASSERT_FALSE(cut);
   EXPECT_NE(cut.error().message.find("cut.yaml:2:"), std::string::npos) << cut.error().message;

@@ -36,7 +36,8 @@ TEST(LogsCatalogue, EveryEmittedIdHasAnEntry) {
     ASSERT_NE(e, nullptr) << id;
     EXPECT_GT(std::string(e->title).size(), 10u) << id;
     EXPECT_GT(std::string(e->explain).size(), 100u) << id;
-    EXPECT_NE(std::string(e->explain).find("Fix"), std::string::npos) << id << ": says why, not how to fix it";
+    EXPECT_NE(std::string(e->explain).find("Fix"), std::string::npos)
+        << id << ": says why, not how to fix it";
   }
 }
 

@@ -1,16 +1,15 @@
 // railkit logs end to end: the JSON contract, exit codes, stdin, unreadable
 // and odd inputs, grading with --root and --nic-gbps, the human view.
+#include <fmt/core.h>
+#include <gtest/gtest.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <set>
 #include <string>
-
-#include <fmt/core.h>
-#include <gtest/gtest.h>
-#include <nlohmann/json.hpp>
 
 #include "support/node_builder.h"
 #include "support/test_support.h"
@@ -63,26 +62,34 @@ json parse(const CliRun& r) {
   return doc;
 }
 
-std::string shared(const std::string& rel) { return (railkit::testing::sharedDir() / "data" / rel).string(); }
+std::string shared(const std::string& rel) {
+  return (railkit::testing::sharedDir() / "data" / rel).string();
+}
 
 // 16 ranks on `hosts` hosts, all_reduce, largest busbw as given.
 std::string allReduceTable(int hosts, double busbw) {
   std::string text = "$ mpirun -np 16 ./build/all_reduce_perf -b 1M -e 8G -f 2\n";
-  text += "# nThread 1 nGpus 1 minBytes 1048576 maxBytes 8589934592 step: 2(factor) warmup iters: 5 iters: 20\n";
+  text +=
+      "# nThread 1 nGpus 1 minBytes 1048576 maxBytes 8589934592 step: 2(factor) warmup iters: 5 iters: 20\n";
   for (int r = 0; r < 16; ++r)
-    text += fmt::format("#  Rank {:2} Group  0 Pid {:6} on node-{} device {:2} [0x{:02x}] NVIDIA H100 80GB HBM3\n", r,
-                        1000 + r, r * hosts / 16, r % 8, r);
-  text += "#       size         count      type   redop    root     time   algbw   busbw #wrong     time   algbw   busbw #wrong\n";
-  text += fmt::format("  8589934592    2147483648     float     sum      -1   100000 {:7.2f} {:7.2f}      0   100000 {:7.2f} {:7.2f}      0\n",
-                      busbw / 1.875, busbw, busbw / 1.875, busbw);
+    text += fmt::format(
+        "#  Rank {:2} Group  0 Pid {:6} on node-{} device {:2} [0x{:02x}] NVIDIA H100 80GB HBM3\n", r,
+        1000 + r, r * hosts / 16, r % 8, r);
+  text +=
+      "#       size         count      type   redop    root     time   algbw   busbw #wrong     time   algbw "
+      "  busbw #wrong\n";
+  text += fmt::format(
+      "  8589934592    2147483648     float     sum      -1   100000 {:7.2f} {:7.2f}      0   100000 {:7.2f} "
+      "{:7.2f}      0\n",
+      busbw / 1.875, busbw, busbw / 1.875, busbw);
   text += "# Out of bounds values : 0 OK\n# Avg bus bandwidth    : 100.5\n";
   return text;
 }
 
 TEST(LogsCli, JsonContractOnEveryKind) {
   RAILKIT_REQUIRE_SHARED();
-  auto r = run(shared("nccl-logs/036.log") + " " + shared("perftest/005.txt") + " " + shared("nccl-logs/027.log") +
-               " --json");
+  auto r = run(shared("nccl-logs/036.log") + " " + shared("perftest/005.txt") + " " +
+               shared("nccl-logs/027.log") + " --json");
   auto doc = parse(r);
   ASSERT_TRUE(doc.is_object());
   ASSERT_TRUE(doc["inputs"].is_array());
@@ -110,7 +117,8 @@ TEST(LogsCli, JsonContractOnEveryKind) {
   EXPECT_EQ(log["kind"], "nccl-log");
   EXPECT_TRUE(log.contains("inter_node_transport"));
   for (const auto& f : doc["findings"]) {
-    for (const char* key : {"id", "severity", "subject", "message", "fix", "file"}) EXPECT_TRUE(f.contains(key)) << f;
+    for (const char* key : {"id", "severity", "subject", "message", "fix", "file"})
+      EXPECT_TRUE(f.contains(key)) << f;
     ASSERT_TRUE(f["evidence"].is_array());
   }
 }
@@ -121,7 +129,8 @@ TEST(LogsCli, EverySharedFileIsRecognisedByContent) {
     const char* name;
     const char* kind;
   };
-  for (Dir dir : {Dir{"nccl-logs", "nccl-log"}, Dir{"nccl-tests", "nccl-tests"}, Dir{"perftest", "perftest"}}) {
+  for (Dir dir :
+       {Dir{"nccl-logs", "nccl-log"}, Dir{"nccl-tests", "nccl-tests"}, Dir{"perftest", "perftest"}}) {
     for (const auto& e : fs::directory_iterator(railkit::testing::sharedDir() / "data" / dir.name)) {
       std::string ext = e.path().extension().string();
       if (ext != ".log" && ext != ".txt") continue;
@@ -132,7 +141,8 @@ TEST(LogsCli, EverySharedFileIsRecognisedByContent) {
       std::string expected = dir.kind;
       // These NCCL logs are whole nccl-tests outputs (INDEX.md: same files as nccl-tests 004/006).
       std::string stem = e.path().filename().string();
-      if (std::string(dir.name) == "nccl-logs" && (stem == "036.log" || stem == "037.log")) expected = "nccl-tests";
+      if (std::string(dir.name) == "nccl-logs" && (stem == "036.log" || stem == "037.log"))
+        expected = "nccl-tests";
       EXPECT_EQ(doc["inputs"][0]["kind"], expected) << e.path();
     }
   }
@@ -288,10 +298,16 @@ TEST(LogsCli, FilesOfOneInvocationAreOneJob) {
 TEST(LogsCli, GradeTakesRanksAndNodesFromNcclLines) {
   std::string text;
   for (int r = 0; r < 16; ++r)
-    text += fmt::format("node-{}:{}:{} [{}] NCCL INFO comm 0x55 rank {} nRanks 16 nNodes 2 localRanks 8 localRank {} MNNVL 0\n",
-                        r / 8, 100 + r, 100 + r, r % 8, r, r % 8);
-  text += "#       size         count      type   redop    root     time   algbw   busbw #wrong     time   algbw   busbw #wrong\n";
-  text += "  8589934592    2147483648     float     sum      -1   100000  200.00  375.00      0   100000  200.00  375.00      0\n";
+    text += fmt::format(
+        "node-{}:{}:{} [{}] NCCL INFO comm 0x55 rank {} nRanks 16 nNodes 2 localRanks 8 localRank {} MNNVL "
+        "0\n",
+        r / 8, 100 + r, 100 + r, r % 8, r, r % 8);
+  text +=
+      "#       size         count      type   redop    root     time   algbw   busbw #wrong     time   algbw "
+      "  busbw #wrong\n";
+  text +=
+      "  8589934592    2147483648     float     sum      -1   100000  200.00  375.00      0   100000  200.00 "
+      " 375.00      0\n";
   auto r = run(writeFile("mixed.log", text).string() + " --json --expect-line-rate --nic-gbps 3200");
   auto doc = parse(r);
   EXPECT_EQ(doc["inputs"][0]["kind"], "nccl-tests");
@@ -320,15 +336,19 @@ TEST(LogsCli, JsonOutKeepsTheHumanView) {
 TEST(LogsCli, PerRankLineGroupsTheRanks) {
   RAILKIT_REQUIRE_SHARED();
   auto one = run(shared("nccl-logs/037.log"));
-  EXPECT_NE(one.out.find("  per rank: 4 rank(s) with lines of their own, on 1 host(s): NET/IB GDR 2, no NET channel 2\n"),
-            std::string::npos)
+  EXPECT_NE(
+      one.out.find(
+          "  per rank: 4 rank(s) with lines of their own, on 1 host(s): NET/IB GDR 2, no NET channel 2\n"),
+      std::string::npos)
       << one.out;
   auto two = run(shared("nccl-logs/017.log") + " " + shared("nccl-logs/036.log"));
   size_t job = two.out.find("\njob: 2 input(s)");
   ASSERT_NE(job, std::string::npos) << two.out;
-  EXPECT_NE(two.out.find("  per rank: 5 rank(s) with lines of their own, on 2 host(s): no NET channel 4, NET/IB no GDR 1\n",
-                         job),
-            std::string::npos)
+  EXPECT_NE(
+      two.out.find(
+          "  per rank: 5 rank(s) with lines of their own, on 2 host(s): no NET channel 4, NET/IB no GDR 1\n",
+          job),
+      std::string::npos)
       << two.out;
 }
 

@@ -1,12 +1,12 @@
 #include "logs/grade.h"
 
-#include <filesystem>
-#include <fstream>
-#include <sstream>
-
 #include <fmt/core.h>
 #include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
 #include <nlohmann/json.hpp>
+#include <sstream>
 
 #include "support/test_support.h"
 
@@ -16,16 +16,23 @@ namespace {
 // An all_reduce table from `ranks` ranks spread over `hosts` hosts whose
 // largest row has the given busbw.
 std::string allReduceTable(int ranks, int hosts, double busbw) {
-  std::string text = "# nThread 1 nGpus 1 minBytes 8 maxBytes 8589934592 step: 2(factor) warmup iters: 5 iters: 20\n";
+  std::string text =
+      "# nThread 1 nGpus 1 minBytes 8 maxBytes 8589934592 step: 2(factor) warmup iters: 5 iters: 20\n";
   for (int r = 0; r < ranks; ++r)
-    text += fmt::format("#  Rank {:2} Group  0 Pid  {} on node-{} device {} [0x{:02x}] NVIDIA H100\n", r, 100 + r,
-                        r * hosts / ranks, r % 8, r);
-  text += "#       size         count      type   redop    root     time   algbw   busbw #wrong     time   algbw   busbw #wrong\n";
+    text += fmt::format("#  Rank {:2} Group  0 Pid  {} on node-{} device {} [0x{:02x}] NVIDIA H100\n", r,
+                        100 + r, r * hosts / ranks, r % 8, r);
+  text +=
+      "#       size         count      type   redop    root     time   algbw   busbw #wrong     time   algbw "
+      "  busbw #wrong\n";
   double factor = 2.0 * (ranks - 1) / ranks;
-  text += fmt::format("     1048576        262144     float     sum      -1    100.0   {:.2f}   {:.2f}      0    100.0   {:.2f}   {:.2f}      0\n",
-                      busbw / 2 / factor, busbw / 2, busbw / 2 / factor, busbw / 2);
-  text += fmt::format("  8589934592    2147483648     float     sum      -1    100.0   {:.2f}   {:.2f}      0    100.0   {:.2f}   {:.2f}      0\n",
-                      busbw / factor, busbw, busbw / factor, busbw - 1);
+  text += fmt::format(
+      "     1048576        262144     float     sum      -1    100.0   {:.2f}   {:.2f}      0    100.0   "
+      "{:.2f}   {:.2f}      0\n",
+      busbw / 2 / factor, busbw / 2, busbw / 2 / factor, busbw / 2);
+  text += fmt::format(
+      "  8589934592    2147483648     float     sum      -1    100.0   {:.2f}   {:.2f}      0    100.0   "
+      "{:.2f}   {:.2f}      0\n",
+      busbw / factor, busbw, busbw / factor, busbw - 1);
   return text;
 }
 
@@ -96,8 +103,10 @@ TEST(LogsGrade, ExpectBusbwComparesTheLargestSize) {
 TEST(LogsGrade, MissingFactsMakeItUngradableAndSayWhich) {
   // No Rank lines, no hints: ranks come from busbw/algbw, nodes are unknown.
   std::string text =
-      "#       size         count      type   redop    root     time   algbw   busbw #wrong     time   algbw   busbw #wrong\n"
-      "  8589934592    2147483648     float     sum      -1    100.0   100.00  175.00      0    100.0   100.00  175.00      0\n";
+      "#       size         count      type   redop    root     time   algbw   busbw #wrong     time   algbw "
+      "  busbw #wrong\n"
+      "  8589934592    2147483648     float     sum      -1    100.0   100.00  175.00      0    100.0   "
+      "100.00  175.00      0\n";
   auto g = gradeTable(parseNcclTestsTable(text), "t", lineRate(3200), {});
   EXPECT_EQ(g.status, GradeStatus::kUngradable);
   EXPECT_EQ(g.ranks, 8);  // 2(n-1)/n = 1.75
@@ -117,13 +126,15 @@ TEST(LogsGrade, CollectiveFromCommandLineOrTable) {
   EXPECT_EQ(op->op, CollectiveOp::kReduceScatter);
   // count = size / 4 / ranks with no reduction: all_gather family.
   auto gather = parseNcclTestsTable(
-      "        1024           128     float    none      -1    21.75    0.05    0.02      0    20.94    0.05    0.02      0\n");
+      "        1024           128     float    none      -1    21.75    0.05    0.02      0    20.94    0.05 "
+      "   0.02      0\n");
   op = guessCollective(gather, 2);
   ASSERT_TRUE(op.has_value());
   EXPECT_EQ(op->op, CollectiveOp::kAllGather);
   // busbw == algbw with 8 ranks: sendrecv.
   auto sendrecv = parseNcclTestsTable(
-      "  1073741824     268435456     float     sum      -1    76929    5.80    5.80      0    76967    5.80    5.80    N/A\n");
+      "  1073741824     268435456     float     sum      -1    76929    5.80    5.80      0    76967    5.80 "
+      "   5.80    N/A\n");
   op = guessCollective(sendrecv, 8);
   ASSERT_TRUE(op.has_value());
   EXPECT_EQ(op->op, CollectiveOp::kSendRecv);
@@ -159,7 +170,8 @@ TEST(LogsGrade, SharedSamplesGuessTheirCollective) {
 
 TEST(LogsGrade, NicSumSkipsDownPortsAndVfsOfListedPfs) {
   model::Inventory inv;
-  auto device = [](std::string name, std::string address, std::string physfn, std::string state, double rate) {
+  auto device = [](std::string name, std::string address, std::string physfn, std::string state,
+                   double rate) {
     model::RdmaDevice d;
     d.name = std::move(name);
     d.pci = model::PciFunction{};

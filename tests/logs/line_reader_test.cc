@@ -1,14 +1,13 @@
 #include "logs/line_reader.h"
 
 #include <fcntl.h>
+#include <gtest/gtest.h>
 #include <unistd.h>
 
 #include <random>
 #include <string>
 #include <thread>
 #include <vector>
-
-#include <gtest/gtest.h>
 
 namespace railkit::logs {
 namespace {
@@ -216,7 +215,9 @@ struct StagedCollected : StagedLineSink {
   Collected got;
   size_t staged_lines = 0, mismatches = 0;
   std::unique_ptr<Batch> newBatch() override { return std::make_unique<Texts>(); }
-  void prepare(Batch& batch, std::string_view text) override { static_cast<Texts&>(batch).prepared.emplace_back(text); }
+  void prepare(Batch& batch, std::string_view text) override {
+    static_cast<Texts&>(batch).prepared.emplace_back(text);
+  }
   void line(Batch& batch, size_t index, std::string_view text, uint64_t n, bool cut) override {
     auto& texts = static_cast<Texts&>(batch).prepared;
     if (index >= texts.size() || texts[index] != text) ++mismatches;

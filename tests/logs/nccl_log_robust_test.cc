@@ -1,16 +1,14 @@
 // What people paste: CRLF, colour codes, launcher and timestamp prefixes,
 // wrapped and truncated lines, binary garbage, empty input, huge lines.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+#include <unistd.h>
+
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
-#include <random>
-
-#include <gmock/gmock.h>
-#include <gtest/gtest.h>
-
-#include <unistd.h>
-
 #include <filesystem>
+#include <random>
 
 #include "logs/input.h"
 #include "logs/nccl_log.h"
@@ -29,7 +27,8 @@ const char* kSocketJob =
     "w0:1:1 [0] NCCL INFO Using network Socket\n"
     "w1:2:2 [0] NCCL INFO Using network Socket\n"
     "w0:1:3 [0] NCCL INFO Channel 00/0 : 1[0] -> 0[0] [receive] via NET/Socket/0\n"
-    "w0:1:3 [0] transport/net_ib.cc:1295 NCCL WARN NET/IB : Got completion from peer 10.0.0.2<5> with error 12, "
+    "w0:1:3 [0] transport/net_ib.cc:1295 NCCL WARN NET/IB : Got completion from peer 10.0.0.2<5> with error "
+    "12, "
     "opcode 0, len 0, vendor err 129 (Recv)\n";
 
 void expectSocketJob(const NcclLogAnalyzer& a) {
@@ -73,8 +72,8 @@ TEST(NcclRobust, AnsiColourCodes) {
 }
 
 TEST(NcclRobust, LauncherAndTimestampPrefixes) {
-  for (const char* prefix : {"[1,3]<stdout>:", "2024-05-01T12:00:00.123456789Z ", "12: ",
-                             "[pod/nccl-worker-0/main] 2024-05-01T12:00:00Z ", "[trainer3]:"}) {
+  for (const char* prefix : {"[1,3]<stdout>:", "2024-05-01T12:00:00.123456789Z ",
+                             "12: ", "[pod/nccl-worker-0/main] 2024-05-01T12:00:00Z ", "[trainer3]:"}) {
     SCOPED_TRACE(prefix);
     NcclLogAnalyzer a("prefixed");
     feedText(a, transformLines(kSocketJob, prefix, ""));
@@ -87,9 +86,10 @@ TEST(NcclRobust, RanksOutOfOrderAndInterleaved) {
   std::vector<std::string> lines;
   for (int r = 15; r >= 0; --r) {
     char buffer[200];
-    std::snprintf(buffer, sizeof buffer,
-                  "n%d:%d:1 [%d] NCCL INFO comm 0x1 rank %d nRanks 16 nNodes 2 localRanks 8 localRank %d MNNVL 0",
-                  r / 8, 100 + r, r % 8, r, r % 8);
+    std::snprintf(
+        buffer, sizeof buffer,
+        "n%d:%d:1 [%d] NCCL INFO comm 0x1 rank %d nRanks 16 nNodes 2 localRanks 8 localRank %d MNNVL 0",
+        r / 8, 100 + r, r % 8, r, r % 8);
     lines.emplace_back(buffer);
   }
   lines.push_back("n1:108:1 [0] NCCL INFO Channel 00/0 : 7[7] -> 8[0] [receive] via NET/IB/0/GDRDMA");
@@ -136,7 +136,8 @@ TEST(NcclRobust, BinaryGarbage) {
   std::mt19937 rng(7);
   std::string garbage(1 << 16, '\0');
   for (auto& c : garbage) c = static_cast<char>(rng());
-  garbage += "NCCL INFO \x1b[ NCCL WARN [ ] : -> 99999999999999999999 via NET/ peer  Got completion with error ";
+  garbage +=
+      "NCCL INFO \x1b[ NCCL WARN [ ] : -> 99999999999999999999 via NET/ peer  Got completion with error ";
   NcclLogAnalyzer a("garbage");
   feedText(a, garbage);
   (void)a.findings();
@@ -149,7 +150,8 @@ TEST(NcclRobust, InvalidUtf8StillGivesJson) {
   feedText(a,
            "h\xe9:1:1 [0] NCCL INFO Using network Socket\n"
            "h2:1:1 [0] NCCL INFO Using network Socket\n"
-           "h\xe9:1:1 [0] misc/socket.cc:47 NCCL WARN socketProgress: Connection closed by remote peer p\xff\xfe<1>\n");
+           "h\xe9:1:1 [0] misc/socket.cc:47 NCCL WARN socketProgress: Connection closed by remote peer "
+           "p\xff\xfe<1>\n");
   auto findings = a.findings();
   ASSERT_NE(find(findings, "nccl-connection-closed"), nullptr);
   ASSERT_NE(find(findings, "nccl-net-socket"), nullptr);
@@ -174,7 +176,9 @@ TEST(NcclRobust, HugeLineStaysBounded) {
 TEST(NcclRobust, EvidenceIsBoundedOnRepeats) {
   NcclLogAnalyzer a("repeats");
   for (uint64_t i = 1; i <= 10000; ++i)
-    a.feedLine("h:1:1 [0] misc/ibvwrap.cc:239 NCCL WARN Call to ibv_reg_mr failed with error Cannot allocate memory", i);
+    a.feedLine(
+        "h:1:1 [0] misc/ibvwrap.cc:239 NCCL WARN Call to ibv_reg_mr failed with error Cannot allocate memory",
+        i);
   auto findings = a.findings();
   const Finding* f = find(findings, "nccl-verbs-resource-failed");
   ASSERT_NE(f, nullptr);
@@ -188,7 +192,8 @@ TEST(NcclRobust, EvidenceIsBoundedOnRepeats) {
 // small enough that many lines cross a boundary.
 TEST(NcclRobust, FileReadMatchesInMemoryAnalysis) {
   std::string fixtures;
-  for (const auto& entry : std::filesystem::directory_iterator(railkit::testing::fixturesDir() / "logs" / "nccl"))
+  for (const auto& entry :
+       std::filesystem::directory_iterator(railkit::testing::fixturesDir() / "logs" / "nccl"))
     fixtures += testutil::readFile(entry.path().string()) + "\n";
   std::string text;
   for (int round = 0; round < 8; ++round) {
@@ -201,7 +206,9 @@ TEST(NcclRobust, FileReadMatchesInMemoryAnalysis) {
   ASSERT_GE(fd, 0);
   ASSERT_EQ(write(fd, text.data(), text.size()), static_cast<ssize_t>(text.size()));
   close(fd);
-  auto report = [](const InputReport& r) { return inputToJson(r).dump() + findingsToJson(r.findings).dump(); };
+  auto report = [](const InputReport& r) {
+    return inputToJson(r).dump() + findingsToJson(r.findings).dump();
+  };
   auto want = report(analyzeText(path, text));
   EXPECT_NE(want.find("nccl-ib-completion-error"), std::string::npos);
   for (size_t block : {size_t{1} << 20, size_t{4093}}) {
@@ -263,7 +270,8 @@ TEST(NcclRobust, PerLineCostReport) {
       "gpu-node-001:4001:5001 [1] NCCL INFO Connected all rings",
       "[1,9]<stdout>:gpu-node-001:4001:5001 [1] NCCL INFO Trees [0] 10/-1/-1->9->8 [1] 10/-1/-1->9->8",
       "step 1200 loss 2.31 lr 0.0003 tokens/s 183422",
-      "  1048576        262144     float     sum      -1    45.12   23.24   43.57      0    44.98   23.31   43.71      0",
+      "  1048576        262144     float     sum      -1    45.12   23.24   43.57      0    44.98   23.31   "
+      "43.71      0",
   };
   NcclLogAnalyzer a("bench");
   size_t iterations = std::getenv("RAILKIT_SANITIZER_BUILD") ? 20000 : 500000;

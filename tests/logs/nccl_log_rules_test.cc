@@ -10,12 +10,12 @@
 namespace railkit::logs {
 namespace {
 
-using testutil::feedText;
-using testutil::find;
-using testutil::ids;
 using ::testing::Contains;
 using ::testing::HasSubstr;
 using ::testing::Not;
+using testutil::feedText;
+using testutil::find;
+using testutil::ids;
 
 NcclLogAnalyzer analyzeFixture(const std::string& name) {
   NcclLogAnalyzer analyzer(name);
@@ -26,11 +26,20 @@ NcclLogAnalyzer analyzeFixture(const std::string& name) {
   return analyzer;
 }
 
-const std::vector<std::string> kAllIds = {
-    "nccl-net-socket",       "nccl-no-gdr",         "nccl-verbs-resource-failed", "nccl-verbs-open-failed",
-    "nccl-qp-connect-failed", "nccl-ib-completion-error", "nccl-proxy-crash",    "nccl-connection-closed",
-    "nccl-no-interface",     "nccl-shm-failure",    "nccl-timeout",              "nccl-duplicate-gpu",
-    "nccl-version-mismatch", "nccl-unhandled-error"};
+const std::vector<std::string> kAllIds = {"nccl-net-socket",
+                                          "nccl-no-gdr",
+                                          "nccl-verbs-resource-failed",
+                                          "nccl-verbs-open-failed",
+                                          "nccl-qp-connect-failed",
+                                          "nccl-ib-completion-error",
+                                          "nccl-proxy-crash",
+                                          "nccl-connection-closed",
+                                          "nccl-no-interface",
+                                          "nccl-shm-failure",
+                                          "nccl-timeout",
+                                          "nccl-duplicate-gpu",
+                                          "nccl-version-mismatch",
+                                          "nccl-unhandled-error"};
 
 struct Case {
   const char* fixture;
@@ -51,19 +60,21 @@ TEST_P(FiresOnFixture, IdFiresWithEvidence) {
   EXPECT_FALSE(f->message.empty());
 }
 
-INSTANTIATE_TEST_SUITE_P(
-    Fixtures, FiresOnFixture,
-    ::testing::Values(Case{"net_socket.log", "nccl-net-socket"}, Case{"no_gdr.log", "nccl-no-gdr"},
-                      Case{"verbs_resource_failed.log", "nccl-verbs-resource-failed"},
-                      Case{"verbs_open_failed.log", "nccl-verbs-open-failed"},
-                      Case{"qp_connect_failed.log", "nccl-qp-connect-failed"},
-                      Case{"ib_completion_error.log", "nccl-ib-completion-error"},
-                      Case{"proxy_crash.log", "nccl-proxy-crash"},
-                      Case{"connection_closed.log", "nccl-connection-closed"},
-                      Case{"no_interface.log", "nccl-no-interface"}, Case{"shm_failure.log", "nccl-shm-failure"},
-                      Case{"timeout.log", "nccl-timeout"}, Case{"duplicate_gpu.log", "nccl-duplicate-gpu"},
-                      Case{"version_mismatch.log", "nccl-version-mismatch"},
-                      Case{"unhandled_error.log", "nccl-unhandled-error"}));
+INSTANTIATE_TEST_SUITE_P(Fixtures, FiresOnFixture,
+                         ::testing::Values(Case{"net_socket.log", "nccl-net-socket"},
+                                           Case{"no_gdr.log", "nccl-no-gdr"},
+                                           Case{"verbs_resource_failed.log", "nccl-verbs-resource-failed"},
+                                           Case{"verbs_open_failed.log", "nccl-verbs-open-failed"},
+                                           Case{"qp_connect_failed.log", "nccl-qp-connect-failed"},
+                                           Case{"ib_completion_error.log", "nccl-ib-completion-error"},
+                                           Case{"proxy_crash.log", "nccl-proxy-crash"},
+                                           Case{"connection_closed.log", "nccl-connection-closed"},
+                                           Case{"no_interface.log", "nccl-no-interface"},
+                                           Case{"shm_failure.log", "nccl-shm-failure"},
+                                           Case{"timeout.log", "nccl-timeout"},
+                                           Case{"duplicate_gpu.log", "nccl-duplicate-gpu"},
+                                           Case{"version_mismatch.log", "nccl-version-mismatch"},
+                                           Case{"unhandled_error.log", "nccl-unhandled-error"}));
 
 TEST(NcclHealthyIb, NoFindingAndFacts) {
   auto analyzer = analyzeFixture("healthy_ib.log");
@@ -171,10 +182,11 @@ TEST(NcclRules, FixturesDoNotCrossFire) {
 
 TEST(NcclRules, UnhandledErrorNamesTheExplainingFinding) {
   NcclLogAnalyzer a("x.log");
-  feedText(a,
-           "h:1:1 [0] misc/ibvwrap.cc:212 NCCL WARN Call to ibv_open_device failed\n"
-           "h:1:1 [0] NCCL INFO NET/IB : No device found.\n"
-           "RuntimeError: NCCL error in: ProcessGroupNCCL.cpp:825, unhandled system error, NCCL version 2.7.8\n");
+  feedText(
+      a,
+      "h:1:1 [0] misc/ibvwrap.cc:212 NCCL WARN Call to ibv_open_device failed\n"
+      "h:1:1 [0] NCCL INFO NET/IB : No device found.\n"
+      "RuntimeError: NCCL error in: ProcessGroupNCCL.cpp:825, unhandled system error, NCCL version 2.7.8\n");
   auto findings = a.findings();
   const Finding* f = find(findings, "nccl-unhandled-error");
   ASSERT_NE(f, nullptr);

@@ -1,10 +1,10 @@
 // The real NCCL logs in ../shared/data/nccl-logs against expect.json: the
 // accepted inter_node_transport values, gdr, findings that must and must not
 // fire. One test case per log.
-#include <fstream>
-
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
+
+#include <fstream>
 #include <nlohmann/json.hpp>
 
 #include "logs/nccl_log.h"
@@ -14,7 +14,9 @@
 namespace railkit::logs {
 namespace {
 
-std::filesystem::path logsDir() { return railkit::testing::sharedDir() / "data" / "nccl-logs"; }
+std::filesystem::path logsDir() {
+  return railkit::testing::sharedDir() / "data" / "nccl-logs";
+}
 
 nlohmann::json expectations() {
   std::ifstream in(logsDir() / "expect.json");
@@ -38,7 +40,8 @@ TEST(NcclSharedLogs, MatchExpectJson) {
     else
       EXPECT_EQ(facts.gdr, std::optional<bool>(want["gdr"].get<bool>())) << "gdr";
     for (const auto& id : want["must"]) EXPECT_THAT(got, ::testing::Contains(id.get<std::string>()));
-    for (const auto& id : want["must_not"]) EXPECT_THAT(got, ::testing::Not(::testing::Contains(id.get<std::string>())));
+    for (const auto& id : want["must_not"])
+      EXPECT_THAT(got, ::testing::Not(::testing::Contains(id.get<std::string>())));
     EXPECT_TRUE(analyzer.sawNccl());
   }
 }

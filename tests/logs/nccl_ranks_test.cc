@@ -1,11 +1,11 @@
 // The per-rank view (logs/nccl_rank.h) on real NCCL lines. Each excerpt is
 // a few lines as posted in the thread or file named above it.
-#include <set>
-#include <string>
-
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
+
 #include <nlohmann/json.hpp>
+#include <set>
+#include <string>
 
 #include "logs/nccl_log.h"
 #include "nccl_log_test_util.h"
@@ -31,18 +31,26 @@ const NcclRank* rank(const NcclRanks& ranks, uint64_t id) {
 // https://github.com/CCI-MOC/roce-testing/blob/24e67d1/RHELAI/3_nccl_tests/logs/sendrecv_roce_4gpu.log
 // (../shared/data/nccl-logs/037.log): one process drives 4 GPUs, one rank each.
 const char* kOneProcessFourGpus =
-    "MOC-R4PCC04U37:574629:574651 [0] NCCL INFO NET/Plugin: Could not find: libnccl-net.so. Using internal net plugin.\n"
-    "MOC-R4PCC04U37:574629:574651 [0] NCCL INFO NET/IB : Using [0]mlx5_5:1/RoCE [RO]; OOB eno7np0:169.254.103.56<0>\n"
+    "MOC-R4PCC04U37:574629:574651 [0] NCCL INFO NET/Plugin: Could not find: libnccl-net.so. Using internal "
+    "net plugin.\n"
+    "MOC-R4PCC04U37:574629:574651 [0] NCCL INFO NET/IB : Using [0]mlx5_5:1/RoCE [RO]; OOB "
+    "eno7np0:169.254.103.56<0>\n"
     "MOC-R4PCC04U37:574629:574651 [0] NCCL INFO Using network IB\n"
     "MOC-R4PCC04U37:574629:574653 [2] NCCL INFO Using network IB\n"
-    "MOC-R4PCC04U37:574629:574653 [2] NCCL INFO ncclCommInitRank comm 0x61f87a0 rank 2 nranks 8 cudaDev 2 nvmlDev 2 busId a6000 commId 0x4a8fb6ecbba1a10a - Init START\n"
-    "MOC-R4PCC04U37:574629:574651 [0] NCCL INFO ncclCommInitRank comm 0x60f3a40 rank 0 nranks 8 cudaDev 0 nvmlDev 0 busId 6000 commId 0x4a8fb6ecbba1a10a - Init START\n"
-    "MOC-R4PCC04U37:574629:574654 [3] NCCL INFO ncclCommInitRank comm 0x627aec0 rank 3 nranks 8 cudaDev 3 nvmlDev 3 busId c6000 commId 0x4a8fb6ecbba1a10a - Init START\n"
+    "MOC-R4PCC04U37:574629:574653 [2] NCCL INFO ncclCommInitRank comm 0x61f87a0 rank 2 nranks 8 cudaDev 2 "
+    "nvmlDev 2 busId a6000 commId 0x4a8fb6ecbba1a10a - Init START\n"
+    "MOC-R4PCC04U37:574629:574651 [0] NCCL INFO ncclCommInitRank comm 0x60f3a40 rank 0 nranks 8 cudaDev 0 "
+    "nvmlDev 0 busId 6000 commId 0x4a8fb6ecbba1a10a - Init START\n"
+    "MOC-R4PCC04U37:574629:574654 [3] NCCL INFO ncclCommInitRank comm 0x627aec0 rank 3 nranks 8 cudaDev 3 "
+    "nvmlDev 3 busId c6000 commId 0x4a8fb6ecbba1a10a - Init START\n"
     "MOC-R4PCC04U37:574629:574666 [2] NCCL INFO Channel 00/1 : 2[2] -> 3[3] via P2P/direct pointer\n"
     "MOC-R4PCC04U37:574629:574666 [2] NCCL INFO Channel 02/1 : 2[2] -> 3[3] via P2P/direct pointer\n"
-    "MOC-R4PCC04U37:574629:574665 [3] NCCL INFO Channel 01/1 : 3[3] -> 4[0] [send] via NET/IB/1(2)/GDRDMA/Shared\n"
-    "MOC-R4PCC04U37:574629:574665 [3] NCCL INFO Channel 03/1 : 3[3] -> 4[0] [send] via NET/IB/1(2)/GDRDMA/Shared\n"
-    "MOC-R4PCC04U37:574629:574668 [0] NCCL INFO Channel 01/1 : 7[3] -> 0[0] [receive] via NET/IB/1/GDRDMA/Shared\n"
+    "MOC-R4PCC04U37:574629:574665 [3] NCCL INFO Channel 01/1 : 3[3] -> 4[0] [send] via "
+    "NET/IB/1(2)/GDRDMA/Shared\n"
+    "MOC-R4PCC04U37:574629:574665 [3] NCCL INFO Channel 03/1 : 3[3] -> 4[0] [send] via "
+    "NET/IB/1(2)/GDRDMA/Shared\n"
+    "MOC-R4PCC04U37:574629:574668 [0] NCCL INFO Channel 01/1 : 7[3] -> 0[0] [receive] via "
+    "NET/IB/1/GDRDMA/Shared\n"
     "MOC-R4PCC04U37:574629:574668 [0] NCCL INFO Channel 00/1 : 0[0] -> 1[1] via P2P/direct pointer\n";
 
 TEST(NcclRanks, OneProcessDrivingFourGpusGivesOneRankPerDevice) {
@@ -135,9 +143,11 @@ TEST(NcclRanks, OldRingLinesGiveRankAndBusId) {
 // no channel line, but NCCL says GPUDirect RDMA is off for this rank's HCAs.
 TEST(NcclRanks, GdrDisabledLineMakesGdrFalse) {
   NcclRanks ranks = ranksOf(
-      "hostname1:25668:27396 [0] NCCL INFO NET/IB : Using [0]mlx5_0:1/RoCE [1]mlx5_1:1/RoCE [RO]; OOB primaryip:10.10.10.10<0>\n"
+      "hostname1:25668:27396 [0] NCCL INFO NET/IB : Using [0]mlx5_0:1/RoCE [1]mlx5_1:1/RoCE [RO]; OOB "
+      "primaryip:10.10.10.10<0>\n"
       "hostname1:25668:27396 [0] NCCL INFO Using network IB\n"
-      "hostname1:25668:27396 [0] NCCL INFO comm 0x55cc8aa86c70 rank 0 nranks 16 cudaDev 0 nvmlDev 0 busId 1c000 commId 0x65e0bd6ee7449db4 - Init START\n"
+      "hostname1:25668:27396 [0] NCCL INFO comm 0x55cc8aa86c70 rank 0 nranks 16 cudaDev 0 nvmlDev 0 busId "
+      "1c000 commId 0x65e0bd6ee7449db4 - Init START\n"
       "hostname1:25668:27396 [0] NCCL INFO NET/IB : GPU Direct RDMA Disabled for HCA 0 'mlx5_0'\n");
   ASSERT_EQ(ranks.ranks.size(), 1u);
   EXPECT_EQ(ranks.ranks[0].gdr, std::optional<bool>(false));
@@ -175,8 +185,10 @@ TEST(NcclRanks, ARankOnTwoNetworksShowsBoth) {
 // PyTorch subgroups: a process joins several communicators; the largest
 // gives its rank in the whole job, whichever comes first.
 TEST(NcclRanks, TheLargestCommunicatorNamesTheRank) {
-  const std::string sub = "h:1:1 [0] NCCL INFO comm 0x1 rank 3 nranks 4 cudaDev 3 busId 3b000 - Init COMPLETE\n";
-  const std::string world = "h:1:1 [0] NCCL INFO comm 0x2 rank 11 nranks 16 cudaDev 3 busId 3b000 - Init COMPLETE\n";
+  const std::string sub =
+      "h:1:1 [0] NCCL INFO comm 0x1 rank 3 nranks 4 cudaDev 3 busId 3b000 - Init COMPLETE\n";
+  const std::string world =
+      "h:1:1 [0] NCCL INFO comm 0x2 rank 11 nranks 16 cudaDev 3 busId 3b000 - Init COMPLETE\n";
   for (const auto& text : {sub + world, world + sub}) {
     NcclRanks ranks = ranksOf(text);
     ASSERT_EQ(ranks.ranks.size(), 1u);
@@ -186,7 +198,8 @@ TEST(NcclRanks, TheLargestCommunicatorNamesTheRank) {
 }
 
 TEST(NcclRanks, LinesWithoutHeaderAddNoRank) {
-  NcclRanks ranks = ranksOf("NCCL INFO NET/Socket : Using [0]bond0:200.1.93.2<0>\nNCCL INFO Using network Socket\n");
+  NcclRanks ranks =
+      ranksOf("NCCL INFO NET/Socket : Using [0]bond0:200.1.93.2<0>\nNCCL INFO Using network Socket\n");
   EXPECT_TRUE(ranks.ranks.empty());
 }
 
@@ -196,7 +209,8 @@ TEST(NcclRanks, CappedAndCounted) {
   const size_t n = kMaxRanksKept + 100;
   for (size_t i = 0; i < n; ++i)
     text += "host" + std::to_string(i / 8) + ":" + std::to_string(1000 + i) + ":1 [" + std::to_string(i % 8) +
-            "] NCCL INFO comm 0x1 rank " + std::to_string(i) + " nranks " + std::to_string(n) + " cudaDev 0 busId 1000\n";
+            "] NCCL INFO comm 0x1 rank " + std::to_string(i) + " nranks " + std::to_string(n) +
+            " cudaDev 0 busId 1000\n";
   NcclRanks ranks = ranksOf(text);
   EXPECT_EQ(ranks.ranks.size(), kMaxRanksKept);
   EXPECT_EQ(ranks.not_kept, 100u);
@@ -208,8 +222,10 @@ TEST(NcclRanks, CappedAndCounted) {
 // One file per rank: the job holds every input's ranks, in rank order.
 TEST(NcclRanks, JobMergesTheInputsRanks) {
   NcclLogAnalyzer a("a.log"), b("b.log");
-  testutil::feedText(a, "node2:22555:22555 [0] NCCL INFO Channel 00/0 : 2[1] -> 1[0] [receive] via NET/Socket/0\n");
-  testutil::feedText(b, "node0:13571:13571 [0] NCCL INFO Channel 00/0 : 0[0] -> 1[0] [send] via NET/Socket/0\n");
+  testutil::feedText(
+      a, "node2:22555:22555 [0] NCCL INFO Channel 00/0 : 2[1] -> 1[0] [receive] via NET/Socket/0\n");
+  testutil::feedText(b,
+                     "node0:13571:13571 [0] NCCL INFO Channel 00/0 : 0[0] -> 1[0] [send] via NET/Socket/0\n");
   auto job = combineJob({&a, &b});
   ASSERT_EQ(job.facts["per_rank"].size(), 2u);
   EXPECT_EQ(job.facts["per_rank"][0]["rank"], 0);

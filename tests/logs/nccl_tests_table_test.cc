@@ -1,10 +1,10 @@
 #include "logs/nccl_tests_table.h"
 
+#include <gtest/gtest.h>
+
 #include <filesystem>
 #include <fstream>
 #include <sstream>
-
-#include <gtest/gtest.h>
 
 #include "support/test_support.h"
 
@@ -20,9 +20,12 @@ std::string readAll(const std::filesystem::path& path) {
 
 TEST(LogsNcclTestsTable, NewLayoutWithNaWrongCounts) {
   const std::string text =
-      "#       size         count      type   redop    root     time   algbw   busbw #wrong     time   algbw   busbw #wrong\r\n"
-      "           8             2     float     sum      -1    21.50    0.00    0.00      0    20.90    0.00    0.00      0\r\n"
-      "     1048576        262144     float     sum      -1    110.2    9.51   17.83    N/A    108.7    9.65   18.09      2\r\n"
+      "#       size         count      type   redop    root     time   algbw   busbw #wrong     time   algbw "
+      "  busbw #wrong\r\n"
+      "           8             2     float     sum      -1    21.50    0.00    0.00      0    20.90    0.00 "
+      "   0.00      0\r\n"
+      "     1048576        262144     float     sum      -1    110.2    9.51   17.83    N/A    108.7    9.65 "
+      "  18.09      2\r\n"
       "# Out of bounds values : 0 OK\n"
       "# Avg bus bandwidth    : 9.0 \n";
   auto t = parseNcclTestsTable(text);
@@ -41,9 +44,12 @@ TEST(LogsNcclTestsTable, NewLayoutWithNaWrongCounts) {
 
 TEST(LogsNcclTestsTable, OldLayoutWithErrorColumnHasNoWrongTotal) {
   const std::string text =
-      "[1,0]<stdout>:#       size         count    type   redop     time   algbw   busbw  error     time   algbw   busbw  error\n"
-      "[1,0]<stdout>:        8             2   float     sum    167.5    0.00    0.00  2e-07    167.1    0.00    0.00  1e-07\n"
-      "[1,0]<stdout>:  1073741824     268435456   float     sum    61556   17.44   32.71  5e-07    61303   17.52   32.84  5e-07\n";
+      "[1,0]<stdout>:#       size         count    type   redop     time   algbw   busbw  error     time   "
+      "algbw   busbw  error\n"
+      "[1,0]<stdout>:        8             2   float     sum    167.5    0.00    0.00  2e-07    167.1    "
+      "0.00    0.00  1e-07\n"
+      "[1,0]<stdout>:  1073741824     268435456   float     sum    61556   17.44   32.71  5e-07    61303   "
+      "17.52   32.84  5e-07\n";
   auto t = parseNcclTestsTable(text);
   ASSERT_EQ(t.rows.size(), 2u);
   EXPECT_TRUE(t.old_layout);
@@ -89,11 +95,13 @@ TEST(LogsNcclTestsTable, EverySharedSampleHasRows) {
 TEST(NcclTestsTable, RowsPastTheCapAreCountedNotKept) {
   NcclTestsTableParser parser;
   uint64_t n = 0;
-  parser.feedLine("# nThread 1 nGpus 1 minBytes 8 maxBytes 1048576 step: 2(factor) warmup iters: 5 iters: 20", ++n);
+  parser.feedLine("# nThread 1 nGpus 1 minBytes 8 maxBytes 1048576 step: 2(factor) warmup iters: 5 iters: 20",
+                  ++n);
   for (size_t i = 0; i < kMaxTableRows + 25; ++i)
-    parser.feedLine("     1048576        262144     float     sum      -1   123.4    8.50   15.93      0   122.9    "
-                    "8.53   15.99      0",
-                    ++n);
+    parser.feedLine(
+        "     1048576        262144     float     sum      -1   123.4    8.50   15.93      0   122.9    "
+        "8.53   15.99      0",
+        ++n);
   parser.feedLine("# Out of bounds values : 0 OK", ++n);
   NcclTestsTable table = parser.result();
   EXPECT_EQ(table.rows.size(), kMaxTableRows);

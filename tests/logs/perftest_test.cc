@@ -1,10 +1,10 @@
 #include "logs/perftest.h"
 
+#include <gtest/gtest.h>
+
 #include <filesystem>
 #include <fstream>
 #include <sstream>
-
-#include <gtest/gtest.h>
 
 #include "logs/output_findings.h"
 #include "support/test_support.h"

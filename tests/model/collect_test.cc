@@ -2,10 +2,10 @@
 // .tar.gz roots, and the inspect CLI end to end.
 #include "model/collect.h"
 
+#include <gtest/gtest.h>
+
 #include <cstdlib>
 #include <fstream>
-
-#include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
 #include "model/collect_parts.h"
@@ -89,8 +89,12 @@ TEST(ModelCollect, HealthyDgxInventory) {
 TEST(ModelCollect, BreakagesAreSeen) {
   fs::path dir = tempDir("broken");
   auto node = NodeBuilder::healthyRoce();
-  node.setAcsAboveNic("mlx5_0", 0x4).setBridgeConfigSize(4096).addVfs("mlx5_1", 4).moveNicFar("mlx5_2")
-      .setMemlock(65536).degradeNicLink("mlx5_3", 8, "16.0 GT/s PCIe");
+  node.setAcsAboveNic("mlx5_0", 0x4)
+      .setBridgeConfigSize(4096)
+      .addVfs("mlx5_1", 4)
+      .moveNicFar("mlx5_2")
+      .setMemlock(65536)
+      .degradeNicLink("mlx5_3", 8, "16.0 GT/s PCIe");
   node.write(dir);
   auto inv = collect(dir);
   EXPECT_EQ(inv.rdma_devices[0].ports[0].link_layer, "Ethernet");
@@ -134,8 +138,13 @@ TEST(ModelCollect, RoutingAndDcbFromLiveJson) {
   nlohmann::json live = {
       {"routing",
        {{"rules", {{{"priority", 100}, {"from", "10.10.1.1/32"}, {"table", "101"}}}},
-        {"routes", {{{"table", "101"}, {"type", "unicast"}, {"dst", "10.10.0.0/16"}, {"dev", "ens1f0np0"},
-                     {"src", "10.10.1.1"}, {"gateway", ""}}}},
+        {"routes",
+         {{{"table", "101"},
+           {"type", "unicast"},
+           {"dst", "10.10.0.0/16"},
+           {"dev", "ens1f0np0"},
+           {"src", "10.10.1.1"},
+           {"gateway", ""}}}},
         {"sysctls", {{"all", {{"rp_filter", 2}, {"arp_ignore", 1}, {"arp_announce", 2}}}}}}},
       {"dcb", {{"ens1f0np0", {{"pfc_enabled", {3}}}}}}};
   node.setLiveJson(live.dump()).setEcn("ens1f0np0", 0xff, 0x0f).write(dir);
@@ -227,7 +236,8 @@ TEST(ModelHwloc, DistancesMatchSources) {
   ASSERT_EQ(jwb.gpus.size(), 4u);
   for (const auto& g : jwb.gpus) {
     int pix = 0;
-    for (const char* nic : {"mlx5_0", "mlx5_1", "mlx5_2", "mlx5_3"}) pix += distance(jwb, g.name, nic) == "PIX";
+    for (const char* nic : {"mlx5_0", "mlx5_1", "mlx5_2", "mlx5_3"})
+      pix += distance(jwb, g.name, nic) == "PIX";
     EXPECT_EQ(pix, 1) << g.name;
   }
   auto g4 = load("g4dnmetal.xml");  // EFA on socket 1, behind no GPU's switch
@@ -274,7 +284,9 @@ TEST(ModelRootSource, RejectsEscapingEntries) {
   fs::path tgz = dir.string() + "-evil.tar.gz";
   // --transform makes an entry named ../f
   ASSERT_EQ(std::system(("tar -czf " + tgz.string() + " -C " + dir.string() +
-                         " --transform='s,^a/f,../f,' a/f 2>/dev/null").c_str()), 0);
+                         " --transform='s,^a/f,../f,' a/f 2>/dev/null")
+                            .c_str()),
+            0);
   auto src = model::RootSource::open(tgz);
   EXPECT_FALSE(src.has_value());
   fs::remove_all(dir);

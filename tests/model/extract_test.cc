@@ -1,6 +1,7 @@
 // extractSnapshotArchive and TreeWriter directly: the limits (set small here
 // so the tests stay fast), duplicate names, and that nothing lands outside.
 #include <fcntl.h>
+#include <gtest/gtest.h>
 #include <signal.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -8,14 +9,11 @@
 #include <filesystem>
 #include <fstream>
 
-#include <gtest/gtest.h>
-
-#include "support/test_support.h"
-
 #include "archive_builder.h"
 #include "core/tree_writer.h"
 #include "model/root_source.h"
 #include "model/snapshot_archive.h"
+#include "support/test_support.h"
 
 namespace fs = std::filesystem;
 using railkit::testing::ArchiveBuilder;
@@ -96,7 +94,8 @@ TEST_F(Extract, EntrySizeLimitAndSymlinkTargetLength) {
   limits.max_entry_bytes = 1000;
   auto r = extract(builder().file("a", std::string(1001, 'x')), limits);
   ASSERT_FALSE(r.has_value());
-  EXPECT_NE(r.error().message.find("'a' refused: larger than 1000 bytes"), std::string::npos) << r.error().message;
+  EXPECT_NE(r.error().message.find("'a' refused: larger than 1000 bytes"), std::string::npos)
+      << r.error().message;
   fs::remove_all(dest_);
   fs::create_directories(dest_);
   r = extract(builder().file("a", "x").symlink("l", std::string(5000, 't')));

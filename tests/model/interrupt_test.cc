@@ -6,6 +6,7 @@
 // The signal is sent as soon as the temporary directory appears; from then
 // until it is removed the command holds its cleanup scope, so the test does
 // not depend on how fast this machine extracts.
+#include <gtest/gtest.h>
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -15,12 +16,9 @@
 #include <fstream>
 #include <thread>
 
-#include <gtest/gtest.h>
-
-#include "support/test_support.h"
-
 #include "archive_builder.h"
 #include "support/run_railkit.h"
+#include "support/test_support.h"
 
 namespace fs = std::filesystem;
 using railkit::testing::ArchiveBuilder;
@@ -74,8 +72,8 @@ class Interrupt : public ::testing::Test {
 
   void expectKilledBy(int status, int sig) {
     EXPECT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == sig)
-        << "want killed by signal " << sig << "; exited=" << WIFEXITED(status) << " code=" << WEXITSTATUS(status)
-        << " signal=" << (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
+        << "want killed by signal " << sig << "; exited=" << WIFEXITED(status)
+        << " code=" << WEXITSTATUS(status) << " signal=" << (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
   }
 
   fs::path base_, tmp_, out_;
@@ -101,14 +99,16 @@ fs::path bigTree(const fs::path& base) {
   fs::create_directories(tree / "dev/infiniband");
   fs::create_directories(tree / "proc");
   std::ofstream(tree / "proc/meminfo") << "MemTotal: 1 kB\n";
-  for (int i = 0; i < 60000; ++i) std::ofstream(tree / "dev/infiniband" / std::string("uverbs").append(std::to_string(i)));
+  for (int i = 0; i < 60000; ++i)
+    std::ofstream(tree / "dev/infiniband" / std::string("uverbs").append(std::to_string(i)));
   return tree;
 }
 
 TEST_F(Interrupt, SigintDuringSnapshotToTarGz) {
   fs::path tree = bigTree(base_);
   fs::path target = out_ / "node.tar.gz";
-  pid_t pid = railkit::testing::spawnRailkit({"snapshot", "--output", target.string(), "--root", tree.string()}, tmp_.string());
+  pid_t pid = railkit::testing::spawnRailkit(
+      {"snapshot", "--output", target.string(), "--root", tree.string()}, tmp_.string());
   expectKilledBy(signalWhenPresent(pid, tmp_, "railkit-snap-", SIGINT), SIGINT);
   EXPECT_EQ(namesIn(tmp_), std::vector<std::string>{}) << "staging directory left behind";
   EXPECT_EQ(namesIn(out_), std::vector<std::string>{}) << "temporary or partial archive left behind";
@@ -117,7 +117,8 @@ TEST_F(Interrupt, SigintDuringSnapshotToTarGz) {
 TEST_F(Interrupt, SigtermDuringSnapshotToDirectory) {
   fs::path tree = bigTree(base_);
   fs::path target = out_ / "node";
-  pid_t pid = railkit::testing::spawnRailkit({"snapshot", "--output", target.string(), "--root", tree.string()}, tmp_.string());
+  pid_t pid = railkit::testing::spawnRailkit(
+      {"snapshot", "--output", target.string(), "--root", tree.string()}, tmp_.string());
   expectKilledBy(signalWhenPresent(pid, out_, ".node.railkit-snap-", SIGTERM), SIGTERM);
   EXPECT_EQ(namesIn(out_), std::vector<std::string>{}) << "temporary or partial snapshot left behind";
   EXPECT_EQ(namesIn(tmp_), std::vector<std::string>{});

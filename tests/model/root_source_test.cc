@@ -2,26 +2,24 @@
 // is exit 2 with one line on stderr, nothing printed on stdout, nothing
 // written outside the extraction directory (a canary outside stays as it
 // was) and no railkit-root-* left in the private TMPDIR.
+#include <gtest/gtest.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
-
-#include <gtest/gtest.h>
-
-#include "support/test_support.h"
 #include <nlohmann/json.hpp>
 
 #include "archive_builder.h"
-#include "support/run_railkit.h"
 #include "support/node_builder.h"
+#include "support/run_railkit.h"
+#include "support/test_support.h"
 
 namespace fs = std::filesystem;
 using railkit::testing::ArchiveBuilder;
 using railkit::testing::namesIn;
-using railkit::testing::RunResult;
 using railkit::testing::runRailkit;
+using railkit::testing::RunResult;
 
 namespace {
 
@@ -74,12 +72,19 @@ TEST_F(HostileRoot, SymlinkToOutsideThenEntryThroughIt) {
 }
 
 TEST_F(HostileRoot, SymlinkThroughWhichAFileIsOverwritten) {
-  ASSERT_TRUE(ArchiveBuilder(archive()).dir("sys").symlink("sys/esc", canary_.string()).file("sys/esc/victim", "pwned\n").write());
+  ASSERT_TRUE(ArchiveBuilder(archive())
+                  .dir("sys")
+                  .symlink("sys/esc", canary_.string())
+                  .file("sys/esc/victim", "pwned\n")
+                  .write());
   expectRefused(archive(), "sys/esc/victim");
 }
 
 TEST_F(HostileRoot, SymlinkThroughWhichASymlinkReplacesAFile) {
-  ASSERT_TRUE(ArchiveBuilder(archive()).symlink("esc", canary_.string()).symlink("esc/victim", "/etc/passwd").write());
+  ASSERT_TRUE(ArchiveBuilder(archive())
+                  .symlink("esc", canary_.string())
+                  .symlink("esc/victim", "/etc/passwd")
+                  .write());
   expectRefused(archive(), "esc/victim");
 }
 
@@ -104,14 +109,19 @@ TEST_F(HostileRoot, FileThenSymlinkOfTheSameNameThenFileThroughIt) {
 TEST_F(HostileRoot, HardLinkToAFileOutside) {
   ASSERT_TRUE(ArchiveBuilder(archive()).file("a", "x").hardlink("passwd", "/etc/passwd").write());
   expectRefused(archive(), "hard link");
-  ASSERT_TRUE(ArchiveBuilder(archive("b.tar.gz")).file("a", "x").hardlink("v", (canary_ / "victim").string()).write());
+  ASSERT_TRUE(ArchiveBuilder(archive("b.tar.gz"))
+                  .file("a", "x")
+                  .hardlink("v", (canary_ / "victim").string())
+                  .write());
   expectRefused(archive("b.tar.gz"), "hard link");
 }
 
 TEST_F(HostileRoot, AbsoluteAndDotDotNames) {
-  ASSERT_TRUE(ArchiveBuilder(archive()).file("a", "x").file((canary_ / "planted").string(), "pwned\n").write());
+  ASSERT_TRUE(
+      ArchiveBuilder(archive()).file("a", "x").file((canary_ / "planted").string(), "pwned\n").write());
   expectRefused(archive(), "absolute");
-  ASSERT_TRUE(ArchiveBuilder(archive("b.tar.gz")).file("a", "x").file("sys/../../planted", "pwned\n").write());
+  ASSERT_TRUE(
+      ArchiveBuilder(archive("b.tar.gz")).file("a", "x").file("sys/../../planted", "pwned\n").write());
   expectRefused(archive("b.tar.gz"), "..");
   ASSERT_TRUE(ArchiveBuilder(archive("c.tar.gz")).file("a", "x").symlink("../sibling", "/").write());
   expectRefused(archive("c.tar.gz"), "..");
@@ -169,7 +179,10 @@ TEST_F(HostileRoot, TruncatedArchive) {
   std::string noise;
   unsigned x = 12345;
   for (int i = 0; i < 200000; ++i) noise += static_cast<char>((x = x * 1103515245 + 12345) >> 16);
-  ASSERT_TRUE(ArchiveBuilder(archive("good.tar.gz")).file("proc/meminfo", "MemTotal: 1 kB\n").file("sys/blob", noise).write());
+  ASSERT_TRUE(ArchiveBuilder(archive("good.tar.gz"))
+                  .file("proc/meminfo", "MemTotal: 1 kB\n")
+                  .file("sys/blob", noise)
+                  .write());
   auto size = fs::file_size(archive("good.tar.gz"));
   fs::copy_file(archive("good.tar.gz"), archive());
   fs::resize_file(archive(), size / 2);
@@ -249,7 +262,8 @@ TEST_F(HostileRoot, FifoInsideADirectoryRootDoesNotHang) {
     EXPECT_FALSE(r.timed_out) << command << " hung on a FIFO";
     EXPECT_TRUE(r.exit_code == 0 || r.exit_code == 1) << command << ": " << r.err;
   }
-  RunResult r = runRailkit({"snapshot", "--output", archive().string(), "--root", dir.string()}, tmp_.string(), 60);
+  RunResult r =
+      runRailkit({"snapshot", "--output", archive().string(), "--root", dir.string()}, tmp_.string(), 60);
   EXPECT_FALSE(r.timed_out) << "snapshot hung on a FIFO";
   EXPECT_EQ(r.exit_code, 0) << r.err;
   // And the snapshot of it reads back.

@@ -1,11 +1,11 @@
 // snapshot round trips: inspect --root <snapshot> == inspect --root <tree>
 // (directory and .tar.gz), and on this machine live == snapshot of live.
+#include <gtest/gtest.h>
+
 #include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
-
-#include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
 #include "support/node_builder.h"
@@ -87,7 +87,8 @@ TEST(SnapshotRoundTrip, PortCountersAreCopied) {
   node.write(tree);
   fs::path snap = tempPath("snap-counters");
   std::string out;
-  ASSERT_EQ(runTo("snapshot --output " + snap.string() + " --root " + tree.string() + " 2>&1", out), 0) << out;
+  ASSERT_EQ(runTo("snapshot --output " + snap.string() + " --root " + tree.string() + " 2>&1", out), 0)
+      << out;
   const fs::path ports = snap / "sys/class/infiniband/mlx5_0/ports/1";
   for (const char* file : {"counters/port_xmit_data", "counters/symbol_error", "hw_counters/np_cnp_sent",
                            "hw_counters/rp_cnp_handled"}) {
@@ -103,7 +104,9 @@ TEST(SnapshotRoundTrip, PortCountersAreCopied) {
   fs::remove_all(snap);
 }
 
-TEST(SnapshotRoundTrip, LiveMachine) { roundTrip("", "live"); }
+TEST(SnapshotRoundTrip, LiveMachine) {
+  roundTrip("", "live");
+}
 
 TEST(SnapshotCli, BadArguments) {
   std::string out;
@@ -121,7 +124,8 @@ TEST(SnapshotCli, BadArguments) {
 TEST(InspectJson, NonUtf8BytesInTheTreeGiveValidJson) {
   fs::path tree = tempPath("latin1");
   auto node = NodeBuilder::healthyDgxH100();
-  node.setEnv("NCCL_SOCKET_IFNAME", std::string("eth\xff\xfe", 5)).setEnv("UCX_TLS", std::string("rc\xc3", 3));
+  node.setEnv("NCCL_SOCKET_IFNAME", std::string("eth\xff\xfe", 5))
+      .setEnv("UCX_TLS", std::string("rc\xc3", 3));
   node.write(tree);
   std::string out;
   ASSERT_EQ(runTo("inspect --json --root " + tree.string(), out), 0) << out;
@@ -158,7 +162,8 @@ TEST(SnapshotOutput, ExistingOutputNeedsForce) {
   EXPECT_EQ(runTo("snapshot --output " + snapdir.string() + " --root " + tgz + " 2>&1", out), 2) << out;
   EXPECT_NE(out.find("--force"), std::string::npos) << out;
   EXPECT_TRUE(fs::exists(snapdir / "stale"));
-  ASSERT_EQ(runTo("snapshot --force --output " + snapdir.string() + " --root " + tgz + " 2>&1", out), 0) << out;
+  ASSERT_EQ(runTo("snapshot --force --output " + snapdir.string() + " --root " + tgz + " 2>&1", out), 0)
+      << out;
   EXPECT_FALSE(fs::exists(snapdir / "stale"));
   EXPECT_TRUE(fs::exists(snapdir / "railkit" / "live.json"));
 
@@ -166,14 +171,21 @@ TEST(SnapshotOutput, ExistingOutputNeedsForce) {
   fs::path other = dir / "precious";
   fs::create_directories(other);
   std::ofstream(other / "keep") << "data\n";
-  EXPECT_EQ(runTo("snapshot --force --output " + other.string() + " --root " + tree.string() + " 2>&1", out), 2) << out;
+  EXPECT_EQ(runTo("snapshot --force --output " + other.string() + " --root " + tree.string() + " 2>&1", out),
+            2)
+      << out;
   EXPECT_NE(out.find("not a railkit snapshot"), std::string::npos) << out;
   EXPECT_TRUE(fs::exists(other / "keep"));
   // --output x.tar.gz naming a directory is refused even with --force.
-  EXPECT_EQ(runTo("snapshot --force --output " + dir.string() + "/d.tar.gz --root " + tree.string() + " 2>&1", out), 0)
+  EXPECT_EQ(
+      runTo("snapshot --force --output " + dir.string() + "/d.tar.gz --root " + tree.string() + " 2>&1", out),
+      0)
       << out;
   fs::create_directories(dir / "isdir.tar.gz");
-  EXPECT_EQ(runTo("snapshot --force --output " + (dir / "isdir.tar.gz").string() + " --root " + tree.string() + " 2>&1", out), 2)
+  EXPECT_EQ(runTo("snapshot --force --output " + (dir / "isdir.tar.gz").string() + " --root " +
+                      tree.string() + " 2>&1",
+                  out),
+            2)
       << out;
 
   for (const auto& e : fs::directory_iterator(dir)) {
@@ -199,7 +211,8 @@ TEST(SnapshotOutput, HostileSourceTreeStaysInside) {
   fs::create_symlink(canary, tree / "railkit");
   fs::path out_dir = tempPath("hostile-out");
   std::string out;
-  ASSERT_EQ(runTo("snapshot --output " + out_dir.string() + " --root " + tree.string() + " 2>&1", out), 0) << out;
+  ASSERT_EQ(runTo("snapshot --output " + out_dir.string() + " --root " + tree.string() + " 2>&1", out), 0)
+      << out;
   EXPECT_TRUE(fs::is_empty(canary)) << "snapshot wrote outside its output";
   EXPECT_TRUE(fs::is_symlink(out_dir / "dev" / "infiniband" / "esc"));
   EXPECT_TRUE(fs::is_regular_file(fs::symlink_status(out_dir / "railkit" / "live.json")));
@@ -214,10 +227,12 @@ TEST(SnapshotOutput, TrailingSlash) {
   railkit::testing::buildHealthyDgxH100(tree);
   fs::path dir = tempPath("slash-out");
   std::string out;
-  ASSERT_EQ(runTo("snapshot --output " + dir.string() + "/ --root " + tree.string() + " 2>&1", out), 0) << out;
+  ASSERT_EQ(runTo("snapshot --output " + dir.string() + "/ --root " + tree.string() + " 2>&1", out), 0)
+      << out;
   EXPECT_TRUE(fs::exists(dir / "railkit" / "live.json"));
   for (const auto& e : fs::directory_iterator(dir.parent_path()))
-    EXPECT_EQ(e.path().filename().string().find(".railkit-snapshot-slash-out.railkit-snap-"), std::string::npos);
+    EXPECT_EQ(e.path().filename().string().find(".railkit-snapshot-slash-out.railkit-snap-"),
+              std::string::npos);
   fs::remove_all(dir);
   fs::remove_all(tree);
 }

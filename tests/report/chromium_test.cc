@@ -7,6 +7,7 @@
 // that does load an image (and one that logs an error) checks the checks.
 // Set RAILKIT_REPORT_SCREENSHOTS=DIR to keep the screenshots (docs/report/).
 #include <arpa/inet.h>
+#include <gtest/gtest.h>
 #include <netinet/in.h>
 #include <poll.h>
 #include <sys/socket.h>
@@ -17,8 +18,6 @@
 #include <map>
 #include <mutex>
 #include <thread>
-
-#include <gtest/gtest.h>
 
 #include "cli/cli_run.h"
 #include "png.h"
@@ -87,7 +86,8 @@ class RecordingProxy {
 // the proxy too, whatever the flags; a page's request goes anywhere else.
 bool chromiumService(const std::string& request) {
   for (const char* host : {"google.com", "googleapis.com", "gvt1.com", "gstatic.com"})
-    if (request.find(std::string(host) + "/") != std::string::npos || request.find(std::string(host) + ":") != std::string::npos)
+    if (request.find(std::string(host) + "/") != std::string::npos ||
+        request.find(std::string(host) + ":") != std::string::npos)
       return true;
   return false;
 }
@@ -124,8 +124,9 @@ class ReportChromium : public ::testing::Test {
   }
   void SetUp() override {
     if (missing_)
-      GTEST_SKIP() << "chromium not installed (Debian package `chromium`; scripts/install-deps.sh installs it): "
-                      "page rendering not checked";
+      GTEST_SKIP()
+          << "chromium not installed (Debian package `chromium`; scripts/install-deps.sh installs it): "
+             "page rendering not checked";
     ASSERT_GT(proxy_.port(), 0);
     dir_ = freshTestDir("railkit-report-chromium");
   }
@@ -138,13 +139,15 @@ class ReportChromium : public ::testing::Test {
   Render render(const std::filesystem::path& html, const std::string& name, const std::string& mode = "") {
     Render r;
     auto png = dir_ / (name + ".png");
-    std::string output = mode.find("--print-to-pdf") != std::string::npos ? "" : "--screenshot=" + png.string();
+    std::string output =
+        mode.find("--print-to-pdf") != std::string::npos ? "" : "--screenshot=" + png.string();
     std::string command = fmt::format(
         "timeout 120 chromium {6} --headless --no-sandbox --disable-gpu --no-first-run --disable-sync "
         "--disable-background-networking --disable-component-update --user-data-dir={0}/profile "
         "--enable-logging=stderr --v=0 --proxy-server=http://127.0.0.1:{1} --proxy-bypass-list='<-loopback>' "
         "--window-size={2},{3} {4} file://{5} > {0}/chromium.out 2> {0}/chromium.err",
-        dir_.string(), proxy_.port(), kWidth, kHeight, output, std::filesystem::absolute(html).string(), mode);
+        dir_.string(), proxy_.port(), kWidth, kHeight, output, std::filesystem::absolute(html).string(),
+        mode);
     int status = std::system(command.c_str());
     r.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
     std::ifstream err(dir_ / "chromium.err");
@@ -170,11 +173,12 @@ class ReportChromium : public ::testing::Test {
     std::string names;
     for (const auto& in : inputs) {
       if (in.parent_path() != dir_)
-        std::filesystem::copy_file(in, dir_ / in.filename(), std::filesystem::copy_options::overwrite_existing);
+        std::filesystem::copy_file(in, dir_ / in.filename(),
+                                   std::filesystem::copy_options::overwrite_existing);
       names += " '" + in.filename().string() + "'";
     }
-    CliRun run = runShell(fmt::format("cd '{}' && exec {} report{} -o {} --title 'railkit report: {}'", dir_.string(),
-                                      railkitBinary(), names, html.string(), name),
+    CliRun run = runShell(fmt::format("cd '{}' && exec {} report{} -o {} --title 'railkit report: {}'",
+                                      dir_.string(), railkitBinary(), names, html.string(), name),
                           dir_);
     ASSERT_EQ(run.status, 0) << run.err;
     Render r = render(html, name);
@@ -207,7 +211,8 @@ TEST_F(ReportChromium, TheChecksSeeARequestAConsoleErrorAndABlankPage) {
   ASSERT_FALSE(r.console.empty());
   EXPECT_NE(r.console.front().find("boom"), std::string::npos);
   ASSERT_TRUE(r.png.error.empty()) << r.png.error;
-  EXPECT_GE(colourStats(r.png).dominant, kBlank);  // blank but for a broken-image icon: what the check refuses
+  EXPECT_GE(colourStats(r.png).dominant,
+            kBlank);  // blank but for a broken-image icon: what the check refuses
 }
 
 TEST_F(ReportChromium, NcclTestsTableOfSeed001) {
@@ -226,7 +231,8 @@ TEST_F(ReportChromium, PairsRunWithASlowNode) {
       l["bw_gbps"] = l["bw_gbps"].get<double>() * 0.3;
       l["slow"] = true;
     }
-  pairs["pairs"]["suspect_nodes"] = {{{"rank", 2}, {"host", "vm"}, {"address", "127.0.0.1"}, {"slow_links", 3}, {"links", 3}}};
+  pairs["pairs"]["suspect_nodes"] = {
+      {{"rank", 2}, {"host", "vm"}, {"address", "127.0.0.1"}, {"slow_links", 3}, {"links", 3}}};
   auto path = dir_ / "pairs-slow-node.json";
   std::ofstream(path) << pairs.dump();
   checkReport({path}, "pairs-slow-node");
@@ -235,14 +241,16 @@ TEST_F(ReportChromium, PairsRunWithASlowNode) {
 // The validate run of tests/validate/validate_netns_test.sh broken, with a
 // bench all_reduce overlaid on its collectives.
 TEST_F(ReportChromium, ValidateRunOfTheNetnsTests) {
-  checkReport({reportFixture("validate-netns-broken.json"), reportFixture("bench-all-reduce-local2.json")}, "validate");
+  checkReport({reportFixture("validate-netns-broken.json"), reportFixture("bench-all-reduce-local2.json")},
+              "validate");
 }
 
 // The browser's dark scheme turns the page dark; printing gives a PDF of
 // several pages (the charts and tables, not an empty sheet).
 TEST_F(ReportChromium, FollowsDarkModeAndPrints) {
   auto html = dir_ / "page.html";
-  CliRun run = runRailkit("report " + reportFixture("validate-netns-broken.json") + " -o " + html.string(), dir_);
+  CliRun run =
+      runRailkit("report " + reportFixture("validate-netns-broken.json") + " -o " + html.string(), dir_);
   ASSERT_EQ(run.status, 0) << run.err;
   Render light = render(html, "light");
   Render dark = render(html, "dark", "--force-dark-mode --blink-settings=preferredColorScheme=0");
@@ -256,8 +264,9 @@ TEST_F(ReportChromium, FollowsDarkModeAndPrints) {
   std::ifstream in(pdf, std::ios::binary);
   std::string bytes{std::istreambuf_iterator<char>(in), {}};
   ASSERT_EQ(bytes.rfind("%PDF-", 0), 0u) << pdf;
-  EXPECT_GE(countOf(bytes, "/Type /Page\n") + countOf(bytes, "/Type /Page\r") + countOf(bytes, "/Type /Page/") +
-                countOf(bytes, "/Type /Page>>") + countOf(bytes, "/Type /Page "),
+  EXPECT_GE(countOf(bytes, "/Type /Page\n") + countOf(bytes, "/Type /Page\r") +
+                countOf(bytes, "/Type /Page/") + countOf(bytes, "/Type /Page>>") +
+                countOf(bytes, "/Type /Page "),
             2u);
   EXPECT_GT(bytes.size(), 20000u);
 }

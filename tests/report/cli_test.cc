@@ -1,9 +1,9 @@
 // railkit report end to end: an input it cannot use is one line on stderr
 // and exit 2, and the page is still written from the others.
+#include <gtest/gtest.h>
+
 #include <filesystem>
 #include <fstream>
-
-#include <gtest/gtest.h>
 
 #include "cli/cli_run.h"
 
@@ -19,13 +19,17 @@ std::string slurp(const std::filesystem::path& path) {
   return {std::istreambuf_iterator<char>(in), {}};
 }
 
-size_t lines(const std::string& text) { return static_cast<size_t>(std::count(text.begin(), text.end(), '\n')); }
+size_t lines(const std::string& text) {
+  return static_cast<size_t>(std::count(text.begin(), text.end(), '\n'));
+}
 
 TEST(ReportCli, UnknownInputsAreNamedOnStderrAndTheOthersStillReported) {
   auto junk = writeScratchFile("junk.txt", "hello, this is no benchmark output\n");
-  auto explain = writeScratchFile("explain.json", R"({"kind": "railkit.explain/v1", "railkit_version": "0.1.0"})");
+  auto explain =
+      writeScratchFile("explain.json", R"({"kind": "railkit.explain/v1", "railkit_version": "0.1.0"})");
   auto out = (cliScratch() / "mixed.html").string();
-  CliRun r = runRailkit("report " + junk + " " + fixture("bench-all-reduce-local2.json") + " " + explain + " -o " + out);
+  CliRun r = runRailkit("report " + junk + " " + fixture("bench-all-reduce-local2.json") + " " + explain +
+                        " -o " + out);
   EXPECT_EQ(r.status, 2) << r.err;
   EXPECT_EQ(lines(r.err), 2u) << r.err;
   EXPECT_NE(r.err.find("railkit: " + junk + ": "), std::string::npos) << r.err;
@@ -45,8 +49,8 @@ TEST(ReportCli, NothingReadableWritesNoPage) {
 }
 
 TEST(ReportCli, AllKnownInputsExitZeroAndDashWritesStdout) {
-  CliRun r = runRailkit("report " + fixture("validate-local4.json") + " " + fixture("bench-pairs-local4.json") +
-                        " --title 'cluster <A>' -o -");
+  CliRun r = runRailkit("report " + fixture("validate-local4.json") + " " +
+                        fixture("bench-pairs-local4.json") + " --title 'cluster <A>' -o -");
   EXPECT_EQ(r.status, 0) << r.err;
   EXPECT_TRUE(r.err.empty()) << r.err;
   EXPECT_EQ(r.out.rfind("<!DOCTYPE html>", 0), 0u);

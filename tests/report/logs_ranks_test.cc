@@ -2,12 +2,11 @@
 // logs (../shared/data/nccl-logs; skipped when ../shared is absent): a row
 // per rank with what its lines say, and past 64 ranks identical ranks
 // grouped so a large job stays a short table.
+#include <gtest/gtest.h>
 #include <unistd.h>
 
 #include <fstream>
 #include <regex>
-
-#include <gtest/gtest.h>
 
 #include "report/html.h"
 #include "report/inputs.h"
@@ -17,7 +16,9 @@
 namespace railkit::testing {
 namespace {
 
-std::filesystem::path ncclLog(const std::string& name) { return sharedDir() / "data" / "nccl-logs" / name; }
+std::filesystem::path ncclLog(const std::string& name) {
+  return sharedDir() / "data" / "nccl-logs" / name;
+}
 
 std::string readText(const std::filesystem::path& path) {
   std::ifstream in(path, std::ios::binary);
@@ -45,14 +46,16 @@ std::string manyHosts(size_t hosts) {
   const size_t nranks = hosts * 4;
   std::string out;
   for (size_t h = 0; h < hosts; ++h) {
-    std::string copy = std::regex_replace(log, std::regex("MOC-R4PCC04U37:574629"), "node" + std::to_string(h) + ":" + std::to_string(1000 + h));
+    std::string copy = std::regex_replace(log, std::regex("MOC-R4PCC04U37:574629"),
+                                          "node" + std::to_string(h) + ":" + std::to_string(1000 + h));
     std::string renumbered;
     std::regex rank(" rank (\\d+) nranks 8");
     auto begin = std::sregex_iterator(copy.begin(), copy.end(), rank);
     size_t last = 0;
     for (auto it = begin; it != std::sregex_iterator(); ++it) {
       renumbered += copy.substr(last, it->position() - last);
-      renumbered += " rank " + std::to_string(std::stoul((*it)[1]) + 4 * h) + " nranks " + std::to_string(nranks);
+      renumbered +=
+          " rank " + std::to_string(std::stoul((*it)[1]) + 4 * h) + " nranks " + std::to_string(nranks);
       last = it->position() + it->length();
     }
     out += renumbered + copy.substr(last);
@@ -62,7 +65,8 @@ std::string manyHosts(size_t hosts) {
 
 // A scratch file of this test process (cases of one binary run in turn).
 std::string scratchLog(const std::string& name, const std::string& text) {
-  auto path = std::filesystem::temp_directory_path() / ("railkit-report-ranks-" + std::to_string(::getpid()) + "-" + name);
+  auto path = std::filesystem::temp_directory_path() /
+              ("railkit-report-ranks-" + std::to_string(::getpid()) + "-" + name);
   std::ofstream(path, std::ios::binary) << text;
   return path.string();
 }
@@ -85,7 +89,8 @@ TEST(ReportLogsRanks, ARowPerRankWithWhatItsLinesSay) {
   for (const auto& r : ranks) {
     std::string row = rowOf(html, "<tr data-rank=\"" + std::to_string(r["rank"].get<int>()) + "\">");
     ASSERT_FALSE(row.empty()) << r.dump();
-    EXPECT_NE(row.find(r["host"].get<std::string>() + ":" + std::to_string(r["pid"].get<int>())), std::string::npos);
+    EXPECT_NE(row.find(r["host"].get<std::string>() + ":" + std::to_string(r["pid"].get<int>())),
+              std::string::npos);
     std::string bus = "(";
     bus.append(r["bus_id"].get<std::string>()).append(")");
     EXPECT_NE(row.find(bus), std::string::npos) << row;
@@ -115,8 +120,8 @@ TEST(ReportLogsRanks, TheJobTableHoldsEveryInputsRanks) {
   EXPECT_EQ(json["job"]["per_rank"].size(), per_input);
   std::string html = sectionOf(page(loaded.documents), "logs");
   EXPECT_EQ(countOf(html, "<tr data-rank=\""), per_input);
-  EXPECT_NE(html.find(">gpu2-ru7:"), std::string::npos);   // 017's host
-  EXPECT_NE(html.find(">MOC-R4PCC04U37:"), std::string::npos);  // 036's
+  EXPECT_NE(html.find(">gpu2-ru7:"), std::string::npos);               // 017's host
+  EXPECT_NE(html.find(">MOC-R4PCC04U37:"), std::string::npos);         // 036's
   EXPECT_NE(html.find("<b class=\"bad\">no</b>"), std::string::npos);  // 036 ran NET/IB without GDR
 }
 
@@ -161,8 +166,14 @@ TEST(ReportLogsRanks, ACappedJobSaysSoAndThePageStaysSmall) {
 // both in the error colour, a rank on two networks included.
 TEST(ReportLogsRanks, SocketTransportAndNoGdrStandOut) {
   auto r = [](int rank, const char* transport, bool gdr) {
-    return nlohmann::json{{"rank", rank}, {"host", "h"}, {"pid", 1}, {"dev", rank}, {"transport", transport},
-                          {"nics", nlohmann::json::array()}, {"gdr", gdr}, {"channels", {{"NET", 2}}}};
+    return nlohmann::json{{"rank", rank},
+                          {"host", "h"},
+                          {"pid", 1},
+                          {"dev", rank},
+                          {"transport", transport},
+                          {"nics", nlohmann::json::array()},
+                          {"gdr", gdr},
+                          {"channels", {{"NET", 2}}}};
   };
   nlohmann::json logs = {{"kind", "railkit.logs/v1"},
                          {"inputs", {{{"file", "a.log"}, {"kind", "nccl-log"}, {"nccl_lines", 1}}}},
@@ -176,8 +187,9 @@ TEST(ReportLogsRanks, SocketTransportAndNoGdrStandOut) {
 }
 
 TEST(ReportLogsRanks, HostileValuesAreEscaped) {
-  nlohmann::json rank = {{"rank", 0}, {"host", "<script>h</script>"}, {"pid", 1}, {"dev", 0}, {"transport", "NET/<b>"},
-                         {"nics", {"mlx5_0\"><x"}}, {"gdr", "yes"}, {"channels", {{"NET", "x"}}}};
+  nlohmann::json rank = {{"rank", 0},    {"host", "<script>h</script>"}, {"pid", 1},
+                         {"dev", 0},     {"transport", "NET/<b>"},       {"nics", {"mlx5_0\"><x"}},
+                         {"gdr", "yes"}, {"channels", {{"NET", "x"}}}};
   nlohmann::json logs = {{"kind", "railkit.logs/v1"},
                          {"inputs", {{{"file", "a.log"}, {"kind", "nccl-log"}, {"nccl_lines", 1}}}},
                          {"job", {{"per_rank", {rank}}, {"per_rank_not_kept", "many"}}}};

@@ -19,8 +19,8 @@ struct Png {
 };
 
 inline uint32_t be32(const std::string& s, size_t at) {
-  return (uint32_t(uint8_t(s[at])) << 24) | (uint32_t(uint8_t(s[at + 1])) << 16) | (uint32_t(uint8_t(s[at + 2])) << 8) |
-         uint32_t(uint8_t(s[at + 3]));
+  return (uint32_t(uint8_t(s[at])) << 24) | (uint32_t(uint8_t(s[at + 1])) << 16) |
+         (uint32_t(uint8_t(s[at + 2])) << 8) | uint32_t(uint8_t(s[at + 3]));
 }
 
 inline Png decodePng(const std::string& file) {
@@ -43,7 +43,8 @@ inline Png decodePng(const std::string& file) {
     }
     at += 12 + length;
   }
-  if (depth != 8 || (colour != 2 && colour != 6) || interlace != 0) return png.error = "unsupported PNG format", png;
+  if (depth != 8 || (colour != 2 && colour != 6) || interlace != 0)
+    return png.error = "unsupported PNG format", png;
   png.channels = colour == 6 ? 4 : 3;
   size_t stride = size_t(png.width) * png.channels;
   std::vector<uint8_t> raw((stride + 1) * png.height);
@@ -59,7 +60,8 @@ inline Png decodePng(const std::string& file) {
     uint8_t* out = &png.pixels[y * stride];
     const uint8_t* up = y ? &png.pixels[(y - 1) * stride] : nullptr;
     for (size_t x = 0; x < stride; ++x) {
-      int a = x >= size_t(bpp) ? out[x - bpp] : 0, b = up ? up[x] : 0, c = up && x >= size_t(bpp) ? up[x - bpp] : 0;
+      int a = x >= size_t(bpp) ? out[x - bpp] : 0, b = up ? up[x] : 0,
+          c = up && x >= size_t(bpp) ? up[x - bpp] : 0;
       int predictor = 0;
       switch (filter) {
         case 0: break;

@@ -1,11 +1,10 @@
 #pragma once
 // Reading the page back in tests: fixtures, sections, attributes, counts.
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <regex>
 #include <sstream>
 #include <string>
-
-#include <nlohmann/json.hpp>
 
 #include "report/page.h"
 #include "support/test_support.h"
@@ -34,7 +33,8 @@ inline std::string page(const std::vector<report::Document>& docs, const std::st
 
 inline size_t countOf(const std::string& text, const std::string& needle) {
   size_t n = 0;
-  for (size_t at = text.find(needle); at != std::string::npos; at = text.find(needle, at + needle.size())) ++n;
+  for (size_t at = text.find(needle); at != std::string::npos; at = text.find(needle, at + needle.size()))
+    ++n;
   return n;
 }
 

@@ -1,11 +1,11 @@
 // A 1024-node validate run (every pair of the links phase: 523776 links)
 // stays a page of under 2 MB: the matrix becomes per-node bars, the fleet
 // grid folds identical nodes, the findings are grouped.
+#include <gtest/gtest.h>
+
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
-
-#include <gtest/gtest.h>
 
 #include "report_test_util.h"
 #include "synthetic.h"
@@ -27,7 +27,7 @@ TEST(ReportSize, A1024NodeValidateDocumentMakesAPageUnder2MB) {
     EXPECT_LT(seconds, 30.0);
   }
   std::string pairs = sectionOf(html, "pairs");
-  EXPECT_EQ(countOf(pairs, "<rect class=\"cell "), 0u);      // no 10^6-cell matrix
+  EXPECT_EQ(countOf(pairs, "<rect class=\"cell "), 0u);  // no 10^6-cell matrix
   EXPECT_EQ(countOf(pairs, "<rect class=\"bar "), static_cast<size_t>(kNodes));
   EXPECT_NE(pairs.find("<b>r417</b> node-0417"), std::string::npos);  // the suspect named
   EXPECT_NE(pairs.find("the 50 slowest of 523776"), std::string::npos);

@@ -1,12 +1,12 @@
 // The SVG the sections write, read back from pages of real fixtures: the
 // points per row, the axis ranges, the bound line where its value says, the
 // heatmap's cells, and every string from the input escaped.
+#include <gtest/gtest.h>
+
 #include <algorithm>
 #include <cmath>
 #include <set>
 #include <sstream>
-
-#include <gtest/gtest.h>
 
 #include "report/html.h"
 #include "report/inputs.h"
@@ -44,7 +44,8 @@ TEST(ReportBusbw, OneSeriesPerPlacementWithAPointPerRowAndTheAxesSpanTheSizes) {
   EXPECT_EQ(attr(html, "data-points"), std::to_string(rows.size()));
   double min_size = rows.front()["size_bytes"], max_size = rows.back()["size_bytes"], max_bw = 0;
   for (const auto& r : rows)
-    max_bw = std::max({max_bw, r["out_of_place"]["busbw_gbs"].get<double>(), r["in_place"]["busbw_gbs"].get<double>()});
+    max_bw = std::max(
+        {max_bw, r["out_of_place"]["busbw_gbs"].get<double>(), r["in_place"]["busbw_gbs"].get<double>()});
   EXPECT_EQ(std::stod(attr(html, "data-x-min")), std::exp2(std::floor(std::log2(min_size))));
   EXPECT_EQ(std::stod(attr(html, "data-x-max")), std::exp2(std::ceil(std::log2(max_size))));
   double y_max = std::stod(attr(html, "data-y-max"));
@@ -61,8 +62,9 @@ TEST(ReportBusbw, OneSeriesPerPlacementWithAPointPerRowAndTheAxesSpanTheSizes) {
   for (size_t i = 1; i < pts.size(); ++i) EXPECT_GT(pts[i].first, pts[i - 1].first);
   // The peak and the average are labelled.
   EXPECT_NE(html.find("peak "), std::string::npos);
-  EXPECT_NE(html.find("avg bus bandwidth " + report::label(bench["results"][0]["avg_busbw_gbs"].get<double>())),
-            std::string::npos);
+  EXPECT_NE(
+      html.find("avg bus bandwidth " + report::label(bench["results"][0]["avg_busbw_gbs"].get<double>())),
+      std::string::npos);
   // The numbers table: one row per size.
   EXPECT_EQ(countOf(html.substr(html.find("<tbody>")), "<tr>"), rows.size());
 }
@@ -142,14 +144,16 @@ TEST(ReportP2p, BenchP2pAndPerftestAreOverlaidInGbps) {
   EXPECT_NE(html.find("bandwidth, average (Gb/s)"), std::string::npos);
   size_t first = html.find("data-points=\"");
   EXPECT_EQ(attr(html, "data-points", first - 1), std::to_string(p2p["p2p"]["bandwidth"].size()));
-  EXPECT_EQ(attr(html, "data-points", html.find("data-points=\"", first + 1) - 1), std::to_string(perftest.size()));
+  EXPECT_EQ(attr(html, "data-points", html.find("data-points=\"", first + 1) - 1),
+            std::to_string(perftest.size()));
   EXPECT_NE(html.find("(ib_write_bw on mlx5_3)"), std::string::npos);
 }
 
 // The validate run of the netns tests measured ~0.01 GB/s: six grid lines,
 // six different labels (two decimals would print 0.01 twice and 0 twice).
 TEST(ReportBusbw, TickLabelsOfSmallBandwidthsAreDistinct) {
-  std::string html = sectionOf(page({doc("v.json", readJson(reportFixture("validate-netns-broken.json")))}), "busbw");
+  std::string html =
+      sectionOf(page({doc("v.json", readJson(reportFixture("validate-netns-broken.json")))}), "busbw");
   std::set<std::string> labels;
   size_t count = 0;
   const std::string open = "text-anchor=\"end\">";
@@ -178,7 +182,7 @@ TEST(ReportPairs, OneCellPerOrderedPairAndSlowLinksAndSuspectsMarked) {
   pairs["pairs"]["suspect_nodes"] = {{{"rank", 3}, {"host", "vm"}, {"slow_links", 3}, {"links", 3}}};
   std::string slow = sectionOf(page({doc("p.json", pairs)}), "pairs");
   EXPECT_EQ(countOf(slow, "<rect class=\"cell "), 2 * links.size());
-  EXPECT_EQ(countOf(slow, " slow\" x="), 6u);            // 3 links, both halves
+  EXPECT_EQ(countOf(slow, " slow\" x="), 6u);                    // 3 links, both halves
   EXPECT_EQ(countOf(slow, "<rect class=\"cell h0 slow\""), 6u);  // 1 Gb/s: the darkest step
   EXPECT_EQ(countOf(slow, "class=\"suspect-band\""), 1u);
   EXPECT_NE(slow.find("\u25B2 r3"), std::string::npos);
@@ -199,12 +203,23 @@ TEST(ReportEscaping, HostileStringsFromEveryInputComeOutAsText) {
   v["nodes"][0]["findings"][0]["id"] = evil;
   v["pairs"]["nodes"][0]["host"] = evil;
   v["collectives"][0]["op"] = evil;
-  v["outliers"] = {{{"attribute", evil}, {"host", evil}, {"value", evil}, {"majority_value", evil}, {"majority_count", 3}}};
+  v["outliers"] = {{{"attribute", evil},
+                    {"host", evil},
+                    {"value", evil},
+                    {"majority_value", evil},
+                    {"majority_count", 3}}};
   v["nodes"][1]["inventory"]["topology"]["gpu_nic"][0]["gpu"] = evil;
-  nlohmann::json logs = {{"kind", "railkit.logs/v1"}, {"railkit_version", evil},
-                         {"inputs", {{{"file", evil}, {"kind", "nccl-log"}, {"nccl_lines", 3}, {"hosts", {evil}}}}},
-                         {"findings", {{{"id", evil}, {"severity", "error"}, {"subject", evil}, {"message", evil},
-                                        {"evidence", {{{"source", evil}, {"line", 1}, {"text", evil}}}}, {"fix", evil}}}}};
+  nlohmann::json logs = {
+      {"kind", "railkit.logs/v1"},
+      {"railkit_version", evil},
+      {"inputs", {{{"file", evil}, {"kind", "nccl-log"}, {"nccl_lines", 3}, {"hosts", {evil}}}}},
+      {"findings",
+       {{{"id", evil},
+         {"severity", "error"},
+         {"subject", evil},
+         {"message", evil},
+         {"evidence", {{{"source", evil}, {"line", 1}, {"text", evil}}}},
+         {"fix", evil}}}}};
   std::string html = page({doc(evil, v), doc(evil, logs)}, evil);
   EXPECT_EQ(html.find("<script"), std::string::npos);
   EXPECT_EQ(html.find("\"'&<"), std::string::npos);
@@ -219,8 +234,13 @@ TEST(ReportLabels, SmallBandwidthsKeepThreeSignificantDigits) {
 }
 
 TEST(ReportEscaping, InvalidUtf8AndControlCharactersAreReplaced) {
-  EXPECT_EQ(report::esc("a\xff" "b"), "a\xEF\xBF\xBD" "b");
-  EXPECT_EQ(report::esc("a\x01" "b"), "a b");
+  EXPECT_EQ(report::esc("a\xff"
+                        "b"),
+            "a\xEF\xBF\xBD"
+            "b");
+  EXPECT_EQ(report::esc("a\x01"
+                        "b"),
+            "a b");
   EXPECT_EQ(report::esc("\xC3\xA9"), "\xC3\xA9");  // valid UTF-8 kept
 }
 
@@ -236,9 +256,11 @@ TEST(ReportInputs, EveryDocumentSaysWhatItIsAndUnknownKindsAreRefusedByName) {
 }
 
 TEST(ReportInputs, ShapesOtherThanExpectedNeverStopThePage) {
-  nlohmann::json odd = {{"kind", "railkit.validate/v1"}, {"nodes", {{{"name", 3}, {"findings", "x"}, {"counts", 1}}}},
+  nlohmann::json odd = {{"kind", "railkit.validate/v1"},
+                        {"nodes", {{{"name", 3}, {"findings", "x"}, {"counts", 1}}}},
                         {"pairs", {{"links", {{{"a", "x"}, {"b", 1e300}}}}, {"nodes", 7}}},
-                        {"collectives", {{{"op", 1}, {"rows", {{{"size_bytes", "big"}}}}}}}, {"verdict", 5}};
+                        {"collectives", {{{"op", 1}, {"rows", {{{"size_bytes", "big"}}}}}}},
+                        {"verdict", 5}};
   std::string html = page({doc("odd.json", odd)});
   EXPECT_NE(html.find("<section id=\"verdict\">"), std::string::npos);
   EXPECT_NE(html.find("</html>"), std::string::npos);
@@ -267,15 +289,18 @@ TEST(ReportFleet, TheNetnsBrokenRunNamesEachFaultWhereItBelongs) {
   for (const auto& n : v["nodes"])
     for (const auto& f : n["findings"]) ids.insert(f["id"].get<std::string>());
   EXPECT_EQ(countOf(fleet, "<th class=\"check\">"), ids.size()) << fleet;
-  EXPECT_NE(fleet.find("<td>node3</td><td>mlx5_2 firmware</td><td>28.36.1010</td><td>28.39.1002 (3 nodes)</td>"),
-            std::string::npos);
-  EXPECT_EQ(countOf(fleet, "<tr><td>node"), 4u + 1u);  // four grid rows (node1 passes, the others each fail their way), one outlier
+  EXPECT_NE(
+      fleet.find("<td>node3</td><td>mlx5_2 firmware</td><td>28.36.1010</td><td>28.39.1002 (3 nodes)</td>"),
+      std::string::npos);
+  EXPECT_EQ(countOf(fleet, "<tr><td>node"),
+            4u + 1u);  // four grid rows (node1 passes, the others each fail their way), one outlier
   EXPECT_EQ(countOf(fleet, "<td class=\"error\""), 3u);
   std::string pairs = sectionOf(html, "pairs");
   EXPECT_NE(pairs.find("<b>r3</b> node4 198.18.20.14"), std::string::npos);
   EXPECT_EQ(countOf(pairs, " slow\" x="), 6u);
   std::string verdict = sectionOf(html, "verdict");
-  EXPECT_NE(verdict.find("28.36.1010 on this node; the majority (3 nodes) has 28.39.1002"), std::string::npos);
+  EXPECT_NE(verdict.find("28.36.1010 on this node; the majority (3 nodes) has 28.39.1002"),
+            std::string::npos);
   EXPECT_NE(verdict.find("3 slow link(s) of 6; suspect node(s): r3 node4"), std::string::npos);
 }
 
@@ -294,9 +319,16 @@ TEST(ReportVerdict, FindingsAreGroupedAcrossNodesWithTheirFix) {
 // doctor --json on each node: every document says "root": "/", so a node
 // is its file; the fleet has one row group and the verdict counts 3 nodes.
 TEST(ReportVerdict, DoctorDocumentsOfManyNodesAreGroupedByFile) {
-  nlohmann::json d = {{"kind", "railkit.doctor/v1"}, {"railkit_version", "0.1.0"}, {"root", "/"},
-                      {"findings", {{{"id", "memlock-limit"}, {"severity", "error"}, {"subject", "process"},
-                                     {"message", "m"}, {"evidence", nlohmann::json::array()}, {"fix", "f"}}}}};
+  nlohmann::json d = {{"kind", "railkit.doctor/v1"},
+                      {"railkit_version", "0.1.0"},
+                      {"root", "/"},
+                      {"findings",
+                       {{{"id", "memlock-limit"},
+                         {"severity", "error"},
+                         {"subject", "process"},
+                         {"message", "m"},
+                         {"evidence", nlohmann::json::array()},
+                         {"fix", "f"}}}}};
   nlohmann::json clean = d;
   clean["findings"] = nlohmann::json::array();
   std::string html = page({doc("node1.json", d), doc("node2.json", d), doc("node3.json", clean)});
@@ -322,7 +354,8 @@ TEST(ReportLogs, NcclLogsArePerInputThenTheJobWithFindingsAndEvidence) {
   for (const auto& f : findings) {
     EXPECT_NE(html.find("<code>" + f["id"].get<std::string>() + "</code>"), std::string::npos) << f["id"];
     if (!f["evidence"].empty()) {
-      EXPECT_NE(html.find(report::esc(f["evidence"][0]["text"].get<std::string>())), std::string::npos) << f["id"];
+      EXPECT_NE(html.find(report::esc(f["evidence"][0]["text"].get<std::string>())), std::string::npos)
+          << f["id"];
     }
   }
 }
@@ -342,7 +375,8 @@ TEST(ReportLogs, AnNcclTestsTableIsReadByTheLogsReaderAndDrawn) {
   ASSERT_GT(rows, 0u);
   std::string html = sectionOf(page(loaded.documents), "busbw");
   EXPECT_EQ(attr(html, "data-points"), std::to_string(rows));
-  EXPECT_NE(html.find("avg bus bandwidth " + report::label(input["avg_busbw_gbs"].get<double>())), std::string::npos);
+  EXPECT_NE(html.find("avg bus bandwidth " + report::label(input["avg_busbw_gbs"].get<double>())),
+            std::string::npos);
   EXPECT_NE(html.find("peak " + report::label(input["peak_busbw_gbs"].get<double>())), std::string::npos);
 }
 

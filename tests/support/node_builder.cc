@@ -65,8 +65,7 @@ uint16_t parseHex16(const std::string& s) {
 // PCI config space: header with ids/class, extended caps from 0x100 (AER,
 // then ACS at `acs_offset`), truncated to `size` bytes.
 std::vector<uint8_t> configSpace(uint16_t vendor, uint16_t device, uint32_t class_code, bool bridge,
-                                 size_t size, bool acs_capable, uint16_t acs_offset,
-                                 uint16_t acs_control) {
+                                 size_t size, bool acs_capable, uint16_t acs_offset, uint16_t acs_control) {
   std::vector<uint8_t> c(4096, 0);
   auto put16 = [&](size_t off, uint16_t v) {
     c[off] = v & 0xff;
@@ -106,10 +105,8 @@ std::string limitsText(const std::optional<uint64_t>& memlock) {
   std::string lock = memlock ? std::to_string(*memlock) : "unlimited";
   char line[128];
   std::string out = "Limit                     Soft Limit           Hard Limit           Units     \n";
-  auto row = [&](const char* name, const std::string& soft, const std::string& hard,
-                 const char* units) {
-    std::snprintf(line, sizeof line, "%-26s%-21s%-21s%-10s\n", name, soft.c_str(), hard.c_str(),
-                  units);
+  auto row = [&](const char* name, const std::string& soft, const std::string& hard, const char* units) {
+    std::snprintf(line, sizeof line, "%-26s%-21s%-21s%-10s\n", name, soft.c_str(), hard.c_str(), units);
     out += line;
   };
   row("Max cpu time", "unlimited", "unlimited", "seconds");
@@ -134,10 +131,11 @@ std::string limitsText(const std::optional<uint64_t>& memlock) {
 std::string statusText(uint64_t cap_eff) {
   char caps[64];
   std::snprintf(caps, sizeof caps, "%016llx", static_cast<unsigned long long>(cap_eff));
-  return std::string("Name:\tall_reduce_perf\nUmask:\t0022\nState:\tR (running)\nTgid:\t1\n"
-                     "Pid:\t1\nPPid:\t0\nUid:\t0\t0\t0\t0\nGid:\t0\t0\t0\t0\n"
-                     "VmRSS:\t   10240 kB\nThreads:\t1\n"
-                     "CapInh:\t0000000000000000\nCapPrm:\t") +
+  return std::string(
+             "Name:\tall_reduce_perf\nUmask:\t0022\nState:\tR (running)\nTgid:\t1\n"
+             "Pid:\t1\nPPid:\t0\nUid:\t0\t0\t0\t0\nGid:\t0\t0\t0\t0\n"
+             "VmRSS:\t   10240 kB\nThreads:\t1\n"
+             "CapInh:\t0000000000000000\nCapPrm:\t") +
          caps + "\nCapEff:\t" + caps + "\nCapBnd:\t" + caps +
          "\nCapAmb:\t0000000000000000\nNoNewPrivs:\t0\nSeccomp:\t2\n"
          "Cpus_allowed_list:\t0-223\nMems_allowed_list:\t0-1\n";
@@ -156,8 +154,9 @@ std::string mountinfoText(const NodeSpec& s) {
     if (s.shm_kib) out += ",size=" + std::to_string(*s.shm_kib) + "k";
     out += ",inode64\n";
   }
-  out += "2820 2810 259:2 /var/lib/kubelet/pods/abc/etc-hosts /etc/hosts rw,relatime - ext4 "
-         "/dev/nvme0n1p2 rw\n";
+  out +=
+      "2820 2810 259:2 /var/lib/kubelet/pods/abc/etc-hosts /etc/hosts rw,relatime - ext4 "
+      "/dev/nvme0n1p2 rw\n";
   return out;
 }
 
@@ -171,17 +170,15 @@ void writePciFunction(const Tree& t, const PciSpec& pci, const NodeSpec& s) {
   t.file(p + "/max_link_width", std::to_string(pci.max_width) + "\n");
   t.file(p + "/current_link_speed", pci.cur_speed + "\n");
   t.file(p + "/max_link_speed", pci.max_speed + "\n");
-  t.bytes(p + "/config",
-          configSpace(parseHex16(pci.vendor), parseHex16(pci.device),
-                      static_cast<uint32_t>(std::strtoul(pci.class_code.c_str(), nullptr, 16)),
-                      false, pci.config_size, false, 0, 0));
+  t.bytes(p + "/config", configSpace(parseHex16(pci.vendor), parseHex16(pci.device),
+                                     static_cast<uint32_t>(std::strtoul(pci.class_code.c_str(), nullptr, 16)),
+                                     false, pci.config_size, false, 0, 0));
   if (!pci.driver.empty()) t.link(p + "/driver", "/sys/bus/pci/drivers/" + pci.driver);
   t.link("/sys/bus/pci/devices/" + pci.address, p);
   (void)s;
 }
 
-void writeBridges(const Tree& t, const PciSpec& pci, const NodeSpec& s,
-                  std::map<std::string, bool>& done) {
+void writeBridges(const Tree& t, const PciSpec& pci, const NodeSpec& s, std::map<std::string, bool>& done) {
   std::string path = "/sys/devices/" + pci.host_bridge;
   for (size_t i = 0; i < pci.bridges.size(); ++i) {
     const std::string& addr = pci.bridges[i];
@@ -213,7 +210,9 @@ void writeBridges(const Tree& t, const PciSpec& pci, const NodeSpec& s,
   }
 }
 
-std::string zeroGid() { return "0000:0000:0000:0000:0000:0000:0000:0000"; }
+std::string zeroGid() {
+  return "0000:0000:0000:0000:0000:0000:0000:0000";
+}
 
 void writeNic(const Tree& t, const NicSpec& nic, const NodeSpec& s) {
   writePciFunction(t, nic.pci, s);
@@ -293,7 +292,8 @@ void writeNetdev(const Tree& t, const NetdevSpec& n, const NodeSpec& s) {
   t.file(base + "/ifindex", "1\n");
   auto ecn = s.ecn.find(n.name);
   if (ecn != s.ecn.end())
-    for (auto [mask, side] : {std::pair{ecn->second.first, "roce_np"}, std::pair{ecn->second.second, "roce_rp"}})
+    for (auto [mask, side] :
+         {std::pair{ecn->second.first, "roce_np"}, std::pair{ecn->second.second, "roce_rp"}})
       for (int p = 0; p < 8; ++p)
         t.file(base + "/ecn/" + side + "/enable/" + std::to_string(p), (mask >> p & 1) ? "1\n" : "0\n");
 }
@@ -343,8 +343,7 @@ void NodeBuilder::write(const fs::path& dir) const {
                "\nGPU UUID: \t GPU-6f1c2b3a-0000-4000-8000-00000000000" + std::to_string(i) +
                "\nVideo BIOS: \t 96.00.74.00.01\nBus Type: \t PCIe\nDMA Size: \t 52 bits\n"
                "DMA Mask: \t 0xfffffffffffff\nBus Location: \t " +
-               g.pci.address + "\nDevice Minor: \t " + std::to_string(i) +
-               "\nGPU Excluded:\t No\n");
+               g.pci.address + "\nDevice Minor: \t " + std::to_string(i) + "\nGPU Excluded:\t No\n");
   }
 }
 
@@ -380,8 +379,8 @@ NodeSpec dgxSpec(bool roce) {
     std::string rp = addr(b, 1), usp = addr(b + 1), dsp_nic = addr(b + 2, 0), dsp_gpu = addr(b + 2, 1);
     for (const auto& a : {rp, usp, dsp_nic, dsp_gpu}) s.bridges.push_back(BridgeSpec{a});
     GpuSpec gpu;
-    gpu.pci = makePci(addr(b + 4), "pci0000:" + hex2(b), {rp, usp, dsp_gpu}, "0x10de", "0x2330",
-                      "0x030200", numa, "nvidia");
+    gpu.pci = makePci(addr(b + 4), "pci0000:" + hex2(b), {rp, usp, dsp_gpu}, "0x10de", "0x2330", "0x030200",
+                      numa, "nvidia");
     s.gpus.push_back(gpu);
     NicSpec nic;
     nic.name = "mlx5_" + std::to_string(i);
@@ -403,8 +402,10 @@ NodeSpec dgxSpec(bool roce) {
       port.sm_lid = "0x0";
       std::string ll = "fe80:0000:0000:0000:0000:00ff:fe00:" + hex2(i) + hex2(b);
       std::string v4 = "0000:0000:0000:0000:0000:ffff:0a0a:" + hex2(i) + "01";
-      port.gids = {{0, ll, "IB/RoCE v1", nd.name}, {1, ll, "RoCE v2", nd.name},
-                   {2, v4, "IB/RoCE v1", nd.name}, {3, v4, "RoCE v2", nd.name}};
+      port.gids = {{0, ll, "IB/RoCE v1", nd.name},
+                   {1, ll, "RoCE v2", nd.name},
+                   {2, v4, "IB/RoCE v1", nd.name},
+                   {3, v4, "RoCE v2", nd.name}};
     } else {
       nd.name = "ib" + std::to_string(i);
       nd.type = "32";
@@ -420,8 +421,8 @@ NodeSpec dgxSpec(bool roce) {
   }
   s.netdevs.insert(s.netdevs.begin(), NetdevSpec{"eth0", "1", "up", 1500, 0, "", "0a:58:0a:f4:01:07"});
   s.netdevs.insert(s.netdevs.begin(), NetdevSpec{"lo", "772", "unknown", 65536, 0, ""});
-  s.modules = {"ib_core", "ib_uverbs", "rdma_ucm", "rdma_cm", "ib_cm", "ib_umad", "mlx5_core",
-               "mlx5_ib", "nvidia", "nvidia_uvm", "nvidia_peermem"};
+  s.modules = {"ib_core",   "ib_uverbs", "rdma_ucm", "rdma_cm",    "ib_cm",         "ib_umad",
+               "mlx5_core", "mlx5_ib",   "nvidia",   "nvidia_uvm", "nvidia_peermem"};
   if (!roce) s.modules.push_back("ib_ipoib");
   s.cap_eff = NodeBuilder::kDefaultCaps | NodeBuilder::kCapIpcLock;
   s.memlock_bytes = std::nullopt;
@@ -442,8 +443,12 @@ NodeSpec dgxSpec(bool roce) {
 
 }  // namespace
 
-NodeBuilder NodeBuilder::healthyDgxH100() { return NodeBuilder(dgxSpec(false)); }
-NodeBuilder NodeBuilder::healthyRoce() { return NodeBuilder(dgxSpec(true)); }
+NodeBuilder NodeBuilder::healthyDgxH100() {
+  return NodeBuilder(dgxSpec(false));
+}
+NodeBuilder NodeBuilder::healthyRoce() {
+  return NodeBuilder(dgxSpec(true));
+}
 
 NodeBuilder NodeBuilder::emptyPod() {
   NodeSpec s;
@@ -518,13 +523,11 @@ NodeBuilder& NodeBuilder::setNetnsMode(const std::string& mode) {
   spec_.netns_mode = mode;
   return *this;
 }
-NodeBuilder& NodeBuilder::setGidNetdev(const std::string& n, int p, int index,
-                                       const std::string& netdev) {
+NodeBuilder& NodeBuilder::setGidNetdev(const std::string& n, int p, int index, const std::string& netdev) {
   gidOf(port(n, p), index).netdev = netdev;
   return *this;
 }
-NodeBuilder& NodeBuilder::setGidType(const std::string& n, int p, int index,
-                                     const std::string& type) {
+NodeBuilder& NodeBuilder::setGidType(const std::string& n, int p, int index, const std::string& type) {
   gidOf(port(n, p), index).type = type;
   return *this;
 }
@@ -612,7 +615,11 @@ NodeBuilder& NodeBuilder::unsetEnv(const std::string& key) {
   return *this;
 }
 
-void buildHealthyDgxH100(const fs::path& dir) { NodeBuilder::healthyDgxH100().write(dir); }
-void buildHealthyRoce(const fs::path& dir) { NodeBuilder::healthyRoce().write(dir); }
+void buildHealthyDgxH100(const fs::path& dir) {
+  NodeBuilder::healthyDgxH100().write(dir);
+}
+void buildHealthyRoce(const fs::path& dir) {
+  NodeBuilder::healthyRoce().write(dir);
+}
 
 }  // namespace railkit::testing

@@ -56,34 +56,34 @@ struct PortSpec {
 
 // One PCIe bridge (root port or switch port) above a device.
 struct BridgeSpec {
-  std::string address;        // "0000:17:01.0"
-  size_t config_size = 4096;  // 64/256 = what an unprivileged reader sees
-  bool acs_capable = true;    // ACS extended capability present
+  std::string address;          // "0000:17:01.0"
+  size_t config_size = 4096;    // 64/256 = what an unprivileged reader sees
+  bool acs_capable = true;      // ACS extended capability present
   uint16_t acs_offset = 0x148;  // where the ACS capability sits (after AER at 0x100)
   uint16_t acs_control = 0;     // bit0 source validation, bit2 request redirect
 };
 
 struct PciSpec {
-  std::string address;              // "0000:19:00.0"
-  std::string host_bridge;          // "pci0000:17"
-  std::vector<std::string> bridges; // addresses from the root port down
-  std::string vendor;               // "0x15b3"
-  std::string device;               // "0x1021"
-  std::string class_code;           // "0x020700"
-  int numa_node = 0;                // -1 = no NUMA
+  std::string address;               // "0000:19:00.0"
+  std::string host_bridge;           // "pci0000:17"
+  std::vector<std::string> bridges;  // addresses from the root port down
+  std::string vendor;                // "0x15b3"
+  std::string device;                // "0x1021"
+  std::string class_code;            // "0x020700"
+  int numa_node = 0;                 // -1 = no NUMA
   int cur_width = 16, max_width = 16;
   std::string cur_speed = "32.0 GT/s PCIe", max_speed = "32.0 GT/s PCIe";
-  std::string driver;               // "mlx5_core"; "" = unbound
+  std::string driver;  // "mlx5_core"; "" = unbound
   size_t config_size = 4096;
 };
 
 struct NetdevSpec {
-  std::string name;          // "ib0", "eth0"
-  std::string type = "1";    // ARPHRD: 1 ether, 32 infiniband, 772 loopback
+  std::string name;        // "ib0", "eth0"
+  std::string type = "1";  // ARPHRD: 1 ether, 32 infiniband, 772 loopback
   std::string operstate = "up";
   int mtu = 1500;
-  int dev_port = 0;          // 0-based port of the RDMA device
-  std::string pci;           // backing PCI address; "" = devices/virtual/net
+  int dev_port = 0;  // 0-based port of the RDMA device
+  std::string pci;   // backing PCI address; "" = devices/virtual/net
   std::string address = "00:00:00:00:00:00";
 };
 
@@ -93,8 +93,8 @@ struct NicSpec {
   std::vector<PortSpec> ports;
   std::string node_guid = "a088:c203:0000:0000";
   std::string fw_ver = "28.39.1002";
-  int total_vfs = 0;      // sriov_totalvfs; 0 = no SR-IOV files
-  int num_vfs = 0;        // sriov_numvfs; VFs are written as virtfnN -> ../<vf>
+  int total_vfs = 0;  // sriov_totalvfs; 0 = no SR-IOV files
+  int num_vfs = 0;    // sriov_numvfs; VFs are written as virtfnN -> ../<vf>
 };
 
 struct GpuSpec {
@@ -105,15 +105,15 @@ struct GpuSpec {
 struct NodeSpec {
   std::vector<GpuSpec> gpus;
   std::vector<NicSpec> nics;
-  std::vector<BridgeSpec> bridges;  // every bridge named in any PciSpec
-  std::vector<NetdevSpec> netdevs;  // lo, eth0, the NICs' netdevs
-  std::vector<std::string> modules;  // /sys/module/<m>
+  std::vector<BridgeSpec> bridges;                     // every bridge named in any PciSpec
+  std::vector<NetdevSpec> netdevs;                     // lo, eth0, the NICs' netdevs
+  std::vector<std::string> modules;                    // /sys/module/<m>
   std::map<std::string, std::string> module_versions;  // /sys/module/<m>/version; absent = none
-  std::string netns_mode = "Y";      // ib_core parameters/netns_mode; "" = absent
-  int uverbs = 8;                    // /dev/infiniband/uverbs0..N-1 (+ rdma_cm when > 0)
-  uint64_t cap_eff = 0;              // /proc/self/status CapEff
-  std::optional<uint64_t> memlock_bytes;  // nullopt = unlimited
-  std::optional<uint64_t> shm_kib;        // /dev/shm tmpfs size=...k; nullopt = no size option
+  std::string netns_mode = "Y";                        // ib_core parameters/netns_mode; "" = absent
+  int uverbs = 8;                                      // /dev/infiniband/uverbs0..N-1 (+ rdma_cm when > 0)
+  uint64_t cap_eff = 0;                                // /proc/self/status CapEff
+  std::optional<uint64_t> memlock_bytes;               // nullopt = unlimited
+  std::optional<uint64_t> shm_kib;                     // /dev/shm tmpfs size=...k; nullopt = no size option
   bool shm_mounted = true;
   std::vector<std::pair<std::string, std::string>> env;  // /proc/self/environ
   int nvidia_proc_gpus = -1;  // -1 = one /proc/driver/nvidia/gpus entry per GPU, 0 = none
@@ -159,8 +159,7 @@ class NodeBuilder {
   NodeBuilder& addVfs(const std::string& nic, int count);
   NodeBuilder& setNetnsMode(const std::string& mode);
   // Points GID `index` of the port at a netdev name (one that need not exist).
-  NodeBuilder& setGidNetdev(const std::string& nic, int port, int index,
-                            const std::string& netdev);
+  NodeBuilder& setGidNetdev(const std::string& nic, int port, int index, const std::string& netdev);
   NodeBuilder& setGidType(const std::string& nic, int port, int index, const std::string& type);
   NodeBuilder& loadModule(const std::string& name);
   NodeBuilder& unloadModule(const std::string& name);

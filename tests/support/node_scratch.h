@@ -3,13 +3,12 @@
 // back as `--root` does: one directory per test binary, on tmpfs when TMPDIR
 // does not say otherwise (a disk-backed /tmp on a busy machine makes a suite
 // minutes slower), removed when the binary's tests end.
+#include <gtest/gtest.h>
 #include <unistd.h>
 
 #include <cstdlib>
 #include <filesystem>
 #include <string>
-
-#include <gtest/gtest.h>
 
 #include "model/collect.h"
 #include "support/node_builder.h"
@@ -17,7 +16,8 @@
 namespace railkit::testing {
 
 inline std::filesystem::path nodeScratchBase() {
-  if (std::getenv("TMPDIR") == nullptr && std::filesystem::is_directory("/dev/shm") && ::access("/dev/shm", W_OK) == 0)
+  if (std::getenv("TMPDIR") == nullptr && std::filesystem::is_directory("/dev/shm") &&
+      ::access("/dev/shm", W_OK) == 0)
     return "/dev/shm";
   return std::filesystem::temp_directory_path();
 }

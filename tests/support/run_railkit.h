@@ -19,8 +19,8 @@
 namespace railkit::testing {
 
 struct RunResult {
-  int exit_code = -1;   // when it exited
-  int signal = 0;       // when a signal ended it
+  int exit_code = -1;  // when it exited
+  int signal = 0;      // when a signal ended it
   bool timed_out = false;
   std::string out, err;
   // Lines on stderr (a refusal is exactly one).
@@ -69,7 +69,8 @@ inline RunResult runRailkit(const std::vector<std::string>& args, const std::str
   std::string* sinks[2] = {&r.out, &r.err};
   int open_fds = 2;
   while (open_fds > 0) {
-    auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+    auto left =
+        std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
     if (left.count() <= 0) {
       r.timed_out = true;
       ::kill(pid, SIGKILL);
@@ -101,8 +102,8 @@ inline RunResult runRailkit(const std::vector<std::string>& args, const std::str
 inline std::vector<std::string> namesIn(const std::filesystem::path& dir) {
   std::vector<std::string> names;
   std::error_code ec;
-  for (auto it = std::filesystem::directory_iterator(dir, ec); !ec && it != std::filesystem::directory_iterator();
-       it.increment(ec))
+  for (auto it = std::filesystem::directory_iterator(dir, ec);
+       !ec && it != std::filesystem::directory_iterator(); it.increment(ec))
     names.push_back(it->path().filename().string());
   return names;
 }

@@ -1,20 +1,29 @@
 #pragma once
 // Paths every test needs, and the rule for ../shared: skip with a reason.
+#include <gtest/gtest.h>
 #include <unistd.h>
 
 #include <filesystem>
 #include <string>
 #include <vector>
 
-#include <gtest/gtest.h>
-
 namespace railkit::testing {
 
-inline std::filesystem::path sourceDir() { return RAILKIT_SOURCE_DIR; }
-inline std::filesystem::path fixturesDir() { return sourceDir() / "tests" / "fixtures"; }
-inline std::filesystem::path sharedDir() { return RAILKIT_SHARED_DIR; }
-inline bool haveShared() { return std::filesystem::is_directory(sharedDir() / "data"); }
-inline std::string railkitBinary() { return RAILKIT_BINARY; }
+inline std::filesystem::path sourceDir() {
+  return RAILKIT_SOURCE_DIR;
+}
+inline std::filesystem::path fixturesDir() {
+  return sourceDir() / "tests" / "fixtures";
+}
+inline std::filesystem::path sharedDir() {
+  return RAILKIT_SHARED_DIR;
+}
+inline bool haveShared() {
+  return std::filesystem::is_directory(sharedDir() / "data");
+}
+inline std::string railkitBinary() {
+  return RAILKIT_BINARY;
+}
 // What render tests lint against: the upstream copies in ../shared/schemas,
 // then the CRDs railkit adds for kinds it renders that those lack (schemas/).
 inline std::vector<std::string> schemaDirs() {
@@ -57,9 +66,9 @@ inline std::filesystem::path freshTestDir(const std::string& prefix) {
 }  // namespace railkit::testing
 
 // Skips the current test with a clear message when ../shared is absent.
-#define RAILKIT_REQUIRE_SHARED()                                                        \
-  do {                                                                                 \
-    if (!::railkit::testing::haveShared())                                             \
-      GTEST_SKIP() << "../shared not found at " << ::railkit::testing::sharedDir()      \
-                   << ": real-data test skipped";                                      \
+#define RAILKIT_REQUIRE_SHARED()                                                   \
+  do {                                                                             \
+    if (!::railkit::testing::haveShared())                                         \
+      GTEST_SKIP() << "../shared not found at " << ::railkit::testing::sharedDir() \
+                   << ": real-data test skipped";                                  \
   } while (0)

@@ -3,14 +3,13 @@
 // test's own (needs root; skipped otherwise).
 #include "sys/ethtool.h"
 
+#include <gtest/gtest.h>
 #include <sched.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <cstdlib>
 #include <string>
-
-#include <gtest/gtest.h>
 
 namespace railkit::sys {
 namespace {
@@ -57,7 +56,8 @@ TEST(EthtoolStats, LiveVethInOwnNamespace) {
   int status = 0;
   ASSERT_EQ(::waitpid(pid, &status, 0), pid);
   ASSERT_TRUE(WIFEXITED(status));
-  if (WEXITSTATUS(status) == 77 || WEXITSTATUS(status) == 78) GTEST_SKIP() << "no network namespace or veth here";
+  if (WEXITSTATUS(status) == 77 || WEXITSTATUS(status) == 78)
+    GTEST_SKIP() << "no network namespace or veth here";
   EXPECT_EQ(WEXITSTATUS(status), 0) << "1: the read failed, 2: no peer_ifindex statistic";
 }
 

@@ -13,9 +13,9 @@ namespace {
 
 NodeBuilder examplePreset() {
   auto node = NodeBuilder::healthyDgxH100();
-  node.setMemlock(64 * 1024)                        // container runtime default
-      .setShmKib(64 * 1024)                         // Kubernetes' 64 MiB /dev/shm
-      .unloadModule("nvidia_peermem")               // no GPUDirect RDMA
+  node.setMemlock(64 * 1024)                                 // container runtime default
+      .setShmKib(64 * 1024)                                  // Kubernetes' 64 MiB /dev/shm
+      .unloadModule("nvidia_peermem")                        // no GPUDirect RDMA
       .setPortState("mlx5_5", 1, "1: DOWN", "3: Disabled");  // cable out
   return node;
 }
@@ -30,10 +30,14 @@ int main(int argc, char** argv) {
     return 2;
   }
   std::string preset = argv[1];
-  if (preset == "healthy-dgx-h100") NodeBuilder::healthyDgxH100().write(argv[2]);
-  else if (preset == "healthy-roce") NodeBuilder::healthyRoce().write(argv[2]);
-  else if (preset == "empty-pod") NodeBuilder::emptyPod().write(argv[2]);
-  else if (preset == "example-dgx-h100") examplePreset().write(argv[2]);
+  if (preset == "healthy-dgx-h100")
+    NodeBuilder::healthyDgxH100().write(argv[2]);
+  else if (preset == "healthy-roce")
+    NodeBuilder::healthyRoce().write(argv[2]);
+  else if (preset == "empty-pod")
+    NodeBuilder::emptyPod().write(argv[2]);
+  else if (preset == "example-dgx-h100")
+    examplePreset().write(argv[2]);
   else {
     std::fprintf(stderr, "make_node_fixture: unknown preset '%s'\n", preset.c_str());
     return 2;

@@ -3,11 +3,11 @@
 // the tool writes today.
 #include "support/node_builder.h"
 
+#include <gtest/gtest.h>
+
 #include <cstdlib>
 #include <fstream>
 #include <map>
-
-#include <gtest/gtest.h>
 
 #include "core/file_root.h"
 #include "support/test_support.h"
@@ -19,8 +19,7 @@ using railkit::testing::NodeBuilder;
 namespace {
 
 fs::path tempDir(const std::string& name) {
-  fs::path dir = fs::temp_directory_path() / ("railkit-sys-nb-" + name + "-" +
-                                              std::to_string(::getpid()));
+  fs::path dir = fs::temp_directory_path() / ("railkit-sys-nb-" + name + "-" + std::to_string(::getpid()));
   fs::remove_all(dir);
   return dir;
 }
@@ -28,8 +27,7 @@ fs::path tempDir(const std::string& name) {
 // Every file and link of a tree: "f <content>", "l <target>".
 std::map<std::string, std::string> listTree(const fs::path& dir) {
   std::map<std::string, std::string> out;
-  for (auto it = fs::recursive_directory_iterator(dir); it != fs::recursive_directory_iterator();
-       ++it) {
+  for (auto it = fs::recursive_directory_iterator(dir); it != fs::recursive_directory_iterator(); ++it) {
     // Lexical: fs::relative would follow the links it is listing.
     std::string rel = it->path().lexically_relative(dir).string();
     if (it->is_symlink()) {
@@ -60,8 +58,7 @@ TEST(SysNodeBuilder, HealthyDgxLinksResolveInsideRoot) {
   auto resolved = root.resolve("/sys/class/infiniband/mlx5_0/device");
   ASSERT_TRUE(resolved.has_value());
   EXPECT_EQ(*resolved, "/sys/devices/pci0000:17/0000:17:01.0/0000:18:00.0/0000:19:00.0/0000:1a:00.0");
-  EXPECT_EQ(root.readLine("/sys/class/infiniband/mlx5_3/ports/1/rate").value_or(""),
-            "400 Gb/sec (4X NDR)");
+  EXPECT_EQ(root.readLine("/sys/class/infiniband/mlx5_3/ports/1/rate").value_or(""), "400 Gb/sec (4X NDR)");
   EXPECT_EQ(root.readLine("/sys/class/infiniband/mlx5_3/device/net/ib3/dev_port").value_or(""), "0");
   EXPECT_EQ(root.readLine("/sys/class/net/eth0/operstate").value_or(""), "up");
   auto eth0 = root.resolve("/sys/class/net/eth0");
@@ -71,8 +68,7 @@ TEST(SysNodeBuilder, HealthyDgxLinksResolveInsideRoot) {
   EXPECT_TRUE(root.exists("/sys/module/nvidia_peermem"));
   auto limits = root.readText("/proc/self/limits");
   ASSERT_TRUE(limits.has_value());
-  EXPECT_NE(limits->find("Max locked memory         unlimited            unlimited"),
-            std::string::npos);
+  EXPECT_NE(limits->find("Max locked memory         unlimited            unlimited"), std::string::npos);
   auto environ = root.readText("/proc/self/environ");
   ASSERT_TRUE(environ.has_value());
   EXPECT_NE(environ->find(std::string("NCCL_SOCKET_IFNAME=eth0") + '\0'), std::string::npos);
@@ -124,8 +120,7 @@ TEST(SysNodeBuilder, MutationsShowInTree) {
   node.write(dir);
   FileRoot root(dir);
   EXPECT_EQ(root.readLine("/sys/class/infiniband/mlx5_2/ports/1/state").value_or(""), "1: DOWN");
-  EXPECT_EQ(root.readLine("/sys/class/infiniband/mlx5_1/ports/1/gid_attrs/ndevs/3").value_or(""),
-            "net1");
+  EXPECT_EQ(root.readLine("/sys/class/infiniband/mlx5_1/ports/1/gid_attrs/ndevs/3").value_or(""), "net1");
   EXPECT_EQ(root.readLine("/sys/class/infiniband/mlx5_0/device/sriov_numvfs").value_or(""), "2");
   auto vf = root.resolve("/sys/class/infiniband/mlx5_0/device/virtfn1/physfn");
   ASSERT_TRUE(vf.has_value());
@@ -158,7 +153,6 @@ TEST(SysNodeBuilder, CheckedInExampleMatchesGenerator) {
     ASSERT_NE(it, have.end()) << "missing in example: " << path;
     EXPECT_EQ(it->second, entry) << path;
   }
-  for (const auto& [path, entry] : have)
-    EXPECT_TRUE(want.count(path)) << "extra in example: " << path;
+  for (const auto& [path, entry] : have) EXPECT_TRUE(want.count(path)) << "extra in example: " << path;
   fs::remove_all(dir);
 }

@@ -58,11 +58,13 @@ TEST(SysParsers, MountinfoShm) {
   std::string line = "2818 2812 0:398 / /dev/shm rw,nosuid,nodev - tmpfs shm rw,size=65536k,inode64\n";
   EXPECT_EQ(parseMountinfoShmBytes(line).value(), 64ull << 20);
   EXPECT_TRUE(mountinfoHasShm(line));
-  EXPECT_EQ(parseMountinfoShmBytes("1 2 0:1 / /dev/shm rw shared:5 - tmpfs tmpfs rw,size=1g\n").value(), 1ull << 30);
+  EXPECT_EQ(parseMountinfoShmBytes("1 2 0:1 / /dev/shm rw shared:5 - tmpfs tmpfs rw,size=1g\n").value(),
+            1ull << 30);
   EXPECT_FALSE(parseMountinfoShmBytes("1 2 0:1 / /dev/shm rw - tmpfs tmpfs rw,inode64\n").has_value());
   EXPECT_FALSE(parseMountinfoShmBytes("1 2 0:1 / /dev/shm rw - tmpfs").has_value());
   EXPECT_FALSE(parseMountinfoShmBytes("1 2 0:1 / /run rw - tmpfs tmpfs rw,size=1k\n").has_value());
-  EXPECT_FALSE(parseMountinfoShmBytes("1 2 0:1 / /dev/shm rw - tmpfs s rw,size=99999999999999999999k\n").has_value());
+  EXPECT_FALSE(
+      parseMountinfoShmBytes("1 2 0:1 / /dev/shm rw - tmpfs s rw,size=99999999999999999999k\n").has_value());
   EXPECT_FALSE(mountinfoHasShm("garbage"));
 }
 

@@ -5,7 +5,6 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
-
 #include <nlohmann/json.hpp>
 
 #include "support/node_builder.h"
@@ -15,8 +14,22 @@ namespace {
 
 using railkit::testing::runRailkit;
 
-const std::vector<std::string> kSmall = {"--local", "2", "-b", "4K", "-e", "4K", "-n", "1", "-w", "0",
-                                         "--pairs-bytes", "4K", "--pairs-iters", "1", "--slow-fraction", "0.01"};
+const std::vector<std::string> kSmall = {"--local",
+                                         "2",
+                                         "-b",
+                                         "4K",
+                                         "-e",
+                                         "4K",
+                                         "-n",
+                                         "1",
+                                         "-w",
+                                         "0",
+                                         "--pairs-bytes",
+                                         "4K",
+                                         "--pairs-iters",
+                                         "1",
+                                         "--slow-fraction",
+                                         "0.01"};
 
 std::vector<std::string> args(std::vector<std::string> extra) {
   std::vector<std::string> out{"validate"};
@@ -27,9 +40,17 @@ std::vector<std::string> args(std::vector<std::string> extra) {
 
 TEST(ValidateCli, UsageErrorsAreOneLineAndExitTwo) {
   const std::vector<std::vector<std::string>> bad = {
-      {"--ops", "all_reduce,bogus"}, {"--pairs-bytes", "0"}, {"--slow-fraction", "1.5"},
-      {"--expect-nics", "-1"},       {"--root", "/nonexistent/railkit-tree"}, {"--nproc-per-node", "2"},
-      {"--slow-fraction", "0"},      {"--slow-fraction", "nan"}, {"-n", "0"}, {"-w", "-1"}, {"-b", "3Q"},
+      {"--ops", "all_reduce,bogus"},
+      {"--pairs-bytes", "0"},
+      {"--slow-fraction", "1.5"},
+      {"--expect-nics", "-1"},
+      {"--root", "/nonexistent/railkit-tree"},
+      {"--nproc-per-node", "2"},
+      {"--slow-fraction", "0"},
+      {"--slow-fraction", "nan"},
+      {"-n", "0"},
+      {"-w", "-1"},
+      {"-b", "3Q"},
       {"-e", "1X"},
   };
   for (const auto& extra : bad) {
@@ -44,8 +65,8 @@ TEST(ValidateCli, VerdictIsTheExitStatus) {
   fs::path dir = fs::temp_directory_path() / ("railkit-validate-cli-" + std::to_string(::getpid()));
   fs::remove_all(dir);
   railkit::testing::NodeBuilder::healthyDgxH100().write(dir / "healthy");
-  auto healthy = runRailkit(args({"--root", (dir / "healthy").string(), "--expect-nics", "8", "--expect-gpus", "8",
-                                  "--json"}));
+  auto healthy = runRailkit(
+      args({"--root", (dir / "healthy").string(), "--expect-nics", "8", "--expect-gpus", "8", "--json"}));
   ASSERT_EQ(healthy.exit_code, 0) << healthy.err << healthy.out.substr(0, 2000);
   auto doc = nlohmann::json::parse(healthy.out);
   EXPECT_EQ(doc["verdict"], "pass");
@@ -57,7 +78,8 @@ TEST(ValidateCli, VerdictIsTheExitStatus) {
   EXPECT_NE(short_of.out.find("VERDICT: FAIL (2 of 2 node(s) fail)"), std::string::npos) << short_of.out;
   EXPECT_NE(short_of.out.find("[rdma-nic-count] node: 8 of 9 expected"), std::string::npos) << short_of.out;
   // --fail-fast: the same failure stops the run after phases 1-2.
-  auto fast = runRailkit(args({"--root", (dir / "healthy").string(), "--expect-nics", "9", "--fail-fast", "--json"}));
+  auto fast =
+      runRailkit(args({"--root", (dir / "healthy").string(), "--expect-nics", "9", "--fail-fast", "--json"}));
   EXPECT_EQ(fast.exit_code, 1) << fast.err;
   auto fast_doc = nlohmann::json::parse(fast.out);
   EXPECT_EQ(fast_doc["verdict"], "fail");
@@ -65,9 +87,11 @@ TEST(ValidateCli, VerdictIsTheExitStatus) {
   EXPECT_TRUE(fast_doc["collectives"].empty());
   EXPECT_FALSE(fast_doc["phases"]["links"]["ran"].get<bool>());
   ASSERT_EQ(fast_doc["notes"].size(), 1u);
-  EXPECT_NE(fast_doc["notes"][0].get<std::string>().find("--fail-fast"), std::string::npos) << fast_doc["notes"];
+  EXPECT_NE(fast_doc["notes"][0].get<std::string>().find("--fail-fast"), std::string::npos)
+      << fast_doc["notes"];
   // A passing run with --fail-fast goes on to the links and collectives.
-  auto on = runRailkit(args({"--root", (dir / "healthy").string(), "--expect-nics", "8", "--fail-fast", "--json"}));
+  auto on =
+      runRailkit(args({"--root", (dir / "healthy").string(), "--expect-nics", "8", "--fail-fast", "--json"}));
   EXPECT_EQ(on.exit_code, 0) << on.err;
   EXPECT_TRUE(nlohmann::json::parse(on.out)["pairs"].is_object());
   fs::remove_all(dir);

@@ -1,13 +1,13 @@
 // Phase 2 from real trees: the attributes a node's inventory reduces to, and
 // the outliers rank 0 names when one node of many differs (firmware, a
 // missing device, the RoCE GID layout, MTU, an environment variable).
+#include "validate/consistency.h"
+
 #include <gtest/gtest.h>
 
 #include <map>
-
 #include <nlohmann/json.hpp>
 
-#include "validate/consistency.h"
 #include "validate/inventories.h"
 
 using railkit::testing::inventoryOf;
@@ -21,8 +21,8 @@ using railkit::validate::Outlier;
 
 namespace {
 
-[[maybe_unused]] ::testing::Environment* const kCleanup =
-    ::testing::AddGlobalTestEnvironment(new railkit::testing::NodeScratchCleanup(railkit::testing::kValidateScratch));
+[[maybe_unused]] ::testing::Environment* const kCleanup = ::testing::AddGlobalTestEnvironment(
+    new railkit::testing::NodeScratchCleanup(railkit::testing::kValidateScratch));
 
 // By how the node names each attribute (its label, else the compared key).
 std::map<std::string, std::string> asMap(const std::vector<NodeAttribute>& attributes) {
@@ -48,7 +48,8 @@ std::vector<NodeAttributes> cluster(int count, const std::vector<NodeAttribute>&
 
 std::string describe(const std::vector<Outlier>& outliers) {
   std::string s;
-  for (const auto& o : outliers) s += "  " + o.host + " " + o.attribute + " " + o.value + " vs " + o.majority_value + "\n";
+  for (const auto& o : outliers)
+    s += "  " + o.host + " " + o.attribute + " " + o.value + " vs " + o.majority_value + "\n";
   return s;
 }
 
@@ -119,7 +120,8 @@ TEST(Outliers, OneFirmwareOfSixteenNodes) {
 
 TEST(Outliers, NodeMissingADeviceShowsAbsent) {
   auto healthy = attributesOf(NodeBuilder::healthyDgxH100(), "dev-healthy");
-  auto missing = attributesOf(railkit::testing::withoutNic(NodeBuilder::healthyDgxH100(), "mlx5_7"), "dev-missing");
+  auto missing =
+      attributesOf(railkit::testing::withoutNic(NodeBuilder::healthyDgxH100(), "mlx5_7"), "dev-missing");
   auto outliers = findOutliers(cluster(8, healthy, {{5, missing}}));
   std::map<std::string, Outlier> by_attribute;
   for (const auto& o : outliers) {
@@ -162,8 +164,9 @@ TEST(Outliers, RoceGidIndexAndMtu) {
   gid.setGidType("mlx5_0", 1, 2, "RoCE v2").setGidType("mlx5_0", 1, 3, "IB/RoCE v1");
   auto mtu = NodeBuilder::healthyRoce();
   mtu.setNetdevMtu("ens1f0np0", 1500);
-  auto outliers = findOutliers(cluster(
-      6, attributesOf(healthy, "roce-healthy"), {{2, attributesOf(gid, "roce-gid")}, {4, attributesOf(mtu, "roce-mtu")}}));
+  auto outliers =
+      findOutliers(cluster(6, attributesOf(healthy, "roce-healthy"),
+                           {{2, attributesOf(gid, "roce-gid")}, {4, attributesOf(mtu, "roce-mtu")}}));
   ASSERT_EQ(outliers.size(), 2u) << describe(outliers);
   // Compared by rail (the port's netdev), named as the node names the port.
   EXPECT_EQ(outliers[0].key, "ens0f0np0 RoCE v2 IPv4 GID index");
@@ -206,7 +209,8 @@ TEST(Outliers, VariableOnlyOneNodeSets) {
   auto healthy = NodeBuilder::healthyDgxH100();
   auto odd = NodeBuilder::healthyDgxH100();
   odd.setEnv("NCCL_ALGO", "Ring").setEnv("OMPI_MCA_pml", "ob1");  // OMPI_* is not compared
-  auto outliers = findOutliers(cluster(4, attributesOf(healthy, "env-healthy"), {{1, attributesOf(odd, "env-odd")}}));
+  auto outliers =
+      findOutliers(cluster(4, attributesOf(healthy, "env-healthy"), {{1, attributesOf(odd, "env-odd")}}));
   ASSERT_EQ(outliers.size(), 1u) << describe(outliers);
   EXPECT_EQ(outliers[0].attribute, "env NCCL_ALGO");
   EXPECT_EQ(outliers[0].host, "node-1");
@@ -220,7 +224,8 @@ TEST(Outliers, DriverVersionOfOneNode) {
   healthy.spec().module_versions["mlx5_core"] = "24.04-0.7.0";
   auto odd = healthy;
   odd.spec().module_versions["mlx5_core"] = "23.10-1.1.9";
-  auto outliers = findOutliers(cluster(3, attributesOf(healthy, "drv-healthy"), {{0, attributesOf(odd, "drv-odd")}}));
+  auto outliers =
+      findOutliers(cluster(3, attributesOf(healthy, "drv-healthy"), {{0, attributesOf(odd, "drv-odd")}}));
   ASSERT_EQ(outliers.size(), 8u) << describe(outliers);  // one per mlx5 device
   EXPECT_EQ(outliers[0].attribute, "mlx5_0 driver version");
   EXPECT_EQ(outliers[0].host, "node-0");

@@ -1,12 +1,13 @@
 // Phase 1 over NodeBuilder trees: the counts of active data-rail ports and
 // GPUs, the rdma-nic-count / gpu-count findings that name what is missing
 // and what is there, and doctor's findings alongside them.
+#include "validate/node_check.h"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
 
 #include "validate/inventories.h"
-#include "validate/node_check.h"
 #include "validate/rules.h"
 
 using railkit::Finding;
@@ -20,8 +21,8 @@ using railkit::validate::NodeExpectations;
 
 namespace {
 
-[[maybe_unused]] ::testing::Environment* const kCleanup =
-    ::testing::AddGlobalTestEnvironment(new railkit::testing::NodeScratchCleanup(railkit::testing::kValidateScratch));
+[[maybe_unused]] ::testing::Environment* const kCleanup = ::testing::AddGlobalTestEnvironment(
+    new railkit::testing::NodeScratchCleanup(railkit::testing::kValidateScratch));
 
 std::vector<Finding> withId(const std::vector<Finding>& all, const std::string& id) {
   std::vector<Finding> out;
@@ -29,7 +30,9 @@ std::vector<Finding> withId(const std::vector<Finding>& all, const std::string& 
   return out;
 }
 
-NodeExpectations expect(int nics, int gpus, std::string hca = "") { return {nics, gpus, std::move(hca)}; }
+NodeExpectations expect(int nics, int gpus, std::string hca = "") {
+  return {nics, gpus, std::move(hca)};
+}
 
 TEST(NodeCheck, HealthyDgxMeetsItsCountsWithoutFindings) {
   auto inv = inventoryOf(NodeBuilder::healthyDgxH100(), "healthy");
@@ -55,7 +58,8 @@ TEST(NodeCheck, OnePortDownIsNamedWithWhatIsActive) {
   const auto& f = found[0];
   EXPECT_EQ(f.severity, Severity::kError);
   EXPECT_EQ(f.subject, "node");
-  EXPECT_NE(f.message.find("7 of 8 expected active RDMA ports on the data rails"), std::string::npos) << f.message;
+  EXPECT_NE(f.message.find("7 of 8 expected active RDMA ports on the data rails"), std::string::npos)
+      << f.message;
   EXPECT_NE(f.message.find("mlx5_3/1 is DOWN (Disabled)"), std::string::npos) << f.message;
   EXPECT_NE(f.message.find("active: mlx5_0/1, mlx5_1/1, mlx5_2/1, mlx5_4/1"), std::string::npos) << f.message;
   ASSERT_EQ(f.evidence.size(), 1u);

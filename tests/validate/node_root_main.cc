@@ -63,7 +63,8 @@ int main(int argc, char** argv) {
       if (!hasNic(node, value)) return usage("no device " + value);
       node.setPortState(value, 1, "1: DOWN", "3: Disabled");
     } else if (flag == "--fw") {
-      if (!splitPair(value, key, rest) || !hasNic(node, key)) return usage("--fw wants DEV=VERSION of a device");
+      if (!splitPair(value, key, rest) || !hasNic(node, key))
+        return usage("--fw wants DEV=VERSION of a device");
       node.nic(key).fw_ver = rest;
     } else if (flag == "--mtu") {
       if (!splitPair(value, key, rest) || !hasNetdev(node, key) || std::atoi(rest.c_str()) <= 0)

@@ -4,7 +4,6 @@
 #include <gtest/gtest.h>
 
 #include <map>
-
 #include <nlohmann/json.hpp>
 
 #include "validate/consistency.h"
@@ -42,7 +41,8 @@ TEST(FormatOutliers, AtMostFiveHostsNamed) {
   for (int i : {1, 2, 4, 6, 8, 10, 12}) odd[i] = "1500";
   auto lines = formatOutliers(findOutliers(oneAttribute(20, "net1 MTU", "9000", odd)), 20);
   ASSERT_EQ(lines.size(), 1u);
-  EXPECT_EQ(lines[0], "7 nodes (node-1, node-2, node-4, node-6, node-8 and 2 more) net1 MTU 1500; the 13 others 9000");
+  EXPECT_EQ(lines[0],
+            "7 nodes (node-1, node-2, node-4, node-6, node-8 and 2 more) net1 MTU 1500; the 13 others 9000");
 }
 
 TEST(FormatOutliers, ThreeValuesSayHowManyOfTheOthersAgree) {
@@ -62,7 +62,8 @@ TEST(FindOutliers, AgreementAndTooFewNodesGiveNone) {
 TEST(FindOutliers, OrderedByAttributeThenHost) {
   std::vector<NodeAttributes> nodes;
   for (int i = 0; i < 5; ++i)
-    nodes.push_back({"n" + std::to_string(i), {{"a", i == 4 ? "x" : "y"}, {"b", i == 1 || i == 3 ? "x" : "y"}}});
+    nodes.push_back(
+        {"n" + std::to_string(i), {{"a", i == 4 ? "x" : "y"}, {"b", i == 1 || i == 3 ? "x" : "y"}}});
   auto outliers = findOutliers(nodes);
   ASSERT_EQ(outliers.size(), 3u);
   EXPECT_EQ(outliers[0].attribute + " " + outliers[0].host, "a n4");
@@ -83,15 +84,19 @@ TEST(FindOutliers, AttributeFewNodesHaveNamesThoseNodes) {
   EXPECT_EQ(outliers[0].host, "node-0");
   EXPECT_EQ(outliers[0].majority_value, "(absent)");
   EXPECT_EQ(outliers[0].majority_count, 4);
-  EXPECT_EQ(formatOutliers(outliers, 6),
-            std::vector<std::string>{"2 nodes (node-0, node-5) mlx5_8 firmware 28.39.1002; the 4 others (absent)"});
+  EXPECT_EQ(
+      formatOutliers(outliers, 6),
+      std::vector<std::string>{"2 nodes (node-0, node-5) mlx5_8 firmware 28.39.1002; the 4 others (absent)"});
 }
 
 TEST(OutliersJson, TieOnlyWhenTrue) {
   auto clear = railkit::validate::outliersToJson(findOutliers(oneAttribute(3, "x", "1", {{2, "2"}})));
   ASSERT_EQ(clear.size(), 1u);
-  EXPECT_EQ(clear[0], (nlohmann::json{{"attribute", "x"}, {"host", "node-2"}, {"value", "2"},
-                                      {"majority_value", "1"}, {"majority_count", 2}}));
+  EXPECT_EQ(clear[0], (nlohmann::json{{"attribute", "x"},
+                                      {"host", "node-2"},
+                                      {"value", "2"},
+                                      {"majority_value", "1"},
+                                      {"majority_count", 2}}));
   auto tie = railkit::validate::outliersToJson(findOutliers(oneAttribute(2, "x", "1", {{1, "2"}})));
   ASSERT_EQ(tie.size(), 1u);
   EXPECT_EQ(tie[0]["tie"], true);
@@ -111,7 +116,8 @@ TEST(FindOutliers, ThousandNodesOfManyAttributes) {
   // 1024 nodes x 160 attributes with one node off on one attribute, and every
   // node with its own value of another (a per-node variable): exactly those found.
   std::vector<NodeAttribute> base;
-  for (int i = 0; i < 160; ++i) base.push_back({"attr " + std::to_string(1000 + i), "value " + std::to_string(i)});
+  for (int i = 0; i < 160; ++i)
+    base.push_back({"attr " + std::to_string(1000 + i), "value " + std::to_string(i)});
   std::vector<NodeAttributes> nodes;
   for (int n = 0; n < 1024; ++n) {
     nodes.push_back({"node-" + std::to_string(n), base});

@@ -1,11 +1,12 @@
 // Rank 0's report: the verdict from each phase's results, node verdicts that
 // say why, and the human view (failing nodes only past 32 nodes).
+#include "validate/report.h"
+
 #include <gtest/gtest.h>
 
 #include <functional>
 
 #include "validate/node_report.h"
-#include "validate/report.h"
 #include "validate/run.h"
 
 namespace railkit::validate {
@@ -14,15 +15,19 @@ namespace {
 nlohmann::json nodeReport(int rank, const std::string& host, bool error = false) {
   nlohmann::json findings = nlohmann::json::array();
   if (error) {
-    findings.push_back({{"id", "rdma-nic-count"}, {"severity", "error"}, {"subject", "node"},
-                        {"message", "7 of 8 expected active RDMA ports"}, {"evidence", nlohmann::json::array()},
+    findings.push_back({{"id", "rdma-nic-count"},
+                        {"severity", "error"},
+                        {"subject", "node"},
+                        {"message", "7 of 8 expected active RDMA ports"},
+                        {"evidence", nlohmann::json::array()},
                         {"fix", "reseat"}});
   }
-  return {{"rank", rank},
-          {"host", host},
-          {"findings", findings},
-          {"counts", {{"nics_active", error ? 7 : 8}, {"nics_expected", 8}, {"gpus", 8}, {"gpus_expected", 8}}},
-          {"attributes", nlohmann::json::object()}};
+  return {
+      {"rank", rank},
+      {"host", host},
+      {"findings", findings},
+      {"counts", {{"nics_active", error ? 7 : 8}, {"nics_expected", 8}, {"gpus", 8}, {"gpus_expected", 8}}},
+      {"attributes", nlohmann::json::object()}};
 }
 
 Report reportOf(int n, const std::vector<int>& with_errors) {
@@ -51,8 +56,10 @@ TEST(ValidateReport, EveryPhaseCleanPasses) {
 
 TEST(ValidateReport, EachPhaseFailsTheNodeItNames) {
   Report report = reportOf(4, {1});
-  report.setOutliers({Outlier{"mlx5_2 firmware", "net3 firmware", "node2", "28.36.1010", "28.39.1002", 3, false}});
-  report.setPairs({{"links", nlohmann::json::array()}, {"suspect_nodes", {{{"rank", 3}, {"slow_links", 3}, {"links", 3}}}}},
+  report.setOutliers(
+      {Outlier{"mlx5_2 firmware", "net3 firmware", "node2", "28.36.1010", "28.39.1002", 3, false}});
+  report.setPairs({{"links", nlohmann::json::array()},
+                   {"suspect_nodes", {{{"rank", 3}, {"slow_links", 3}, {"links", 3}}}}},
                   {"suspect node r3 (node3): 3 of its 3 links are below 80% of the median"});
   EXPECT_TRUE(report.failed());
   auto doc = report.document();
@@ -64,7 +71,8 @@ TEST(ValidateReport, EachPhaseFailsTheNodeItNames) {
   std::string text = formatVerdict(doc);
   EXPECT_NE(text.find("VERDICT: FAIL (3 of 4 node(s) fail)"), std::string::npos) << text;
   EXPECT_NE(text.find("[rdma-nic-count] node: 7 of 8"), std::string::npos) << text;
-  EXPECT_NE(text.find("outlier: mlx5_2 firmware 28.36.1010 (the majority of 3 node(s): 28.39.1002)"), std::string::npos)
+  EXPECT_NE(text.find("outlier: mlx5_2 firmware 28.36.1010 (the majority of 3 node(s): 28.39.1002)"),
+            std::string::npos)
       << text;
   EXPECT_NE(text.find("links: suspect node, 3 of its 3 links slow"), std::string::npos) << text;
 }
@@ -138,15 +146,26 @@ TEST(ValidateNodeReport, AnythingElseFailsTheNodeNamingThePath) {
       {"[1,2]", "expected an object, found array"},
       {with([](auto& d) { d.erase("host"); }), "rank 2 report.host: missing"},
       {with([](auto& d) { d["host"] = 5; }), "rank 2 report.host: expected a string, found number"},
-      {with([](auto& d) { d["counts"]["nics_active"] = -1; }), "rank 2 report.counts.nics_active: expected a count"},
+      {with([](auto& d) { d["counts"]["nics_active"] = -1; }),
+       "rank 2 report.counts.nics_active: expected a count"},
       {with([](auto& d) { d["counts"]["gpus"] = "8"; }), "rank 2 report.counts.gpus"},
-      {with([](auto& d) { d["findings"] = {{{"id", "x"}}}; }), "rank 2 report.findings[0].severity: missing"},
       {with([](auto& d) {
-         d["findings"] = {{{"id", "x"}, {"severity", "fatal"}, {"subject", ""}, {"message", ""}, {"fix", ""},
+         d["findings"] = {{{"id", "x"}}};
+       }),
+       "rank 2 report.findings[0].severity: missing"},
+      {with([](auto& d) {
+         d["findings"] = {{{"id", "x"},
+                           {"severity", "fatal"},
+                           {"subject", ""},
+                           {"message", ""},
+                           {"fix", ""},
                            {"evidence", nlohmann::json::array()}}};
        }),
        "findings[0].severity: expected error, warning or info, found 'fatal'"},
-      {with([](auto& d) { d["attributes"] = {{"mlx5_0 firmware", 1}}; }), "rank 2 report.attributes"},
+      {with([](auto& d) {
+         d["attributes"] = {{"mlx5_0 firmware", 1}};
+       }),
+       "rank 2 report.attributes"},
       {with([](auto& d) { d["inventory"] = "x"; }), "rank 2 report.inventory: expected an object"},
   };
   for (const auto& c : cases) {

@@ -82,7 +82,8 @@ Status chainReduce(const CollectiveArgs& a) {
     if (auto s = window.wait(k); !s) return s;
     std::size_t first = k * chunk_elems, len = std::min(chunk_elems, count - first);
     if (pos == 0) {
-      reduce(a.type, a.op, static_cast<char*>(a.recv) + first * esize, in + first * esize, landing.slot(k), len);
+      reduce(a.type, a.op, static_cast<char*>(a.recv) + first * esize, in + first * esize, landing.slot(k),
+             len);
     } else {
       if (k >= outgoing->depth()) {
         if (auto s = t.wait(sends[k - outgoing->depth()]); !s) return s;
@@ -95,7 +96,9 @@ Status chainReduce(const CollectiveArgs& a) {
     if (auto s = window.advance(); !s) return s;  // landing slot k is free again
   }
   if (pos == 0) return okStatus();
-  return t.waitAll(std::vector<RequestId>(sends.begin() + static_cast<std::ptrdiff_t>(chunks - std::min(chunks, outgoing->depth())), sends.end()));
+  return t.waitAll(std::vector<RequestId>(
+      sends.begin() + static_cast<std::ptrdiff_t>(chunks - std::min(chunks, outgoing->depth())),
+      sends.end()));
 }
 
 }  // namespace railkit::bench

@@ -11,9 +11,9 @@
 #include <cstring>
 #include <functional>
 #include <memory>
-#include <utility>
 #include <span>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "bench/datatype.h"

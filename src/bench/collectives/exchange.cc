@@ -7,7 +7,8 @@
 
 namespace railkit::bench {
 
-Status exchangeInPlace(Transport& t, int to, int from, char* buf, std::size_t bytes, std::size_t chunk_bytes) {
+Status exchangeInPlace(Transport& t, int to, int from, char* buf, std::size_t bytes,
+                       std::size_t chunk_bytes) {
   if (bytes == 0) return okStatus();
   std::size_t chunk = std::max<std::size_t>(1, chunk_bytes);
   std::size_t chunks = (bytes + chunk - 1) / chunk;
@@ -28,7 +29,9 @@ Status exchangeInPlace(Transport& t, int to, int from, char* buf, std::size_t by
     recvs[k] = *rid;
   }
   std::vector<RequestId> left(recvs);
-  left.insert(left.end(), sends.begin() + static_cast<std::ptrdiff_t>(chunks - std::min(chunks, slots.depth())), sends.end());
+  left.insert(left.end(),
+              sends.begin() + static_cast<std::ptrdiff_t>(chunks - std::min(chunks, slots.depth())),
+              sends.end());
   return t.waitAll(left);
 }
 

@@ -25,7 +25,8 @@ Status pairwiseAllToAll(const CollectiveArgs& a) {
     for (int s = 0; s < n; ++s) {
       int partner = ((s - r) % n + n) % n;
       if (partner == r) continue;
-      if (auto st = exchangeInPlace(t, partner, partner, out + partner * block, block, a.chunk_bytes); !st) return st;
+      if (auto st = exchangeInPlace(t, partner, partner, out + partner * block, block, a.chunk_bytes); !st)
+        return st;
     }
     return okStatus();
   }

@@ -3,7 +3,11 @@
 namespace railkit::bench {
 
 ReceiveWindow::ReceiveWindow(Transport& t, int peer, std::size_t units, std::size_t depth, Place place)
-    : t_(t), peer_(peer), units_(units), depth_(std::max<std::size_t>(1, depth)), place_(std::move(place)),
+    : t_(t),
+      peer_(peer),
+      units_(units),
+      depth_(std::max<std::size_t>(1, depth)),
+      place_(std::move(place)),
       ids_(units, 0) {}
 
 Status ReceiveWindow::start() {
@@ -13,7 +17,9 @@ Status ReceiveWindow::start() {
   return okStatus();
 }
 
-Status ReceiveWindow::wait(std::size_t unit) { return t_.wait(ids_[unit]); }
+Status ReceiveWindow::wait(std::size_t unit) {
+  return t_.wait(ids_[unit]);
+}
 
 Status ReceiveWindow::advance() {
   if (posted_ >= units_) return okStatus();

@@ -15,11 +15,16 @@ namespace {
 struct Ring {
   int rank, n, next, prev;
   explicit Ring(const Transport& t)
-      : rank(t.rank()), n(t.size()), next((t.rank() + 1) % t.size()), prev((t.rank() - 1 + t.size()) % t.size()) {}
+      : rank(t.rank()),
+        n(t.size()),
+        next((t.rank() + 1) % t.size()),
+        prev((t.rank() - 1 + t.size()) % t.size()) {}
   int block(int k) const { return ((k % n) + n) % n; }
 };
 
-std::size_t segBegin(std::size_t count, int n, int i) { return count * static_cast<std::size_t>(i) / static_cast<std::size_t>(n); }
+std::size_t segBegin(std::size_t count, int n, int i) {
+  return count * static_cast<std::size_t>(i) / static_cast<std::size_t>(n);
+}
 
 }  // namespace
 
@@ -73,8 +78,12 @@ Status ringAllReduce(const CollectiveArgs& a) {
   }
   if (ring.n == 2 && count * esize <= kExchangeBytes) return exchangeAllReduce(a, ring.next);
   const int n = ring.n, steps = 2 * (n - 1);
-  auto sendBlock = [&](int s) { return s < n - 1 ? ring.block(ring.rank - 1 - s) : ring.block(ring.rank - (s - n + 1)); };
-  auto recvBlock = [&](int s) { return s < n - 1 ? ring.block(ring.rank - 2 - s) : ring.block(ring.rank - (s - n + 1) - 1); };
+  auto sendBlock = [&](int s) {
+    return s < n - 1 ? ring.block(ring.rank - 1 - s) : ring.block(ring.rank - (s - n + 1));
+  };
+  auto recvBlock = [&](int s) {
+    return s < n - 1 ? ring.block(ring.rank - 2 - s) : ring.block(ring.rank - (s - n + 1) - 1);
+  };
   std::size_t chunk_elems = std::max<std::size_t>(1, a.chunk_bytes / esize);
   auto chunks = [&](int b) {
     std::size_t len = segBegin(count, n, b + 1) - segBegin(count, n, b);
@@ -103,7 +112,9 @@ Status ringAllReduce(const CollectiveArgs& a) {
   {
     int b = sendBlock(0);
     std::size_t first = segBegin(count, n, b), len = segBegin(count, n, b + 1) - first;
-    if (auto s = postSendChunks(t, ring.next, in + first * esize, len * esize, chunk_elems * esize, sends); !s) return s;
+    if (auto s = postSendChunks(t, ring.next, in + first * esize, len * esize, chunk_elems * esize, sends);
+        !s)
+      return s;
   }
   for (std::size_t u = 0; u < units.size(); ++u) {
     if (auto s = window.wait(u); !s) return s;
@@ -189,7 +200,8 @@ Status ringReduceScatter(const CollectiveArgs& a) {
     return std::pair{landing.slot(u), std::min(chunk_elems, count - first) * esize};
   });
   if (auto s = window.start(); !s) return s;
-  if (auto s = postSendChunks(t, ring.next, in + ring.block(ring.rank - 1) * bytes, bytes, chunk_elems * esize, sends);
+  if (auto s = postSendChunks(t, ring.next, in + ring.block(ring.rank - 1) * bytes, bytes,
+                              chunk_elems * esize, sends);
       !s)
     return s;
   for (std::size_t u = 0; u < units; ++u) {
@@ -224,7 +236,8 @@ Status ringSendRecv(const CollectiveArgs& a) {
   Ring ring(*a.transport);
   std::size_t bytes = a.send_count * dataTypeSize(a.type);
   if (a.send == a.recv) {
-    return exchangeInPlace(*a.transport, ring.next, ring.prev, static_cast<char*>(a.recv), bytes, a.chunk_bytes);
+    return exchangeInPlace(*a.transport, ring.next, ring.prev, static_cast<char*>(a.recv), bytes,
+                           a.chunk_bytes);
   }
   return sendRecv(*a.transport, ring.next, a.send, bytes, ring.prev, a.recv, bytes);
 }

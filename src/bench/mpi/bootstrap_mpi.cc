@@ -40,11 +40,13 @@ class MpiBootstrap final : public Bootstrap {
 
   Result<std::vector<std::string>> allgather(const std::string& mine) override {
     if (mine.size() > kMaxBlobBytes) {
-      return makeError(ErrorCode::kInternal, "bootstrap blob of " + std::to_string(mine.size()) + " bytes is too large");
+      return makeError(ErrorCode::kInternal,
+                       "bootstrap blob of " + std::to_string(mine.size()) + " bytes is too large");
     }
     int len = static_cast<int>(mine.size());
     std::vector<int> lens(static_cast<std::size_t>(size_)), offsets(static_cast<std::size_t>(size_));
-    if (int rc = MPI_Allgather(&len, 1, MPI_INT, lens.data(), 1, MPI_INT, MPI_COMM_WORLD); rc != MPI_SUCCESS) {
+    if (int rc = MPI_Allgather(&len, 1, MPI_INT, lens.data(), 1, MPI_INT, MPI_COMM_WORLD);
+        rc != MPI_SUCCESS) {
       return failure("MPI_Allgather", rc);
     }
     int total = 0;
@@ -63,23 +65,27 @@ class MpiBootstrap final : public Bootstrap {
       return failure("MPI_Allgatherv", rc);
     }
     std::vector<std::string> out;
-    for (int r = 0; r < size_; ++r) out.emplace_back(all.data() + offsets[r], static_cast<std::size_t>(lens[r]));
+    for (int r = 0; r < size_; ++r)
+      out.emplace_back(all.data() + offsets[r], static_cast<std::size_t>(lens[r]));
     return out;
   }
 
   Result<std::vector<std::string>> gather(const std::string& mine) override {
     if (mine.size() > kMaxGatherBytes) {
-      return makeError(ErrorCode::kInternal, "bootstrap blob of " + std::to_string(mine.size()) + " bytes is too large");
+      return makeError(ErrorCode::kInternal,
+                       "bootstrap blob of " + std::to_string(mine.size()) + " bytes is too large");
     }
     int len = static_cast<int>(mine.size());
     std::vector<int> lens(static_cast<std::size_t>(size_)), offsets(static_cast<std::size_t>(size_));
-    if (int rc = MPI_Gather(&len, 1, MPI_INT, lens.data(), 1, MPI_INT, 0, MPI_COMM_WORLD); rc != MPI_SUCCESS) {
+    if (int rc = MPI_Gather(&len, 1, MPI_INT, lens.data(), 1, MPI_INT, 0, MPI_COMM_WORLD);
+        rc != MPI_SUCCESS) {
       return failure("MPI_Gather", rc);
     }
     long long total = 0;
     if (rank_ == 0) {
       for (int r = 0; r < size_; ++r) {
-        if (lens[r] < 0 || static_cast<std::size_t>(lens[r]) > kMaxGatherBytes || total + lens[r] > INT32_MAX) {
+        if (lens[r] < 0 || static_cast<std::size_t>(lens[r]) > kMaxGatherBytes ||
+            total + lens[r] > INT32_MAX) {
           return makeError(ErrorCode::kPeerLost, "rank " + std::to_string(r) + " announced a blob of " +
                                                      std::to_string(lens[r]) + " bytes through MPI");
         }
@@ -95,7 +101,8 @@ class MpiBootstrap final : public Bootstrap {
     }
     std::vector<std::string> out;
     if (rank_ != 0) return out;
-    for (int r = 0; r < size_; ++r) out.emplace_back(all.data() + offsets[r], static_cast<std::size_t>(lens[r]));
+    for (int r = 0; r < size_; ++r)
+      out.emplace_back(all.data() + offsets[r], static_cast<std::size_t>(lens[r]));
     return out;
   }
 
@@ -131,9 +138,10 @@ Result<std::unique_ptr<Bootstrap>> makeMpiBootstrap(const BootstrapOptions& opti
   MPI_Comm_size(MPI_COMM_WORLD, &size);
   auto boot = std::make_unique<MpiBootstrap>(rank, size);
   if (options.size > 1 && (rank != options.rank || size != options.size)) {
-    return makeError(ErrorCode::kUsage, "mpirun's environment says rank " + std::to_string(options.rank) + " of " +
-                                            std::to_string(options.size) + " but MPI_COMM_WORLD says rank " +
-                                            std::to_string(rank) + " of " + std::to_string(size));
+    return makeError(ErrorCode::kUsage, "mpirun's environment says rank " + std::to_string(options.rank) +
+                                            " of " + std::to_string(options.size) +
+                                            " but MPI_COMM_WORLD says rank " + std::to_string(rank) + " of " +
+                                            std::to_string(size));
   }
   return std::unique_ptr<Bootstrap>(std::move(boot));
 }

@@ -32,8 +32,15 @@ struct ncclUniqueId {
 };
 // ncclDataType_t
 enum NcclDataType : int {
-  kNcclInt8 = 0, kNcclUint8 = 1, kNcclInt32 = 2, kNcclUint32 = 3, kNcclInt64 = 4,
-  kNcclUint64 = 5, kNcclFloat16 = 6, kNcclFloat32 = 7, kNcclFloat64 = 8,
+  kNcclInt8 = 0,
+  kNcclUint8 = 1,
+  kNcclInt32 = 2,
+  kNcclUint32 = 3,
+  kNcclInt64 = 4,
+  kNcclUint64 = 5,
+  kNcclFloat16 = 6,
+  kNcclFloat32 = 7,
+  kNcclFloat64 = 8,
 };
 // ncclRedOp_t (note: max before min)
 enum NcclRedOp : int { kNcclSum = 0, kNcclProd = 1, kNcclMax = 2, kNcclMin = 3 };
@@ -87,7 +94,7 @@ struct NcclLibrary {
   CudaFunctions cuda{};
   std::string nccl_path;  // what was opened, for the JSON and messages
   std::string cuda_path;
-  int version = 0;        // ncclGetVersion, e.g. 22105
+  int version = 0;  // ncclGetVersion, e.g. 22105
 };
 
 // Every path tried for `soname`, in order (the last entry is the bare name,

@@ -32,7 +32,7 @@ std::vector<std::string> deriveNcclEnv(const Environment& env, const std::string
 
 struct NcclSetup {
   std::vector<std::pair<std::string, std::string>> nccl_env;  // every NCCL_* entry
-  std::string library_dir;                                      // RAILKIT_NCCL_LIB (--nccl-lib)
+  std::string library_dir;                                    // RAILKIT_NCCL_LIB (--nccl-lib)
   std::optional<int> local_rank;  // LOCAL_RANK, OMPI_COMM_WORLD_LOCAL_RANK, MPI_LOCALRANKID
 };
 

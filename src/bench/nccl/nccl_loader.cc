@@ -2,7 +2,6 @@
 // nccl_api.h. Every symbol is required: a library that lacks one is not a
 // usable NCCL (or CUDA runtime) and is reported as such, naming the symbol.
 #include <dlfcn.h>
-
 #include <fmt/format.h>
 
 #include "bench/nccl/nccl_api.h"
@@ -20,7 +19,8 @@ struct Opened {
 };
 
 Result<Opened> openFirst(const std::string& dir, const char* const* sonames, std::size_t count,
-                         const std::vector<std::string>& wheel_dirs, const std::string& what, bool loader_path) {
+                         const std::vector<std::string>& wheel_dirs, const std::string& what,
+                         bool loader_path) {
   // Every soname under DIR before any soname on the loader path: the
   // directory the user named wins over a system CUDA of another version.
   std::vector<std::string> paths, bare;
@@ -45,10 +45,11 @@ Result<Opened> openFirst(const std::string& dir, const char* const* sonames, std
   std::string searched;
   for (const auto& t : tried) searched += (searched.empty() ? "" : ", ") + t;
   if (loader_path) searched += searched.empty() ? "the loader path" : ", the loader path";
-  return makeError(ErrorCode::kUnavailable,
-                   fmt::format("nccl backend: cannot load {} (searched {}){}; install NCCL and the CUDA "
-                               "runtime or point --nccl-lib at their directory (a pip site-packages directory works)",
-                               what, searched, last_error.empty() ? "" : ": " + last_error));
+  return makeError(
+      ErrorCode::kUnavailable,
+      fmt::format("nccl backend: cannot load {} (searched {}){}; install NCCL and the CUDA "
+                  "runtime or point --nccl-lib at their directory (a pip site-packages directory works)",
+                  what, searched, last_error.empty() ? "" : ": " + last_error));
 }
 
 template <class Fn>
@@ -65,14 +66,15 @@ Status bind(void* handle, const char* symbol, const std::string& path, Fn*& out)
 Status bindNccl(const Opened& lib, NcclFunctions& f) {
   const std::string& p = lib.path;
   void* h = lib.handle;
-  for (Status s : {bind(h, "ncclGetVersion", p, f.getVersion), bind(h, "ncclGetUniqueId", p, f.getUniqueId),
-                   bind(h, "ncclCommInitRank", p, f.commInitRank), bind(h, "ncclCommDestroy", p, f.commDestroy),
-                   bind(h, "ncclCommAbort", p, f.commAbort), bind(h, "ncclCommGetAsyncError", p, f.commGetAsyncError),
-                   bind(h, "ncclGetErrorString", p, f.getErrorString), bind(h, "ncclAllReduce", p, f.allReduce),
-                   bind(h, "ncclAllGather", p, f.allGather), bind(h, "ncclReduceScatter", p, f.reduceScatter),
-                   bind(h, "ncclBroadcast", p, f.broadcast), bind(h, "ncclReduce", p, f.reduce),
-                   bind(h, "ncclSend", p, f.send), bind(h, "ncclRecv", p, f.recv),
-                   bind(h, "ncclGroupStart", p, f.groupStart), bind(h, "ncclGroupEnd", p, f.groupEnd)}) {
+  for (Status s :
+       {bind(h, "ncclGetVersion", p, f.getVersion), bind(h, "ncclGetUniqueId", p, f.getUniqueId),
+        bind(h, "ncclCommInitRank", p, f.commInitRank), bind(h, "ncclCommDestroy", p, f.commDestroy),
+        bind(h, "ncclCommAbort", p, f.commAbort), bind(h, "ncclCommGetAsyncError", p, f.commGetAsyncError),
+        bind(h, "ncclGetErrorString", p, f.getErrorString), bind(h, "ncclAllReduce", p, f.allReduce),
+        bind(h, "ncclAllGather", p, f.allGather), bind(h, "ncclReduceScatter", p, f.reduceScatter),
+        bind(h, "ncclBroadcast", p, f.broadcast), bind(h, "ncclReduce", p, f.reduce),
+        bind(h, "ncclSend", p, f.send), bind(h, "ncclRecv", p, f.recv),
+        bind(h, "ncclGroupStart", p, f.groupStart), bind(h, "ncclGroupEnd", p, f.groupEnd)}) {
     if (!s) return s;
   }
   return okStatus();
@@ -81,15 +83,15 @@ Status bindNccl(const Opened& lib, NcclFunctions& f) {
 Status bindCuda(const Opened& lib, CudaFunctions& f) {
   const std::string& p = lib.path;
   void* h = lib.handle;
-  for (Status s : {bind(h, "cudaGetDeviceCount", p, f.getDeviceCount), bind(h, "cudaSetDevice", p, f.setDevice),
-                   bind(h, "cudaMalloc", p, f.malloc), bind(h, "cudaFree", p, f.free),
-                   bind(h, "cudaMemcpy", p, f.memcpy), bind(h, "cudaStreamCreate", p, f.streamCreate),
-                   bind(h, "cudaStreamSynchronize", p, f.streamSynchronize),
-                   bind(h, "cudaStreamQuery", p, f.streamQuery),
-                   bind(h, "cudaEventCreate", p, f.eventCreate), bind(h, "cudaEventRecord", p, f.eventRecord),
-                   bind(h, "cudaEventSynchronize", p, f.eventSynchronize),
-                   bind(h, "cudaEventElapsedTime", p, f.eventElapsedTime),
-                   bind(h, "cudaGetErrorString", p, f.getErrorString)}) {
+  for (Status s :
+       {bind(h, "cudaGetDeviceCount", p, f.getDeviceCount), bind(h, "cudaSetDevice", p, f.setDevice),
+        bind(h, "cudaMalloc", p, f.malloc), bind(h, "cudaFree", p, f.free),
+        bind(h, "cudaMemcpy", p, f.memcpy), bind(h, "cudaStreamCreate", p, f.streamCreate),
+        bind(h, "cudaStreamSynchronize", p, f.streamSynchronize),
+        bind(h, "cudaStreamQuery", p, f.streamQuery), bind(h, "cudaEventCreate", p, f.eventCreate),
+        bind(h, "cudaEventRecord", p, f.eventRecord), bind(h, "cudaEventSynchronize", p, f.eventSynchronize),
+        bind(h, "cudaEventElapsedTime", p, f.eventElapsedTime),
+        bind(h, "cudaGetErrorString", p, f.getErrorString)}) {
     if (!s) return s;
   }
   return okStatus();
@@ -116,7 +118,8 @@ Result<std::shared_ptr<const NcclLibrary>> loadNccl(const std::string& dir, bool
   if (!nccl) return tl::unexpected(nccl.error());
   if (auto s = bindNccl(*nccl, lib->nccl); !s) return tl::unexpected(s.error());
   auto cuda = openFirst(dir, kCudartSonames, std::size(kCudartSonames),
-                        {"nvidia/cuda_runtime/lib", "nvidia/cu13/lib"}, "the CUDA runtime (libcudart.so.13/.12/.11.0)", loader_path);
+                        {"nvidia/cuda_runtime/lib", "nvidia/cu13/lib"},
+                        "the CUDA runtime (libcudart.so.13/.12/.11.0)", loader_path);
   if (!cuda) return tl::unexpected(cuda.error());
   if (auto s = bindCuda(*cuda, lib->cuda); !s) return tl::unexpected(s.error());
   lib->cuda_path = cuda->path;
@@ -130,14 +133,15 @@ Status probeNccl(const std::string& dir, int gpus_needed) {
   if (!lib) return tl::unexpected(lib.error());
   int devices = 0;
   if (int e = (*lib)->cuda.getDeviceCount(&devices); e != 0) {
-    return makeError(ErrorCode::kUnavailable,
-                     fmt::format("nccl backend: cudaGetDeviceCount failed: {}", (*lib)->cuda.getErrorString(e)));
+    return makeError(ErrorCode::kUnavailable, fmt::format("nccl backend: cudaGetDeviceCount failed: {}",
+                                                          (*lib)->cuda.getErrorString(e)));
   }
   if (devices < gpus_needed) {
-    return makeError(ErrorCode::kUnavailable,
-                     fmt::format("nccl backend: {} rank(s) on this host need {} GPU(s), one per rank, but the CUDA "
-                                 "runtime sees {} (check CUDA_VISIBLE_DEVICES)",
-                                 gpus_needed, gpus_needed, devices));
+    return makeError(
+        ErrorCode::kUnavailable,
+        fmt::format("nccl backend: {} rank(s) on this host need {} GPU(s), one per rank, but the CUDA "
+                    "runtime sees {} (check CUDA_VISIBLE_DEVICES)",
+                    gpus_needed, gpus_needed, devices));
   }
   return okStatus();
 }

@@ -2,12 +2,12 @@
 // CollectiveEngine that runs whole collectives, and staged point-to-point.
 #include "bench/nccl/nccl_transport.h"
 
+#include <fmt/format.h>
+
 #include <chrono>
 #include <cstdlib>
 #include <map>
 #include <thread>
-
-#include <fmt/format.h>
 
 #include "bench/collective_engine.h"
 #include "bench/nccl/nccl_api.h"
@@ -79,7 +79,9 @@ class NcclTransport final : public Transport, public CollectiveEngine {
   Result<RequestId> postSend(int peer, const void* data, std::size_t bytes) override {
     return post(true, peer, const_cast<void*>(data), bytes);
   }
-  Result<RequestId> postRecv(int peer, void* data, std::size_t bytes) override { return post(false, peer, data, bytes); }
+  Result<RequestId> postRecv(int peer, void* data, std::size_t bytes) override {
+    return post(false, peer, data, bytes);
+  }
   Status wait(RequestId id) override {
     if (id < first_pending_) return okStatus();
     return flush();
@@ -94,13 +96,13 @@ class NcclTransport final : public Transport, public CollectiveEngine {
  private:
   Status cudaCheck(nccl::cudaError_t e, const char* what) const {
     if (e == 0) return okStatus();
-    return makeError(ErrorCode::kUnavailable,
-                     fmt::format("nccl backend: {} failed on rank {}: {}", what, rank(), lib_->cuda.getErrorString(e)));
+    return makeError(ErrorCode::kUnavailable, fmt::format("nccl backend: {} failed on rank {}: {}", what,
+                                                          rank(), lib_->cuda.getErrorString(e)));
   }
   Status ncclCheck(nccl::ncclResult_t r, const char* what) const {
     if (r == 0) return okStatus();
-    return makeError(ErrorCode::kPeerLost,
-                     fmt::format("nccl backend: {} failed on rank {}: {}", what, rank(), lib_->nccl.getErrorString(r)));
+    return makeError(ErrorCode::kPeerLost, fmt::format("nccl backend: {} failed on rank {}: {}", what, rank(),
+                                                       lib_->nccl.getErrorString(r)));
   }
   Result<RequestId> post(bool send, int peer, void* data, std::size_t bytes) {
     RequestId id = next_id_++;
@@ -149,7 +151,8 @@ Status NcclTransport::init(std::optional<int> local_rank_hint) {
   int local_rank = 0;
   for (int r = 0; r < size(); ++r) {
     auto f = split((*all)[static_cast<std::size_t>(r)], ' ');
-    if (f.size() != 3) return makeError(ErrorCode::kPeerLost, fmt::format("rank {} sent a malformed nccl hello", r));
+    if (f.size() != 3)
+      return makeError(ErrorCode::kPeerLost, fmt::format("rank {} sent a malformed nccl hello", r));
     infos_[static_cast<std::size_t>(r)] = PeerInfo{r, std::string(f[0]), std::string(f[1]), "cuda"};
     if (r < rank() && f[0] == host) ++local_rank;
   }
@@ -163,10 +166,11 @@ Status NcclTransport::init(std::optional<int> local_rank_hint) {
   int devices = 0;
   mine = cudaCheck(lib_->cuda.getDeviceCount(&devices), "cudaGetDeviceCount");
   if (mine && local_rank >= devices) {
-    mine = makeError(ErrorCode::kUnavailable,
-                     fmt::format("nccl backend: rank {} is local rank {} on {} but only {} GPU(s) are visible (one GPU "
-                                 "per rank; check CUDA_VISIBLE_DEVICES and the ranks per node)",
-                                 rank(), local_rank, host, devices));
+    mine = makeError(
+        ErrorCode::kUnavailable,
+        fmt::format("nccl backend: rank {} is local rank {} on {} but only {} GPU(s) are visible (one GPU "
+                    "per rank; check CUDA_VISIBLE_DEVICES and the ranks per node)",
+                    rank(), local_rank, host, devices));
   }
   if (mine) mine = cudaCheck(lib_->cuda.setDevice(device_), "cudaSetDevice");
   if (mine) mine = cudaCheck(lib_->cuda.streamCreate(&stream_), "cudaStreamCreate");
@@ -180,7 +184,8 @@ Status NcclTransport::init(std::optional<int> local_rank_hint) {
     if (v == "ok") continue;
     std::string_view why = v;
     if (startsWith(why, "nccl backend: ")) why.remove_prefix(14);
-    return makeError(ErrorCode::kUnavailable, fmt::format("nccl backend: rank {} could not start: {}", r, why));
+    return makeError(ErrorCode::kUnavailable,
+                     fmt::format("nccl backend: rank {} could not start: {}", r, why));
   }
   infos_[static_cast<std::size_t>(rank())].address = fmt::format("cuda:{}", device_);
   return ncclCheck(lib_->nccl.commInitRank(&comm_, size(), id, rank()), "ncclCommInitRank");
@@ -203,10 +208,11 @@ Status NcclTransport::synchronize(const char* what) {
     if (std::chrono::steady_clock::now() > deadline) {
       lib_->nccl.commAbort(comm_);
       comm_ = nullptr;
-      return makeError(ErrorCode::kTimeout,
-                       fmt::format("nccl backend: {} on rank {} did not finish within the stall timeout of {} s "
-                                   "(a peer is lost or the network is stuck; NCCL_SOCKET_IFNAME={})",
-                                   what, rank(), options_.stall_timeout.count() / 1000, options_.data_interface));
+      return makeError(
+          ErrorCode::kTimeout,
+          fmt::format("nccl backend: {} on rank {} did not finish within the stall timeout of {} s "
+                      "(a peer is lost or the network is stuck; NCCL_SOCKET_IFNAME={})",
+                      what, rank(), options_.stall_timeout.count() / 1000, options_.data_interface));
     }
     if (spins > 1000) std::this_thread::sleep_for(std::chrono::microseconds(50));
   }
@@ -226,20 +232,26 @@ Status NcclTransport::flush() {
     const PendingOp& op = pending_[i];
     status = cudaCheck(lib_->cuda.malloc(&staged[i], op.bytes), "cudaMalloc");
     if (status && op.send) {
-      status = cudaCheck(lib_->cuda.memcpy(staged[i], op.host, op.bytes, nccl::kCudaHostToDevice), "cudaMemcpy");
+      status =
+          cudaCheck(lib_->cuda.memcpy(staged[i], op.host, op.bytes, nccl::kCudaHostToDevice), "cudaMemcpy");
     }
   }
   if (status) status = ncclCheck(lib_->nccl.groupStart(), "ncclGroupStart");
   for (std::size_t i = 0; i < pending_.size() && status; ++i) {
     const PendingOp& op = pending_[i];
-    status = op.send ? ncclCheck(lib_->nccl.send(staged[i], op.bytes, nccl::kNcclUint8, op.peer, comm_, stream_), "ncclSend")
-                     : ncclCheck(lib_->nccl.recv(staged[i], op.bytes, nccl::kNcclUint8, op.peer, comm_, stream_), "ncclRecv");
+    status = op.send
+                 ? ncclCheck(lib_->nccl.send(staged[i], op.bytes, nccl::kNcclUint8, op.peer, comm_, stream_),
+                             "ncclSend")
+                 : ncclCheck(lib_->nccl.recv(staged[i], op.bytes, nccl::kNcclUint8, op.peer, comm_, stream_),
+                             "ncclRecv");
   }
   if (status) status = ncclCheck(lib_->nccl.groupEnd(), "ncclGroupEnd");
   if (status) status = synchronize("send/recv");
   for (std::size_t i = 0; i < pending_.size() && status; ++i) {
     const PendingOp& op = pending_[i];
-    if (!op.send) status = cudaCheck(lib_->cuda.memcpy(op.host, staged[i], op.bytes, nccl::kCudaDeviceToHost), "cudaMemcpy");
+    if (!op.send)
+      status =
+          cudaCheck(lib_->cuda.memcpy(op.host, staged[i], op.bytes, nccl::kCudaDeviceToHost), "cudaMemcpy");
   }
   release();
   pending_.clear();
@@ -256,11 +268,13 @@ void* NcclTransport::deviceFor(const void* host) const {
   return nullptr;
 }
 
-Status NcclTransport::bind(CollectiveOp op, const CollectiveArgs& args, const std::vector<HostBlock>& blocks) {
+Status NcclTransport::bind(CollectiveOp op, const CollectiveArgs& args,
+                           const std::vector<HostBlock>& blocks) {
   freeBlocks();
   for (const auto& h : blocks) {
     DeviceBlock b{h, nullptr};
-    if (auto s = cudaCheck(lib_->cuda.malloc(&b.device, std::max<std::size_t>(h.bytes, 1)), "cudaMalloc"); !s) {
+    if (auto s = cudaCheck(lib_->cuda.malloc(&b.device, std::max<std::size_t>(h.bytes, 1)), "cudaMalloc");
+        !s) {
       return s;
     }
     blocks_.push_back(b);
@@ -277,7 +291,8 @@ Status NcclTransport::bind(CollectiveOp op, const CollectiveArgs& args, const st
 
 Status NcclTransport::upload() {
   for (const auto& b : blocks_) {
-    if (auto s = cudaCheck(lib_->cuda.memcpy(b.device, b.host.data, b.host.bytes, nccl::kCudaHostToDevice), "cudaMemcpy");
+    if (auto s = cudaCheck(lib_->cuda.memcpy(b.device, b.host.data, b.host.bytes, nccl::kCudaHostToDevice),
+                           "cudaMemcpy");
         !s) {
       return s;
     }
@@ -287,7 +302,8 @@ Status NcclTransport::upload() {
 
 Status NcclTransport::download() {
   for (const auto& b : blocks_) {
-    if (auto s = cudaCheck(lib_->cuda.memcpy(b.host.data, b.device, b.host.bytes, nccl::kCudaDeviceToHost), "cudaMemcpy");
+    if (auto s = cudaCheck(lib_->cuda.memcpy(b.host.data, b.device, b.host.bytes, nccl::kCudaDeviceToHost),
+                           "cudaMemcpy");
         !s) {
       return s;
     }
@@ -307,24 +323,30 @@ Status NcclTransport::enqueue() {
     case CollectiveOp::kAllGather:
       return ncclCheck(f.allGather(a.send, a.recv, a.send_count, type, comm_, stream_), "ncclAllGather");
     case CollectiveOp::kReduceScatter:
-      return ncclCheck(f.reduceScatter(a.send, a.recv, a.recv_count, type, op, comm_, stream_), "ncclReduceScatter");
+      return ncclCheck(f.reduceScatter(a.send, a.recv, a.recv_count, type, op, comm_, stream_),
+                       "ncclReduceScatter");
     case CollectiveOp::kBroadcast:
-      return ncclCheck(f.broadcast(a.send, a.recv, a.recv_count, type, a.root, comm_, stream_), "ncclBroadcast");
+      return ncclCheck(f.broadcast(a.send, a.recv, a.recv_count, type, a.root, comm_, stream_),
+                       "ncclBroadcast");
     case CollectiveOp::kReduce:
-      return ncclCheck(f.reduce(a.send, a.recv, a.recv_count, type, op, a.root, comm_, stream_), "ncclReduce");
+      return ncclCheck(f.reduce(a.send, a.recv, a.recv_count, type, op, a.root, comm_, stream_),
+                       "ncclReduce");
     case CollectiveOp::kAllToAll:
     case CollectiveOp::kSendRecv: {
       if (auto s = ncclCheck(f.groupStart(), "ncclGroupStart"); !s) return s;
       Status s = okStatus();
       if (op_ == CollectiveOp::kSendRecv) {
         s = ncclCheck(f.send(a.send, a.send_count, type, (me + 1) % n, comm_, stream_), "ncclSend");
-        if (s) s = ncclCheck(f.recv(a.recv, a.recv_count, type, (me - 1 + n) % n, comm_, stream_), "ncclRecv");
+        if (s)
+          s = ncclCheck(f.recv(a.recv, a.recv_count, type, (me - 1 + n) % n, comm_, stream_), "ncclRecv");
       } else {
         std::size_t per = a.send_count / static_cast<std::size_t>(n);
         for (int r = 0; r < n && s; ++r) {
           auto off = static_cast<std::size_t>(r) * per * esize;
-          s = ncclCheck(f.send(static_cast<const char*>(a.send) + off, per, type, r, comm_, stream_), "ncclSend");
-          if (s) s = ncclCheck(f.recv(static_cast<char*>(a.recv) + off, per, type, r, comm_, stream_), "ncclRecv");
+          s = ncclCheck(f.send(static_cast<const char*>(a.send) + off, per, type, r, comm_, stream_),
+                        "ncclSend");
+          if (s)
+            s = ncclCheck(f.recv(static_cast<char*>(a.recv) + off, per, type, r, comm_, stream_), "ncclRecv");
         }
       }
       auto end = ncclCheck(f.groupEnd(), "ncclGroupEnd");
@@ -337,13 +359,16 @@ Status NcclTransport::enqueue() {
 Result<double> NcclTransport::launch(int iters) {
   if (iters <= 0) return 0.0;
   if (comm_ == nullptr) return makeError(ErrorCode::kPeerLost, "nccl backend: the communicator was aborted");
-  if (auto s = cudaCheck(lib_->cuda.eventRecord(start_, stream_), "cudaEventRecord"); !s) return tl::unexpected(s.error());
+  if (auto s = cudaCheck(lib_->cuda.eventRecord(start_, stream_), "cudaEventRecord"); !s)
+    return tl::unexpected(s.error());
   for (int i = 0; i < iters; ++i) {
     if (auto s = enqueue(); !s) return tl::unexpected(s.error());
   }
-  if (auto s = cudaCheck(lib_->cuda.eventRecord(stop_, stream_), "cudaEventRecord"); !s) return tl::unexpected(s.error());
+  if (auto s = cudaCheck(lib_->cuda.eventRecord(stop_, stream_), "cudaEventRecord"); !s)
+    return tl::unexpected(s.error());
   if (auto s = synchronize(collectiveName(op_)); !s) return tl::unexpected(s.error());
-  if (auto s = cudaCheck(lib_->cuda.eventSynchronize(stop_), "cudaEventSynchronize"); !s) return tl::unexpected(s.error());
+  if (auto s = cudaCheck(lib_->cuda.eventSynchronize(stop_), "cudaEventSynchronize"); !s)
+    return tl::unexpected(s.error());
   float ms = 0;
   if (auto s = cudaCheck(lib_->cuda.eventElapsedTime(&ms, start_, stop_), "cudaEventElapsedTime"); !s) {
     return tl::unexpected(s.error());

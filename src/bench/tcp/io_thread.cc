@@ -1,12 +1,13 @@
 // The tcp transport's I/O thread (see io_thread.h).
 #include "bench/tcp/io_thread.h"
 
-#include <cerrno>
-#include <cstring>
 #include <poll.h>
 #include <sys/eventfd.h>
 #include <sys/socket.h>
 #include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
 
 namespace railkit::bench::tcp {
 
@@ -21,7 +22,9 @@ Status IoThread::open() {
   return okStatus();
 }
 
-void IoThread::serve(Lane* lane) { lanes_.push_back(lane); }
+void IoThread::serve(Lane* lane) {
+  lanes_.push_back(lane);
+}
 
 void IoThread::start() {
   thread_ = std::thread([this] { run(); });

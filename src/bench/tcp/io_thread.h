@@ -35,8 +35,8 @@ class IoThread {
   IoThread(const IoThread&) = delete;
   IoThread& operator=(const IoThread&) = delete;
 
-  Status open();                 // its wake-up eventfd
-  void serve(Lane* lane);        // before start()
+  Status open();           // its wake-up eventfd
+  void serve(Lane* lane);  // before start()
   void start();
   // Queues segments on one of this thread's lanes: one lock and at most one
   // wake-up for the lot.

@@ -1,11 +1,12 @@
 // Socket moves of the tcp transport's lanes (see lanes.h).
 #include "bench/tcp/lanes.h"
 
+#include <sys/socket.h>
+#include <sys/uio.h>
+
 #include <array>
 #include <cerrno>
 #include <cstring>
-#include <sys/socket.h>
-#include <sys/uio.h>
 
 namespace railkit::bench::tcp {
 namespace {

@@ -58,7 +58,9 @@ struct Peer {
   std::atomic<std::int64_t> last_progress{0};      // Clock ticks of the last byte moved
 };
 
-inline std::int64_t ticks(Clock::time_point t) { return t.time_since_epoch().count(); }
+inline std::int64_t ticks(Clock::time_point t) {
+  return t.time_since_epoch().count();
+}
 
 // Moves the lane's queued segments until the socket would block, appending
 // the ids of finished segments to `done_ids`. Sets *moved when a byte moved.

@@ -51,8 +51,9 @@ Status connectAll(Streams& streams, const std::vector<Endpoint>& endpoints, int 
     for (int k = 0; k < conns; ++k) {
       auto fd = connectTo(to.address, to.port, options.data_address, deadline);
       if (!fd) {
-        return makeError(ErrorCode::kPeerLost, "cannot reach " + describePeer(streams.peers[static_cast<std::size_t>(r)], options) +
-                                                   ": " + fd.error().message);
+        return makeError(ErrorCode::kPeerLost,
+                         "cannot reach " + describePeer(streams.peers[static_cast<std::size_t>(r)], options) +
+                             ": " + fd.error().message);
       }
       tuneDataSocket(*fd, user_timeout, options.socket_buffer_bytes);
       streams.fds[static_cast<std::size_t>(r)][static_cast<std::size_t>(k)] = *fd;
@@ -60,7 +61,8 @@ Status connectAll(Streams& streams, const std::vector<Endpoint>& endpoints, int 
       std::copy(to.cookie.begin(), to.cookie.end(), hello.cookie.begin());
       if (auto s = sendAll(*fd, &hello, sizeof hello, deadline); !s) {
         return makeError(ErrorCode::kPeerLost,
-                         "lost " + describePeer(streams.peers[static_cast<std::size_t>(r)], options) + ": " + s.error().message);
+                         "lost " + describePeer(streams.peers[static_cast<std::size_t>(r)], options) + ": " +
+                             s.error().message);
       }
     }
   }
@@ -78,10 +80,13 @@ Status connectAll(Streams& streams, const std::vector<Endpoint>& endpoints, int 
     tuneDataSocket(fd, user_timeout, options.socket_buffer_bytes);
     streams.fds[static_cast<std::size_t>(h.rank)][static_cast<std::size_t>(h.index)] = fd;
   };
-  accept.notice = [rank](const std::string& line) { std::fprintf(stderr, "railkit: rank %d: %s\n", rank, line.c_str()); };
+  accept.notice = [rank](const std::string& line) {
+    std::fprintf(stderr, "railkit: rank %d: %s\n", rank, line.c_str());
+  };
   if (auto s = acceptDataConnections(listener, accept, deadline); !s) {
     if (s.error().code != ErrorCode::kTimeout) return s;
-    return makeError(ErrorCode::kTimeout, "waiting for data connections from " + missingPeers(streams, rank, options));
+    return makeError(ErrorCode::kTimeout,
+                     "waiting for data connections from " + missingPeers(streams, rank, options));
   }
   return okStatus();
 }
@@ -89,8 +94,9 @@ Status connectAll(Streams& streams, const std::vector<Endpoint>& endpoints, int 
 }  // namespace
 
 std::string describePeer(const PeerInfo& peer, const TransportOptions& options) {
-  return "rank " + std::to_string(peer.rank) + " (host " + peer.host + ", interface " + peer.interface + ", " +
-         peer.address + "; local interface " + (options.data_interface.empty() ? "-" : options.data_interface) + ")";
+  return "rank " + std::to_string(peer.rank) + " (host " + peer.host + ", interface " + peer.interface +
+         ", " + peer.address + "; local interface " +
+         (options.data_interface.empty() ? "-" : options.data_interface) + ")";
 }
 
 Result<Streams> connectStreams(Bootstrap& bootstrap, int connections, const TransportOptions& options) {
@@ -109,7 +115,8 @@ Result<Streams> connectStreams(Bootstrap& bootstrap, int connections, const Tran
     return tl::unexpected(cookie.error());
   }
   std::string mine = options.data_address + " " + std::to_string(port) + " " + options.hostname + " " +
-                     (options.data_interface.empty() ? "-" : options.data_interface) + " " + hexEncode(*cookie);
+                     (options.data_interface.empty() ? "-" : options.data_interface) + " " +
+                     hexEncode(*cookie);
   auto all = bootstrap.allgather(mine);
   if (!all) {
     closeFd(*listener);
@@ -125,10 +132,12 @@ Result<Streams> connectStreams(Bootstrap& bootstrap, int connections, const Tran
       closeFd(*listener);
       return makeError(ErrorCode::kPeerLost, "rank " + std::to_string(r) + " sent a bad data-plane address");
     }
-    streams.peers.push_back(PeerInfo{r, std::string(f[2]), std::string(f[3]), std::string(f[0]) + ":" + std::string(f[1])});
+    streams.peers.push_back(
+        PeerInfo{r, std::string(f[2]), std::string(f[3]), std::string(f[0]) + ":" + std::string(f[1])});
     endpoints.push_back(Endpoint{std::string(f[0]), static_cast<int>(*peer_port), *peer_cookie});
   }
-  streams.fds.assign(static_cast<std::size_t>(size), std::vector<int>(static_cast<std::size_t>(connections), -1));
+  streams.fds.assign(static_cast<std::size_t>(size),
+                     std::vector<int>(static_cast<std::size_t>(connections), -1));
   Status s = connectAll(streams, endpoints, rank, *listener, *cookie, options);
   closeFd(*listener);
   if (!s) {

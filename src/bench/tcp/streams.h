@@ -14,7 +14,7 @@
 namespace railkit::bench::tcp {
 
 struct Streams {
-  std::vector<PeerInfo> peers;       // every rank's, by rank
+  std::vector<PeerInfo> peers;        // every rank's, by rank
   std::vector<std::vector<int>> fds;  // fds[rank][k]; -1 for this rank itself
 };
 

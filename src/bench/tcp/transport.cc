@@ -14,10 +14,11 @@
 // at post time (a 1-rank job needs no socket).
 #include "bench/tcp/transport.h"
 
+#include <poll.h>
+
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
-#include <poll.h>
 
 #include "bench/socket_util.h"
 #include "bench/tcp/io_thread.h"
@@ -102,7 +103,8 @@ class TcpTransport final : public Transport, private tcp::LaneEvents {
   void laneFailed(int r, const std::string& why) override { fail(r, why); }
 
   void markProgress(int r) {
-    peers_[static_cast<std::size_t>(r)].last_progress.store(tcp::ticks(Clock::now()), std::memory_order_relaxed);
+    peers_[static_cast<std::size_t>(r)].last_progress.store(tcp::ticks(Clock::now()),
+                                                            std::memory_order_relaxed);
   }
   std::int64_t lastProgress(int r) const {
     return peers_[static_cast<std::size_t>(r)].last_progress.load(std::memory_order_relaxed);
@@ -230,7 +232,8 @@ class TcpTransport final : public Transport, private tcp::LaneEvents {
     }
     requests_.add(id, segments, peer);
     // Hand each connection's pieces to its thread, one lock and one wake-up per thread.
-    for (int k = 0; k < conns_; ++k) threadOf(k, send).hand(laneOf(p, k, send), cuts_[static_cast<std::size_t>(k)]);
+    for (int k = 0; k < conns_; ++k)
+      threadOf(k, send).hand(laneOf(p, k, send), cuts_[static_cast<std::size_t>(k)]);
     return id;
   }
 
@@ -307,7 +310,9 @@ class TcpTransport final : public Transport, private tcp::LaneEvents {
                          : Error{ErrorCode::kPeerLost, "lost " + describe(r) + ": " + why});
   }
 
-  std::string describe(int r) const { return tcp::describePeer(infos_[static_cast<std::size_t>(r)], options_); }
+  std::string describe(int r) const {
+    return tcp::describePeer(infos_[static_cast<std::size_t>(r)], options_);
+  }
 
   Error stalled(const std::vector<int>& ranks) const {
     std::string who;

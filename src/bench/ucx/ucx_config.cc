@@ -5,7 +5,8 @@
 
 namespace railkit::bench::ucx {
 
-std::vector<Setting> settingsFor(const TransportOptions& options, const std::vector<std::string>& rdma_ports) {
+std::vector<Setting> settingsFor(const TransportOptions& options,
+                                 const std::vector<std::string>& rdma_ports) {
   std::vector<Setting> out;
   bool devices_named = false;
   for (const auto& kv : options.env) {
@@ -42,8 +43,12 @@ std::string describeSettings(const std::vector<Setting>& settings) {
 
 namespace {
 // Fields are space separated; empty ones travel as "-".
-std::string field(const std::string& s) { return s.empty() ? "-" : s; }
-std::string unfield(std::string_view s) { return s == "-" ? std::string() : std::string(s); }
+std::string field(const std::string& s) {
+  return s.empty() ? "-" : s;
+}
+std::string unfield(std::string_view s) {
+  return s == "-" ? std::string() : std::string(s);
+}
 }  // namespace
 
 std::string encodeCard(const PeerCard& card) {
@@ -54,8 +59,8 @@ std::string encodeCard(const PeerCard& card) {
 Result<PeerCard> decodeCard(const std::string& blob, int rank) {
   auto f = split(blob, ' ');
   auto bad = [&](const char* what) {
-    return makeError(ErrorCode::kPeerLost, "rank " + std::to_string(rank) + " sent a bad ucx address (" + what +
-                                               "); is every rank running --backend ucx?");
+    return makeError(ErrorCode::kPeerLost, "rank " + std::to_string(rank) + " sent a bad ucx address (" +
+                                               what + "); is every rank running --backend ucx?");
   };
   if (f.size() != 5 || f[0] != "ucx1") return bad("expected 'ucx1 ADDRESS HOST INTERFACE WORKER'");
   auto worker = hexDecode(f[4]);

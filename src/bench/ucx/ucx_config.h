@@ -24,7 +24,7 @@
 namespace railkit::bench::ucx {
 
 struct Setting {
-  std::string name;   // without the UCX_ prefix, as ucp_config_modify wants it: "TLS"
+  std::string name;  // without the UCX_ prefix, as ucp_config_modify wants it: "TLS"
   std::string value;
 };
 
@@ -41,10 +41,10 @@ std::string describeSettings(const std::vector<Setting>& settings);
 
 // What a rank publishes through the bootstrap.
 struct PeerCard {
-  std::string address;    // data-plane IPv4 (informational: UCX carries its own)
+  std::string address;  // data-plane IPv4 (informational: UCX carries its own)
   std::string host;
   std::string interface;
-  std::string worker;     // ucp worker address, raw bytes
+  std::string worker;  // ucp worker address, raw bytes
 };
 
 std::string encodeCard(const PeerCard& card);

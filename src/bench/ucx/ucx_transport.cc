@@ -6,11 +6,11 @@
 #include "bench/ucx/ucx_transport.h"
 
 #include <sched.h>
+#include <ucp/api/ucp.h>
 
 #include <list>
 #include <map>
 #include <optional>
-#include <ucp/api/ucp.h>
 
 #include "bench/socket_util.h"
 #include "bench/ucx/ucx_config.h"
@@ -52,8 +52,15 @@ struct PeerSlot {
 class UcxTransport final : public Transport {
  public:
   UcxTransport(int rank, int size, TransportOptions options)
-      : rank_(rank), size_(size), options_(std::move(options)), eps_(size, nullptr), slots_(size), infos_(size),
-        send_seq_(size, 0), recv_seq_(size, 0), streams_(size) {
+      : rank_(rank),
+        size_(size),
+        options_(std::move(options)),
+        eps_(size, nullptr),
+        slots_(size),
+        infos_(size),
+        send_seq_(size, 0),
+        recv_seq_(size, 0),
+        streams_(size) {
     for (int r = 0; r < size_; ++r) slots_[r] = PeerSlot{this, r, UCS_OK};
   }
 
@@ -77,7 +84,8 @@ class UcxTransport final : public Transport {
       return ucxError(ErrorCode::kUnavailable, "ucp_worker_get_address", st);
     }
     // Peers and rank lines name the devices UCX was given (the user's UCX_NET_DEVICES wins over --data-if).
-    ucx::PeerCard mine{options_.data_address, options_.hostname, ucx::devicesInUse(settings_, options_.data_interface),
+    ucx::PeerCard mine{options_.data_address, options_.hostname,
+                       ucx::devicesInUse(settings_, options_.data_interface),
                        std::string(reinterpret_cast<const char*>(address), address_len)};
     ucp_worker_release_address(worker_.worker, address);
     auto all = bootstrap.allgather(ucx::encodeCard(mine));
@@ -192,7 +200,8 @@ class UcxTransport final : public Transport {
       if (!send) return tl::unexpected(send.error());
       ids.push_back(*send);
     }
-    if (auto s = waitAll(ids); !s) return tl::unexpected(s.error().withContext("connecting (" + describeConfig() + ")"));
+    if (auto s = waitAll(ids); !s)
+      return tl::unexpected(s.error().withContext("connecting (" + describeConfig() + ")"));
     return okStatus();
   }
 
@@ -217,7 +226,8 @@ class UcxTransport final : public Transport {
     for (int r = 0; r < size_; ++r) {
       while (streams_[r].wantsMessage() && slots_[r].error == UCS_OK) {
         ucp_tag_recv_info_t info{};
-        ucp_tag_message_h msg = ucp_tag_probe_nb(worker_.worker, messageTag(r, recv_seq_[r]), ~ucp_tag_t{0}, 1, &info);
+        ucp_tag_message_h msg =
+            ucp_tag_probe_nb(worker_.worker, messageTag(r, recv_seq_[r]), ~ucp_tag_t{0}, 1, &info);
         if (msg == nullptr) break;
         ++recv_seq_[r];
         receiveMessage(r, msg, info.length);
@@ -328,8 +338,8 @@ class UcxTransport final : public Transport {
   }
 
   Status lost(int peer, ucs_status_t st, const char* what = "connection to") const {
-    return makeError(ErrorCode::kPeerLost, std::string("lost ") + what + " " + describe(peer) + ": " +
-                                               ucs_status_string(st));
+    return makeError(ErrorCode::kPeerLost,
+                     std::string("lost ") + what + " " + describe(peer) + ": " + ucs_status_string(st));
   }
 
   Status stalled(const std::vector<RequestId>& ids) const {
@@ -341,8 +351,9 @@ class UcxTransport final : public Transport {
         break;
       }
     }
-    return makeError(ErrorCode::kTimeout, "no progress for " + std::to_string(options_.stall_timeout.count() / 1000) +
-                                              " s with " + describe(peer) + " over ucx (" + describeConfig() + ")");
+    return makeError(ErrorCode::kTimeout,
+                     "no progress for " + std::to_string(options_.stall_timeout.count() / 1000) + " s with " +
+                         describe(peer) + " over ucx (" + describeConfig() + ")");
   }
 
   tl::unexpected<Error> ucxError(ErrorCode code, const std::string& what, ucs_status_t st) const {

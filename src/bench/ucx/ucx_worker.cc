@@ -6,8 +6,8 @@ namespace railkit::bench::ucx {
 namespace {
 
 tl::unexpected<Error> failure(const char* what, ucs_status_t st, const std::vector<Setting>& settings) {
-  return makeError(ErrorCode::kUnavailable,
-                   std::string("ucx: ") + what + ": " + ucs_status_string(st) + " (" + describeSettings(settings) + ")");
+  return makeError(ErrorCode::kUnavailable, std::string("ucx: ") + what + ": " + ucs_status_string(st) +
+                                                " (" + describeSettings(settings) + ")");
 }
 
 }  // namespace
@@ -20,7 +20,8 @@ Result<Worker> openWorker(const std::vector<Setting>& settings) {
   for (const auto& s : settings) {
     if (ucs_status_t st = ucp_config_modify(config, s.name.c_str(), s.value.c_str()); st != UCS_OK) {
       ucp_config_release(config);
-      return makeError(ErrorCode::kUsage, "UCX rejected UCX_" + s.name + "=" + s.value + ": " + ucs_status_string(st));
+      return makeError(ErrorCode::kUsage,
+                       "UCX rejected UCX_" + s.name + "=" + s.value + ": " + ucs_status_string(st));
     }
   }
   ucp_params_t params{};

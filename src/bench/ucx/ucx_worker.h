@@ -5,10 +5,10 @@
 // after a failure (a flush towards a dead peer would never end), and
 // whatever is still in flight released before the worker is destroyed.
 
+#include <ucp/api/ucp.h>
+
 #include <chrono>
 #include <vector>
-
-#include <ucp/api/ucp.h>
 
 #include "bench/ucx/ucx_config.h"
 #include "core/result.h"

@@ -18,9 +18,9 @@ std::vector<Finding> check(const DoctorInput& in) {
 }
 }  // namespace
 
-extern const Rule kGpudirectModuleMissing = {{
-    "gpudirect-module-missing", Severity::kWarning, "GPUDirect RDMA module not loaded",
-    R"(nvidia_peermem lets the NIC read and write GPU memory directly. Without it (or DMA-BUF support) NCCL copies
+extern const Rule kGpudirectModuleMissing = {
+    {"gpudirect-module-missing", Severity::kWarning, "GPUDirect RDMA module not loaded",
+     R"(nvidia_peermem lets the NIC read and write GPU memory directly. Without it (or DMA-BUF support) NCCL copies
 through host memory and inter-node bandwidth drops sharply; NCCL's log then lacks 'GPU Direct RDMA Enabled'.
 Fix: `modprobe nvidia_peermem` on the node, persist it in /etc/modules-load.d/, or with the NVIDIA GPU operator:
   helm upgrade gpu-operator nvidia/gpu-operator --set driver.rdma.enabled=true)"},

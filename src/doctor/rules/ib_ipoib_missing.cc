@@ -55,9 +55,9 @@ std::vector<Finding> check(const DoctorInput& in) {
 
 }  // namespace
 
-extern const Rule kIbIpoibMissing = {{
-    "ib-ipoib-missing", Severity::kError, "InfiniBand ports without IPoIB (ib_ipoib not loaded)",
-    R"(An InfiniBand port needs no IP address for verbs traffic (NCCL, UCX rc/dc use LIDs), but anything that
+extern const Rule kIbIpoibMissing = {
+    {"ib-ipoib-missing", Severity::kError, "InfiniBand ports without IPoIB (ib_ipoib not loaded)",
+     R"(An InfiniBand port needs no IP address for verbs traffic (NCCL, UCX rc/dc use LIDs), but anything that
 finds a peer by IP does: rdma_cm (UCX rdmacm, MPI implementations and storage that connect through
 it), TCP over the IB fabric, and NCCL_SOCKET_IFNAME / OMPI_MCA_btl_tcp_if_include set to ib*. Those
 addresses live on IPoIB netdevs (ib0, ib1, ...), created by the ib_ipoib kernel module. When the IB

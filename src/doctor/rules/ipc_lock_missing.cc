@@ -19,9 +19,9 @@ std::vector<Finding> check(const DoctorInput& in) {
 }
 }  // namespace
 
-extern const Rule kIpcLockMissing = {{
-    "ipc-lock-missing", Severity::kError, "Container lacks CAP_IPC_LOCK",
-    R"(RDMA pins memory. Without CAP_IPC_LOCK the locked-memory limit applies strictly and NCCL's network proxy
+extern const Rule kIpcLockMissing = {
+    {"ipc-lock-missing", Severity::kError, "Container lacks CAP_IPC_LOCK",
+     R"(RDMA pins memory. Without CAP_IPC_LOCK the locked-memory limit applies strictly and NCCL's network proxy
 crashes or UCX refuses to register GPU/host buffers.
 Fix: in the pod spec
   securityContext:

@@ -17,9 +17,10 @@ std::vector<Finding> check(const DoctorInput& in) {
   const bool ipc_lock = inv.process.cap_eff && ((*inv.process.cap_eff >> kCapIpcLock) & 1);
   Severity sev = m.bytes < kGiB && !ipc_lock ? Severity::kError : Severity::kWarning;
   std::string message = "RLIMIT_MEMLOCK is " + std::to_string(m.bytes) + " bytes; ";
-  message += ipc_lock ? "this process has CAP_IPC_LOCK, so the kernel does not hold RDMA registrations to it, but "
-                        "libraries that check the limit themselves (MPI, libfabric) may refuse large buffers"
-                      : "RDMA memory registration needs it unlimited";
+  message += ipc_lock
+                 ? "this process has CAP_IPC_LOCK, so the kernel does not hold RDMA registrations to it, but "
+                   "libraries that check the limit themselves (MPI, libfabric) may refuse large buffers"
+                 : "RDMA memory registration needs it unlimited";
   return {makeFinding(
       "memlock-limit", sev, "process", message,
       {{sys::paths::kSelfLimits, std::nullopt, "Max locked memory " + std::to_string(m.bytes)}},
@@ -29,9 +30,9 @@ std::vector<Finding> check(const DoctorInput& in) {
 }
 }  // namespace
 
-extern const Rule kMemlockLimit = {{
-    "memlock-limit", Severity::kError, "Locked-memory limit is finite",
-    R"(RDMA registers (pins) every buffer it sends from; with RLIMIT_MEMLOCK at the common 64 KiB default, ibv_reg_mr
+extern const Rule kMemlockLimit = {
+    {"memlock-limit", Severity::kError, "Locked-memory limit is finite",
+     R"(RDMA registers (pins) every buffer it sends from; with RLIMIT_MEMLOCK at the common 64 KiB default, ibv_reg_mr
 of 1 MiB or more fails ('Couldn't allocate MR', perftest works for small messages only) and NCCL/UCX abort or
 fall back. Error below 1 GiB, warning for any other finite value. A process with CAP_IPC_LOCK is not held to
 the limit by the kernel for its registrations (pinned pages over RLIMIT_MEMLOCK fail only without the

@@ -27,9 +27,10 @@ std::vector<Finding> check(const DoctorInput& in) {
 
 }  // namespace
 
-extern const Rule kMpiHostfileUnresolvable = {{
-    "mpi-hostfile-unresolvable", Severity::kError, "A host of the MPI hostfile (--hostfile) does not resolve",
-    R"(mpirun starts one daemon per hostfile line by name (ssh, or the MPI operator's kubectl-exec agent) and
+extern const Rule kMpiHostfileUnresolvable = {
+    {"mpi-hostfile-unresolvable", Severity::kError,
+     "A host of the MPI hostfile (--hostfile) does not resolve",
+     R"(mpirun starts one daemon per hostfile line by name (ssh, or the MPI operator's kubectl-exec agent) and
 the daemons then connect back over TCP. A name that does not resolve fails the launch with
 'ssh: Could not resolve hostname' or 'ORTE was unable to reliably start one or more daemons'.
 In Kubernetes the worker names (e.g. job-worker-0.job.ns.svc) exist in cluster DNS only when:

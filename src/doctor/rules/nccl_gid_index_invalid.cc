@@ -81,9 +81,9 @@ std::vector<Finding> check(const DoctorInput& in) {
 
 }  // namespace
 
-extern const Rule kNcclGidIndexInvalid = {{
-    "nccl-gid-index-invalid", Severity::kError, "NCCL_IB_GID_INDEX points at an empty or non-RoCE-v2 GID",
-    R"(On RoCE the GID is the port's network address (derived from the netdev's MAC or IP addresses) and
+extern const Rule kNcclGidIndexInvalid = {
+    {"nccl-gid-index-invalid", Severity::kError, "NCCL_IB_GID_INDEX points at an empty or non-RoCE-v2 GID",
+     R"(On RoCE the GID is the port's network address (derived from the netdev's MAC or IP addresses) and
 NCCL_IB_GID_INDEX picks which entry of the port's GID table NCCL uses. An empty entry (no IP on the
 interface, or the index belongs to another netdev) makes every connection fail ('NET/IB : ... failed
 to modify QP to RTR'); a RoCE v1 entry works only inside one L2 domain and is dropped by routed

@@ -32,9 +32,9 @@ std::vector<Finding> check(const DoctorInput& in) {
 
 }  // namespace
 
-extern const Rule kNcclIbDisabled = {{
-    "nccl-ib-disabled", Severity::kWarning, "NCCL told to ignore RDMA although ports are active",
-    R"(NCCL_IB_DISABLE=1 (or NCCL_NET=Socket) turns off NCCL's InfiniBand/RoCE transport. It is often left in
+extern const Rule kNcclIbDisabled = {
+    {"nccl-ib-disabled", Severity::kWarning, "NCCL told to ignore RDMA although ports are active",
+     R"(NCCL_IB_DISABLE=1 (or NCCL_NET=Socket) turns off NCCL's InfiniBand/RoCE transport. It is often left in
 a manifest from a TCP-only smoke test or a debugging session; the job still runs, but inter-node
 collectives go over TCP sockets at a small fraction of the fabric's bandwidth, and nothing fails. NCCL's
 log then shows 'NET/Socket' instead of 'NET/IB'.

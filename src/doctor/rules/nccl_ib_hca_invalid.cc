@@ -84,9 +84,9 @@ std::vector<Finding> check(const DoctorInput& in) {
 
 }  // namespace
 
-extern const Rule kNcclIbHcaInvalid = {{
-    "nccl-ib-hca-invalid", Severity::kError, "NCCL_IB_HCA names a missing or down device/port",
-    R"(NCCL_IB_HCA selects the RDMA devices NCCL may use: name prefixes ('mlx5' matches all mlx5_*), exact
+extern const Rule kNcclIbHcaInvalid = {
+    {"nccl-ib-hca-invalid", Severity::kError, "NCCL_IB_HCA names a missing or down device/port",
+     R"(NCCL_IB_HCA selects the RDMA devices NCCL may use: name prefixes ('mlx5' matches all mlx5_*), exact
 names with '=' ('=mlx5_0,mlx5_1'), exclusions with '^', and ports with ':' ('mlx5_0:1'). Entries that
 match no device, or a port that is not ACTIVE/LinkUp, are skipped without an error; the job then uses
 fewer rails than intended (warning), or, when nothing usable is left, NCCL silently uses TCP sockets

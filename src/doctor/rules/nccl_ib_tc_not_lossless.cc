@@ -40,9 +40,9 @@ std::vector<Finding> check(const DoctorInput& in) {
 
 }  // namespace
 
-extern const Rule kNcclIbTcNotLossless = {{
-    "nccl-ib-tc-not-lossless", Severity::kWarning, "NCCL_IB_TC maps to a priority without PFC",
-    R"(NCCL_IB_TC is the IP traffic class (DSCP << 2 | ECN bits) of NCCL's RoCE packets; it defaults to 0.
+extern const Rule kNcclIbTcNotLossless = {
+    {"nccl-ib-tc-not-lossless", Severity::kWarning, "NCCL_IB_TC maps to a priority without PFC",
+     R"(NCCL_IB_TC is the IP traffic class (DSCP << 2 | ECN bits) of NCCL's RoCE packets; it defaults to 0.
 The NIC puts each packet in a priority by its DSCP, and only priorities with PFC are lossless. When
 PFC is on for, say, priority 3 but NCCL sends with class 0, NCCL's traffic is the lossy kind: drops
 under congestion, retransmission timeouts, low and erratic bandwidth.

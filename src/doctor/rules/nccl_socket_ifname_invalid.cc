@@ -45,9 +45,9 @@ std::vector<Finding> check(const DoctorInput& in) {
 
 }  // namespace
 
-extern const Rule kNcclSocketIfnameInvalid = {{
-    "nccl-socket-ifname-invalid", Severity::kError, "NCCL_SOCKET_IFNAME selects no interface that is up",
-    R"(NCCL opens its bootstrap sockets (and, when it falls back from RDMA, all its data sockets) on the
+extern const Rule kNcclSocketIfnameInvalid = {
+    {"nccl-socket-ifname-invalid", Severity::kError, "NCCL_SOCKET_IFNAME selects no interface that is up",
+     R"(NCCL opens its bootstrap sockets (and, when it falls back from RDMA, all its data sockets) on the
 interfaces NCCL_SOCKET_IFNAME selects. The value is a comma list of name prefixes ('eth' matches eth0,
 eth1); '=' makes the names exact ('=eth0'), '^' excludes them ('^docker,lo'). If nothing that is up
 matches, every rank fails at init with 'Bootstrap : no socket interface found' or hangs. Interface names

@@ -34,9 +34,9 @@ std::vector<Finding> check(const DoctorInput& in) {
 
 }  // namespace
 
-extern const Rule kOmpiBtlIfUnset = {{
-    "ompi-btl-if-unset", Severity::kWarning, "OpenMPI may route control traffic over the wrong interface",
-    R"(OpenMPI's TCP BTL and its out-of-band channel use every interface they find unless told otherwise. In a
+extern const Rule kOmpiBtlIfUnset = {
+    {"ompi-btl-if-unset", Severity::kWarning, "OpenMPI may route control traffic over the wrong interface",
+     R"(OpenMPI's TCP BTL and its out-of-band channel use every interface they find unless told otherwise. In a
 pod with the pod network (eth0) and an RDMA secondary network (net1, an SR-IOV VF or macvlan), MPI may
 try to reach the other pods over net1, which carries no cluster routes or DNS: mpirun fails with 'No
 route to host', hangs in MPI_Init, or barriers time out. Keep MPI's control plane on eth0 and leave

@@ -24,13 +24,13 @@ std::vector<Finding> check(const DoctorInput& in) {
 }
 }  // namespace
 
-extern const Rule kOmpiCollConflict = {{"ompi-coll-conflict", Severity::kWarning,
-                                       "OpenMPI HCOLL/UCC collectives not disabled",
-                                       R"(OpenMPI loads the hcoll and ucc collective components when they are installed (HPC-X, NGC images). In pods
+extern const Rule kOmpiCollConflict = {
+    {"ompi-coll-conflict", Severity::kWarning, "OpenMPI HCOLL/UCC collectives not disabled",
+     R"(OpenMPI loads the hcoll and ucc collective components when they are installed (HPC-X, NGC images). In pods
 without the matching fabric setup they hang at MPI_Init or crash; with NCCL doing the data-plane work they
 add nothing.
 Fix: in the launcher's environment or mpirun line
   -x OMPI_MCA_coll_hcoll_enable=0 -x OMPI_MCA_coll_ucc_enable=0
 or `--mca coll_hcoll_enable 0 --mca coll_ucc_enable 0`.)"},
-                                       check};
+    check};
 }  // namespace railkit::doctor

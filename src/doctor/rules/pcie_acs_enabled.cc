@@ -46,9 +46,9 @@ std::vector<Finding> check(const DoctorInput& in) {
 
 }  // namespace
 
-extern const Rule kPcieAcsEnabled = {{
-    "pcie-acs-enabled", Severity::kError, "PCIe ACS is enabled on a bridge above a GPU or NIC",
-    R"(Access Control Services on a PCIe switch port can force requests between devices under the same switch
+extern const Rule kPcieAcsEnabled = {
+    {"pcie-acs-enabled", Severity::kError, "PCIe ACS is enabled on a bridge above a GPU or NIC",
+     R"(Access Control Services on a PCIe switch port can force requests between devices under the same switch
 (request redirect) up to the root complex and check their source (source validation). GPUDirect RDMA is
 exactly such traffic: the NIC reads and writes GPU memory. With ACS redirect it crosses the root
 complex (often at a fraction of the bandwidth) or is blocked by the IOMMU, and NCCL hangs or reports

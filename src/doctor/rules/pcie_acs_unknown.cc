@@ -30,9 +30,9 @@ std::vector<Finding> check(const DoctorInput& in) {
 
 }  // namespace
 
-extern const Rule kPcieAcsUnknown = {{
-    "pcie-acs-unknown", Severity::kInfo, "PCIe ACS state could not be read",
-    R"(The ACS control register lives in the PCIe extended configuration space (offset 0x100 and beyond).
+extern const Rule kPcieAcsUnknown = {
+    {"pcie-acs-unknown", Severity::kInfo, "PCIe ACS state could not be read",
+     R"(The ACS control register lives in the PCIe extended configuration space (offset 0x100 and beyond).
 The kernel hands unprivileged readers only the first 64 or 256 bytes of sysfs `config`, so from an
 ordinary pod or user the doctor cannot tell whether ACS is on, and it says so instead of reporting the
 bridges as fine (see pcie-acs-enabled for why ACS matters to GPUDirect RDMA).

@@ -82,9 +82,9 @@ std::vector<Finding> check(const DoctorInput& in) {
 
 }  // namespace
 
-extern const Rule kPcieLinkDegraded = {{
-    "pcie-link-degraded", Severity::kError, "A NIC or GPU trained its PCIe link below its maximum",
-    R"(A 400 Gb/s NIC needs a PCIe Gen5 x16 (or Gen4 x16 for 200 Gb/s) link. When a link trains narrower (x8
+extern const Rule kPcieLinkDegraded = {
+    {"pcie-link-degraded", Severity::kError, "A NIC or GPU trained its PCIe link below its maximum",
+     R"(A 400 Gb/s NIC needs a PCIe Gen5 x16 (or Gen4 x16 for 200 Gb/s) link. When a link trains narrower (x8
 instead of x16) or slower (Gen3 instead of Gen5) because of a bad riser, a wrong slot, dirty contacts or
 a BIOS bifurcation setting, RDMA bandwidth is capped below the port's line rate and nccl-tests show a
 fraction of the expected busbw on that rail. Error when the link cannot carry the port's rate, warning

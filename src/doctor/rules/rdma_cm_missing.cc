@@ -24,9 +24,9 @@ std::vector<Finding> check(const DoctorInput& in) {
 
 }  // namespace
 
-extern const Rule kRdmaCmMissing = {{
-    "rdma-cm-missing", Severity::kWarning, "/dev/infiniband/rdma_cm is not exposed",
-    R"(Verbs traffic needs /dev/infiniband/uverbsN; establishing connections through the RDMA connection
+extern const Rule kRdmaCmMissing = {
+    {"rdma-cm-missing", Severity::kWarning, "/dev/infiniband/rdma_cm is not exposed",
+     R"(Verbs traffic needs /dev/infiniband/uverbsN; establishing connections through the RDMA connection
 manager (librdmacm: UCX's rdmacm wire-up, `ib_write_bw -R`, rping, NVMe-oF, many MPI RoCE setups) also
 needs /dev/infiniband/rdma_cm. Without it those tools fail with 'Unable to read to socket/rdma_cm' or
 'rdma_create_event_channel failed'. NCCL itself does not use it.

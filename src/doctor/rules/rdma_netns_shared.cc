@@ -17,26 +17,26 @@ std::vector<Finding> check(const DoctorInput& in) {
   for (const auto& d : inv.rdma_devices) {
     int vfs = d.sriov.num_vfs.value_or(0);
     if (vfs <= 0) continue;
-    out.push_back(
-        makeFinding("rdma-netns-shared", Severity::kWarning, d.name,
-                    d.name + " has " + std::to_string(vfs) +
-                        " SR-IOV VF(s) configured while the RDMA subsystem is in shared netns mode: VF RDMA "
-                        "devices are not "
-                        "isolated per pod",
-                    {{sys::paths::kIbCoreNetnsMode, std::nullopt, "Y"},
-                     {pciDevicePath(d, "sriov_numvfs"), std::nullopt, std::to_string(vfs)}},
-                    "echo 'options ib_core netns_mode=0' > /etc/modprobe.d/ib_core.conf, update-initramfs -u, "
-                    "reboot (or SriovNetworkPoolConfig rdmaMode: exclusive); not 'rdma system set netns "
-                    "exclusive' on a node with pods: the kernel refuses it while other namespaces exist"));
+    out.push_back(makeFinding(
+        "rdma-netns-shared", Severity::kWarning, d.name,
+        d.name + " has " + std::to_string(vfs) +
+            " SR-IOV VF(s) configured while the RDMA subsystem is in shared netns mode: VF RDMA "
+            "devices are not "
+            "isolated per pod",
+        {{sys::paths::kIbCoreNetnsMode, std::nullopt, "Y"},
+         {pciDevicePath(d, "sriov_numvfs"), std::nullopt, std::to_string(vfs)}},
+        "echo 'options ib_core netns_mode=0' > /etc/modprobe.d/ib_core.conf, update-initramfs -u, "
+        "reboot (or SriovNetworkPoolConfig rdmaMode: exclusive); not 'rdma system set netns "
+        "exclusive' on a node with pods: the kernel refuses it while other namespaces exist"));
   }
   return out;
 }
 
 }  // namespace
 
-extern const Rule kRdmaNetnsShared = {{
-    "rdma-netns-shared", Severity::kWarning, "SR-IOV VFs configured while RDMA netns mode is shared",
-    R"(The kernel's RDMA subsystem runs in one of two network-namespace modes. In shared mode (the default,
+extern const Rule kRdmaNetnsShared = {
+    {"rdma-netns-shared", Severity::kWarning, "SR-IOV VFs configured while RDMA netns mode is shared",
+     R"(The kernel's RDMA subsystem runs in one of two network-namespace modes. In shared mode (the default,
 `netns_mode=Y`) every RDMA device is visible from every network namespace: fine for the shared device
 plugin with macvlan/ipvlan, wrong for SR-IOV, where each pod should own one VF. The RDMA CNI can then not
 move the VF's RDMA device into the pod's namespace, pods see each other's devices, and NCCL may pick a

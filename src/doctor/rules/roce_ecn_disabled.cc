@@ -43,9 +43,9 @@ std::vector<Finding> check(const DoctorInput& in) {
 
 }  // namespace
 
-extern const Rule kRoceEcnDisabled = {{
-    "roce-ecn-disabled", Severity::kWarning, "ECN (DCQCN) disabled on a RoCE NIC for NCCL's priority",
-    R"(RoCE's congestion control (DCQCN) works only when ECN is on at both ends: the receiving NIC (the
+extern const Rule kRoceEcnDisabled = {
+    {"roce-ecn-disabled", Severity::kWarning, "ECN (DCQCN) disabled on a RoCE NIC for NCCL's priority",
+     R"(RoCE's congestion control (DCQCN) works only when ECN is on at both ends: the receiving NIC (the
 notification point, roce_np) answers switch CE marks with CNPs and the sending NIC (the reaction
 point, roce_rp) lowers its rate. mlx5 exposes one switch per priority in
 /sys/class/net/<netdev>/ecn/roce_np/enable/<prio> and .../roce_rp/enable/<prio>. railkit checks the

@@ -59,9 +59,9 @@ std::vector<Finding> check(const DoctorInput& in) {
 
 }  // namespace
 
-extern const Rule kRoceGidNetns = {{
-    "roce-gid-netns", Severity::kError, "A RoCE GID's netdev is not in this network namespace",
-    R"(On RoCE every GID table entry is bound to a network interface (gid_attrs/ndevs) and carries that
+extern const Rule kRoceGidNetns = {
+    {"roce-gid-netns", Severity::kError, "A RoCE GID's netdev is not in this network namespace",
+     R"(On RoCE every GID table entry is bound to a network interface (gid_attrs/ndevs) and carries that
 interface's MAC/IP. Connections are set up through the netdev's routes and neighbours, so a GID whose
 netdev lives in another network namespace (the host's, another pod's) cannot reach anyone from here:
 NCCL reports 'NET/IB : ... failed' or hangs at connect, rdma_cm returns ENODEV/ETIMEDOUT. This happens

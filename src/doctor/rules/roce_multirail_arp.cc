@@ -35,10 +35,10 @@ std::vector<Finding> check(const DoctorInput& in) {
 
 }  // namespace
 
-extern const Rule kRoceMultirailArp = {{
-    "roce-multirail-arp", Severity::kWarning,
-    "ARP sysctls let RoCE netdevs that share a subnet answer for each other",
-    R"(Linux answers ARP for any local address on any interface (arp_ignore=0) and may use any local
+extern const Rule kRoceMultirailArp = {
+    {"roce-multirail-arp", Severity::kWarning,
+     "ARP sysctls let RoCE netdevs that share a subnet answer for each other",
+     R"(Linux answers ARP for any local address on any interface (arp_ignore=0) and may use any local
 address as the source of its ARP requests (arp_announce=0). With several RoCE rails in one subnet
 a peer then learns rail 1's MAC for rail 2's address, and RoCE v2 traffic for rail 2 lands on
 rail 1's port (or is dropped by the switch). arp_ignore=1 answers only for addresses of the

@@ -97,10 +97,10 @@ std::vector<Finding> check(const DoctorInput& in) {
 
 }  // namespace
 
-extern const Rule kRoceMultirailNoPolicyRouting = {{
-    "roce-multirail-no-policy-routing", Severity::kError,
-    "Several RoCE netdevs share an IPv4 subnet without policy routing",
-    R"(When two or more RoCE interfaces of one node have addresses in one subnet (e.g. all eight rails in
+extern const Rule kRoceMultirailNoPolicyRouting = {
+    {"roce-multirail-no-policy-routing", Severity::kError,
+     "Several RoCE netdevs share an IPv4 subnet without policy routing",
+     R"(When two or more RoCE interfaces of one node have addresses in one subnet (e.g. all eight rails in
 one /16, or RoCE VFs of several NICs in a pod from one IP pool), the main table holds one route
 for that subnet and every packet to it, whatever its source address, leaves through the first
 interface. RoCE v2 resolves the peer's MAC through that route: connections from the other rails

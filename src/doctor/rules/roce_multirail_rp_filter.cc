@@ -30,9 +30,9 @@ std::vector<Finding> check(const DoctorInput& in) {
 
 }  // namespace
 
-extern const Rule kRoceMultirailRpFilter = {{
-    "roce-multirail-rp-filter", Severity::kWarning, "Strict rp_filter on RoCE netdevs that share a subnet",
-    R"(With rp_filter=1 (strict, the default of many distributions) the kernel drops a packet when the
+extern const Rule kRoceMultirailRpFilter = {
+    {"roce-multirail-rp-filter", Severity::kWarning, "Strict rp_filter on RoCE netdevs that share a subnet",
+     R"(With rp_filter=1 (strict, the default of many distributions) the kernel drops a packet when the
 route back to its source does not leave through the interface it arrived on. When several RoCE
 rails share a subnet, that route is the same for all of them, so ARP requests and IP traffic
 (rdma_cm, RoCE v2 address resolution, NCCL's bootstrap on a rail) arriving on the other rails are

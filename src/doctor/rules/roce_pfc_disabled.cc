@@ -29,9 +29,9 @@ std::vector<Finding> check(const DoctorInput& in) {
 
 }  // namespace
 
-extern const Rule kRocePfcDisabled = {{
-    "roce-pfc-disabled", Severity::kWarning, "PFC enabled on no priority of a RoCE NIC",
-    R"(RoCE assumes a lossless Ethernet: Priority Flow Control pauses one priority instead of dropping its
+extern const Rule kRocePfcDisabled = {
+    {"roce-pfc-disabled", Severity::kWarning, "PFC enabled on no priority of a RoCE NIC",
+     R"(RoCE assumes a lossless Ethernet: Priority Flow Control pauses one priority instead of dropping its
 packets. With PFC off everywhere a congested switch drops RDMA packets and the sender goes back to
 the lost one after a timeout, which shows up as collectives at a fraction of line rate and
 'NET/IB : Got completion ... error 12' (retry exceeded) under load. Fabrics built for lossy RoCE

@@ -66,9 +66,9 @@ std::vector<Finding> check(const DoctorInput& in) {
 
 }  // namespace
 
-extern const Rule kUcxNetDevicesInvalid = {{
-    "ucx-net-devices-invalid", Severity::kError, "UCX_NET_DEVICES names a missing or down device",
-    R"(UCX_NET_DEVICES restricts UCX (OpenMPI with pml ucx, UCC, and libraries built on UCX) to the listed
+extern const Rule kUcxNetDevicesInvalid = {
+    {"ucx-net-devices-invalid", Severity::kError, "UCX_NET_DEVICES names a missing or down device",
+     R"(UCX_NET_DEVICES restricts UCX (OpenMPI with pml ucx, UCC, and libraries built on UCX) to the listed
 network devices: RDMA ports as <device>:<port> ('mlx5_0:1') and TCP interfaces by name ('eth0').
 Names copied from another node or from the host (an SR-IOV pod sees its VF, e.g. mlx5_12) match
 nothing in the pod; UCX then drops those transports, falls back to TCP, or fails at MPI_Init with

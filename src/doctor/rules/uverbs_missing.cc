@@ -22,9 +22,9 @@ std::vector<Finding> check(const DoctorInput& in) {
 }
 }  // namespace
 
-extern const Rule kUverbsMissing = {{
-    "uverbs-missing", Severity::kError, "RDMA device has no /dev/infiniband/uverbs node",
-    R"(libibverbs opens /dev/infiniband/uverbsN to talk to a device. sysfs can show the device while the container
+extern const Rule kUverbsMissing = {
+    {"uverbs-missing", Severity::kError, "RDMA device has no /dev/infiniband/uverbs node",
+     R"(libibverbs opens /dev/infiniband/uverbsN to talk to a device. sysfs can show the device while the container
 has no device node, and then NCCL reports no IB device and falls back to sockets.
 Fix: on the node `modprobe ib_uverbs` (and rdma_ucm). In Kubernetes let the device plugin inject the nodes:
   resources:

@@ -10,8 +10,8 @@ const std::vector<std::string>& knownRdmaResourcePrefixes() {
   // (nvidia.com/hostdev), EFA (vpc.amazonaws.com/efa), and the VF names
   // commonly used with SR-IOV RDMA.
   static const std::vector<std::string> kPrefixes = {
-      "rdma/", "nvidia.com/hostdev", "vpc.amazonaws.com/efa", "nvidia.com/rdma", "nvidia.com/mlnx",
-      "openshift.io/rdma", "mellanox.com/"};
+      "rdma/",           "nvidia.com/hostdev", "vpc.amazonaws.com/efa", "nvidia.com/rdma",
+      "nvidia.com/mlnx", "openshift.io/rdma",  "mellanox.com/"};
   return kPrefixes;
 }
 
@@ -49,8 +49,8 @@ void prepareLintInput(LintInput& input) {
             size_t close = open == std::string::npos ? open : text.find('"', open + 1);
             if (close == std::string::npos) break;
             std::string name = text.substr(open + 1, close - open - 1);
-            input.rdma_resources.insert((std::string(plugin) == "rdmaSharedDevicePlugin" ? "rdma/" : "nvidia.com/") +
-                                        name);
+            input.rdma_resources.insert(
+                (std::string(plugin) == "rdmaSharedDevicePlugin" ? "rdma/" : "nvidia.com/") + name);
             pos = close;
           }
         }

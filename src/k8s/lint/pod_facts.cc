@@ -1,8 +1,7 @@
 #include "k8s/lint/pod_facts.h"
 
-#include <optional>
-
 #include <nlohmann/json.hpp>
+#include <optional>
 
 #include "core/strings.h"
 
@@ -46,7 +45,8 @@ ContainerFacts containerFacts(const YamlNode& node, const std::string& path, boo
   facts.command = joinScalars(node.get("command")) + joinScalars(node.get("args"));
   if (const YamlNode* mounts = node.get("volumeMounts"); mounts && mounts->isSeq())
     for (const YamlNode& mount : mounts->items)
-      if (const YamlNode* mount_path = mount.get("mountPath")) facts.mount_paths.push_back(mount_path->text());
+      if (const YamlNode* mount_path = mount.get("mountPath"))
+        facts.mount_paths.push_back(mount_path->text());
   return facts;
 }
 
@@ -141,7 +141,8 @@ bool mentions(const YamlNode& node, std::string_view needle, int depth = 0) {
 }
 
 bool mentionsTcpx(const std::string& text) {
-  for (const char* mark : {"NCCL_FASTRAK_", "NCCL_GPUDIRECTTCPX_", "gpudirect-tcpx", "tcpgpudmarxd", "fastrak"})
+  for (const char* mark :
+       {"NCCL_FASTRAK_", "NCCL_GPUDIRECTTCPX_", "gpudirect-tcpx", "tcpgpudmarxd", "fastrak"})
     if (text.find(mark) != std::string::npos) return true;
   return false;
 }
@@ -191,7 +192,8 @@ PodFacts podFacts(const PodSpecView& view) {
     if (list == nullptr || !list->isSeq()) continue;
     for (size_t i = 0; i < list->items.size(); ++i)
       if (list->items[i].isMap())
-        pod.containers.push_back(containerFacts(list->items[i], view.path + "." + key + "[" + std::to_string(i) + "]",
+        pod.containers.push_back(containerFacts(list->items[i],
+                                                view.path + "." + key + "[" + std::to_string(i) + "]",
                                                 std::string(key) == "initContainers"));
   }
   if (const YamlNode* volumes = spec.get("volumes"); volumes && volumes->isSeq()) {
@@ -212,7 +214,8 @@ PodFacts podFacts(const PodSpecView& view) {
                   pod.shm_memory = true;
     }
   }
-  if (const YamlNode* claims = spec.get("resourceClaims"); claims && claims->isSeq() && !claims->items.empty())
+  if (const YamlNode* claims = spec.get("resourceClaims");
+      claims && claims->isSeq() && !claims->items.empty())
     pod.dra_claims = true;
   if (view.metadata != nullptr) {
     if (const YamlNode* multus = view.metadata->at({"annotations", "k8s.v1.cni.cncf.io/networks"}))
@@ -229,11 +232,13 @@ PodFacts podFacts(const PodSpecView& view) {
       for (const char* key : {"initContainers", "containers"})
         if (const YamlNode* list = other.spec->get(key); list && list->isSeq())
           for (const YamlNode& item : list->items)
-            if (item.isMap() && containerMentionsTcpx(containerFacts(item, "", false))) pod.gpudirect_tcpx = true;
+            if (item.isMap() && containerMentionsTcpx(containerFacts(item, "", false)))
+              pod.gpudirect_tcpx = true;
     });
   // Without GKE's multi-network annotation a TCPX(O) pod's NICs are added at
   // admission (GKE's TCPXO injection or a webhook): their names are unknown here.
-  bool gke_networks = view.metadata != nullptr && view.metadata->at({"annotations", "networking.gke.io/interfaces"});
+  bool gke_networks =
+      view.metadata != nullptr && view.metadata->at({"annotations", "networking.gke.io/interfaces"});
   if (pod.gpudirect_tcpx && !gke_networks) pod.interfaces_known = false;
   pod.memlock_platform = memlockPlatform(view, pod.containers);
   return pod;
@@ -251,7 +256,8 @@ long gpuCount(const ContainerFacts& container) {
   long count = 0;
   for (const auto* list : {&container.limits, &container.requests}) {
     for (const auto& [name, value] : *list)
-      if (name == "nvidia.com/gpu" || name == "amd.com/gpu") count = std::max(count, parseQuantityCount(value));
+      if (name == "nvidia.com/gpu" || name == "amd.com/gpu")
+        count = std::max(count, parseQuantityCount(value));
   }
   return count;
 }

@@ -18,10 +18,10 @@ struct ContainerFacts {
   std::string path;  // field path of the container
   std::map<std::string, std::string> requests, limits;
   std::vector<std::string> cap_add;
-  bool ipc_lock = false;     // IPC_LOCK (or CAP_IPC_LOCK, see cap-prefix) added
+  bool ipc_lock = false;  // IPC_LOCK (or CAP_IPC_LOCK, see cap-prefix) added
   bool privileged = false;
   std::map<std::string, std::string> env;  // literal env values
-  std::string command;       // command + args joined
+  std::string command;                     // command + args joined
   std::vector<std::string> mount_paths;
   bool init = false;
 };
@@ -30,11 +30,11 @@ struct PodFacts {
   PodSpecView view;
   std::vector<ContainerFacts> containers;
   bool host_network = false;
-  bool shm_memory = false;          // /dev/shm backed by memory (emptyDir Memory or host /dev/shm)
-  std::vector<std::string> network_names;   // multus / GKE networks
-  std::vector<std::string> interfaces;      // interface names the pod will have (besides lo)
-  bool interfaces_known = true;             // false when an annotation could not be read
-  bool dra_claims = false;                  // pod-level resourceClaims
+  bool shm_memory = false;                 // /dev/shm backed by memory (emptyDir Memory or host /dev/shm)
+  std::vector<std::string> network_names;  // multus / GKE networks
+  std::vector<std::string> interfaces;     // interface names the pod will have (besides lo)
+  bool interfaces_known = true;            // false when an annotation could not be read
+  bool dra_claims = false;                 // pod-level resourceClaims
   // GKE GPUDirect-TCPX/TCPXO: several NICs, but NCCL moves data over TCP
   // through the FasTrak plugin and its daemon; nothing in the pod is RDMA.
   bool gpudirect_tcpx = false;

@@ -25,9 +25,11 @@ void emit(const nlohmann::json& value, int indent, std::string& out);
 // anything else keeps JSON quotes so no reader re-types it.
 std::string key(const std::string& name) {
   bool plain = !name.empty() && std::isalpha(static_cast<unsigned char>(name[0])) != 0 && name != "true" &&
-               name != "false" && name != "null" && name != "yes" && name != "no" && name != "on" && name != "off";
+               name != "false" && name != "null" && name != "yes" && name != "no" && name != "on" &&
+               name != "off";
   for (char c : name)
-    plain = plain && (std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_' || c == '-' || c == '.' || c == '/');
+    plain = plain && (std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_' || c == '-' || c == '.' ||
+                      c == '/');
   return plain ? name : nlohmann::json(name).dump();
 }
 

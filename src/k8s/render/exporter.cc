@@ -22,7 +22,9 @@ json labels(const ExporterDeployment& d) {
   return {{"app.kubernetes.io/name", d.name}, {"app.kubernetes.io/part-of", "railkit"}};
 }
 
-json metadata(const ExporterDeployment& d) { return {{"name", d.name}, {"namespace", d.ns}, {"labels", labels(d)}}; }
+json metadata(const ExporterDeployment& d) {
+  return {{"name", d.name}, {"namespace", d.ns}, {"labels", labels(d)}};
+}
 
 // nobody and no capabilities; --pods: root with the two it needs (setns into
 // another network namespace; reading the ns/net link of another user's
@@ -38,7 +40,12 @@ json securityContext(const ExporterDeployment& d) {
 }
 
 json daemonSet(const ExporterDeployment& d) {
-  json args = {"exporter", "--root", "/host", "--listen", fmt::format("0.0.0.0:{}", d.port), "--interval",
+  json args = {"exporter",
+               "--root",
+               "/host",
+               "--listen",
+               fmt::format("0.0.0.0:{}", d.port),
+               "--interval",
                std::to_string(d.interval_s)};
   json mounts = {{{"name", "sys"}, {"mountPath", "/host/sys"}, {"readOnly", true}}};
   json volumes = {{{"name", "sys"}, {"hostPath", {{"path", "/sys"}, {"type", "Directory"}}}}};
@@ -96,11 +103,12 @@ json serviceMonitor(const ExporterDeployment& d) {
           {"metadata", metadata(d)},
           {"spec",
            {{"selector", {{"matchLabels", labels(d)}}},
-            {"endpoints", {{{"port", "metrics"}, {"interval", fmt::format("{}s", std::max(d.interval_s, 15) * 2)}}}}}}};
+            {"endpoints",
+             {{{"port", "metrics"}, {"interval", fmt::format("{}s", std::max(d.interval_s, 15) * 2)}}}}}}};
 }
 
-json alert(const std::string& name, const std::string& expr, const std::string& for_, const std::string& severity,
-           const std::string& summary) {
+json alert(const std::string& name, const std::string& expr, const std::string& for_,
+           const std::string& severity, const std::string& summary) {
   return {{"alert", name},
           {"expr", expr},
           {"for", for_},
@@ -115,20 +123,26 @@ json ruleGroups(const ExporterDeployment& d) {
             "RDMA port {{ $labels.device }}/{{ $labels.port }} on {{ $labels.instance }} is not ACTIVE"),
       // Below the fastest port of the same node: a link that trained at a
       // lower speed (a bad cable or transceiver) on an otherwise uniform node.
-      alert("RailkitRdmaPortRateBelowMax",
-            "railkit_rdma_port_rate_bytes_per_second < ignoring(device, port) group_left "
-            "max without(device, port) (railkit_rdma_port_rate_bytes_per_second)",
-            "15m", "warning",
-            "RDMA port {{ $labels.device }}/{{ $labels.port }} on {{ $labels.instance }} runs below the node's "
-            "fastest port"),
-      alert("RailkitRdmaSymbolErrorsIncreasing", "increase(railkit_rdma_port_symbol_errors_total[10m]) > 0", "0m",
-            "warning", "Symbol errors on {{ $labels.device }}/{{ $labels.port }} ({{ $labels.instance }}): a bad cable or optic"),
+      alert(
+          "RailkitRdmaPortRateBelowMax",
+          "railkit_rdma_port_rate_bytes_per_second < ignoring(device, port) group_left "
+          "max without(device, port) (railkit_rdma_port_rate_bytes_per_second)",
+          "15m", "warning",
+          "RDMA port {{ $labels.device }}/{{ $labels.port }} on {{ $labels.instance }} runs below the node's "
+          "fastest port"),
+      alert("RailkitRdmaSymbolErrorsIncreasing", "increase(railkit_rdma_port_symbol_errors_total[10m]) > 0",
+            "0m", "warning",
+            "Symbol errors on {{ $labels.device }}/{{ $labels.port }} ({{ $labels.instance }}): a bad cable "
+            "or optic"),
       alert("RailkitRdmaLinkDownedIncreasing", "increase(railkit_rdma_port_link_downed_total[10m]) > 0", "0m",
-            "warning", "Link on {{ $labels.device }}/{{ $labels.port }} ({{ $labels.instance }}) went down and up"),
+            "warning",
+            "Link on {{ $labels.device }}/{{ $labels.port }} ({{ $labels.instance }}) went down and up"),
       alert("RailkitRoceCongestionStorm",
-            "rate(railkit_rdma_hw_counter_total{counter=~\"np_cnp_sent|rp_cnp_handled|np_ecn_marked_roce_packets\"}[5m]) > 100000",
+            "rate(railkit_rdma_hw_counter_total{counter=~\"np_cnp_sent|rp_cnp_handled|np_ecn_marked_roce_"
+            "packets\"}[5m]) > 100000",
             "10m", "warning",
-            "{{ $labels.counter }} on {{ $labels.device }}/{{ $labels.port }} ({{ $labels.instance }}) above 100k/s for "
+            "{{ $labels.counter }} on {{ $labels.device }}/{{ $labels.port }} ({{ $labels.instance }}) above "
+            "100k/s for "
             "10 minutes: sustained congestion"),
       alert("RailkitDoctorError", "railkit_doctor_findings{severity=\"error\"} > 0", "15m", "warning",
             "railkit doctor reports errors on {{ $labels.instance }} (railkit_doctor_finding lists them)"),
@@ -148,23 +162,29 @@ json prometheusRule(const ExporterDeployment& d) {
 }  // namespace
 
 Result<std::vector<RenderedObject>> renderExporter(const ExporterDeployment& d) {
-  if (d.image.empty()) return makeError(ErrorCode::kUsage, "render exporter: --image is required (an image holding railkit)");
-  if (d.port < 1 || d.port > 65535) return makeError(ErrorCode::kUsage, "render exporter: --port must be 1-65535");
-  if (d.interval_s < 1) return makeError(ErrorCode::kUsage, "render exporter: --interval must be at least 1 second");
+  if (d.image.empty())
+    return makeError(ErrorCode::kUsage, "render exporter: --image is required (an image holding railkit)");
+  if (d.port < 1 || d.port > 65535)
+    return makeError(ErrorCode::kUsage, "render exporter: --port must be 1-65535");
+  if (d.interval_s < 1)
+    return makeError(ErrorCode::kUsage, "render exporter: --interval must be at least 1 second");
   return std::vector<RenderedObject>{
       {"00-daemonset-" + d.name + ".yaml",
-       d.pods ? "railkit exporter --pods on every node: host /sys and /proc read-only, root with SYS_ADMIN and "
-                "SYS_PTRACE only (to enter pods' network namespaces), pod network"
-              : "railkit exporter on every node: host /sys read-only, nobody, no capabilities, pod network",
+       d.pods
+           ? "railkit exporter --pods on every node: host /sys and /proc read-only, root with SYS_ADMIN and "
+             "SYS_PTRACE only (to enter pods' network namespaces), pod network"
+           : "railkit exporter on every node: host /sys read-only, nobody, no capabilities, pod network",
        daemonSet(d)},
       {"01-service-" + d.name + ".yaml", "Headless: Prometheus scrapes every exporter pod", service(d)},
       {"02-servicemonitor-" + d.name + ".yaml", "Prometheus Operator: scrape the Service's metrics port",
        serviceMonitor(d)},
-      {"03-prometheusrule-" + d.name + ".yaml", "Alerts: ports, errors, congestion, doctor, the exporter itself",
-       prometheusRule(d)},
+      {"03-prometheusrule-" + d.name + ".yaml",
+       "Alerts: ports, errors, congestion, doctor, the exporter itself", prometheusRule(d)},
   };
 }
 
-std::string exporterRuleFile(const ExporterDeployment& d) { return emitYaml(json{{"groups", ruleGroups(d)}}); }
+std::string exporterRuleFile(const ExporterDeployment& d) {
+  return emitYaml(json{{"groups", ruleGroups(d)}});
+}
 
 }  // namespace railkit::k8s::render

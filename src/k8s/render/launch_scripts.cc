@@ -181,11 +181,11 @@ std::string indexedMpiScript(const Profile& profile, const PodNetwork& net, cons
          " ]; do\n"
          "    ssh " +
          sshPort(net) +
-         "-o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null -o BatchMode=yes -o ConnectTimeout=10 \\\n"
+         "-o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null -o BatchMode=yes -o ConnectTimeout=10 "
+         "\\\n"
          "      \"" +
-         before + "$i" + after +
-         "\" 'touch " + kRunOverMarker +
-         "' || echo \"could not tell " + before + "$i" + after +
+         before + "$i" + after + "\" 'touch " + kRunOverMarker + "' || echo \"could not tell " + before +
+         "$i" + after +
          " the run is over\" >&2\n"
          "    i=$((i + 1))\n"
          "  done\n"
@@ -212,7 +212,8 @@ std::string indexedMpiScript(const Profile& profile, const PodNetwork& net, cons
          "    seen=1 misses=0\n"
          "  elif [ \"$seen\" = 1 ]; then\n"
          "    misses=$((misses + 1))\n"
-         "    if [ \"$misses\" -ge 3 ]; then echo \"rank 0 ($master) ended without saying the run is over\" >&2; break; fi\n"
+         "    if [ \"$misses\" -ge 3 ]; then echo \"rank 0 ($master) ended without saying the run is over\" "
+         ">&2; break; fi\n"
          "  elif [ $(($(date +%s) - start)) -ge " +
          kWaitSeconds +
          " ]; then\n"

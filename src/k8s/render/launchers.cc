@@ -39,15 +39,15 @@ Result<RenderedObject> jobTokenSecret(const Profile& profile) {
     return makeError(ErrorCode::kUsage,
                      "render: the job token must be 16..1024 printable characters without spaces");
   }
-  return RenderedObject{
-      "job-token-secret.yaml",
-      "Secret: the job token railkit's rendezvous (bench, validate) checks (RAILKIT_JOB_TOKEN in the workers); "
-      "a stranger without it cannot join or stop the job. One per job, random per render.",
-      {{"apiVersion", "v1"},
-       {"kind", "Secret"},
-       {"metadata", metadata(jobTokenSecretName(profile), profile.ns)},
-       {"type", "Opaque"},
-       {"stringData", {{"token", token}}}}};
+  return RenderedObject{"job-token-secret.yaml",
+                        "Secret: the job token railkit's rendezvous (bench, validate) checks "
+                        "(RAILKIT_JOB_TOKEN in the workers); "
+                        "a stranger without it cannot join or stop the job. One per job, random per render.",
+                        {{"apiVersion", "v1"},
+                         {"kind", "Secret"},
+                         {"metadata", metadata(jobTokenSecretName(profile), profile.ns)},
+                         {"type", "Opaque"},
+                         {"stringData", {{"token", token}}}}};
 }
 
 // Pods of an MPI program over indexed pods share one key pair: root's
@@ -87,7 +87,8 @@ json workerPodSpec(const Profile& profile, const PodDecoration& decoration, cons
                    const json& extra_env, const std::string& container) {
   json limits = decoration.limits;
   // gpusPerNode 0 (validate of a node without GPUs): no GPU request at all.
-  if (!decoration.gpus_from_dra && profile.gpus_per_node > 0) limits["nvidia.com/gpu"] = profile.gpus_per_node;
+  if (!decoration.gpus_from_dra && profile.gpus_per_node > 0)
+    limits["nvidia.com/gpu"] = profile.gpus_per_node;
   json env = ncclEnv(profile, decoration);
   for (const auto& item : extra_env) env.push_back(item);
   json mounts = json::array({{{"name", "dshm"}, {"mountPath", "/dev/shm"}}});
@@ -151,7 +152,8 @@ std::string indexedScript(const Profile& profile, const PodDecoration& decoratio
                           const std::string& host_of_rank) {
   std::string master = host_of_rank;
   master.replace(master.find("{i}"), 3, "0");
-  if (profile.test.tool == "railkit" || profile.test.tool == "validate") return indexedBenchScript(profile, net);
+  if (profile.test.tool == "railkit" || profile.test.tool == "validate")
+    return indexedBenchScript(profile, net);
   if (profile.test.tool == "perftest") return indexedPerftestScript(profile, net, master);
   std::vector<std::string> forward;
   for (const auto& item : ncclEnv(profile, decoration)) forward.push_back(item["name"].get<std::string>());

@@ -1,10 +1,9 @@
 #pragma once
 // Internal to render: what an exposure mode adds to the worker pods, and the
 // builders modes and launchers share.
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "k8s/render/render.h"
 
@@ -14,11 +13,11 @@ using nlohmann::json;
 
 struct PodDecoration {
   json annotations = json::object();
-  json limits = json::object();       // extended resources (requests = limits)
-  json pod_claims = json::array();    // spec.resourceClaims
+  json limits = json::object();     // extended resources (requests = limits)
+  json pod_claims = json::array();  // spec.resourceClaims
   json container_claims = json::array();
   bool host_network = false;
-  json env = json::array();           // NCCL/UCX for the mode
+  json env = json::array();  // NCCL/UCX for the mode
   json extra_containers = json::array();
   // Native sidecars (restartPolicy: Always): they start before the main
   // container and are stopped after it, so a Job's pod still completes.

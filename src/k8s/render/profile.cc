@@ -14,8 +14,9 @@ Status readInt(const YamlNode* node, int& out, const std::string& where, const c
   auto value = parseUint(node->text());
   if (!value || *value < min || *value > max)
     return makeError(ErrorCode::kInvalidInput, where + ":" + std::to_string(node->line) + ": " + key +
-                                                   " expects a whole number from " + std::to_string(min) + " to " +
-                                                   std::to_string(max) + ", found '" + node->value + "'");
+                                                   " expects a whole number from " + std::to_string(min) +
+                                                   " to " + std::to_string(max) + ", found '" + node->value +
+                                                   "'");
   out = static_cast<int>(*value);
   return okStatus();
 }
@@ -32,21 +33,24 @@ void readList(const YamlNode* node, std::vector<std::string>& out) {
 
 // What each test tool can run: nccl-tests' binaries (op + "_perf"),
 // railkit bench's ops, perftest's bandwidth and latency tools.
-constexpr const char* kNcclTestsOps[] = {"all_reduce", "all_gather", "broadcast", "reduce", "reduce_scatter",
-                                         "alltoall", "scatter", "gather", "sendrecv", "hypercube"};
-constexpr const char* kRailkitOps[] = {"all_reduce", "all_gather", "reduce_scatter", "broadcast", "reduce",
-                                       "alltoall", "sendrecv", "p2p", "pairs", "all"};
-constexpr const char* kPerftestOps[] = {"ib_write_bw", "ib_read_bw", "ib_send_bw", "ib_atomic_bw",
+constexpr const char* kNcclTestsOps[] = {"all_reduce",     "all_gather", "broadcast", "reduce",
+                                         "reduce_scatter", "alltoall",   "scatter",   "gather",
+                                         "sendrecv",       "hypercube"};
+constexpr const char* kRailkitOps[] = {"all_reduce", "all_gather", "reduce_scatter", "broadcast",
+                                       "reduce",     "alltoall",   "sendrecv",       "p2p",
+                                       "pairs",      "all"};
+constexpr const char* kPerftestOps[] = {"ib_write_bw",  "ib_read_bw",  "ib_send_bw",  "ib_atomic_bw",
                                         "ib_write_lat", "ib_read_lat", "ib_send_lat", "ib_atomic_lat"};
 // railkit validate's phase 4 runs the collectives (no p2p, pairs or all:
 // phase 3 is its pairs).
-constexpr const char* kValidateOps[] = {"all_reduce", "all_gather", "reduce_scatter", "broadcast", "reduce",
-                                        "alltoall"};
+constexpr const char* kValidateOps[] = {"all_reduce", "all_gather", "reduce_scatter",
+                                        "broadcast",  "reduce",     "alltoall"};
 constexpr const char* kBackends[] = {"nccl", "tcp", "ucx"};
 
 template <size_t N>
 bool listed(const std::string& value, const char* const (&list)[N]) {
-  return std::find_if(std::begin(list), std::end(list), [&](const char* v) { return value == v; }) != std::end(list);
+  return std::find_if(std::begin(list), std::end(list), [&](const char* v) { return value == v; }) !=
+         std::end(list);
 }
 
 template <size_t N>
@@ -63,8 +67,8 @@ std::string listText(const char* const (&list)[N]) {
 // cannot smuggle shell syntax into the pods' commands.
 bool safeWord(const std::string& value) {
   return !value.empty() && value.size() <= 63 && std::all_of(value.begin(), value.end(), [](char c) {
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-' || c == '_' ||
-           c == '.';
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-' ||
+           c == '_' || c == '.';
   });
 }
 
@@ -74,13 +78,14 @@ Status finishTest(const Profile& profile, TestSpec& test) {
   } else if (test.tool == "perftest") {
     if (test.op.empty()) test.op = "ib_write_bw";
   } else if (test.tool != "validate") {
-    return makeError(ErrorCode::kUsage,
-                     "profile: test.tool '" + test.tool + "': expected nccl-tests, railkit, perftest or validate");
+    return makeError(ErrorCode::kUsage, "profile: test.tool '" + test.tool +
+                                            "': expected nccl-tests, railkit, perftest or validate");
   }
   if (!test.slow_fraction.empty()) {
     auto fraction = parseDouble(test.slow_fraction);
     if (test.tool != "validate")
-      return makeError(ErrorCode::kUsage, "profile: test.slowFraction goes with test.tool validate (its pairs phase)");
+      return makeError(ErrorCode::kUsage,
+                       "profile: test.slowFraction goes with test.tool validate (its pairs phase)");
     if (!fraction || !(*fraction > 0 && *fraction < 1))
       return makeError(ErrorCode::kUsage, "profile: test.slowFraction '" + test.slow_fraction.substr(0, 40) +
                                               "': expected a fraction between 0 and 1");
@@ -104,33 +109,38 @@ Status finishTest(const Profile& profile, TestSpec& test) {
   // gpusPerNode 0 says a node has no GPU: validate checks that; every other
   // test runs one rank per GPU.
   if (profile.gpus_per_node == 0 && test.tool != "validate")
-    return makeError(ErrorCode::kUsage, "profile: gpusPerNode 0 goes with test.tool validate only (" + test.tool +
-                                            " runs one rank per GPU)");
+    return makeError(ErrorCode::kUsage, "profile: gpusPerNode 0 goes with test.tool validate only (" +
+                                            test.tool + " runs one rank per GPU)");
   if (test.tool == "nccl-tests" && !listed(test.op, kNcclTestsOps))
     return makeError(ErrorCode::kUsage, "profile: test.op '" + test.op + "' is not an nccl-tests binary (" +
                                             listText(kNcclTestsOps) + ")");
   if (test.tool == "railkit" && !listed(test.op, kRailkitOps))
-    return makeError(ErrorCode::kUsage,
-                     "profile: test.op '" + test.op + "' is not a railkit bench op (" + listText(kRailkitOps) + ")");
+    return makeError(ErrorCode::kUsage, "profile: test.op '" + test.op + "' is not a railkit bench op (" +
+                                            listText(kRailkitOps) + ")");
   if (test.tool == "perftest" && !listed(test.op, kPerftestOps))
-    return makeError(ErrorCode::kUsage,
-                     "profile: test.op '" + test.op + "' is not a perftest tool (" + listText(kPerftestOps) + ")");
+    return makeError(ErrorCode::kUsage, "profile: test.op '" + test.op + "' is not a perftest tool (" +
+                                            listText(kPerftestOps) + ")");
   if (!listed(test.backend, kBackends))
-    return makeError(ErrorCode::kUsage, "profile: test.backend '" + test.backend + "': expected nccl, tcp or ucx");
+    return makeError(ErrorCode::kUsage,
+                     "profile: test.backend '" + test.backend + "': expected nccl, tcp or ucx");
   if (test.tool != "railkit" && test.tool != "validate" && test.backend != "nccl")
     return makeError(ErrorCode::kUsage,
                      "profile: test.backend goes with test.tool railkit or validate (their --backend)");
   // perftest is one server and one client: a pair of nodes, no more.
   if (test.tool == "perftest" && profile.nodes != 2)
-    return makeError(ErrorCode::kUsage, "profile: test.tool perftest runs between 2 nodes (a server and a client), "
-                                        "found nodes: " + std::to_string(profile.nodes));
+    return makeError(ErrorCode::kUsage,
+                     "profile: test.tool perftest runs between 2 nodes (a server and a client), "
+                     "found nodes: " +
+                         std::to_string(profile.nodes));
   for (const std::string* size : {&test.min_bytes, &test.max_bytes}) {
     if (size->empty() && test.tool == "validate") continue;  // validate's own default
     bool plain = !size->empty() && std::all_of(size->begin(), size->end(), [](char c) {
-      return (c >= '0' && c <= '9') || c == 'K' || c == 'M' || c == 'G' || c == 'T' || c == 'k' || c == 'm' || c == 'g';
+      return (c >= '0' && c <= '9') || c == 'K' || c == 'M' || c == 'G' || c == 'T' || c == 'k' || c == 'm' ||
+             c == 'g';
     });
     if (!plain)
-      return makeError(ErrorCode::kUsage, "profile: test sizes must look like 8, 1M or 8G, found '" + *size + "'");
+      return makeError(ErrorCode::kUsage,
+                       "profile: test sizes must look like 8, 1M or 8G, found '" + *size + "'");
   }
   return okStatus();
 }
@@ -144,15 +154,16 @@ Result<Profile> parseProfile(std::string_view text, std::string_view file) {
   if (stream->documents.empty() || !stream->documents[0].root.isMap())
     return makeError(ErrorCode::kInvalidInput, where + ":1: expected a profile mapping");
   const YamlNode& root = stream->documents[0].root;
-  static const char* kKnown[] = {"name", "namespace", "image", "nodes", "gpusPerNode", "fabric", "mode",
-                                 "launcher", "resourceName", "controlInterface", "dataInterfaces", "hcas",
-                                 "shmSize", "draGpus", "test", "dataPciAddresses"};
+  static const char* kKnown[] = {"name",         "namespace",        "image",          "nodes",
+                                 "gpusPerNode",  "fabric",           "mode",           "launcher",
+                                 "resourceName", "controlInterface", "dataInterfaces", "hcas",
+                                 "shmSize",      "draGpus",          "test",           "dataPciAddresses"};
   for (size_t i = 0; i < root.entries.size(); ++i) {
     const std::string& key = root.entries[i].first;
     if (std::find_if(std::begin(kKnown), std::end(kKnown), [&](const char* k) { return key == k; }) ==
         std::end(kKnown))
-      return makeError(ErrorCode::kInvalidInput,
-                       where + ":" + std::to_string(root.key_lines[i]) + ": unknown profile field '" + key + "'");
+      return makeError(ErrorCode::kInvalidInput, where + ":" + std::to_string(root.key_lines[i]) +
+                                                     ": unknown profile field '" + key + "'");
   }
   Profile profile;
   auto str = [&](const char* key, std::string& out) {
@@ -167,8 +178,10 @@ Result<Profile> parseProfile(std::string_view text, std::string_view file) {
   str("resourceName", profile.resource_name);
   str("controlInterface", profile.control_interface);
   str("shmSize", profile.shm_size);
-  if (auto status = readInt(root.get("nodes"), profile.nodes, where, "nodes", 100000); !status) return tl::unexpected(status.error());
-  if (auto status = readInt(root.get("gpusPerNode"), profile.gpus_per_node, where, "gpusPerNode", 64, 0); !status)
+  if (auto status = readInt(root.get("nodes"), profile.nodes, where, "nodes", 100000); !status)
+    return tl::unexpected(status.error());
+  if (auto status = readInt(root.get("gpusPerNode"), profile.gpus_per_node, where, "gpusPerNode", 64, 0);
+      !status)
     return tl::unexpected(status.error());
   readList(root.get("dataInterfaces"), profile.data_interfaces);
   readList(root.get("hcas"), profile.hcas);
@@ -192,12 +205,15 @@ Result<Profile> parseProfile(std::string_view text, std::string_view file) {
 
 Status finishProfile(Profile& profile) {
   auto oneOf = [](const std::string& value, auto& list) {
-    return std::find_if(std::begin(list), std::end(list), [&](const char* v) { return value == v; }) != std::end(list);
+    return std::find_if(std::begin(list), std::end(list), [&](const char* v) { return value == v; }) !=
+           std::end(list);
   };
   if (profile.image.empty())
-    return makeError(ErrorCode::kUsage, "profile: image is required (the image with your NCCL stack and railkit)");
+    return makeError(ErrorCode::kUsage,
+                     "profile: image is required (the image with your NCCL stack and railkit)");
   if (profile.name.empty()) profile.name = "rdma-test";
-  if (!oneOf(profile.mode, kModes)) return makeError(ErrorCode::kUsage, "profile: unknown mode '" + profile.mode + "'");
+  if (!oneOf(profile.mode, kModes))
+    return makeError(ErrorCode::kUsage, "profile: unknown mode '" + profile.mode + "'");
   if (!oneOf(profile.launcher, kLaunchers))
     return makeError(ErrorCode::kUsage, "profile: unknown launcher '" + profile.launcher + "'");
   static const char* kFabrics[] = {"infiniband", "roce", "tcpxo"};
@@ -213,17 +229,22 @@ Status finishProfile(Profile& profile) {
   }
   if (auto status = finishTest(profile, profile.test); !status) return status;
   if (!safeWord(profile.name) || !safeWord(profile.ns))
-    return makeError(ErrorCode::kUsage, "profile: name and namespace must be DNS labels (letters, digits, '-')");
-  for (const std::string& name : profile.data_interfaces)
-    if (!safeWord(name)) return makeError(ErrorCode::kUsage, "profile: data interface '" + name + "' is not an interface name");
-  if (!safeWord(profile.control_interface))
     return makeError(ErrorCode::kUsage,
-                     "profile: control interface '" + profile.control_interface + "' is not an interface name");
-  if (!profile.data_pci_addresses.empty() && profile.data_pci_addresses.size() != profile.data_interfaces.size())
-    return makeError(ErrorCode::kUsage, "profile: dataPciAddresses must list one address per data interface (" +
-                                            std::to_string(profile.data_interfaces.size()) + ")");
+                     "profile: name and namespace must be DNS labels (letters, digits, '-')");
+  for (const std::string& name : profile.data_interfaces)
+    if (!safeWord(name))
+      return makeError(ErrorCode::kUsage, "profile: data interface '" + name + "' is not an interface name");
+  if (!safeWord(profile.control_interface))
+    return makeError(ErrorCode::kUsage, "profile: control interface '" + profile.control_interface +
+                                            "' is not an interface name");
+  if (!profile.data_pci_addresses.empty() &&
+      profile.data_pci_addresses.size() != profile.data_interfaces.size())
+    return makeError(ErrorCode::kUsage,
+                     "profile: dataPciAddresses must list one address per data interface (" +
+                         std::to_string(profile.data_interfaces.size()) + ")");
   if (profile.resource_name.empty()) {
-    if (profile.mode == "rdma-shared" || profile.mode == "host-network") profile.resource_name = "rdma_shared_a";
+    if (profile.mode == "rdma-shared" || profile.mode == "host-network")
+      profile.resource_name = "rdma_shared_a";
     if (profile.mode == "sriov") profile.resource_name = "rdma_vfs";
     if (profile.mode == "host-device") profile.resource_name = "hostdev";
     if (profile.mode == "dra") profile.resource_name = "rdma";

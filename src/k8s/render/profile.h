@@ -16,7 +16,7 @@ struct TestSpec {
   // collective (default all_reduce), ib_write_bw.. for perftest, or
   // validate's phase-4 collectives (comma-separated, default validate's own)
   std::string op;
-  std::string backend = "nccl";     // railkit bench/validate --backend: nccl | tcp | ucx
+  std::string backend = "nccl";  // railkit bench/validate --backend: nccl | tcp | ucx
   // Empty until finishProfile: 8 and 8G for the benchmarks; validate keeps
   // its own phase-4 sizes unless the profile gives some.
   std::string min_bytes;
@@ -29,9 +29,9 @@ struct TestSpec {
 struct Profile {
   std::string name;
   std::string ns = "rdma-test";
-  std::string image;                  // required: holds the NCCL stack and railkit
+  std::string image;  // required: holds the NCCL stack and railkit
   int nodes = 2;
-  int gpus_per_node = 8;  // 0 only with test.tool validate (a node that must have no GPU)
+  int gpus_per_node = 8;              // 0 only with test.tool validate (a node that must have no GPU)
   std::string fabric = "infiniband";  // infiniband | roce | tcpxo
   std::string mode = "rdma-shared";   // rdma-shared | sriov | host-device | dra | gke-tcpxo | host-network
   std::string launcher = "mpijob";    // mpijob | indexed-job | jobset | trainjob
@@ -59,7 +59,8 @@ struct Profile {
   std::string ssh_public_key;
 };
 
-inline constexpr const char* kModes[] = {"rdma-shared", "sriov", "host-device", "dra", "gke-tcpxo", "host-network"};
+inline constexpr const char* kModes[] = {"rdma-shared", "sriov",     "host-device",
+                                         "dra",         "gke-tcpxo", "host-network"};
 inline constexpr const char* kLaunchers[] = {"mpijob", "indexed-job", "jobset", "trainjob"};
 
 // Launchers whose pods meet at railkit's env rendezvous (RANK, WORLD_SIZE,

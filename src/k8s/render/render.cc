@@ -17,10 +17,12 @@ RenderedObject namespaceObject(const Profile& profile) {
           "still reported.",
           {{"apiVersion", "v1"},
            {"kind", "Namespace"},
-           {"metadata", {{"name", profile.ns},
-                         {"labels", {{"pod-security.kubernetes.io/enforce", "privileged"},
-                                     {"pod-security.kubernetes.io/warn", "baseline"},
-                                     {"pod-security.kubernetes.io/audit", "baseline"}}}}}}};
+           {"metadata",
+            {{"name", profile.ns},
+             {"labels",
+              {{"pod-security.kubernetes.io/enforce", "privileged"},
+               {"pod-security.kubernetes.io/warn", "baseline"},
+               {"pod-security.kubernetes.io/audit", "baseline"}}}}}}};
 }
 
 std::string commentLines(const std::string& text) {

@@ -4,10 +4,9 @@
 // that says why the object is there), so tests can lint and schema-check
 // the very text users get.
 
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "core/result.h"
 #include "k8s/render/profile.h"

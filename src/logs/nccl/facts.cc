@@ -11,7 +11,6 @@
 namespace railkit::logs::nccl {
 namespace {
 
-
 // "NET/IB/1(2)/GDRDMA/Shared" -> "NET/IB/GDRDMA"; "P2P/IPC/read" -> "P2P/IPC";
 // "direct shared memory" / "SHM/direct/direct" -> "SHM". Written into `out`.
 void normaliseTransport(std::string_view via, std::string& out, bool* net, bool* gdr, bool* socket) {
@@ -116,7 +115,8 @@ void addHcaList(std::string_view list, DistinctList& into) {
       item.remove_prefix(close + 1);
     }
     size_t colon = item.find(':'), slash = item.find('/');
-    if (item.empty() || colon == std::string_view::npos || slash == std::string_view::npos || slash < colon) continue;
+    if (item.empty() || colon == std::string_view::npos || slash == std::string_view::npos || slash < colon)
+      continue;
     into.add(item);
   }
 }
@@ -126,7 +126,8 @@ bool recordVersion(AnalyzerState& s, std::string_view text, uint64_t ln) {
   if (at == std::string_view::npos) return false;
   std::string_view rest = text.substr(at + 13);
   size_t end = 0;
-  while (end < rest.size() && rest[end] != ' ' && rest[end] != ',' && rest[end] != ')' && rest[end] != '\'') ++end;
+  while (end < rest.size() && rest[end] != ' ' && rest[end] != ',' && rest[end] != ')' && rest[end] != '\'')
+    ++end;
   std::string_view version = rest.substr(0, end);
   if (version.empty() || !isDigit(version.front())) return false;
   if (s.versions.add(version)) s.sig_versions.add(s.file, ln, text);
@@ -227,8 +228,10 @@ bool recordInfoFacts(AnalyzerState& s, const NcclLine& line, uint64_t ln) {
         return true;
       }
       if (startsWith(b, "Connected all")) {
-        if (has(b, "GDR 0")) s.sig_gdr0.add(s.file, ln, line.text);
-        else if (has(b, "GDR 1")) s.gdr_enabled_said = true;
+        if (has(b, "GDR 0"))
+          s.sig_gdr0.add(s.file, ln, line.text);
+        else if (has(b, "GDR 1"))
+          s.gdr_enabled_said = true;
         return true;
       }
       return startsWith(b, "CC ") || startsWith(b, "Check P2P") || startsWith(b, "Comm config") ||
@@ -327,23 +330,17 @@ bool recordInfoFacts(AnalyzerState& s, const NcclLine& line, uint64_t ln) {
         return true;
       }
       return false;
-    case 'I':
-      return startsWith(b, "Initialized NET plugin") || startsWith(b, "Init timings");
+    case 'I': return startsWith(b, "Initialized NET plugin") || startsWith(b, "Init timings");
     case 'A':
       return startsWith(b, "Assigned NET plugin") || startsWith(b, "Allocated") || has(b, ": opCount ");
-    case 'S':
-      return startsWith(b, "Setting affinity");
-    case 'T':
-      return startsWith(b, "Trees") || startsWith(b, "Tree ") || startsWith(b, "TUNER/Plugin");
+    case 'S': return startsWith(b, "Setting affinity");
+    case 'T': return startsWith(b, "Trees") || startsWith(b, "Tree ") || startsWith(b, "TUNER/Plugin");
     case 't':
       if (startsWith(b, "threadThresholds")) return true;
       break;  // "transport/net_socket.cc:336 -> 2": a trace, below
-    case 'D':
-      return startsWith(b, "DMA-BUF");
-    case '[':
-      return startsWith(b, "[Proxy Progress]") || (startsWith(b, "[Proxy Service") && !has(b, "ail"));
-    default:
-      break;
+    case 'D': return startsWith(b, "DMA-BUF");
+    case '[': return startsWith(b, "[Proxy Progress]") || (startsWith(b, "[Proxy Service") && !has(b, "ail"));
+    default: break;
   }
   if (isDigit(b.front())) return has(b, " channels");
   // "transport/net.cc:1008 -> 6": the NCCL result a failure unwinds with.

@@ -45,7 +45,8 @@ bool oldHeaderNoPid(std::string_view pre, NcclLine* out) {
   size_t loc = lastOf(pre, pre.size(), " ");
   std::string_view where = loc == std::string_view::npos ? pre : pre.substr(loc + 1);
   size_t colon = where.rfind(':');
-  if (colon == std::string_view::npos || colon + 1 >= where.size() || !isDigit(where[colon + 1])) return false;
+  if (colon == std::string_view::npos || colon + 1 >= where.size() || !isDigit(where[colon + 1]))
+    return false;
   std::string_view file = where.substr(0, colon);
   if (!has(file, ".c") && !has(file, ".h")) return false;
   if (loc == std::string_view::npos) return false;

@@ -94,7 +94,7 @@ class AnalyzerState {
 
   std::string file;
   uint64_t nccl_lines = 0;
-  uint64_t nccl_text_lines = 0;  // NCCL's text without its header (tracebacks, watchdogs)
+  uint64_t nccl_text_lines = 0;   // NCCL's text without its header (tracebacks, watchdogs)
   bool after_last_error = false;  // the previous line ended in `Last error:`
 
   DistinctList versions, cuda_driver, cuda_runtime, hosts, bootstrap, networks, hcas, socket_ifs;
@@ -108,7 +108,7 @@ class AnalyzerState {
   size_t last_transport = 0;  // index of the transport counted last
   uint64_t net_gdr_channels = 0, net_plain_channels = 0, net_socket_channels = 0;
   bool gdr_enabled_said = false;
-  bool ib_mentioned = false;  // NET/IB or ibv_* named in a WARN or other line
+  bool ib_mentioned = false;   // NET/IB or ibv_* named in a WARN or other line
   bool roce_gid_seen = false;  // an IPv4-mapped GID or a GID index: RoCE
   bool socket_traced = false;  // a failure traced through transport/net_socket
   bool init_failed = false;    // a `-> N` trace reached init/group: a call failed
@@ -174,7 +174,7 @@ class AnalyzerState {
   struct Scanner {
     std::string ansi_buf, key_buf, detail, subject;
     std::vector<RuleMatch> matches;  // body-rule matches merged with whole-text ones
-    NcclLine line{};  // reused: classifyLine sets every field, so no per-line reset
+    NcclLine line{};                 // reused: classifyLine sets every field, so no per-line reset
   } scan;
 };
 

@@ -46,7 +46,9 @@ uint64_t hostCount(const AnalyzerState& s, uint64_t ranks) {
 
 }  // namespace
 
-bool isIbLike(const std::string& t) { return t != "Socket" && t != "none" && t != "unknown"; }
+bool isIbLike(const std::string& t) {
+  return t != "Socket" && t != "none" && t != "unknown";
+}
 
 NcclLogFacts summarize(const AnalyzerState& s) {
   NcclLogFacts f;
@@ -111,8 +113,8 @@ NcclLogFacts summarize(const AnalyzerState& s) {
   return f;
 }
 
-Finding makeFinding(const char* id, Severity severity, std::string subject, std::string message, std::string fix,
-                    const AnalyzerState& state, std::initializer_list<const Hits*> hits) {
+Finding makeFinding(const char* id, Severity severity, std::string subject, std::string message,
+                    std::string fix, const AnalyzerState& state, std::initializer_list<const Hits*> hits) {
   Finding f;
   f.id = id;
   f.severity = severity;
@@ -132,8 +134,8 @@ Finding makeFinding(const char* id, Severity severity, std::string subject, std:
   }
   if (!f.evidence.empty()) f.line = f.evidence.front().line;
   if (total > kept)
-    f.evidence.push_back(Evidence{state.file, std::nullopt,
-                                  std::to_string(total - kept) + " more line(s) like these"});
+    f.evidence.push_back(
+        Evidence{state.file, std::nullopt, std::to_string(total - kept) + " more line(s) like these"});
   return f;
 }
 

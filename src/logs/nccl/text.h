@@ -35,7 +35,8 @@ inline size_t findIn(std::string_view hay, std::string_view needle, size_t from 
     auto candidates = [&](size_t at) {
       __m128i a = _mm_loadu_si128(reinterpret_cast<const __m128i*>(base + at));
       __m128i b = _mm_loadu_si128(reinterpret_cast<const __m128i*>(base + at + n - 1));
-      return static_cast<unsigned>(_mm_movemask_epi8(_mm_and_si128(_mm_cmpeq_epi8(a, vhead), _mm_cmpeq_epi8(b, vtail))));
+      return static_cast<unsigned>(
+          _mm_movemask_epi8(_mm_and_si128(_mm_cmpeq_epi8(a, vhead), _mm_cmpeq_epi8(b, vtail))));
     };
     auto confirm = [&](size_t at, unsigned mask) {
       for (; mask != 0; mask &= mask - 1) {
@@ -94,7 +95,8 @@ inline size_t lastOf(std::string_view s, size_t hi, std::string_view set) {
       return static_cast<unsigned>(_mm_movemask_epi8(eq));
     };
     for (; hi >= 16; hi -= 16)
-      if (unsigned mask = matches(hi - 16); mask != 0) return hi - 16 + static_cast<size_t>(31 - __builtin_clz(mask));
+      if (unsigned mask = matches(hi - 16); mask != 0)
+        return hi - 16 + static_cast<size_t>(31 - __builtin_clz(mask));
     if (hi == 0) return std::string_view::npos;
     // The first 16 bytes, of which only [0, hi) are still unseen.
     unsigned mask = matches(0) & ((1u << hi) - 1);
@@ -109,13 +111,17 @@ inline size_t lastOf(std::string_view s, size_t hi, std::string_view set) {
   return std::string_view::npos;
 }
 
-inline bool has(std::string_view hay, std::string_view needle) { return findIn(hay, needle) != std::string_view::npos; }
+inline bool has(std::string_view hay, std::string_view needle) {
+  return findIn(hay, needle) != std::string_view::npos;
+}
 
 inline bool startsWith(std::string_view s, std::string_view prefix) {
   return s.size() >= prefix.size() && std::memcmp(s.data(), prefix.data(), prefix.size()) == 0;
 }
 
-inline bool isDigit(char c) { return c >= '0' && c <= '9'; }
+inline bool isDigit(char c) {
+  return c >= '0' && c <= '9';
+}
 
 // The text after `key` up to (not including) the first of `stops` or the end.
 inline std::string_view tokenAfter(std::string_view s, std::string_view key, std::string_view stops = " ,;") {
@@ -134,7 +140,8 @@ inline std::optional<uint64_t> numberAfter(std::string_view s, std::string_view 
   while (i < s.size() && s[i] == ' ') ++i;
   uint64_t value = 0;
   size_t start = i;
-  while (i < s.size() && isDigit(s[i]) && i - start < 18) value = value * 10 + static_cast<uint64_t>(s[i++] - '0');
+  while (i < s.size() && isDigit(s[i]) && i - start < 18)
+    value = value * 10 + static_cast<uint64_t>(s[i++] - '0');
   if (i == start) return std::nullopt;
   return value;
 }
@@ -163,8 +170,10 @@ inline std::string validUtf8(std::string_view s) {
       ++i;
       continue;
     }
-    if (len == 1 && c < 0x20 && c != '\t') out.push_back('?');
-    else out.append(s.substr(i, len));
+    if (len == 1 && c < 0x20 && c != '\t')
+      out.push_back('?');
+    else
+      out.append(s.substr(i, len));
     i += len;
   }
   return out;

@@ -72,6 +72,8 @@ cudaError_t cudaEventElapsedTime(float* ms, struct CUevent_st* a, struct CUevent
   *ms = (float)(b->ms - a->ms);
   return 0;
 }
-const char* cudaGetErrorString(cudaError_t e) { return e == 0 ? "no error" : "fake cuda error"; }
+const char* cudaGetErrorString(cudaError_t e) {
+  return e == 0 ? "no error" : "fake cuda error";
+}
 
 }  // extern "C"

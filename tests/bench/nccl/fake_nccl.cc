@@ -22,10 +22,16 @@ struct ncclComm {
 
 static size_t typeSize(int t) {
   switch (t) {
-    case 0: case 1: return 1;
-    case 2: case 3: case 7: return 4;
-    case 4: case 5: case 8: return 8;
-    case 6: case 9: return 2;
+    case 0:
+    case 1: return 1;
+    case 2:
+    case 3:
+    case 7: return 4;
+    case 4:
+    case 5:
+    case 8: return 8;
+    case 6:
+    case 9: return 2;
     default: return 0;
   }
 }
@@ -34,7 +40,9 @@ ncclResult_t ncclGetVersion(int* v) {
   *v = 22105;
   return 0;
 }
-const char* ncclGetErrorString(ncclResult_t r) { return r == 0 ? "no error" : "fake nccl: invalid argument"; }
+const char* ncclGetErrorString(ncclResult_t r) {
+  return r == 0 ? "no error" : "fake nccl: invalid argument";
+}
 
 ncclResult_t ncclGetUniqueId(ncclUniqueId* id) {
   for (int i = 0; i < 128; ++i) id->internal[i] = (char)(i * 7 + 3);
@@ -65,7 +73,9 @@ ncclResult_t ncclCommDestroy(struct ncclComm* c) {
   free(c);
   return 0;
 }
-ncclResult_t ncclCommAbort(struct ncclComm* c) { return ncclCommDestroy(c); }
+ncclResult_t ncclCommAbort(struct ncclComm* c) {
+  return ncclCommDestroy(c);
+}
 ncclResult_t ncclCommGetAsyncError(struct ncclComm* c, ncclResult_t* r) {
   (void)c;
   *r = 0;
@@ -80,34 +90,47 @@ static ncclResult_t copy(const void* s, void* r, size_t count, int type) {
 }
 
 ncclResult_t ncclAllReduce(const void* s, void* r, size_t n, int t, int op, struct ncclComm* c, void* st) {
-  (void)op; (void)c; (void)st;
+  (void)op;
+  (void)c;
+  (void)st;
   ncclResult_t rc = copy(s, r, n, t);
   const char* corrupt = getenv("FAKE_NCCL_CORRUPT");
   if (rc == 0 && n && corrupt && corrupt[0] == '1') static_cast<unsigned char*>(r)[0] ^= 0x40;
   return rc;
 }
 ncclResult_t ncclAllGather(const void* s, void* r, size_t n, int t, struct ncclComm* c, void* st) {
-  (void)c; (void)st;
+  (void)c;
+  (void)st;
   return copy(s, r, n, t);
 }
-ncclResult_t ncclReduceScatter(const void* s, void* r, size_t n, int t, int op, struct ncclComm* c, void* st) {
-  (void)op; (void)c; (void)st;
+ncclResult_t ncclReduceScatter(const void* s, void* r, size_t n, int t, int op, struct ncclComm* c,
+                               void* st) {
+  (void)op;
+  (void)c;
+  (void)st;
   return copy(s, r, n, t);
 }
 ncclResult_t ncclBroadcast(const void* s, void* r, size_t n, int t, int root, struct ncclComm* c, void* st) {
-  (void)c; (void)st;
+  (void)c;
+  (void)st;
   if (root != 0) return 4;
   return copy(s, r, n, t);
 }
-ncclResult_t ncclReduce(const void* s, void* r, size_t n, int t, int op, int root, struct ncclComm* c, void* st) {
-  (void)op; (void)c; (void)st;
+ncclResult_t ncclReduce(const void* s, void* r, size_t n, int t, int op, int root, struct ncclComm* c,
+                        void* st) {
+  (void)op;
+  (void)c;
+  (void)st;
   if (root != 0) return 4;
   return copy(s, r, n, t);
 }
 
 /* Self send/recv: queued between GroupStart and GroupEnd, matched FIFO. */
 #define kMaxOps 256
-static struct { const void* buf; size_t bytes; } sends[kMaxOps], recvs[kMaxOps];
+static struct {
+  const void* buf;
+  size_t bytes;
+} sends[kMaxOps], recvs[kMaxOps];
 static int nsend, nrecv, depth;
 
 static ncclResult_t drain(void) {
@@ -130,7 +153,8 @@ ncclResult_t ncclGroupEnd(void) {
 }
 #ifndef FAKE_NCCL_NO_SEND
 ncclResult_t ncclSend(const void* s, size_t n, int t, int peer, struct ncclComm* c, void* st) {
-  (void)c; (void)st;
+  (void)c;
+  (void)st;
   if (peer != 0 || nsend == kMaxOps) return 4;
   sends[nsend].buf = s;
   sends[nsend++].bytes = n * typeSize(t);
@@ -138,7 +162,8 @@ ncclResult_t ncclSend(const void* s, size_t n, int t, int peer, struct ncclComm*
 }
 #endif
 ncclResult_t ncclRecv(void* r, size_t n, int t, int peer, struct ncclComm* c, void* st) {
-  (void)c; (void)st;
+  (void)c;
+  (void)st;
   if (peer != 0 || nrecv == kMaxOps) return 4;
   recvs[nrecv].buf = r;
   recvs[nrecv++].bytes = n * typeSize(t);

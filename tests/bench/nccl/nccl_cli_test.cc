@@ -3,6 +3,7 @@
 // plumbing (loading, ncclUniqueId through the bootstrap, the engine path of
 // the harness, checking, the nccl-tests output, the derived NCCL_* env and
 // the error lines), not NCCL's performance, which needs a GPU.
+#include <gtest/gtest.h>
 #include <sys/wait.h>
 
 #include <algorithm>
@@ -10,11 +11,9 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
-
-#include <gtest/gtest.h>
-#include <nlohmann/json.hpp>
 
 #include "support/test_support.h"
 
@@ -44,13 +43,17 @@ std::string bench(const std::string& args) {
   return "env -u NCCL_SOCKET_IFNAME -u NCCL_IB_HCA " + railkit::testing::railkitBinary() + " bench " + args;
 }
 
-std::string fakeLib() { return " --nccl-lib " + (kFakes / "good").string(); }
+std::string fakeLib() {
+  return " --nccl-lib " + (kFakes / "good").string();
+}
 
 TEST(NcclCli, FakeLibraryAllOpsOneRankCheckPasses) {
-  auto r = run(bench("all --backend nccl --local 1 -b 1K -e 64K -f 8 -n 2 -w 1 -d int32" + fakeLib()) + " 2>&1");
+  auto r =
+      run(bench("all --backend nccl --local 1 -b 1K -e 64K -f 8 -n 2 -w 1 -d int32" + fakeLib()) + " 2>&1");
   ASSERT_EQ(r.rc, 0) << r.out;
   EXPECT_NE(r.out.find("device  0 [cpu] nccl lo cuda:0"), std::string::npos) << r.out;
-  for (const char* op : {"all_reduce", "all_gather", "reduce_scatter", "broadcast", "reduce", "alltoall", "sendrecv"}) {
+  for (const char* op :
+       {"all_reduce", "all_gather", "reduce_scatter", "broadcast", "reduce", "alltoall", "sendrecv"}) {
     EXPECT_NE(r.out.find(std::string("# Collective test starting: ") + op), std::string::npos) << op;
   }
   // 7 ops x 3 sizes, each with a checked #wrong of 0 in both placements.
@@ -62,8 +65,8 @@ TEST(NcclCli, FakeLibraryAllOpsOneRankCheckPasses) {
     char type[16], redop[16];
     int root = 0, w1 = -1, w2 = -1;
     double t1, a1, b1, t2, a2, b2;
-    if (sscanf(line.c_str(), "%llu %llu %15s %15s %d %lf %lf %lf %d %lf %lf %lf %d", &size, &count, type, redop, &root,
-               &t1, &a1, &b1, &w1, &t2, &a2, &b2, &w2) == 13) {
+    if (sscanf(line.c_str(), "%llu %llu %15s %15s %d %lf %lf %lf %d %lf %lf %lf %d", &size, &count, type,
+               redop, &root, &t1, &a1, &b1, &w1, &t2, &a2, &b2, &w2) == 13) {
       ++rows;
       EXPECT_EQ(w1, 0) << line;
       EXPECT_EQ(w2, 0) << line;
@@ -75,7 +78,8 @@ TEST(NcclCli, FakeLibraryAllOpsOneRankCheckPasses) {
 }
 
 TEST(NcclCli, FakeLibraryWrongResultsExitOne) {
-  auto r = run("FAKE_NCCL_CORRUPT=1 " + bench("all_reduce --backend nccl --local 1 -b 4K -e 4K" + fakeLib()) + " 2>&1");
+  auto r = run("FAKE_NCCL_CORRUPT=1 " + bench("all_reduce --backend nccl --local 1 -b 4K -e 4K" + fakeLib()) +
+               " 2>&1");
   EXPECT_EQ(r.rc, 1) << r.out;
   EXPECT_NE(r.out.find("# Out of bounds values : 2 FAILED"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("wrong element(s)"), std::string::npos) << r.out;
@@ -98,7 +102,8 @@ TEST(NcclCli, FakeLibraryJsonNamesTheBackendAndDerivedEnv) {
   seen << f.rdbuf();
   EXPECT_EQ(seen.str(), "NCCL_SOCKET_IFNAME=lo\nNCCL_IB_HCA=(unset)\n");
   // A user's NCCL_SOCKET_IFNAME is left alone.
-  r = run("FAKE_NCCL_RECORD=" + rec.string() + " NCCL_SOCKET_IFNAME=eth " + railkit::testing::railkitBinary() +
+  r = run("FAKE_NCCL_RECORD=" + rec.string() + " NCCL_SOCKET_IFNAME=eth " +
+          railkit::testing::railkitBinary() +
           " bench all_reduce --backend nccl --local 1 -b 1K -e 1K --json" + fakeLib() + " 2>/dev/null");
   ASSERT_EQ(r.rc, 0) << r.out;
   std::ifstream g(rec);
@@ -108,18 +113,23 @@ TEST(NcclCli, FakeLibraryJsonNamesTheBackendAndDerivedEnv) {
   fs::remove(rec);
 }
 
-bool realNccl() { return run("ldconfig -p | grep -q 'libnccl.so.2 '").rc == 0; }
+bool realNccl() {
+  return run("ldconfig -p | grep -q 'libnccl.so.2 '").rc == 0;
+}
 
 // Without NCCL: "cannot load"; with a real NCCL but no GPU (CUDA installed,
 // no driver): the CUDA runtime's complaint. Either way one line and exit 2.
 TEST(NcclCli, MissingLibraryOrNoGpuOneLineExitTwo) {
   auto r = run("LD_LIBRARY_PATH=/nonexistent " +
-               bench("all_reduce --backend nccl --local 2 --nccl-lib /nonexistent/lib -b 1K -e 1K") + " 2>&1 >/dev/null");
+               bench("all_reduce --backend nccl --local 2 --nccl-lib /nonexistent/lib -b 1K -e 1K") +
+               " 2>&1 >/dev/null");
   EXPECT_EQ(r.rc, 2) << r.out;
   if (!realNccl()) {
     EXPECT_EQ(std::count(r.out.begin(), r.out.end(), '\n'), 1) << r.out;
-    EXPECT_EQ(r.out.rfind("railkit: nccl backend: cannot load libnccl.so.2 (searched /nonexistent/lib/libnccl.so.2, ", 0),
-              0u)
+    EXPECT_EQ(
+        r.out.rfind(
+            "railkit: nccl backend: cannot load libnccl.so.2 (searched /nonexistent/lib/libnccl.so.2, ", 0),
+        0u)
         << r.out;
     return;
   }
@@ -131,17 +141,21 @@ TEST(NcclCli, MissingLibraryOrNoGpuOneLineExitTwo) {
 
 TEST(NcclCli, TooFewGpusIsAClearError) {
   // --local: one probe before forking, one line.
-  auto r = run("FAKE_CUDA_DEVICES=1 " + bench("all_reduce --backend nccl --local 3 -b 1K -e 1K" + fakeLib()) + " 2>&1");
+  auto r = run("FAKE_CUDA_DEVICES=1 " + bench("all_reduce --backend nccl --local 3 -b 1K -e 1K" + fakeLib()) +
+               " 2>&1");
   EXPECT_EQ(r.rc, 2) << r.out;
   EXPECT_EQ(r.out,
-            "railkit: nccl backend: 3 rank(s) on this host need 3 GPU(s), one per rank, but the CUDA runtime sees 1 "
+            "railkit: nccl backend: 3 rank(s) on this host need 3 GPU(s), one per rank, but the CUDA runtime "
+            "sees 1 "
             "(check CUDA_VISIBLE_DEVICES)\n");
   // A launched rank checks its own local rank against the devices it sees.
   r = run("FAKE_CUDA_DEVICES=0 RANK=0 WORLD_SIZE=1 MASTER_ADDR=127.0.0.1 MASTER_PORT=0 " +
-          bench("all_reduce --backend nccl --ctrl-if lo --data-if lo -b 1K -e 1K --bootstrap-timeout 5" + fakeLib()) +
+          bench("all_reduce --backend nccl --ctrl-if lo --data-if lo -b 1K -e 1K --bootstrap-timeout 5" +
+                fakeLib()) +
           " 2>&1");
   EXPECT_EQ(r.rc, 2) << r.out;
-  EXPECT_NE(r.out.find("railkit: rank 0: nccl backend: rank 0 is local rank 0 on"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("railkit: rank 0: nccl backend: rank 0 is local rank 0 on"), std::string::npos)
+      << r.out;
   EXPECT_NE(r.out.find("only 0 GPU(s) are visible"), std::string::npos) << r.out;
 }
 

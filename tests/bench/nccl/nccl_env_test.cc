@@ -1,8 +1,8 @@
 // How the nccl backend's environment is derived from --data-if and read back
 // from TransportOptions::env (pure functions, no NCCL needed).
-#include <gtest/gtest.h>
-
 #include "bench/nccl/nccl_env.h"
+
+#include <gtest/gtest.h>
 
 using namespace railkit;
 using namespace railkit::bench;
@@ -16,7 +16,8 @@ TEST(NcclEnv, SocketIfnameFollowsDataIfUnlessSet) {
 }
 
 TEST(NcclEnv, IbHcaFromTheDataInterfacesRdmaPorts) {
-  std::vector<DataHca> hcas{{"mlx5_1", 1, "ens1f0np0"}, {"mlx5_10", 1, "ens10f0np0"}, {"mlx5_1", 1, "ens1f0np0"}};
+  std::vector<DataHca> hcas{
+      {"mlx5_1", 1, "ens1f0np0"}, {"mlx5_10", 1, "ens10f0np0"}, {"mlx5_1", 1, "ens1f0np0"}};
   auto out = deriveNcclEnv({}, "=ens1f0np0,ens10f0np0", hcas);
   ASSERT_EQ(out.size(), 2u);
   EXPECT_EQ(out[1], "NCCL_IB_HCA==mlx5_1:1,mlx5_10:1");  // exact match, duplicates folded
@@ -26,8 +27,9 @@ TEST(NcclEnv, IbHcaFromTheDataInterfacesRdmaPorts) {
 }
 
 TEST(NcclEnv, SetupReadsOptionsEnv) {
-  auto s = ncclSetup({"NCCL_DEBUG=INFO", "UCX_TLS=tcp", "NCCL_SOCKET_IFNAME=eth", "RAILKIT_NCCL_LIB=/opt/nccl",
-                      "NCCL_SOCKET_IFNAME==net1", "OMPI_COMM_WORLD_LOCAL_RANK=3", "bogus"});
+  auto s =
+      ncclSetup({"NCCL_DEBUG=INFO", "UCX_TLS=tcp", "NCCL_SOCKET_IFNAME=eth", "RAILKIT_NCCL_LIB=/opt/nccl",
+                 "NCCL_SOCKET_IFNAME==net1", "OMPI_COMM_WORLD_LOCAL_RANK=3", "bogus"});
   ASSERT_EQ(s.nccl_env.size(), 2u);
   EXPECT_EQ(s.nccl_env[0], (std::pair<std::string, std::string>{"NCCL_DEBUG", "INFO"}));
   // The user's value (first) wins over a derived one (later).

@@ -3,11 +3,10 @@
 // resolution against FAKE libraries built by this test directory
 // (fake_nccl.cc / fake_cudart.cc; they implement the C ABI on host memory).
 #include <dlfcn.h>
+#include <gtest/gtest.h>
 
 #include <filesystem>
 #include <iostream>
-
-#include <gtest/gtest.h>
 
 #include "bench/nccl/nccl_api.h"
 
@@ -49,11 +48,12 @@ TEST(NcclLoader, MissingLibraryIsOneLineNamingEverythingSearched) {
   auto lib = loadNccl("/nonexistent/nccl", false);
   ASSERT_FALSE(lib);
   EXPECT_EQ(lib.error().code, railkit::ErrorCode::kUnavailable);
-  EXPECT_EQ(lib.error().message,
-            "nccl backend: cannot load libnccl.so.2 (searched /nonexistent/nccl/libnccl.so.2, "
-            "/nonexistent/nccl/nvidia/nccl/lib/libnccl.so.2, /nonexistent/nccl/nvidia/cu13/lib/libnccl.so.2); "
-            "install NCCL and the CUDA runtime or point --nccl-lib at their directory (a pip site-packages "
-            "directory works)");
+  EXPECT_EQ(
+      lib.error().message,
+      "nccl backend: cannot load libnccl.so.2 (searched /nonexistent/nccl/libnccl.so.2, "
+      "/nonexistent/nccl/nvidia/nccl/lib/libnccl.so.2, /nonexistent/nccl/nvidia/cu13/lib/libnccl.so.2); "
+      "install NCCL and the CUDA runtime or point --nccl-lib at their directory (a pip site-packages "
+      "directory works)");
   EXPECT_EQ(lib.error().message.find('\n'), std::string::npos);
   if (realNcclOnLoaderPath()) return;
   auto full = loadNccl("/nonexistent/nccl");
@@ -74,7 +74,8 @@ TEST(NcclLoader, NcclPresentButCudaRuntimeMissingNamesTheRuntime) {
                                      (dir / "nvidia/cuda_runtime/lib/libcudart.so.13").string() + ", "),
             std::string::npos)
       << lib.error().message;
-  EXPECT_NE(lib.error().message.find((dir / "nvidia/cuda_runtime/lib/libcudart.so.12").string()), std::string::npos);
+  EXPECT_NE(lib.error().message.find((dir / "nvidia/cuda_runtime/lib/libcudart.so.12").string()),
+            std::string::npos);
   EXPECT_NE(lib.error().message.find((dir / "libcudart.so.11.0").string()), std::string::npos);
   fs::remove_all(dir);
 }
@@ -91,13 +92,14 @@ TEST(NcclLoader, LoaderPathAloneRealLibrariesResolveEverySymbol) {
   auto lib = loadNccl("");
   if (!realNcclOnLoaderPath()) {
     ASSERT_FALSE(lib);
-    EXPECT_NE(lib.error().message.find("(searched the loader path)"), std::string::npos) << lib.error().message;
+    EXPECT_NE(lib.error().message.find("(searched the loader path)"), std::string::npos)
+        << lib.error().message;
     return;
   }
   ASSERT_TRUE(lib) << lib.error().message;
   EXPECT_GT((*lib)->version, 0);
-  std::cout << "real " << ncclVersionText((*lib)->version) << " at " << (*lib)->nccl_path << ", CUDA runtime at "
-            << (*lib)->cuda_path << "\n";
+  std::cout << "real " << ncclVersionText((*lib)->version) << " at " << (*lib)->nccl_path
+            << ", CUDA runtime at " << (*lib)->cuda_path << "\n";
 }
 
 TEST(NcclLoader, FakeLibrariesResolveFromNcclLibDir) {
@@ -146,8 +148,8 @@ TEST(NcclLoader, MissingSymbolIsNamed) {
 }
 
 TEST(NcclLoader, VersionEncodings) {
-  EXPECT_EQ(ncclVersionText(2708), "NCCL 2.7.8");      // before 2.9: MAJOR*1000+MINOR*100+PATCH
-  EXPECT_EQ(ncclVersionText(22304), "NCCL 2.23.4");    // since 2.9: MAJOR*10000+MINOR*100+PATCH
+  EXPECT_EQ(ncclVersionText(2708), "NCCL 2.7.8");    // before 2.9: MAJOR*1000+MINOR*100+PATCH
+  EXPECT_EQ(ncclVersionText(22304), "NCCL 2.23.4");  // since 2.9: MAJOR*10000+MINOR*100+PATCH
   EXPECT_EQ(ncclVersionText(0), "NCCL (version unknown)");
 }
 

@@ -1,9 +1,9 @@
 // The data NICs' line rate (--expect-line-rate) and the NCCL_IB_HCA derived
 // from them, read from NodeBuilder trees through a FileRoot.
+#include <gtest/gtest.h>
+
 #include <filesystem>
 #include <fstream>
-
-#include <gtest/gtest.h>
 
 #include "bench/interfaces.h"
 #include "bench/nccl/nccl_env.h"
@@ -57,7 +57,8 @@ TEST(NicRate, RoceNetdevMapsToItsPortAndFeedsNcclIbHca) {
   std::vector<DataHca> hcas;
   for (const auto& n : nics) hcas.push_back({n.rdma_device, n.port, n.interface});
   auto env = deriveNcclEnv({}, "=ens0f0np0,ens1f0np0", hcas);
-  EXPECT_EQ(env, (std::vector<std::string>{"NCCL_SOCKET_IFNAME==ens0f0np0,ens1f0np0", "NCCL_IB_HCA==mlx5_0:1,mlx5_1:1"}));
+  EXPECT_EQ(env, (std::vector<std::string>{"NCCL_SOCKET_IFNAME==ens0f0np0,ens1f0np0",
+                                           "NCCL_IB_HCA==mlx5_0:1,mlx5_1:1"}));
   fs::remove_all(dir);
 }
 
@@ -95,14 +96,16 @@ TEST(NicRate, UnknownRateIsAClearError) {
   ASSERT_FALSE(rate);
   EXPECT_EQ(rate.error().code, ErrorCode::kNotFound);
   EXPECT_EQ(rate.error().message,
-            "no link rate for a data interface: no RDMA port maps to eth0 and /sys/class/net/eth0/speed is unreadable; "
+            "no link rate for a data interface: no RDMA port maps to eth0 and /sys/class/net/eth0/speed is "
+            "unreadable; "
             "no RDMA port maps to lo and /sys/class/net/lo/speed is \"-1\" (unknown)");
   EXPECT_FALSE(nodeLineRate({}));
   fs::remove_all(dir);
 }
 
 TEST(NicRate, SelectedNamesFollowTheSpecSyntax) {
-  std::vector<NetInterface> all{{"lo", "127.0.0.1"}, {"eth0", "10.0.0.1"}, {"net1", "10.1.0.1"}, {"net10", "10.2.0.1"}};
+  std::vector<NetInterface> all{
+      {"lo", "127.0.0.1"}, {"eth0", "10.0.0.1"}, {"net1", "10.1.0.1"}, {"net10", "10.2.0.1"}};
   EXPECT_EQ(selectedNames(all, "=net1"), std::vector<std::string>{"net1"});
   EXPECT_EQ(selectedNames(all, "net1"), (std::vector<std::string>{"net1", "net10"}));
   EXPECT_EQ(selectedNames(all, "^lo,eth"), (std::vector<std::string>{"net1", "net10"}));

@@ -1,15 +1,15 @@
 // bench pairs: the round-robin schedule (every pair once, rounds disjoint),
 // the median/outlier/suspect-node analysis, the matrix, and a real --local run.
+#include "bench/pairs.h"
+
+#include <gtest/gtest.h>
 #include <sys/wait.h>
 
 #include <array>
 #include <cstdio>
+#include <nlohmann/json.hpp>
 #include <set>
 
-#include <gtest/gtest.h>
-#include <nlohmann/json.hpp>
-
-#include "bench/pairs.h"
 #include "support/test_support.h"
 
 using namespace railkit::bench;
@@ -94,7 +94,8 @@ TEST(PairsMatrix, SymmetricWithDashesOnTheDiagonal) {
 }
 
 TEST(PairsCli, LocalRunFourRanksJson) {
-  std::string cmd = railkit::testing::railkitBinary() + " bench pairs --local 4 -e 256K -n 4 -w 1 --json 2>&1";
+  std::string cmd =
+      railkit::testing::railkitBinary() + " bench pairs --local 4 -e 256K -n 4 -w 1 --json 2>&1";
   FILE* p = popen(cmd.c_str(), "r");
   ASSERT_NE(p, nullptr);
   std::string out;
@@ -119,7 +120,8 @@ TEST(PairsCli, LocalRunFourRanksJson) {
 }
 
 TEST(PairsCli, LocalRunThreeRanksOneWayHasAByeEachRound) {
-  std::string cmd = railkit::testing::railkitBinary() + " bench pairs --local 3 --one-way -e 64K -n 3 -w 1 --json 2>/dev/null";
+  std::string cmd = railkit::testing::railkitBinary() +
+                    " bench pairs --local 3 --one-way -e 64K -n 3 -w 1 --json 2>/dev/null";
   FILE* p = popen(cmd.c_str(), "r");
   ASSERT_NE(p, nullptr);
   std::string out;
@@ -136,5 +138,7 @@ TEST(PairsCli, LocalRunThreeRanksOneWayHasAByeEachRound) {
   for (const auto& round : pairs["rounds"]) EXPECT_EQ(round.size(), 1u);  // 3 ranks: one pair, one bye
   EXPECT_EQ(pairs["links"].size(), 3u);
   // Too few ranks is a usage error.
-  EXPECT_EQ(WEXITSTATUS(system((railkit::testing::railkitBinary() + " bench pairs --local 1 >/dev/null 2>&1").c_str())), 2);
+  EXPECT_EQ(WEXITSTATUS(system(
+                (railkit::testing::railkitBinary() + " bench pairs --local 1 >/dev/null 2>&1").c_str())),
+            2);
 }

@@ -1,9 +1,10 @@
 // UCX settings from the environment and --data-if, the address card, tags,
 // and the RDMA ports behind a netdev.
+#include "bench/ucx/ucx_config.h"
+
 #include <gtest/gtest.h>
 
 #include "bench/interfaces.h"
-#include "bench/ucx/ucx_config.h"
 
 namespace railkit::bench::ucx {
 namespace {

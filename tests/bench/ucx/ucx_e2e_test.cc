@@ -2,6 +2,7 @@
 // through forked ranks (UCX's default transports and UCX_TLS=tcp), the JSON
 // names the backend, a UCX setting UCX rejects is a clean error, and under
 // mpirun the mpi bootstrap carries the addresses.
+#include <gtest/gtest.h>
 #include <sys/wait.h>
 
 #include <array>
@@ -9,8 +10,6 @@
 #include <cstdlib>
 #include <string>
 #include <vector>
-
-#include <gtest/gtest.h>
 
 #include "support/test_support.h"
 
@@ -32,7 +31,9 @@ CmdRun runCommand(const std::string& cmd) {
   return r;
 }
 
-bool sanitizer() { return std::getenv("RAILKIT_SANITIZER_BUILD") != nullptr; }
+bool sanitizer() {
+  return std::getenv("RAILKIT_SANITIZER_BUILD") != nullptr;
+}
 
 // Data rows and rows with a non-zero #wrong (columns 9 and 13).
 int countRows(const std::string& out, int* wrong_rows) {
@@ -48,8 +49,8 @@ int countRows(const std::string& out, int* wrong_rows) {
     unsigned long long size, count;
     int root, w1, w2;
     double t1, a1, b1, t2, a2, b2;
-    if (sscanf(line.c_str(), "%llu %llu %15s %15s %d %lf %lf %lf %d %lf %lf %lf %d", &size, &count, type, redop, &root,
-               &t1, &a1, &b1, &w1, &t2, &a2, &b2, &w2) == 13) {
+    if (sscanf(line.c_str(), "%llu %llu %15s %15s %d %lf %lf %lf %d %lf %lf %lf %d", &size, &count, type,
+               redop, &root, &t1, &a1, &b1, &w1, &t2, &a2, &b2, &w2) == 13) {
       ++rows;
       if (w1 != 0 || w2 != 0) ++*wrong_rows;
     }
@@ -57,7 +58,9 @@ int countRows(const std::string& out, int* wrong_rows) {
   return rows;
 }
 
-std::string rk() { return ::railkit::testing::railkitBinary(); }
+std::string rk() {
+  return ::railkit::testing::railkitBinary();
+}
 
 struct UcxCase {
   int ranks;
@@ -68,12 +71,14 @@ class BenchUcxLocal : public ::testing::TestWithParam<UcxCase> {};
 
 TEST_P(BenchUcxLocal, EveryOpEveryTypeCorrect) {
   UcxCase c = GetParam();
-  std::string env = std::string("env -u UCX_NET_DEVICES ") + (*c.tls ? std::string("UCX_TLS=") + c.tls : "-u UCX_TLS");
+  std::string env =
+      std::string("env -u UCX_NET_DEVICES ") + (*c.tls ? std::string("UCX_TLS=") + c.tls : "-u UCX_TLS");
   std::string max = sanitizer() ? "40000" : "3000000";
   int sizes = 0;  // 7, 91, 1183, ...: odd, so never divisible by the rank count
   for (unsigned long long b = 7; b <= std::stoull(max); b *= 13) ++sizes;
   // Every type across the two transport choices (kept short: 2 cores).
-  std::vector<const char*> specs{"-d float -o sum", "-d int8 -o max", "-d uint64 -o prod -r 1", "-d double -o min"};
+  std::vector<const char*> specs{"-d float -o sum", "-d int8 -o max", "-d uint64 -o prod -r 1",
+                                 "-d double -o min"};
   if (*c.tls) specs = {"-d int32 -o sum", "-d uint8 -o min", "-d uint32 -o max -r 1", "-d int64 -o prod"};
   for (const char* spec : specs) {
     CmdRun r = runCommand(env + " " + rk() + " bench all --backend ucx --local " + std::to_string(c.ranks) +
@@ -87,7 +92,8 @@ TEST_P(BenchUcxLocal, EveryOpEveryTypeCorrect) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Ranks, BenchUcxLocal,
-                         ::testing::Values(UcxCase{2, ""}, UcxCase{3, ""}, UcxCase{2, "tcp"}, UcxCase{3, "tcp"}),
+                         ::testing::Values(UcxCase{2, ""}, UcxCase{3, ""}, UcxCase{2, "tcp"},
+                                           UcxCase{3, "tcp"}),
                          [](const auto& info) {
                            return std::to_string(info.param.ranks) + (*info.param.tls ? "_tcp" : "_default");
                          });
@@ -117,9 +123,11 @@ TEST(BenchUcx, UnderMpirunTheMpiBootstrapCarriesAddresses) {
     const char* asan = std::getenv("ASAN_OPTIONS");
     std::string asan_env = asan ? std::string(" ASAN_OPTIONS=") + asan + ":fast_unwind_on_malloc=0" : "";
     CmdRun r = runCommand(
-        "env UCX_TLS=tcp OMPI_MCA_mca_base_component_disable_dlclose=1" + asan_env + " mpirun --allow-run-as-root --oversubscribe --bind-to none -np 3 --mca pml ob1 "
+        "env UCX_TLS=tcp OMPI_MCA_mca_base_component_disable_dlclose=1" + asan_env +
+        " mpirun --allow-run-as-root --oversubscribe --bind-to none -np 3 --mca pml ob1 "
         "--mca btl tcp,self --mca btl_tcp_if_include lo --mca oob_tcp_if_include lo --mca osc ^ucx " +
-        rk() + " bench all --backend " + backend + " --data-if lo --ctrl-if lo -b 7 -e 100000 -f 13 -n 2 -w 1 -d int64 --json-out " + json);
+        rk() + " bench all --backend " + backend +
+        " --data-if lo --ctrl-if lo -b 7 -e 100000 -f 13 -n 2 -w 1 -d int64 --json-out " + json);
     ASSERT_EQ(r.rc, 0) << backend << "\n" << r.out;
     int wrong = 0;
     EXPECT_EQ(countRows(r.out, &wrong), 7 * 4) << r.out;  // sizes 7, 91, 1183, 15379

@@ -1,14 +1,14 @@
 // RecvStream: messages of any length land in receives of any length, in
 // stream order, straight into posted buffers when they cover the message and
 // through staging otherwise.
+#include "bench/ucx/ucx_stream.h"
+
+#include <gtest/gtest.h>
+
 #include <cstring>
 #include <numeric>
 #include <string>
 #include <vector>
-
-#include <gtest/gtest.h>
-
-#include "bench/ucx/ucx_stream.h"
 
 namespace railkit::bench::ucx {
 namespace {

@@ -26,8 +26,10 @@ bool isShellScript(const std::vector<std::string>& argv) {
 std::vector<std::vector<std::string>> lines(const std::vector<std::string>& words) {
   std::vector<std::vector<std::string>> out(1);
   for (const auto& word : words) {
-    if (word == "\n") out.emplace_back();
-    else out.back().push_back(word);
+    if (word == "\n")
+      out.emplace_back();
+    else
+      out.back().push_back(word);
   }
   return out;
 }

@@ -101,11 +101,13 @@ Result<std::vector<std::string>> gkeInterfaces(const PlannedPod& pod) {
   auto found = pod.spec.annotations.find("networking.gke.io/interfaces");
   if (found == pod.spec.annotations.end()) return names;
   std::string default_if = "eth0";
-  if (auto d = pod.spec.annotations.find("networking.gke.io/default-interface"); d != pod.spec.annotations.end())
+  if (auto d = pod.spec.annotations.find("networking.gke.io/default-interface");
+      d != pod.spec.annotations.end())
     default_if = trim(d->second);
   auto list = nlohmann::json::parse(found->second, nullptr, false);
   if (list.is_discarded() || !list.is_array())
-    return makeError(ErrorCode::kInvalidInput, "pod " + pod.name + ": networking.gke.io/interfaces is not a JSON list");
+    return makeError(ErrorCode::kInvalidInput,
+                     "pod " + pod.name + ": networking.gke.io/interfaces is not a JSON list");
   for (const auto& item : list) {
     if (!item.is_object() || !item.contains("interfaceName") || !item["interfaceName"].is_string())
       return makeError(ErrorCode::kInvalidInput,

@@ -43,8 +43,8 @@ Status writeContainer(const ResolvedContainer& c, const fs::path& dir) {
   }
   for (const HostMount& m : c.host_mounts)
     binds += std::string(m.read_only ? "ro " : "rw ") + m.host_path + " " + m.path + "\n";
-  for (auto [name, content] : {std::pair{"argv", &argv}, {"env", &env}, {"dirs", &dirs}, {"files", &files},
-                               {"binds", &binds}}) {
+  for (auto [name, content] :
+       {std::pair{"argv", &argv}, {"env", &env}, {"dirs", &dirs}, {"files", &files}, {"binds", &binds}}) {
     auto status = writeFile(dir / name, *content);
     if (!status) return status;
   }

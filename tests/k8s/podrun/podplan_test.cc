@@ -376,13 +376,17 @@ TEST(PodPlanCompare, OnlyTheBinaryAndItsFlagsMayDiffer) {
 // perftest's script names its binary on several lines (server, client, error
 // messages): each line may swap it, and only it.
 TEST(PodPlanCompare, ABinaryOnSeveralLinesIsOneSwap) {
-  std::string a = "env\nif r; then exec timeout 600 ib_write_bw \"$@\"; fi\necho \"ib_write_bw: none\" >&2\n"
-                  "timeout 9 ib_write_bw \"$@\" rk-0.rk\n";
-  std::string b = "env\nif r; then exec timeout 600 ib_read_bw -q 2 \"$@\"; fi\necho \"ib_read_bw: none\" >&2\n"
-                  "timeout 9 ib_read_bw \"$@\" rk-0.rk\n";
+  std::string a =
+      "env\nif r; then exec timeout 600 ib_write_bw \"$@\"; fi\necho \"ib_write_bw: none\" >&2\n"
+      "timeout 9 ib_write_bw \"$@\" rk-0.rk\n";
+  std::string b =
+      "env\nif r; then exec timeout 600 ib_read_bw -q 2 \"$@\"; fi\necho \"ib_read_bw: none\" >&2\n"
+      "timeout 9 ib_read_bw \"$@\" rk-0.rk\n";
   auto swapped = compareScriptWords(scriptWords(a), scriptWords(b));
   ASSERT_TRUE(swapped) << swapped.error().message;
-  EXPECT_EQ(*swapped, "'ib_write_bw' -> 'ib_read_bw -q 2'; '\"ib_write_bw:' -> '\"ib_read_bw:'; 'ib_write_bw' -> 'ib_read_bw'");
+  EXPECT_EQ(*swapped,
+            "'ib_write_bw' -> 'ib_read_bw -q 2'; '\"ib_write_bw:' -> '\"ib_read_bw:'; 'ib_write_bw' -> "
+            "'ib_read_bw'");
   // A second, different swap on another line is not the binary's.
   std::string c = b;
   c.replace(0, 3, "ENV");

@@ -57,7 +57,8 @@ void checkCniConfigInvalidJson(const LintInput& input, std::vector<Finding>& out
         std::string error = jsonError(candidate);
         if (error.empty()) continue;
         out.push_back(lintFinding("cni-config-invalid-json", Severity::kError, object, value->line,
-                                  std::string("spec.") + key, std::string("CNI ") + key + " is not valid JSON: " + error,
+                                  std::string("spec.") + key,
+                                  std::string("CNI ") + key + " is not valid JSON: " + error,
                                   "fix the JSON (trailing commas and unquoted keys are common) and check it "
                                   "with a JSON parser"));
       }
@@ -65,11 +66,12 @@ void checkCniConfigInvalidJson(const LintInput& input, std::vector<Finding>& out
   }
 }
 
-extern const Rule kCniConfigInvalidJson = {{"cni-config-invalid-json", Severity::kError, "CNI ipam/config string is not valid JSON",
-                                  R"(A NetworkAttachmentDefinition's spec.config (or an IPAM config string) is JSON inside a YAML
+extern const Rule kCniConfigInvalidJson = {
+    {"cni-config-invalid-json", Severity::kError, "CNI ipam/config string is not valid JSON",
+     R"(A NetworkAttachmentDefinition's spec.config (or an IPAM config string) is JSON inside a YAML
 string. When it does not parse, Multus cannot attach the network and the pod stays in
 ContainerCreating with a CNI error; nothing in the API server checks it.
 Fix: make the string valid JSON (the finding quotes the parser's message and position).)"},
-                                  checkCniConfigInvalidJson};
+    checkCniConfigInvalidJson};
 
 }  // namespace railkit::k8s::rules

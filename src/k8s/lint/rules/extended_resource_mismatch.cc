@@ -16,21 +16,23 @@ void checkExtendedResourceMismatch(const LintInput& input, std::vector<Finding>&
       for (const auto& [name, request] : container.requests) {
         auto limit = container.limits.find(name);
         if (!isExtended(name) || limit == container.limits.end() || limit->second == request) continue;
-        if (parseQuantityCount(limit->second) == parseQuantityCount(request) && parseQuantityCount(request) > 0)
+        if (parseQuantityCount(limit->second) == parseQuantityCount(request) &&
+            parseQuantityCount(request) > 0)
           continue;  // "1" and 1
-        out.push_back(lintFinding("extended-resource-mismatch", Severity::kError, *pod.view.object,
-                                  container.node->line, container.path + ".resources.requests." + name,
-                                  "extended resource " + name + " requests " + request + " but limits " +
-                                      limit->second,
-                                  "set requests equal to limits (or give only limits)"));
+        out.push_back(
+            lintFinding("extended-resource-mismatch", Severity::kError, *pod.view.object,
+                        container.node->line, container.path + ".resources.requests." + name,
+                        "extended resource " + name + " requests " + request + " but limits " + limit->second,
+                        "set requests equal to limits (or give only limits)"));
       }
 }
 
-extern const Rule kExtendedResourceMismatch = {{"extended-resource-mismatch", Severity::kError, "extended resource requests differ from limits",
-                                  R"(Extended resources (nvidia.com/gpu, rdma/*, SR-IOV VF pools) cannot be overcommitted: the API
+extern const Rule kExtendedResourceMismatch = {
+    {"extended-resource-mismatch", Severity::kError, "extended resource requests differ from limits",
+     R"(Extended resources (nvidia.com/gpu, rdma/*, SR-IOV VF pools) cannot be overcommitted: the API
 server rejects a container whose requests differ from its limits, or the job silently gets
 what the limit says.
 Fix: set requests equal to limits (or give limits only).)"},
-                                  checkExtendedResourceMismatch};
+    checkExtendedResourceMismatch};
 
 }  // namespace railkit::k8s::rules

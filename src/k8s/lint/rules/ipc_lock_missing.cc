@@ -31,12 +31,13 @@ void checkIpcLockMissing(const LintInput& input, std::vector<Finding>& out) {
     }
 }
 
-extern const Rule kIpcLockMissing = {{"ipc-lock-missing", Severity::kError, "RDMA container without IPC_LOCK",
-                                  R"(RDMA registers (pins) memory; without CAP_IPC_LOCK a container is limited by RLIMIT_MEMLOCK
+extern const Rule kIpcLockMissing = {
+    {"ipc-lock-missing", Severity::kError, "RDMA container without IPC_LOCK",
+     R"(RDMA registers (pins) memory; without CAP_IPC_LOCK a container is limited by RLIMIT_MEMLOCK
 and ibv_reg_mr fails for large buffers, so NCCL/UCX abort or fall back to sockets. On
 platforms whose runtime already sets memlock unlimited (GKE, EKS EFA, CoreWeave) it is info.
 Fix: securityContext: {capabilities: {add: [IPC_LOCK]}} on every RDMA container, or memlock
 unlimited in the runtime's base spec (railkit render node-prep).)"},
-                                  checkIpcLockMissing};
+    checkIpcLockMissing};
 
 }  // namespace railkit::k8s::rules

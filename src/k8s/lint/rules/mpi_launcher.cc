@@ -12,7 +12,8 @@ std::vector<std::string> words(const std::string& command) {
     if (c == '\n' || c == '\r') c = ' ';
   for (std::string_view word : splitWhitespace(flat)) {
     std::string text(word);
-    while (!text.empty() && (text.back() == '\\' || text.back() == ';' || text.back() == '"')) text.pop_back();
+    while (!text.empty() && (text.back() == '\\' || text.back() == ';' || text.back() == '"'))
+      text.pop_back();
     while (!text.empty() && text.front() == '"') text.erase(0, 1);
     if (!text.empty()) out.push_back(text);
   }

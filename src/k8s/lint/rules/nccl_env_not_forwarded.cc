@@ -33,11 +33,13 @@ void checkNcclEnvNotForwarded(const LintInput& input, std::vector<Finding>& out)
   }
 }
 
-extern const Rule kNcclEnvNotForwarded = {{"nccl-env-not-forwarded", Severity::kWarning, "NCCL/UCX variables on the MPI launcher do not reach the ranks",
-                                  R"(mpirun starts the ranks over ssh: environment set on the MPIJob launcher does not reach the
+extern const Rule kNcclEnvNotForwarded = {
+    {"nccl-env-not-forwarded", Severity::kWarning,
+     "NCCL/UCX variables on the MPI launcher do not reach the ranks",
+     R"(mpirun starts the ranks over ssh: environment set on the MPIJob launcher does not reach the
 workers unless it is exported with -x (or set on the workers). NCCL_*/UCX_* settings then
 apply to the launcher only and the ranks run with defaults.
 Fix: pass each variable with -x NAME (or -x NAME=value), or set it in the worker template.)"},
-                                  checkNcclEnvNotForwarded};
+    checkNcclEnvNotForwarded};
 
 }  // namespace railkit::k8s::rules

@@ -81,12 +81,14 @@ void checkNcclSocketIfnameMismatch(const LintInput& input, std::vector<Finding>&
   }
 }
 
-extern const Rule kNcclSocketIfnameMismatch = {{"nccl-socket-ifname-mismatch", Severity::kError, "NCCL_SOCKET_IFNAME names an interface the pod will not have",
-                                  R"(NCCL_SOCKET_IFNAME names the interfaces NCCL's bootstrap and sockets may use. When it names
+extern const Rule kNcclSocketIfnameMismatch = {
+    {"nccl-socket-ifname-mismatch", Severity::kError,
+     "NCCL_SOCKET_IFNAME names an interface the pod will not have",
+     R"(NCCL_SOCKET_IFNAME names the interfaces NCCL's bootstrap and sockets may use. When it names
 none the pod will have (net1 without a Multus attachment, a host name under the pod network),
 NCCL fails with `Bootstrap : no socket interface found` or picks the wrong network.
 Fix: name an interface the pod really has where NCCL runs (the workers, for an MPIJob), or
 compute it at start with railkit env.)"},
-                                  checkNcclSocketIfnameMismatch};
+    checkNcclSocketIfnameMismatch};
 
 }  // namespace railkit::k8s::rules

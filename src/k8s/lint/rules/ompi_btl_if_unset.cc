@@ -30,11 +30,12 @@ void checkOmpiBtlIfUnset(const LintInput& input, std::vector<Finding>& out) {
   }
 }
 
-extern const Rule kOmpiBtlIfUnset = {{"ompi-btl-if-unset", Severity::kWarning, "mpirun may route TCP traffic over any interface",
-                                  R"(Without btl_tcp_if_include / oob_tcp_if_include, Open MPI may route its TCP traffic over any
+extern const Rule kOmpiBtlIfUnset = {
+    {"ompi-btl-if-unset", Severity::kWarning, "mpirun may route TCP traffic over any interface",
+     R"(Without btl_tcp_if_include / oob_tcp_if_include, Open MPI may route its TCP traffic over any
 interface, including a management or RDMA interface that does not reach every peer, and
 hang or run slowly.
 Fix: --mca btl_tcp_if_include eth0 --mca oob_tcp_if_include eth0 (the pod's control interface).)"},
-                                  checkOmpiBtlIfUnset};
+    checkOmpiBtlIfUnset};
 
 }  // namespace railkit::k8s::rules

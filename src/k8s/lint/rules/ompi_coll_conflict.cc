@@ -84,11 +84,12 @@ void checkOmpiCollConflict(const LintInput& input, std::vector<Finding>& out) {
   }
 }
 
-extern const Rule kOmpiCollConflict = {{"ompi-coll-conflict", Severity::kWarning, "Open MPI HCOLL/UCC collectives left enabled next to NCCL",
-                                  R"(HCOLL and UCC collective components of Open MPI hang or crash next to NCCL in GPU jobs when
+extern const Rule kOmpiCollConflict = {
+    {"ompi-coll-conflict", Severity::kWarning, "Open MPI HCOLL/UCC collectives left enabled next to NCCL",
+     R"(HCOLL and UCC collective components of Open MPI hang or crash next to NCCL in GPU jobs when
 left enabled; lint reports them when an MPIJob whose ranks run NCCL does not disable them
 (info when unset: lint cannot see whether the image carries HCOLL/UCC).
 Fix: --mca coll_hcoll_enable 0 --mca coll_ucc_enable 0 (or -x OMPI_MCA_coll_hcoll_enable=0).)"},
-                                  checkOmpiCollConflict};
+    checkOmpiCollConflict};
 
 }  // namespace railkit::k8s::rules

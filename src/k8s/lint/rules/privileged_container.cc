@@ -16,10 +16,11 @@ void checkPrivilegedContainer(const LintInput& input, std::vector<Finding>& out)
                                   "and add only capabilities: {add: [IPC_LOCK]}"));
 }
 
-extern const Rule kPrivilegedContainer = {{"privileged-container", Severity::kWarning, "container runs privileged",
-                                  R"(privileged: true gives the container every capability and every host device. RDMA needs far
+extern const Rule kPrivilegedContainer = {
+    {"privileged-container", Severity::kWarning, "container runs privileged",
+     R"(privileged: true gives the container every capability and every host device. RDMA needs far
 less: IPC_LOCK and the RDMA device from a device plugin, SR-IOV or DRA.
 Fix: drop privileged; add IPC_LOCK and request the RDMA resource.)"},
-                                  checkPrivilegedContainer};
+    checkPrivilegedContainer};
 
 }  // namespace railkit::k8s::rules

@@ -2,8 +2,9 @@
 // fields are errors, as with kubectl's default --validate=strict). Without
 // schemas the rule notes that it was skipped; a kind without a schema is
 // reported as info, not as an error.
-#include "k8s/lint/rules/rules.h"
 #include "k8s/schema.h"
+
+#include "k8s/lint/rules/rules.h"
 
 namespace railkit::k8s::rules {
 
@@ -24,23 +25,25 @@ void checkSchema(const LintInput& input, std::vector<Finding>& out) {
     for (const Object& object : manifest->objects) {
       auto errors = schemas.validate(object);
       if (!errors) {
-        out.push_back(lintFinding("schema", Severity::kInfo, object, object.line, "",
-                                  "no schema for " + object.api_version + " " + object.kind + "; not validated",
-                                  "add its CRD or OpenAPI document to --schemas DIR"));
+        out.push_back(
+            lintFinding("schema", Severity::kInfo, object, object.line, "",
+                        "no schema for " + object.api_version + " " + object.kind + "; not validated",
+                        "add its CRD or OpenAPI document to --schemas DIR"));
         continue;
       }
       for (const SchemaError& error : *errors)
-        out.push_back(lintFinding("schema", Severity::kError, object, error.line, error.path, error.message,
-                                  "correct the field as the schema for " + object.api_version + " " + object.kind +
-                                      " defines it"));
+        out.push_back(lintFinding(
+            "schema", Severity::kError, object, error.line, error.path, error.message,
+            "correct the field as the schema for " + object.api_version + " " + object.kind + " defines it"));
     }
 }
 
-extern const Rule kSchema = {{"schema", Severity::kError, "object does not match its OpenAPI/CRD schema",
-                                  R"(The object does not match its OpenAPI or CRD schema: the API server rejects it, or drops the
+extern const Rule kSchema = {
+    {"schema", Severity::kError, "object does not match its OpenAPI/CRD schema",
+     R"(The object does not match its OpenAPI or CRD schema: the API server rejects it, or drops the
 unknown fields and runs something else than written. With --schemas DIR every object is
 checked against the Kubernetes OpenAPI documents and CRDs in DIR.
 Fix: the field path in the finding names what to correct.)"},
-                                  checkSchema};
+    checkSchema};
 
 }  // namespace railkit::k8s::rules

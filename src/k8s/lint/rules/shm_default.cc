@@ -10,7 +10,8 @@ void checkShmDefault(const LintInput& input, std::vector<Finding>& out) {
   for (const PodFacts& pod : pods) {
     if (pod.shm_memory) continue;
     // NCCL_SHM_DISABLE=1 forwarded by an MPIJob launcher reaches the ranks.
-    if (auto forwarded = valueFromLauncher(pods, pod, "NCCL_SHM_DISABLE"); forwarded && *forwarded == "1") continue;
+    if (auto forwarded = valueFromLauncher(pods, pod, "NCCL_SHM_DISABLE"); forwarded && *forwarded == "1")
+      continue;
     for (const ContainerFacts& container : pod.containers) {
       if (isPureLauncher(input, pod, container) || !isNcclWorkload(input, pod, container)) continue;
       auto disabled = container.env.find("NCCL_SHM_DISABLE");
@@ -24,11 +25,12 @@ void checkShmDefault(const LintInput& input, std::vector<Finding>& out) {
   }
 }
 
-extern const Rule kShmDefault = {{"shm-default", Severity::kWarning, "NCCL workload keeps the 64 MiB default /dev/shm",
-                                  R"(NCCL moves data between ranks of one node through /dev/shm; a container gets 64 MiB by
+extern const Rule kShmDefault = {
+    {"shm-default", Severity::kWarning, "NCCL workload keeps the 64 MiB default /dev/shm",
+     R"(NCCL moves data between ranks of one node through /dev/shm; a container gets 64 MiB by
 default, and NCCL fails with shared-memory errors once buffers outgrow it.
 Fix: mount an emptyDir with medium: Memory at /dev/shm (sizeLimit as needed), or set
 NCCL_SHM_DISABLE=1 at a speed cost.)"},
-                                  checkShmDefault};
+    checkShmDefault};
 
 }  // namespace railkit::k8s::rules

@@ -17,9 +17,9 @@ bool isScriptKey(const std::string& key) {
 }
 
 bool isNameKey(const std::string& key) {
-  return key == "name" || key == "namespace" || key == "generateName" || key == "image" || key == "claimName" ||
-         key == "serviceAccountName" || key == "resourceClaimTemplateName" || key == "schedulerName" ||
-         key == "priorityClassName";
+  return key == "name" || key == "namespace" || key == "generateName" || key == "image" ||
+         key == "claimName" || key == "serviceAccountName" || key == "resourceClaimTemplateName" ||
+         key == "schedulerName" || key == "priorityClassName";
 }
 
 void walk(const YamlNode& node, const std::string& key, const std::string& path, const Object& object,
@@ -32,12 +32,14 @@ void walk(const YamlNode& node, const std::string& key, const std::string& path,
     if (node.value.find('\n') != std::string::npos) return;  // block scripts
     std::smatch match;
     bool found = std::regex_search(node.value, match, kPattern);
-    if (!found && std::regex_match(node.value, kBareWhole)) found = std::regex_search(node.value, match, kBare);
+    if (!found && std::regex_match(node.value, kBareWhole))
+      found = std::regex_search(node.value, match, kBare);
     if (!found && isNameKey(key)) found = std::regex_search(node.value, match, kBare);
     if (found)
-      out.push_back(lintFinding("unexpanded-placeholder", Severity::kError, object, node.line, path,
-                                "value '" + node.value + "' still holds the placeholder " + match.str(0),
-                                "substitute the value (envsubst, sed or your templating tool) before applying"));
+      out.push_back(
+          lintFinding("unexpanded-placeholder", Severity::kError, object, node.line, path,
+                      "value '" + node.value + "' still holds the placeholder " + match.str(0),
+                      "substitute the value (envsubst, sed or your templating tool) before applying"));
     return;
   }
   if (node.isMap()) {
@@ -59,11 +61,12 @@ void checkUnexpandedPlaceholder(const LintInput& input, std::vector<Finding>& ou
     for (const Object& object : manifest->objects) walk(*object.root, "", "", object, out, 0);
 }
 
-extern const Rule kUnexpandedPlaceholder = {{"unexpanded-placeholder", Severity::kError, "template placeholder left in a value",
-                                  R"(A template placeholder (${VAR}, $VAR, {{ .Values.x }}) was left in a value: the manifest was
+extern const Rule kUnexpandedPlaceholder = {
+    {"unexpanded-placeholder", Severity::kError, "template placeholder left in a value",
+     R"(A template placeholder (${VAR}, $VAR, {{ .Values.x }}) was left in a value: the manifest was
 applied without being rendered, and the field holds the literal text (an invalid name, image
 or quantity, or a wrong setting).
 Fix: render the template (envsubst, helm template) with every variable set.)"},
-                                  checkUnexpandedPlaceholder};
+    checkUnexpandedPlaceholder};
 
 }  // namespace railkit::k8s::rules

@@ -16,18 +16,19 @@ void checkYamlDuplicateKey(const LintInput& input, std::vector<Finding>& out) {
         if (object.line <= dup.line) where = object;
       std::string path = dup.path.empty() ? dup.key : dup.path + "." + dup.key;
       out.push_back(lintFinding("yaml-duplicate-key", Severity::kError, where, dup.line, path,
-                                "key '" + dup.key + "' appears twice (lines " + std::to_string(dup.first_line) +
-                                    " and " + std::to_string(dup.line) +
+                                "key '" + dup.key + "' appears twice (lines " +
+                                    std::to_string(dup.first_line) + " and " + std::to_string(dup.line) +
                                     "); one value is silently dropped or the object is rejected",
                                 "merge the two '" + dup.key + "' blocks into one"));
     }
   }
 }
 
-extern const Rule kYamlDuplicateKey = {{"yaml-duplicate-key", Severity::kError, "mapping key given twice",
-                                  R"(A mapping key is given twice; YAML readers keep one of the values (kubectl the last), so
+extern const Rule kYamlDuplicateKey = {
+    {"yaml-duplicate-key", Severity::kError, "mapping key given twice",
+     R"(A mapping key is given twice; YAML readers keep one of the values (kubectl the last), so
 part of what is written is silently ignored.
 Fix: keep one key and merge the values.)"},
-                                  checkYamlDuplicateKey};
+    checkYamlDuplicateKey};
 
 }  // namespace railkit::k8s::rules

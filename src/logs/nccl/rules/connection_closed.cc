@@ -32,18 +32,21 @@ std::optional<Finding> build(const Hits& h, const RuleContext& c) {
   std::string peers;
   for (const auto& p : h.subjects.values()) peers += (peers.empty() ? "" : ", ") + p;
   std::string who = peers.empty() ? "a peer (not named in the log)" : "peer " + peers;
-  return makeFinding("nccl-connection-closed", Severity::kError, peers.empty() ? "peer" : peers,
-                     "the connection to " + who +
-                         " was closed: that rank died (look at its own log for the first error) or the network "
-                         "path dropped",
-                     "read the log of " + who +
-                         " for its first WARN or crash (OOM kill, another NCCL error); check the pods were not "
-                         "evicted and the control network stayed up",
-                     c.state, {&h});
+  return makeFinding(
+      "nccl-connection-closed", Severity::kError, peers.empty() ? "peer" : peers,
+      "the connection to " + who +
+          " was closed: that rank died (look at its own log for the first error) or the network "
+          "path dropped",
+      "read the log of " + who +
+          " for its first WARN or crash (OOM kill, another NCCL error); check the pods were not "
+          "evicted and the control network stayed up",
+      c.state, {&h});
 }
 
 }  // namespace
 
-NcclRule connectionClosedRule() { return {"nccl-connection-closed", match, build}; }
+NcclRule connectionClosedRule() {
+  return {"nccl-connection-closed", match, build};
+}
 
 }  // namespace railkit::logs::nccl

@@ -14,16 +14,18 @@ bool match(const NcclLine& line, std::string* detail, std::string*) {
 
 std::optional<Finding> build(const Hits& h, const RuleContext& c) {
   if (!h.any()) return std::nullopt;
-  return makeFinding("nccl-duplicate-gpu", Severity::kError, "gpu",
-                     "several ranks use the same GPU (" + h.detail + ")",
-                     "give each rank its own GPU: set the device from the local rank (torch.cuda.set_device("
-                     "LOCAL_RANK)), do not start more ranks per node than GPUs, and check CUDA_VISIBLE_DEVICES and "
-                     "the pod's GPU request",
-                     c.state, {&h});
+  return makeFinding(
+      "nccl-duplicate-gpu", Severity::kError, "gpu", "several ranks use the same GPU (" + h.detail + ")",
+      "give each rank its own GPU: set the device from the local rank (torch.cuda.set_device("
+      "LOCAL_RANK)), do not start more ranks per node than GPUs, and check CUDA_VISIBLE_DEVICES and "
+      "the pod's GPU request",
+      c.state, {&h});
 }
 
 }  // namespace
 
-NcclRule duplicateGpuRule() { return {"nccl-duplicate-gpu", match, build}; }
+NcclRule duplicateGpuRule() {
+  return {"nccl-duplicate-gpu", match, build};
+}
 
 }  // namespace railkit::logs::nccl

@@ -40,12 +40,14 @@ std::optional<Finding> build(const Hits& h, const RuleContext& c) {
   std::string fix = ibvWcStatusFix(status ? static_cast<int>(*status) : -1);
   if (auto later = numberAfter(h.last_detail, "status "); later && status && *later != *status && *later != 5)
     fix += "; for status " + std::to_string(*later) + ": " + ibvWcStatusFix(static_cast<int>(*later));
-  return makeFinding("nccl-ib-completion-error", Severity::kError, peers.empty() ? "rdma" : peers, message, fix,
-                     c.state, {&h});
+  return makeFinding("nccl-ib-completion-error", Severity::kError, peers.empty() ? "rdma" : peers, message,
+                     fix, c.state, {&h});
 }
 
 }  // namespace
 
-NcclRule ibCompletionErrorRule() { return {"nccl-ib-completion-error", match, build}; }
+NcclRule ibCompletionErrorRule() {
+  return {"nccl-ib-completion-error", match, build};
+}
 
 }  // namespace railkit::logs::nccl

@@ -7,10 +7,11 @@ namespace {
 
 bool match(const NcclLine& line, std::string* detail, std::string*) {
   std::string_view t = line.body;
-  bool hit = (has(t, "Socket creation failed") && has(t, "Address family")) || has(t, "no socket interface found") ||
-             has(t, "No socket interface found") || has(t, "no usable") || has(t, "No usable listening interface") ||
-             (has(t, "NCCL_SOCKET_IFNAME") && (has(t, "no interface") || has(t, "not found") || has(t, "match"))) ||
-             has(t, "family 0") || has(t, "Unknown address family");
+  bool hit =
+      (has(t, "Socket creation failed") && has(t, "Address family")) || has(t, "no socket interface found") ||
+      has(t, "No socket interface found") || has(t, "no usable") || has(t, "No usable listening interface") ||
+      (has(t, "NCCL_SOCKET_IFNAME") && (has(t, "no interface") || has(t, "not found") || has(t, "match"))) ||
+      has(t, "family 0") || has(t, "Unknown address family");
   if (!hit) return false;
   *detail = bounded(t, 200);
   return true;
@@ -18,16 +19,19 @@ bool match(const NcclLine& line, std::string* detail, std::string*) {
 
 std::optional<Finding> build(const Hits& h, const RuleContext& c) {
   if (!h.any()) return std::nullopt;
-  return makeFinding("nccl-no-interface", Severity::kError, "socket interface",
-                     "NCCL found no usable IP interface for its bootstrap/socket traffic (" + h.detail + ")",
-                     "set NCCL_SOCKET_IFNAME to an interface that exists in the pod and has an address (e.g. "
-                     "eth0, or `^lo,docker` to exclude), check the container has networking (not `--net none`), "
-                     "and that IPv4/IPv6 is enabled for the family NCCL tries",
-                     c.state, {&h});
+  return makeFinding(
+      "nccl-no-interface", Severity::kError, "socket interface",
+      "NCCL found no usable IP interface for its bootstrap/socket traffic (" + h.detail + ")",
+      "set NCCL_SOCKET_IFNAME to an interface that exists in the pod and has an address (e.g. "
+      "eth0, or `^lo,docker` to exclude), check the container has networking (not `--net none`), "
+      "and that IPv4/IPv6 is enabled for the family NCCL tries",
+      c.state, {&h});
 }
 
 }  // namespace
 
-NcclRule noInterfaceRule() { return {"nccl-no-interface", match, build}; }
+NcclRule noInterfaceRule() {
+  return {"nccl-no-interface", match, build};
+}
 
 }  // namespace railkit::logs::nccl

@@ -14,7 +14,7 @@ bool isSignal(std::string_view t) {
 
 bool isProxyFrame(std::string_view t) {
   return has(t, "ncclProxyService") || has(t, "ncclProxyProgress") || has(t, "proxyService") ||
-         has(t, "ncclProxy") ;
+         has(t, "ncclProxy");
 }
 
 // A proxy frame line or a signal line both count; build requires both kinds.
@@ -35,21 +35,22 @@ std::optional<Finding> build(const Hits& h, const RuleContext& c) {
   bool resources = false;
   for (const auto& f : c.earlier) resources = resources || f.id == "nccl-verbs-resource-failed";
   if (resources)
-    return makeFinding("nccl-proxy-crash", Severity::kError, "NCCL proxy thread",
-                       "the NCCL proxy thread crashed (" + h.detail +
-                           ") after RDMA resources could not be created (see nccl-verbs-resource-failed): the "
-                           "memlock limit or the IPC_LOCK capability",
-                       "add the IPC_LOCK capability and an unlimited memlock limit to the container",
-                       c.state, {&h});
+    return makeFinding(
+        "nccl-proxy-crash", Severity::kError, "NCCL proxy thread",
+        "the NCCL proxy thread crashed (" + h.detail +
+            ") after RDMA resources could not be created (see nccl-verbs-resource-failed): the "
+            "memlock limit or the IPC_LOCK capability",
+        "add the IPC_LOCK capability and an unlimited memlock limit to the container", c.state, {&h});
   std::string cause = c.state.first_warn.empty()
                           ? "the log shows no NCCL WARN before it"
                           : "the first NCCL WARN (line " + std::to_string(c.state.first_warn_line) +
                                 "): " + c.state.first_warn;
-  return makeFinding("nccl-proxy-crash", Severity::kError, "NCCL proxy thread",
-                     "the NCCL proxy thread crashed (" + h.detail + "); " + cause,
-                     "fix the first error before the crash when there is one; otherwise keep the stack trace and "
-                     "the NCCL version and try the current NCCL release (a crash inside NCCL is a bug to report)",
-                     c.state, {&h});
+  return makeFinding(
+      "nccl-proxy-crash", Severity::kError, "NCCL proxy thread",
+      "the NCCL proxy thread crashed (" + h.detail + "); " + cause,
+      "fix the first error before the crash when there is one; otherwise keep the stack trace and "
+      "the NCCL version and try the current NCCL release (a crash inside NCCL is a bug to report)",
+      c.state, {&h});
 }
 
 }  // namespace

@@ -33,21 +33,24 @@ bool match(const NcclLine& line, std::string* detail, std::string*) {
 std::optional<Finding> build(const Hits& h, const RuleContext& c) {
   if (!h.any()) return std::nullopt;
   bool timed_out = has(h.detail, "110") || has(h.detail, "timed out");
-  std::string why = timed_out
-                        ? "the peer's NIC did not answer on the address in use (unreachable with this GID index, "
-                          "route or VLAN, or a rail-only fabric where this NIC cannot reach the peer's)"
-                        : "the peer's address is not reachable with the GID index, route or network namespace in use";
-  std::string fix = "for RoCE set NCCL_IB_GID_INDEX to the RoCE v2 GID of the data interface (`railkit inspect` "
-                    "lists GIDs and their types), make sure the RDMA device sits in the pod's network namespace "
-                    "with an address on it, and that both ends share a routable subnet/VLAN";
+  std::string why =
+      timed_out ? "the peer's NIC did not answer on the address in use (unreachable with this GID index, "
+                  "route or VLAN, or a rail-only fabric where this NIC cannot reach the peer's)"
+                : "the peer's address is not reachable with the GID index, route or network namespace in use";
+  std::string fix =
+      "for RoCE set NCCL_IB_GID_INDEX to the RoCE v2 GID of the data interface (`railkit inspect` "
+      "lists GIDs and their types), make sure the RDMA device sits in the pod's network namespace "
+      "with an address on it, and that both ends share a routable subnet/VLAN";
   if (timed_out) fix += "; on a rail-only fabric set NCCL_CROSS_NIC=0 so each NIC talks to the same rail";
   return makeFinding("nccl-qp-connect-failed", Severity::kError, "queue pair",
-                     "connecting an RDMA queue pair failed (ibv_modify_qp: " + h.detail + "): " + why, fix, c.state,
-                     {&h});
+                     "connecting an RDMA queue pair failed (ibv_modify_qp: " + h.detail + "): " + why, fix,
+                     c.state, {&h});
 }
 
 }  // namespace
 
-NcclRule qpConnectFailedRule() { return {"nccl-qp-connect-failed", match, build}; }
+NcclRule qpConnectFailedRule() {
+  return {"nccl-qp-connect-failed", match, build};
+}
 
 }  // namespace railkit::logs::nccl

@@ -32,33 +32,37 @@ std::optional<Finding> build(const Hits& h, const RuleContext& c) {
     attach = attach || s == "attach";
   }
   if (space)
-    return makeFinding("nccl-shm-failure", Severity::kError, "/dev/shm",
-                       "NCCL could not create a shared-memory segment (" + h.detail +
-                           "): /dev/shm ran out of space (64 MiB is the container default)",
-                       "mount a larger /dev/shm: in Kubernetes an emptyDir with medium Memory at /dev/shm (sizeLimit "
-                       "of a few GiB), with docker `--shm-size=8g` or `--ipc=host`; NCCL_SHM_DISABLE=1 only works "
-                       "around it at a speed cost",
-                       c.state, {&h});
+    return makeFinding(
+        "nccl-shm-failure", Severity::kError, "/dev/shm",
+        "NCCL could not create a shared-memory segment (" + h.detail +
+            "): /dev/shm ran out of space (64 MiB is the container default)",
+        "mount a larger /dev/shm: in Kubernetes an emptyDir with medium Memory at /dev/shm (sizeLimit "
+        "of a few GiB), with docker `--shm-size=8g` or `--ipc=host`; NCCL_SHM_DISABLE=1 only works "
+        "around it at a speed cost",
+        c.state, {&h});
   if (attach)
-    return makeFinding("nccl-shm-failure", Severity::kError, "/dev/shm",
-                       "NCCL could not attach to a shared-memory segment another rank of the node created (" +
-                           h.detail +
-                           "): the ranks of this node do not see the same /dev/shm, or the segment was removed",
-                       "run the ranks of a node in one container or pod, or share the IPC namespace (`--ipc=host`, "
-                       "one /dev/shm volume for all of them); check nothing cleans /dev/shm while the job runs "
-                       "(systemd RemoveIPC for the job's user); NCCL_SHM_DISABLE=1 works around it at a speed cost",
-                       c.state, {&h});
-  return makeFinding("nccl-shm-failure", Severity::kError, "/dev/shm",
-                     "NCCL could not create a shared-memory segment (" + h.detail +
-                         "); the log does not say why: check the size of /dev/shm (64 MiB is the container "
-                         "default) and that it is writable",
-                     "look at the WARN line before it for the system error; `df -h /dev/shm` in the container; a "
-                     "larger /dev/shm (emptyDir medium Memory, `--shm-size`) if it is small",
-                     c.state, {&h});
+    return makeFinding(
+        "nccl-shm-failure", Severity::kError, "/dev/shm",
+        "NCCL could not attach to a shared-memory segment another rank of the node created (" + h.detail +
+            "): the ranks of this node do not see the same /dev/shm, or the segment was removed",
+        "run the ranks of a node in one container or pod, or share the IPC namespace (`--ipc=host`, "
+        "one /dev/shm volume for all of them); check nothing cleans /dev/shm while the job runs "
+        "(systemd RemoveIPC for the job's user); NCCL_SHM_DISABLE=1 works around it at a speed cost",
+        c.state, {&h});
+  return makeFinding(
+      "nccl-shm-failure", Severity::kError, "/dev/shm",
+      "NCCL could not create a shared-memory segment (" + h.detail +
+          "); the log does not say why: check the size of /dev/shm (64 MiB is the container "
+          "default) and that it is writable",
+      "look at the WARN line before it for the system error; `df -h /dev/shm` in the container; a "
+      "larger /dev/shm (emptyDir medium Memory, `--shm-size`) if it is small",
+      c.state, {&h});
 }
 
 }  // namespace
 
-NcclRule shmFailureRule() { return {"nccl-shm-failure", match, build}; }
+NcclRule shmFailureRule() {
+  return {"nccl-shm-failure", match, build};
+}
 
 }  // namespace railkit::logs::nccl

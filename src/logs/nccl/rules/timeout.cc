@@ -10,12 +10,13 @@ namespace {
 bool match(const NcclLine& line, std::string* detail, std::string*) {
   std::string_view t = line.text;
   if (has(t, "set by environment") || has(t, "ibv_") || has(t, "Connection timed out")) return false;
-  bool hit = has(t, "Watchdog caught") || has(t, "operation timeout") || has(t, "Timeout(ms)=") ||
-             has(t, "watchdog timeout") || has(t, "Watchdog timeout") || has(t, "timed out after") ||
-             has(t, "NCCL timeout") || has(t, "collective timeout") ||
-             // PyTorch's heartbeat monitor: the watchdog itself hung in an NCCL/CUDA call.
-             has(t, "watchdog got stuck") || has(t, "Heartbeat monitor timed out") ||
-             (line.level == LineLevel::kWarn && (has(t, "Timeout") || has(t, "timeout") || has(t, "timed out")));
+  bool hit =
+      has(t, "Watchdog caught") || has(t, "operation timeout") || has(t, "Timeout(ms)=") ||
+      has(t, "watchdog timeout") || has(t, "Watchdog timeout") || has(t, "timed out after") ||
+      has(t, "NCCL timeout") || has(t, "collective timeout") ||
+      // PyTorch's heartbeat monitor: the watchdog itself hung in an NCCL/CUDA call.
+      has(t, "watchdog got stuck") || has(t, "Heartbeat monitor timed out") ||
+      (line.level == LineLevel::kWarn && (has(t, "Timeout") || has(t, "timeout") || has(t, "timed out")));
   if (!hit) return false;
   *detail = bounded(trimView(line.body), 200);
   return true;
@@ -23,12 +24,13 @@ bool match(const NcclLine& line, std::string* detail, std::string*) {
 
 std::optional<Finding> build(const Hits& h, const RuleContext& c) {
   if (!h.any()) return std::nullopt;
-  return makeFinding("nccl-timeout", Severity::kError, "collective",
-                     "a collective timed out or a watchdog fired (" + h.detail +
-                         "): some rank stopped participating (crashed, hung, or its network path is broken)",
-                     "find the rank that did not arrive: read every rank's log for its first error; check for "
-                     "ranks stuck in a different collective; only raise the timeout when the work is genuinely slow",
-                     c.state, {&h});
+  return makeFinding(
+      "nccl-timeout", Severity::kError, "collective",
+      "a collective timed out or a watchdog fired (" + h.detail +
+          "): some rank stopped participating (crashed, hung, or its network path is broken)",
+      "find the rank that did not arrive: read every rank's log for its first error; check for "
+      "ranks stuck in a different collective; only raise the timeout when the work is genuinely slow",
+      c.state, {&h});
 }
 
 }  // namespace

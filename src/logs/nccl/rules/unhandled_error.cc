@@ -56,17 +56,21 @@ std::optional<Finding> build(const Hits& h, const RuleContext& c) {
   } else if (c.state.last_error_code != 0 && !traced_only) {
     message += "; NCCL unwound with " + ncclResultText(c.state.last_error_code) + " and printed no WARN line";
   } else {
-    message += "; the log holds no NCCL WARN line: rerun with NCCL_DEBUG=INFO (and NCCL_DEBUG_SUBSYS=INIT,NET)";
+    message +=
+        "; the log holds no NCCL WARN line: rerun with NCCL_DEBUG=INFO (and NCCL_DEBUG_SUBSYS=INIT,NET)";
   }
   return makeFinding("nccl-unhandled-error", Severity::kError, "job", message,
-                     explained.empty() ? "read the WARN lines before the error (NCCL_DEBUG=INFO); `railkit doctor` "
-                                         "in the pod checks the usual causes"
-                                       : "fix what " + explained + " reports",
+                     explained.empty()
+                         ? "read the WARN lines before the error (NCCL_DEBUG=INFO); `railkit doctor` "
+                           "in the pod checks the usual causes"
+                         : "fix what " + explained + " reports",
                      c.state, {&h, traced_only ? &c.state.sig_error_trace : nullptr});
 }
 
 }  // namespace
 
-NcclRule unhandledErrorRule() { return {"nccl-unhandled-error", match, build}; }
+NcclRule unhandledErrorRule() {
+  return {"nccl-unhandled-error", match, build};
+}
 
 }  // namespace railkit::logs::nccl

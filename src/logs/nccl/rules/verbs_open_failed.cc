@@ -18,18 +18,21 @@ bool match(const NcclLine& line, std::string* detail, std::string* subject) {
 std::optional<Finding> build(const Hits& h, const RuleContext& c) {
   if (!h.any()) return std::nullopt;
   std::string subject = h.subjects.size() ? h.subjects.values()[0] : "rdma device";
-  return makeFinding("nccl-verbs-open-failed", Severity::kError, subject,
-                     "NCCL could not open the RDMA device " + subject +
-                         ": the device nodes (/dev/infiniband/uverbs*) are not exposed to the container or not "
-                         "accessible",
-                     "give the pod the RDMA device (RDMA shared device plugin, SR-IOV VF or DRA claim) so "
-                     "/dev/infiniband/uverbsN and rdma_cm appear, or run privileged with the host's devices; check "
-                     "with `railkit doctor` inside the pod",
-                     c.state, {&h});
+  return makeFinding(
+      "nccl-verbs-open-failed", Severity::kError, subject,
+      "NCCL could not open the RDMA device " + subject +
+          ": the device nodes (/dev/infiniband/uverbs*) are not exposed to the container or not "
+          "accessible",
+      "give the pod the RDMA device (RDMA shared device plugin, SR-IOV VF or DRA claim) so "
+      "/dev/infiniband/uverbsN and rdma_cm appear, or run privileged with the host's devices; check "
+      "with `railkit doctor` inside the pod",
+      c.state, {&h});
 }
 
 }  // namespace
 
-NcclRule verbsOpenFailedRule() { return {"nccl-verbs-open-failed", match, build}; }
+NcclRule verbsOpenFailedRule() {
+  return {"nccl-verbs-open-failed", match, build};
+}
 
 }  // namespace railkit::logs::nccl

@@ -6,8 +6,8 @@
 namespace railkit::logs::nccl {
 namespace {
 
-constexpr std::string_view kCalls[] = {"ibv_reg_mr", "ibv_reg_dmabuf_mr", "ibv_create_qp", "ibv_create_cq",
-                                       "ibv_alloc_pd", "ibv_create_srq"};
+constexpr std::string_view kCalls[] = {"ibv_reg_mr",    "ibv_reg_dmabuf_mr", "ibv_create_qp",
+                                       "ibv_create_cq", "ibv_alloc_pd",      "ibv_create_srq"};
 
 bool match(const NcclLine& line, std::string* detail, std::string* subject) {
   std::string_view t = line.body;
@@ -28,16 +28,19 @@ bool match(const NcclLine& line, std::string* detail, std::string* subject) {
 
 std::optional<Finding> build(const Hits& h, const RuleContext& c) {
   if (!h.any()) return std::nullopt;
-  return makeFinding("nccl-verbs-resource-failed", Severity::kError, h.subjects.size() ? h.subjects.values()[0] : "verbs",
-                     "RDMA resources could not be created (" + h.detail +
-                         "): the locked-memory limit (RLIMIT_MEMLOCK) is too low or the pod lacks IPC_LOCK",
-                     "set the memlock limit to unlimited for the container (containerd/docker default ulimit, "
-                     "`--ulimit memlock=-1`), add the IPC_LOCK capability to the pod; check with `railkit doctor`",
-                     c.state, {&h});
+  return makeFinding(
+      "nccl-verbs-resource-failed", Severity::kError, h.subjects.size() ? h.subjects.values()[0] : "verbs",
+      "RDMA resources could not be created (" + h.detail +
+          "): the locked-memory limit (RLIMIT_MEMLOCK) is too low or the pod lacks IPC_LOCK",
+      "set the memlock limit to unlimited for the container (containerd/docker default ulimit, "
+      "`--ulimit memlock=-1`), add the IPC_LOCK capability to the pod; check with `railkit doctor`",
+      c.state, {&h});
 }
 
 }  // namespace
 
-NcclRule verbsResourceFailedRule() { return {"nccl-verbs-resource-failed", match, build}; }
+NcclRule verbsResourceFailedRule() {
+  return {"nccl-verbs-resource-failed", match, build};
+}
 
 }  // namespace railkit::logs::nccl

@@ -36,6 +36,8 @@ std::optional<Finding> build(const Hits&, const RuleContext& c) {
 
 }  // namespace
 
-NcclRule versionMismatchRule() { return {"nccl-version-mismatch", nullptr, build}; }
+NcclRule versionMismatchRule() {
+  return {"nccl-version-mismatch", nullptr, build};
+}
 
 }  // namespace railkit::logs::nccl
