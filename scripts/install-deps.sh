@@ -11,6 +11,8 @@ packages=(
   libgtest-dev libgmock-dev libpugixml-dev libarchive-dev libfyaml-dev
   libucx-dev ucx-utils libopenmpi-dev openmpi-bin
   libssl-dev
+  # tests: the sources follow .clang-format
+  clang-format
   # tests: every --json document against its JSON Schema (docs/schemas)
   libvalijson-dev
   # exporter: the HTTP server (header <httplib.h>)
