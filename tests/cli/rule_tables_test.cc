@@ -42,7 +42,7 @@ std::set<std::string> declaredIn(const fs::path& dir, const std::regex& pattern)
 
 TEST(RuleTables, EveryDoctorRuleFileIsInTheTable) {
   auto files = declaredIn(kSource / "src/doctor/rules",
-                          std::regex(R"re(extern const Rule k\w+ = \{\{\s*"([a-z0-9-]+)")re"));
+                          std::regex(R"re(extern const Rule k\w+ = \{\s*\{\s*"([a-z0-9-]+)")re"));
   std::set<std::string> table;
   for (const auto& r : railkit::doctor::allRules()) table.insert(r.id);
   EXPECT_GE(files.size(), 25u);
@@ -51,7 +51,7 @@ TEST(RuleTables, EveryDoctorRuleFileIsInTheTable) {
 
 TEST(RuleTables, EveryLintRuleFileIsInTheTable) {
   auto files = declaredIn(kSource / "src/k8s/lint/rules",
-                          std::regex(R"re(extern const Rule k\w+ = \{\{\s*"([a-z0-9-]+)")re"));
+                          std::regex(R"re(extern const Rule k\w+ = \{\s*\{\s*"([a-z0-9-]+)")re"));
   std::set<std::string> table;
   for (const auto& r : railkit::k8s::allRules()) table.insert(r.id);
   EXPECT_GE(files.size(), 15u);
