@@ -12,8 +12,13 @@
 #   fault      3 nodes; node3's rank is killed during the links phase: rank 0
 #              exits 3 naming rank 2, and its JSON says "incomplete" with the
 #              phase 1-2 results kept.
-# Slow is below 0.2 x the median (a tbf limit is ~100x below the veths), so
-# a loaded machine's noise never makes a healthy link slow.
+# Margins of 10x both ways: the slowest healthy link seen on a loaded 2-core
+# machine ran at 0.72 x the median, so healthy runs call a link slow below
+# 0.07 x. The tbf limit (10 Mbit/s) is ~400x below the veths' median on an
+# idle machine (4 Gb/s) and stays >= 100x below while that median is above
+# 1 Gb/s, so the broken run calls slow below 0.1 x and asserts the throttled
+# links are among the slow ones (a healthy link there has 7x margin and, if
+# ever slow, makes no other node the suspect).
 # Usage: validate_netns_test.sh RAILKIT NODE_ROOT_TOOL MODE [N]
 set -euo pipefail
 source "$(dirname "$0")/../bench/netns/netns_lib.sh"
@@ -34,11 +39,12 @@ for ((i = 1; i <= n; i++)); do
 done
 if [[ $mode == broken ]]; then
   command -v tc >/dev/null || rk_skip "tc (iproute2) not found"
-  rk_exec 4 tc qdisc add dev net1 root tbf rate 100mbit burst 64kb latency 100ms || rk_skip "cannot add a tbf qdisc here"
+  rk_exec 4 tc qdisc add dev net1 root tbf rate 10mbit burst 64kb latency 100ms || rk_skip "cannot add a tbf qdisc here"
 fi
 
 export MASTER_ADDR=$(rk_ctrl_ip 1) MASTER_PORT=29500 WORLD_SIZE=$n
-pairs_bytes=1M pairs_iters=3
+pairs_bytes=1M pairs_iters=3 slow_fraction=0.07
+[[ $mode == broken ]] && slow_fraction=0.1
 [[ $mode == fault ]] && pairs_bytes=64M pairs_iters=200
 pids=()
 for ((i = 1; i <= n; i++)); do
@@ -48,7 +54,7 @@ for ((i = 1; i <= n; i++)); do
   RANK=$((i - 1)) rk_exec "$i" unshare --uts sh -c 'hostname "$0" && exec "$@"' "node$i" \
     timeout 150 "$rk" validate --root "$RK_WORK/root$i" --data-if =net1 --ctrl-if =eth0 \
     --expect-nics 8 --expect-gpus 8 -b 64K -e 256K -n 3 -w 1 --pairs-bytes "$pairs_bytes" \
-    --pairs-iters "$pairs_iters" --slow-fraction 0.2 --bootstrap-timeout 60 --stall-timeout 10 "${extra[@]}" \
+    --pairs-iters "$pairs_iters" --slow-fraction "$slow_fraction" --bootstrap-timeout 60 --stall-timeout 10 "${extra[@]}" \
     >"$RK_WORK/out$i" 2>&1 &
   pids+=($!)
 done
@@ -121,7 +127,7 @@ elif mode == "broken":
     suspects = [s["rank"] for s in doc["pairs"]["suspect_nodes"]]
     assert suspects == [3], doc["pairs"]["suspect_nodes"]
     slow = {(l["a"], l["b"]) for l in doc["pairs"]["slow_links"]}
-    assert slow == {(0, 3), (1, 3), (2, 3)}, slow
+    assert slow >= {(0, 3), (1, 3), (2, 3)}, slow
     verdicts = {x["host"]: x["verdict"] for x in nodes}
     assert verdicts == {"node1": "pass", "node2": "fail", "node3": "fail", "node4": "fail"}, verdicts
     print("ok: node2 rdma-nic-count, node3 firmware outlier, node4 suspect in pairs; node1 passes")
