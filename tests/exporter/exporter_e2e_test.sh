@@ -121,6 +121,10 @@ PID=""
 # A .tar.gz --root is extracted under $TMPDIR and removed again on SIGTERM.
 "$RK" snapshot --root "$ROOT" --output "$WORK/snap.tar.gz" >/dev/null 2>&1 || fail "railkit snapshot"
 mkdir -p "$WORK/tmp"
+# The first exporter's "serving" line must be gone before the second starts:
+# its shell truncates the log only once it runs, and the wait below could
+# read the old line (and the dead exporter's port) first.
+rm -f "$WORK/exporter.log"
 TMPDIR="$WORK/tmp" "$RK" exporter --root "$WORK/snap.tar.gz" --listen 127.0.0.1:0 >"$WORK/exporter.log" 2>&1 &
 PID=$!
 URL=$(wait_for_exporter "$WORK/exporter.log" "$PID" 100) ||
