@@ -47,5 +47,8 @@ void addOutputFlags(CLI::App& command, OutputOptions& options);
 // "kind" and "railkit_version" (docs/json.md).
 Status emitOutput(const OutputOptions& options, const nlohmann::json& document,
                   const std::function<void()>& human);
+// The same, stamping the document in place (no copy of a large one).
+Status emitOutput(const OutputOptions& options, nlohmann::json&& document,
+                  const std::function<void()>& human);
 
 }  // namespace railkit::cli

@@ -31,10 +31,14 @@ void addOutputFlags(CLI::App& command, OutputOptions& options) {
 
 Status emitOutput(const OutputOptions& options, const nlohmann::json& document,
                   const std::function<void()>& human) {
+  return emitOutput(options, nlohmann::json(document), human);
+}
+
+Status emitOutput(const OutputOptions& options, nlohmann::json&& stamped,
+                  const std::function<void()>& human) {
   // Strings come from files the user hands us (a snapshot's environ, a
   // manifest, a log); bytes that are not UTF-8 become U+FFFD rather than
   // aborting the dump.
-  nlohmann::json stamped = document;
   if (stamped.is_object()) {
     stamped["kind"] = options.kind;
     stamped["railkit_version"] = kRailkitVersion;

@@ -121,7 +121,8 @@ int runLogs(const LogsOptions& opts) {
   // UTF-8, so the document is not copied through a dump and a re-parse here
   // (two more copies of a large table at the peak).
   nlohmann::json doc = logs::reportToJson(report);
-  auto st = emitOutput(opts.output, doc, [&] { std::fputs(logs::renderText(report).c_str(), stdout); });
+  auto st =
+      emitOutput(opts.output, std::move(doc), [&] { std::fputs(logs::renderText(report).c_str(), stdout); });
   if (!st) return reportError(st.error());
   for (const auto& input : report.inputs)
     if (input.stats.binary)

@@ -3,16 +3,11 @@
 #include <nlohmann/json.hpp>
 
 #include "core/bandwidth_row.h"
+#include "core/json_util.h"
 #include "logs/input.h"
 
 namespace railkit::logs {
 namespace {
-
-template <class T>
-nlohmann::json opt(const std::optional<T>& v) {
-  if (v) return *v;
-  return nullptr;
-}
 
 // nccl-tests prints sizes and counts as integers; the parser keeps doubles.
 uint64_t wholeNumber(double value) {
@@ -40,24 +35,27 @@ nlohmann::json tableJson(const NcclTestsTable& t) {
     for (const auto& r : t.rows) size = std::max(size, r.size_bytes);
     largest_size = size;
   }
-  return {{"rows", rows},
-          {"peak_busbw_gbs", opt(t.peak_busbw_gbs)},
-          {"avg_busbw_gbs", opt(t.avg_busbw_gbs)},
-          {"largest_size_bytes", largest_size},
-          {"largest_busbw_gbs", opt(t.largest_busbw_gbs)},
-          {"wrong_total", opt(t.wrong_total)},
-          {"out_of_bounds", opt(t.out_of_bounds)},
-          {"old_layout", t.old_layout},
-          {"rows_not_kept", t.rows_not_kept},
-          {"test_op", t.op.empty() ? nlohmann::json(nullptr) : nlohmann::json(t.op)},
-          {"test_ranks", t.ranks.size()},
-          {"test_hosts", t.hosts},
-          {"test_header",
-           {{"nthread", opt(t.nthread)},
-            {"ngpus", opt(t.ngpus)},
-            {"min_bytes", opt(t.min_bytes)},
-            {"max_bytes", opt(t.max_bytes)},
-            {"iters", opt(t.iters)}}}};
+  // Built without `rows` and given it by move: an initializer list copies
+  // every value, and a big log's table holds up to kMaxTableRows rows.
+  nlohmann::json out = {{"peak_busbw_gbs", jsonOpt(t.peak_busbw_gbs)},
+                        {"avg_busbw_gbs", jsonOpt(t.avg_busbw_gbs)},
+                        {"largest_size_bytes", largest_size},
+                        {"largest_busbw_gbs", jsonOpt(t.largest_busbw_gbs)},
+                        {"wrong_total", jsonOpt(t.wrong_total)},
+                        {"out_of_bounds", jsonOpt(t.out_of_bounds)},
+                        {"old_layout", t.old_layout},
+                        {"rows_not_kept", t.rows_not_kept},
+                        {"test_op", t.op.empty() ? nlohmann::json(nullptr) : nlohmann::json(t.op)},
+                        {"test_ranks", t.ranks.size()},
+                        {"test_hosts", t.hosts},
+                        {"test_header",
+                         {{"nthread", jsonOpt(t.nthread)},
+                          {"ngpus", jsonOpt(t.ngpus)},
+                          {"min_bytes", jsonOpt(t.min_bytes)},
+                          {"max_bytes", jsonOpt(t.max_bytes)},
+                          {"iters", jsonOpt(t.iters)}}}};
+  out["rows"] = std::move(rows);
+  return out;
 }
 
 nlohmann::json perftestJson(const PerftestResult& p) {
@@ -65,19 +63,19 @@ nlohmann::json perftestJson(const PerftestResult& p) {
   std::optional<double> best, largest;
   double largest_bytes = -1;
   for (const auto& r : p.rows) {
-    nlohmann::json row{{"bytes", r.bytes}, {"iterations", opt(r.iterations)}, {"line", r.line}};
+    nlohmann::json row{{"bytes", r.bytes}, {"iterations", jsonOpt(r.iterations)}, {"line", r.line}};
     if (p.latency) {
-      row["t_min_us"] = opt(r.t_min_us);
-      row["t_max_us"] = opt(r.t_max_us);
-      row["t_typical_us"] = opt(r.t_typical_us);
-      row["t_avg_us"] = opt(r.t_avg_us);
-      row["t_stdev_us"] = opt(r.t_stdev_us);
-      row["p99_us"] = opt(r.p99_us);
-      row["p999_us"] = opt(r.p999_us);
+      row["t_min_us"] = jsonOpt(r.t_min_us);
+      row["t_max_us"] = jsonOpt(r.t_max_us);
+      row["t_typical_us"] = jsonOpt(r.t_typical_us);
+      row["t_avg_us"] = jsonOpt(r.t_avg_us);
+      row["t_stdev_us"] = jsonOpt(r.t_stdev_us);
+      row["p99_us"] = jsonOpt(r.p99_us);
+      row["p999_us"] = jsonOpt(r.p999_us);
     } else {
-      row["bw_peak_gbps"] = opt(r.bw_peak_gbps);
-      row["bw_avg_gbps"] = opt(r.bw_avg_gbps);
-      row["msg_rate_mpps"] = opt(r.msg_rate_mpps);
+      row["bw_peak_gbps"] = jsonOpt(r.bw_peak_gbps);
+      row["bw_avg_gbps"] = jsonOpt(r.bw_avg_gbps);
+      row["msg_rate_mpps"] = jsonOpt(r.msg_rate_mpps);
       if (r.bw_avg_gbps && (!best || *r.bw_avg_gbps > *best)) best = r.bw_avg_gbps;
       if (r.bw_avg_gbps && r.bytes >= largest_bytes) {
         largest_bytes = r.bytes;
@@ -90,7 +88,7 @@ nlohmann::json perftestJson(const PerftestResult& p) {
   for (const auto& [k, v] : p.settings) settings[k] = v;
   nlohmann::json errors = nlohmann::json::array();
   for (const auto& e : p.errors) {
-    nlohmann::json item{{"text", e.text}, {"line", e.line}, {"wc_status", opt(e.wc_status)}};
+    nlohmann::json item{{"text", e.text}, {"line", e.line}, {"wc_status", jsonOpt(e.wc_status)}};
     if (e.wc_status) item["wc_status_name"] = wcStatusName(*e.wc_status);
     errors.push_back(std::move(item));
   }
@@ -98,28 +96,29 @@ nlohmann::json perftestJson(const PerftestResult& p) {
     if (s.empty()) return nullptr;
     return s;
   };
-  return {{"test", text(p.test)},
-          {"tool", text(p.tool)},
-          {"latency", p.latency},
-          {"device", text(p.device)},
-          {"link_type", text(p.link_type)},
-          {"transport_type", text(p.transport_type)},
-          {"connection_type", text(p.connection_type)},
-          {"qps", opt(p.qps)},
-          {"mtu_bytes", opt(p.mtu_bytes)},
-          {"gid_index", opt(p.gid_index)},
-          {"tx_depth", opt(p.tx_depth)},
-          {"rdma_cm_qps", text(p.rdma_cm_qps)},
-          {"data_exchange", text(p.data_exchange)},
-          {"settings", settings},
-          {"bw_unit", text(p.bw_unit)},
-          {"bw_peak_measured", !p.peak_not_measured},
-          {"rows", rows},
-          {"rows_not_kept", p.rows_not_kept},
-          {"bw_avg_max_gbps", opt(best)},
-          {"bw_avg_largest_gbps", opt(largest)},
-          {"errors", errors},
-          {"error_lines", p.error_lines}};
+  nlohmann::json out = {{"test", text(p.test)},
+                        {"tool", text(p.tool)},
+                        {"latency", p.latency},
+                        {"device", text(p.device)},
+                        {"link_type", text(p.link_type)},
+                        {"transport_type", text(p.transport_type)},
+                        {"connection_type", text(p.connection_type)},
+                        {"qps", jsonOpt(p.qps)},
+                        {"mtu_bytes", jsonOpt(p.mtu_bytes)},
+                        {"gid_index", jsonOpt(p.gid_index)},
+                        {"tx_depth", jsonOpt(p.tx_depth)},
+                        {"rdma_cm_qps", text(p.rdma_cm_qps)},
+                        {"data_exchange", text(p.data_exchange)},
+                        {"settings", settings},
+                        {"bw_unit", text(p.bw_unit)},
+                        {"bw_peak_measured", !p.peak_not_measured},
+                        {"rows_not_kept", p.rows_not_kept},
+                        {"bw_avg_max_gbps", jsonOpt(best)},
+                        {"bw_avg_largest_gbps", jsonOpt(largest)},
+                        {"errors", errors},
+                        {"error_lines", p.error_lines}};
+  out["rows"] = std::move(rows);
+  return out;
 }
 
 }  // namespace
@@ -130,9 +129,9 @@ nlohmann::json inputToJson(const InputReport& input) {
       {"bytes", input.stats.bytes},   {"lines", input.stats.lines},
       {"binary", input.stats.binary}, {"truncated_lines", input.stats.truncated_lines},
       {"notes", input.notes},         {"nccl_lines", 0}};  // the NCCL facts replace it with their count
-  if (input.nccl) out.update(factsToJson(*input.nccl));
-  if (input.table) out.update(tableJson(*input.table));
-  if (input.perftest) out.update(perftestJson(*input.perftest));
+  if (input.nccl) mergeMoved(out, factsToJson(*input.nccl));
+  if (input.table) mergeMoved(out, tableJson(*input.table));
+  if (input.perftest) mergeMoved(out, perftestJson(*input.perftest));
   return out;
 }
 

@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 #include <set>
 
+#include "core/json_util.h"
 #include "logs/nccl/line.h"
 #include "logs/nccl/rule.h"
 #include "logs/nccl/state.h"
@@ -351,7 +352,7 @@ nlohmann::json factsToJson(const NcclLogFacts& f) {
   j["transports"] = nlohmann::json::object();
   for (const auto& [name, count] : f.transports) j["transports"][name] = count;
   j["nccl_lines"] = f.nccl_lines;
-  j.update(ranksToJson(f.per_rank));
+  mergeMoved(j, ranksToJson(f.per_rank));
   return j;
 }
 

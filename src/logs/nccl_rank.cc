@@ -3,14 +3,10 @@
 #include <algorithm>
 #include <nlohmann/json.hpp>
 
+#include "core/json_util.h"
+
 namespace railkit::logs {
 namespace {
-
-template <class T>
-nlohmann::json opt(const std::optional<T>& v) {
-  if (v) return *v;
-  return nullptr;
-}
 
 nlohmann::json textOrNull(const std::string& s) {
   return s.empty() ? nlohmann::json(nullptr) : nlohmann::json(s);
@@ -27,19 +23,19 @@ nlohmann::json ranksToJson(const NcclRanks& ranks) {
   list.get_ref<nlohmann::json::array_t&>().reserve(ranks.ranks.size());
   for (const NcclRank& r : ranks.ranks) {
     nlohmann::json& o = list.emplace_back(nlohmann::json::object());
-    o["rank"] = opt(r.rank);
-    o["nranks"] = opt(r.nranks);
+    o["rank"] = jsonOpt(r.rank);
+    o["nranks"] = jsonOpt(r.nranks);
     o["host"] = r.host;
-    o["pid"] = opt(r.pid);
-    o["dev"] = opt(r.dev);
-    o["cuda_dev"] = opt(r.cuda_dev);
+    o["pid"] = jsonOpt(r.pid);
+    o["dev"] = jsonOpt(r.dev);
+    o["cuda_dev"] = jsonOpt(r.cuda_dev);
     o["bus_id"] = textOrNull(r.bus_id);
     o["network"] = textOrNull(r.network);
     o["net_plugin"] = textOrNull(r.net_plugin);
     o["transport"] = textOrNull(r.transport);
     o["nics"] = r.nics;
     o["net_devices"] = r.net_devices;
-    o["gdr"] = opt(r.gdr);
+    o["gdr"] = jsonOpt(r.gdr);
     nlohmann::json& ch = o["channels"] = nlohmann::json::object();
     ch["NET"] = r.net_channels;
     ch["P2P"] = r.p2p_channels;

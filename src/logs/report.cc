@@ -121,10 +121,13 @@ nlohmann::json reportToJson(const LogsReport& report) {
   int errors = 0, warnings = 0, infos = 0;
   for (const auto& f : report.findings)
     (f.severity == Severity::kError ? errors : f.severity == Severity::kWarning ? warnings : infos)++;
-  return {{"inputs", inputs},
-          {"job", job},
-          {"findings", findingsToJson(report.findings)},
-          {"summary", {{"errors", errors}, {"warnings", warnings}, {"info", infos}}}};
+  // Members moved in: an initializer list would copy every input's rows
+  // and ranks once more.
+  nlohmann::json out = {{"findings", findingsToJson(report.findings)},
+                        {"summary", {{"errors", errors}, {"warnings", warnings}, {"info", infos}}}};
+  out["inputs"] = std::move(inputs);
+  out["job"] = std::move(job);
+  return out;
 }
 
 int reportExitStatus(const LogsReport& report) {

@@ -2,6 +2,7 @@
 #include <cstdio>
 #include <nlohmann/json.hpp>
 
+#include "core/json_util.h"
 #include "model/collect.h"
 #include "model/collect_parts.h"
 
@@ -15,11 +16,6 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(PciBridge, address, sysfs_path, config_size, 
 
 namespace {
 using nlohmann::json;
-
-template <typename T>
-json opt(const std::optional<T>& v) {
-  return v ? json(*v) : json(nullptr);
-}
 
 std::string hex16(uint64_t v) {
   char buf[24];
@@ -42,13 +38,13 @@ json pciJson(const PciFunction& f) {
           {"vendor", f.vendor},
           {"device", f.device},
           {"class", f.class_code},
-          {"numa_node", opt(f.numa_node)},
+          {"numa_node", jsonOpt(f.numa_node)},
           {"driver", f.driver},
           {"link",
-           {{"current_width", opt(f.link.current_width)},
-            {"max_width", opt(f.link.max_width)},
-            {"current_speed_gts", opt(f.link.current_speed_gts)},
-            {"max_speed_gts", opt(f.link.max_speed_gts)}}},
+           {{"current_width", jsonOpt(f.link.current_width)},
+            {"max_width", jsonOpt(f.link.max_width)},
+            {"current_speed_gts", jsonOpt(f.link.current_speed_gts)},
+            {"max_speed_gts", jsonOpt(f.link.max_speed_gts)}}},
           {"upstream_bridges", f.upstream_bridges}};
 }
 }  // namespace
@@ -63,8 +59,8 @@ json inventoryToJson(const Inventory& inv) {
                 {"fw_ver", d.fw_ver},
                 {"node_guid", d.node_guid},
                 {"pci", d.pci ? pciJson(*d.pci) : json(nullptr)}};
-    dev["sriov"] = {{"num_vfs", opt(d.sriov.num_vfs)},
-                    {"total_vfs", opt(d.sriov.total_vfs)},
+    dev["sriov"] = {{"num_vfs", jsonOpt(d.sriov.num_vfs)},
+                    {"total_vfs", jsonOpt(d.sriov.total_vfs)},
                     {"vfs", d.sriov.vfs},
                     {"physfn", d.sriov.physfn}};
     dev["ports"] = json::array();
@@ -72,11 +68,11 @@ json inventoryToJson(const Inventory& inv) {
       json port = {{"port", p.port},
                    {"state", p.state},
                    {"phys_state", p.phys_state},
-                   {"rate_gbps", opt(p.rate_gbps)},
+                   {"rate_gbps", jsonOpt(p.rate_gbps)},
                    {"rate", p.rate_text},
                    {"link_layer", p.link_layer},
-                   {"lid", opt(p.lid)},
-                   {"sm_lid", opt(p.sm_lid)},
+                   {"lid", jsonOpt(p.lid)},
+                   {"sm_lid", jsonOpt(p.sm_lid)},
                    {"netdev", p.netdev}};
       port["gids"] = p.gids;
       dev["ports"].push_back(std::move(port));
@@ -95,9 +91,9 @@ json inventoryToJson(const Inventory& inv) {
     j["interfaces"].push_back({{"name", n.name},
                                {"type", n.type},
                                {"operstate", n.operstate},
-                               {"mtu", opt(n.mtu)},
+                               {"mtu", jsonOpt(n.mtu)},
                                {"pci", n.pci},
-                               {"dev_port", opt(n.dev_port)},
+                               {"dev_port", jsonOpt(n.dev_port)},
                                {"addresses", n.addresses_known ? json(n.addresses) : json(nullptr)},
                                {"ecn", n.ecn_np || n.ecn_rp ? json{{"roce_np_enabled", prios(n.ecn_np)},
                                                                    {"roce_rp_enabled", prios(n.ecn_rp)}}
@@ -108,7 +104,7 @@ json inventoryToJson(const Inventory& inv) {
   j["default_route_interface"] = inv.default_route_interface;
   j["modules"] = json::object();
   for (const auto& m : inv.modules) j["modules"][m.name] = m.loaded;
-  j["rdma_netns_shared"] = opt(inv.rdma_netns_shared);
+  j["rdma_netns_shared"] = jsonOpt(inv.rdma_netns_shared);
   j["dev_infiniband"] = inv.dev_infiniband_present ? json(inv.dev_infiniband) : json(nullptr);
   const auto& p = inv.process;
   j["process"] = {{"cap_eff", p.cap_eff ? json(hex16(*p.cap_eff)) : json(nullptr)},
@@ -117,7 +113,7 @@ json inventoryToJson(const Inventory& inv) {
                                                      {"bytes", p.memlock.unlimited ? json(nullptr)
                                                                                    : json(p.memlock.bytes)}}
                                               : json(nullptr)},
-                  {"shm_bytes", opt(p.shm_bytes)},
+                  {"shm_bytes", jsonOpt(p.shm_bytes)},
                   {"shm_source", p.shm_source},
                   {"env", p.env}};
   j["pcie_bridges"] = inv.bridges;

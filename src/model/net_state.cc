@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <nlohmann/json.hpp>
 
+#include "core/json_util.h"
 #include "core/strings.h"
 #include "model/collect_parts.h"
 #include "sys/ethtool.h"
@@ -39,11 +40,6 @@ std::optional<int> smallInt(const json& j, const char* key) {
   auto v = it->get<int64_t>();
   if (v < 0 || v > 1000) return std::nullopt;
   return static_cast<int>(v);
-}
-
-template <typename T>
-json opt(const std::optional<T>& v) {
-  return v ? json(*v) : json(nullptr);
 }
 
 // The RoCE netdevs: the only ones whose PFC matters here.
@@ -91,16 +87,16 @@ json networkStateToJson(const Inventory& inv) {
                                   {"to", r.to},
                                   {"iif", r.iif},
                                   {"oif", r.oif},
-                                  {"fwmark", opt(r.fwmark)},
+                                  {"fwmark", jsonOpt(r.fwmark)},
                                   {"table", r.table}});
   }
   if (inv.routing.routes) routing["routes"] = *inv.routing.routes;
   if (!inv.routing.sysctls.empty()) {
     routing["sysctls"] = json::object();
     for (const auto& [name, s] : inv.routing.sysctls)
-      routing["sysctls"][name] = {{"rp_filter", opt(s.rp_filter)},
-                                  {"arp_ignore", opt(s.arp_ignore)},
-                                  {"arp_announce", opt(s.arp_announce)}};
+      routing["sysctls"][name] = {{"rp_filter", jsonOpt(s.rp_filter)},
+                                  {"arp_ignore", jsonOpt(s.arp_ignore)},
+                                  {"arp_announce", jsonOpt(s.arp_announce)}};
   }
   if (!routing.empty()) out["routing"] = std::move(routing);
   if (!inv.pfc_enabled.empty()) {
