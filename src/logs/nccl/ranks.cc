@@ -81,15 +81,62 @@ uint64_t processKey(std::string_view host, std::string_view pid) {
 
 }  // namespace
 
-RankCollector::Entry* RankCollector::entry(const NcclLine& line, uint64_t hash, uint64_t line_number) {
-  if (hash != 0 && hash == last_hash_) return &entries_[last_index_];
-  auto it = by_header_.find(hash);
-  if (it == by_header_.end()) {
-    if (entries_.size() >= kMaxRanksKept) {
-      if (not_kept_.size() < kMaxNotKeptTracked) not_kept_.insert(hash);
-      last_hash_ = 0;
-      return nullptr;
+// Room for every kept and tracked header at a load of at most 3/4.
+constexpr size_t kMaxIndexSlots = size_t{1} << 17;
+static_assert((kMaxRanksKept + kMaxNotKeptTracked) * 4 <= kMaxIndexSlots * 3);
+
+uint32_t* RankCollector::HeaderIndex::find(uint64_t hash) {
+  if (hash == 0) hash = 1;  // 0 marks an empty slot
+  for (;;) {
+    size_t mask = slots_.size() - 1;
+    for (size_t i = hash & mask;; i = (i + 1) & mask) {
+      Slot& slot = slots_[i];
+      if (slot.hash == hash) return &slot.value;
+      if (slot.hash != 0) continue;
+      if (count_ * 4 < slots_.size() * 3) {
+        slot.hash = hash;
+        ++count_;
+        return &slot.value;
+      }
+      if (slots_.size() >= kMaxIndexSlots) return nullptr;
+      break;
     }
+    grow();
+  }
+}
+
+void RankCollector::HeaderIndex::grow() {
+  std::vector<Slot> old(slots_.size() * 2);
+  old.swap(slots_);
+  size_t mask = slots_.size() - 1;
+  for (const Slot& s : old) {
+    if (s.hash == 0) continue;
+    size_t i = s.hash & mask;
+    while (slots_[i].hash != 0) i = (i + 1) & mask;
+    slots_[i] = s;
+  }
+}
+
+RankCollector::Entry* RankCollector::entry(const NcclLine& line, uint64_t hash, uint64_t line_number) {
+  if (hash != last_hash_ || hash == 0) {
+    uint32_t* value = by_header_.find(hash);
+    if (value == nullptr) {
+      last_hash_ = 0;
+      return nullptr;  // past both caps: neither kept nor counted
+    }
+    if (*value == 0) *value = newEntry(line, line_number);
+    last_hash_ = hash;
+    last_value_ = *value;
+  }
+  return last_value_ == HeaderIndex::kNotKept ? nullptr : &entries_[last_value_ - 1];
+}
+
+uint32_t RankCollector::newEntry(const NcclLine& line, uint64_t line_number) {
+  if (entries_.size() >= kMaxRanksKept) {
+    if (not_kept_ < kMaxNotKeptTracked) ++not_kept_;
+    return HeaderIndex::kNotKept;
+  }
+  {
     Entry e;
     e.rank.host = bounded(line.host, kMaxNameBytes);
     e.rank.pid = digits(line.pid);
@@ -99,12 +146,9 @@ RankCollector::Entry* RankCollector::entry(const NcclLine& line, uint64_t hash, 
     auto [p, fresh] = by_process_.try_emplace(key, processes_.size());
     if (fresh) processes_.emplace_back();
     e.process = p->second;
-    it = by_header_.emplace(hash, entries_.size()).first;
     entries_.push_back(std::move(e));
   }
-  last_hash_ = hash;
-  last_index_ = it->second;
-  return &entries_[last_index_];
+  return static_cast<uint32_t>(entries_.size());
 }
 
 void RankCollector::feed(const NcclLine& line, uint64_t hash, uint64_t line_number) {
@@ -277,7 +321,7 @@ void RankCollector::net(Entry& e, Process& p, std::string_view b) {
 
 NcclRanks RankCollector::result() const {
   NcclRanks out;
-  out.not_kept = not_kept_.size();
+  out.not_kept = not_kept_;
   // By rank, those without one last in first-seen order: sort indices, not
   // the entries (each carries strings and lists).
   std::vector<size_t> order(entries_.size());

@@ -11,7 +11,6 @@
 #include <string>
 #include <string_view>
 #include <unordered_map>
-#include <unordered_set>
 #include <vector>
 
 #include "logs/nccl/line.h"
@@ -41,17 +40,40 @@ class RankCollector {
   };
 
   Entry* entry(const NcclLine& line, uint64_t header_hash, uint64_t line_number);
+  uint32_t newEntry(const NcclLine& line, uint64_t line_number);  // an index value for by_header_
   void channel(Entry& e, std::string_view body, size_t via_at);
   void comm(Entry& e, std::string_view body);
   void net(Entry& e, Process& p, std::string_view body);
 
+  // Header hash -> entry index + 1, or kNotKept for a header past the cap.
+  // Open addressing in one flat array: a job of thousands of ranks
+  // interleaves their lines, and a node-based map cost two cache misses per
+  // change of rank (the most of this collector's time on big logs).
+  class HeaderIndex {
+   public:
+    static constexpr uint32_t kNotKept = UINT32_MAX;
+    // The value slot of `hash` (0: new, fill it in), or nullptr when the
+    // table is full and `hash` is not in it.
+    uint32_t* find(uint64_t hash);
+    size_t size() const { return count_; }
+
+   private:
+    struct Slot {
+      uint64_t hash = 0;  // 0: empty
+      uint32_t value = 0;
+    };
+    void grow();
+    std::vector<Slot> slots_ = std::vector<Slot>(1024);
+    size_t count_ = 0;
+  };
+
   std::vector<Entry> entries_;
-  std::unordered_map<uint64_t, size_t> by_header_;
+  HeaderIndex by_header_;
   std::vector<Process> processes_;
   std::unordered_map<uint64_t, size_t> by_process_;
-  std::unordered_set<uint64_t> not_kept_;  // headers past the cap, themselves capped
+  size_t not_kept_ = 0;  // distinct headers past the cap, themselves capped
   uint64_t last_hash_ = 0;
-  size_t last_index_ = 0;
+  uint32_t last_value_ = 0;  // by_header_'s value for last_hash_
 };
 
 }  // namespace railkit::logs::nccl
