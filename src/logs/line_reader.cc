@@ -225,21 +225,17 @@ struct RawBlock {
 
 // For a StagedLineSink: read(), line splitting and the sink's prepare() all
 // on the reader thread, a few blocks ahead; the caller's thread only runs the
-// sink's ordered half. Each block carries its lines (views into its data, or
-// into `owned` for the few that are not there: a line that crossed a block
-// boundary, one cleaned of ANSI codes, the lines held back for the binary
-// sniff) and the sink's batch, and is reused only once the caller is done.
+// sink's ordered half. Each block carries the sink's batch (whose lines are
+// views into the block's data, or into `owned` for the few that are not
+// there: a line that crossed a block boundary, one cleaned of ANSI codes,
+// the lines held back for the binary sniff) and the number of its first
+// line, and is reused only once the caller is done.
 class StagedPipe {
  public:
-  struct Line {
-    std::string_view text;
-    uint64_t number;
-    bool truncated;
-  };
   struct Block {
     std::unique_ptr<char[]> data;
     size_t size = 0;
-    std::vector<Line> lines;
+    uint64_t first_line = 0;        // 0: no line yet
     std::deque<std::string> owned;  // a deque: adding does not move the strings already viewed
     std::unique_ptr<StagedLineSink::Batch> batch;
   };
@@ -275,8 +271,8 @@ class StagedPipe {
         b.owned.emplace_back(text);
         text = b.owned.back();
       }
-      b.lines.push_back(Line{text, line_number, truncated});
-      pipe_.sink_.prepare(*b.batch, text);
+      if (b.first_line == 0) b.first_line = line_number;
+      pipe_.sink_.prepare(*b.batch, text, line_number, truncated);
     }
 
    private:
@@ -286,7 +282,7 @@ class StagedPipe {
   // Reader thread: read a block, split it, prepare its lines. A failed read
   // still hands the block over, with what an earlier block left.
   ReadAhead<Block>::Filled fill(Block& b) {
-    b.lines.clear();
+    b.first_line = 0;
     b.owned.clear();
     b.batch->clear();
     ssize_t n = readSome(fd_, b.data.get(), block_);
@@ -347,10 +343,7 @@ Result<ReadStats> readLines(int fd, std::string_view name, LineSink& sink, const
   if (options.reader_thread && staged != nullptr) {
     StagedPipe pipe(fd, *staged, options);
     while (StagedPipe::Block* b = pipe.next()) {
-      for (size_t i = 0; i < b->lines.size(); ++i) {
-        const auto& l = b->lines[i];
-        staged->line(*b->batch, i, l.text, l.number, l.truncated);
-      }
+      if (b->first_line != 0) staged->consume(*b->batch, b->first_line);
       pipe.recycle(b);
     }
     if (pipe.error() != 0) return failed(pipe.error());

@@ -36,10 +36,12 @@ class LineSink {
 };
 
 // A sink whose per-line work splits in two: prepare() depends on the line's
-// text alone, line() on everything seen before. readLines with a reader
+// text alone, consume() on everything seen before. readLines with a reader
 // thread runs prepare() there, in line order and a few blocks ahead, so the
-// two halves use both cores; line() then gets each line back with the batch
-// its preparation went into. Without a reader thread (and in
+// two halves use both cores; consume() then gets each batch back, once, in
+// order. The batch is the only record of its lines the caller's thread
+// reads (every byte of it crosses from one core to the other), so a sink
+// keeps there what it needs and no more. Without a reader thread (and in
 // readLinesFromText) only line(text, number, truncated) is called, and it
 // must do both halves itself.
 class StagedLineSink : public LineSink {
@@ -51,13 +53,19 @@ class StagedLineSink : public LineSink {
     virtual void clear() = 0;
   };
   virtual std::unique_ptr<Batch> newBatch() = 0;
-  // Reader thread: the next line. `text` stays valid until the batch is cleared.
-  virtual void prepare(Batch& batch, std::string_view text) = 0;
-  // The caller's thread, in order: the `index`-th line prepared into `batch`.
-  virtual void line(Batch& batch, size_t index, std::string_view text, uint64_t line_number,
-                    bool truncated) = 0;
+  // Reader thread: the next line. `text` stays valid until the batch is
+  // cleared. Work that depends only on the lines (not on what consume()
+  // keeps) may run here in full, in line order.
+  virtual void prepare(Batch& batch, std::string_view text, uint64_t line_number, bool truncated) = 0;
+  // The caller's thread, in order: the lines prepared into `batch`, numbered
+  // from `first_line_number` on (a block's lines are consecutive).
+  virtual void consume(Batch& batch, uint64_t first_line_number) = 0;
   using LineSink::line;
 };
+
+// Two 64-byte lines: what one thread writes while another reads nearby data
+// is kept this far apart (the adjacent-line prefetcher moves lines in pairs).
+inline constexpr size_t kCacheLineBlock = 128;
 
 struct LineReaderOptions {
   size_t block_bytes = size_t{1} << 20;

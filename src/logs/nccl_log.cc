@@ -201,7 +201,7 @@ NcclLogAnalyzer::PreparedLine NcclLogAnalyzer::prepareLine(std::string_view text
   assert(!containsByte(text, '\x1b'));
   PreparedLine out;
   text = trimLineEnd(text);
-  if (text.size() > UINT32_MAX) {
+  if (text.size() > UINT16_MAX) {
     out.level = PreparedLine::kUnprepared;
     return out;
   }
@@ -209,18 +209,18 @@ NcclLogAnalyzer::PreparedLine NcclLogAnalyzer::prepareLine(std::string_view text
   out.level = static_cast<uint8_t>(LineLevel::kNone);
   if (text.empty() || !classifyLine(text, &line, memo)) return out;
   auto at = [&](std::string_view part) {
-    return part.empty() ? 0u : static_cast<uint32_t>(part.data() - text.data());
+    return part.empty() ? uint16_t{0} : static_cast<uint16_t>(part.data() - text.data());
   };
   out.level = static_cast<uint8_t>(line.level);
-  out.text_len = static_cast<uint32_t>(text.size());
+  out.text_len = static_cast<uint16_t>(text.size());
   out.body_at = at(line.body);
-  out.body_len = static_cast<uint32_t>(line.body.size());
+  out.body_len = static_cast<uint16_t>(line.body.size());
   out.host_at = at(line.host);
-  out.host_len = static_cast<uint32_t>(line.host.size());
+  out.host_len = static_cast<uint16_t>(line.host.size());
   out.pid_at = at(line.pid);
-  out.pid_len = static_cast<uint32_t>(line.pid.size());
+  out.pid_len = static_cast<uint16_t>(line.pid.size());
   out.dev_at = at(line.dev);
-  out.dev_len = static_cast<uint32_t>(line.dev.size());
+  out.dev_len = static_cast<uint16_t>(line.dev.size());
   if (memo && memo->hit && memo->hash != 0) {
     out.header_hash = memo->hash;
   } else {
@@ -230,18 +230,26 @@ NcclLogAnalyzer::PreparedLine NcclLogAnalyzer::prepareLine(std::string_view text
   return out;
 }
 
+namespace {
+
+void unpack(std::string_view text, const NcclLogAnalyzer::PreparedLine& p, nccl::NcclLine& line) {
+  line.level = static_cast<nccl::LineLevel>(p.level);
+  line.text = text.substr(0, p.text_len);
+  line.body = line.text.substr(p.body_at, p.body_len);
+  line.host = line.text.substr(p.host_at, p.host_len);
+  line.pid = line.text.substr(p.pid_at, p.pid_len);
+  line.dev = line.text.substr(p.dev_at, p.dev_len);
+}
+
+}  // namespace
+
 void NcclLogAnalyzer::feedPrepared(std::string_view text, const PreparedLine& p, uint64_t line_number) {
   using namespace nccl;
   if (p.level == PreparedLine::kUnprepared) return feedLine(text, line_number);
   if (static_cast<LineLevel>(p.level) == LineLevel::kNone)
     return feedUnclassified(trimLineEnd(text), line_number);
   NcclLine& line = state_->scan.line;
-  line.level = static_cast<LineLevel>(p.level);
-  line.text = text.substr(0, p.text_len);
-  line.body = line.text.substr(p.body_at, p.body_len);
-  line.host = line.text.substr(p.host_at, p.host_len);
-  line.pid = line.text.substr(p.pid_at, p.pid_len);
-  line.dev = line.text.substr(p.dev_at, p.dev_len);
+  unpack(text, p, line);
   feedClassified(line, line_number, p.header_hash);
 }
 

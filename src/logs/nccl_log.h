@@ -110,11 +110,13 @@ class NcclLogAnalyzer {
 };
 
 // The classified line as offsets into its text: a block's worth of them is
-// written on one thread and read on another, so they are kept small.
+// written on one thread and read on another, so they are kept small (32
+// bytes; a line of 64 KiB or more, only possible when the line cap is raised
+// past its default, is classified when fed instead).
 struct NcclLogAnalyzer::PreparedLine {
   static constexpr uint8_t kUnprepared = 0xff;  // a line too long for the offsets: classified when fed
   uint8_t level = 0;                            // nccl::LineLevel, or kUnprepared
-  uint32_t text_len = 0, body_at = 0, body_len = 0, host_at = 0, host_len = 0, pid_at = 0, pid_len = 0,
+  uint16_t text_len = 0, body_at = 0, body_len = 0, host_at = 0, host_len = 0, pid_at = 0, pid_len = 0,
            dev_at = 0, dev_len = 0;
   uint64_t header_hash = 0;  // of host:pid and dev (0: no header), hashed on the reader thread too
 };

@@ -205,24 +205,26 @@ TEST(LogsLineReader, ReadErrorIsAnError) {
   close(fd);
 }
 
-// A staged sink records what prepare() saw on the reader thread and checks
-// that line() gets the same lines back, in order, with their batch.
+// A staged sink records what prepare() saw on the reader thread (views,
+// as the real sink keeps them: they must still hold the line when the
+// batch is consumed) and hands the lines on when the batch comes back.
 struct StagedCollected : StagedLineSink {
   struct Texts : Batch {
-    std::vector<std::string> prepared;
+    std::vector<std::pair<std::string_view, bool>> prepared;
     void clear() override { prepared.clear(); }
   };
   Collected got;
-  size_t staged_lines = 0, mismatches = 0;
+  size_t staged_lines = 0, batches = 0;
   std::unique_ptr<Batch> newBatch() override { return std::make_unique<Texts>(); }
-  void prepare(Batch& batch, std::string_view text) override {
-    static_cast<Texts&>(batch).prepared.emplace_back(text);
+  void prepare(Batch& batch, std::string_view text, uint64_t, bool cut) override {
+    static_cast<Texts&>(batch).prepared.emplace_back(text, cut);
   }
-  void line(Batch& batch, size_t index, std::string_view text, uint64_t n, bool cut) override {
-    auto& texts = static_cast<Texts&>(batch).prepared;
-    if (index >= texts.size() || texts[index] != text) ++mismatches;
-    ++staged_lines;
-    got.line(text, n, cut);
+  void consume(Batch& batch, uint64_t first) override {
+    ++batches;
+    for (const auto& [text, cut] : static_cast<Texts&>(batch).prepared) {
+      ++staged_lines;
+      got.line(text, first++, cut);
+    }
   }
   void line(std::string_view text, uint64_t n, bool cut) override { got.line(text, n, cut); }
 };
@@ -263,7 +265,9 @@ TEST(LogsLineReader, StagedSinkSeesTheSameLines) {
       EXPECT_EQ(staged.got.lines, reference.lines);
       EXPECT_EQ(staged.got.numbers, reference.numbers);
       EXPECT_EQ(staged.got.truncated, reference.truncated);
-      EXPECT_EQ(staged.mismatches, 0u);
+      if (threaded) {
+        EXPECT_GE(staged.batches, 1u);
+      }
       EXPECT_EQ(staged.staged_lines, threaded ? reference.lines.size() : 0u);
       EXPECT_EQ(stats->bytes, want.bytes);
       EXPECT_EQ(stats->lines, want.lines);
@@ -285,7 +289,7 @@ TEST(LogsLineReader, StagedSinkOnAPipeBinaryAndErrors) {
   Collected reference;
   readLinesFromText(text, reference);
   EXPECT_EQ(piped.got.lines, reference.lines);
-  EXPECT_EQ(piped.mismatches, 0u);
+  EXPECT_EQ(piped.got.numbers, reference.numbers);
 
   std::string binary(100000, '\0');
   std::string path = writeTemp(binary);
