@@ -53,8 +53,16 @@ class InputAnalyzer : public StagedLineSink {
     feedTables(text, line_number);
   }
   void consume(Batch& batch, uint64_t line_number) override {
-    for (const auto& item : static_cast<NcclBatch&>(batch).items)
+    const auto& items = static_cast<NcclBatch&>(batch).items;
+    for (size_t i = 0; i < items.size(); ++i) {
+      if (i + 6 < items.size()) {
+        const auto& ahead = items[i + 6];
+        __builtin_prefetch(ahead.text + ahead.prepared.body_at);
+        __builtin_prefetch(ahead.text + ahead.prepared.text_len);
+      }
+      const auto& item = items[i];
       nccl_.feedPrepared(std::string_view(item.text, item.size), item.prepared, line_number++);
+    }
   }
 
   InputReport finish(const ReadStats& stats) {
