@@ -22,6 +22,12 @@
 # mean time (railkit -a 0); busbw = bytes / time * 2(n-1)/n. Latency: p2p's
 # LAT_ITERS timed round trips after its 2-byte bandwidth pass (LAT_ITERS/50
 # messages), the ping-pong's LAT_ITERS after LAT_ITERS/50 untimed ones.
+# Both ends of every latency run, railkit's and the ping-pong's alike, are
+# pinned to the CPUs of LAT_CPUS (default "0 0": the same CPU): on the VMs
+# these runs use, waking a thread on another, idle vCPU costs 35-40 us, ten
+# times the whole one-way time, and whether the two ends shared a CPU was
+# chance (a bimodal 3 us / 25 us spread, in the anchor as much as in
+# railkit). LAT_CPUS="" leaves placement to the scheduler.
 #
 # Each run measures every anchor once; odd runs go in the order above, even
 # runs in reverse, so each anchor has an independent re-run with the order
@@ -35,6 +41,7 @@
 # Usage: benchmarks/compare.sh [RAILKIT_BINARY]
 #   env: MIN=16M MAX=256M FACTOR=4 RANKS="2 3" RUNS=5 ITERS=5 WARMUP=1
 #        CONNS=4 (railkit --connections and ceiling streams) LAT_ITERS=1000
+#        LAT_CPUS="0 0" (CPU of rank 0 / the ping-pong client, of rank 1 / the server)
 #        STATE_DIR (default ${XDG_STATE_HOME:-/tmp}/railkit-compare)
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -43,6 +50,9 @@ rk=${1:-$repo/build/railkit}
 MIN=${MIN:-16M} MAX=${MAX:-256M} FACTOR=${FACTOR:-4}
 RANKS=${RANKS:-"2 3"} RUNS=${RUNS:-5} ITERS=${ITERS:-5} WARMUP=${WARMUP:-1} CONNS=${CONNS:-4}
 LAT_ITERS=${LAT_ITERS:-1000}
+LAT_CPUS=${LAT_CPUS-0 0}
+read -r lat_cpu1 lat_cpu2 <<<"$LAT_CPUS"
+[[ -z "$LAT_CPUS" || -n "${lat_cpu2:-}" ]] || { echo "LAT_CPUS: expected two CPU numbers or empty, found '$LAT_CPUS'" >&2; exit 2; }
 STATE_DIR=${STATE_DIR:-${XDG_STATE_HOME:-/tmp}/railkit-compare}
 [[ -x "$rk" ]] || { echo "railkit binary not found at $rk (pass its path)" >&2; exit 2; }
 [[ $(id -u) -eq 0 ]] || { echo "compare.sh needs root (network namespaces)" >&2; exit 2; }
@@ -85,18 +95,27 @@ mkdir -p "$STATE_DIR"
 port=29800
 n=2 run=1 order=f
 
+# pin I: the taskset words that put node I's end of a latency run on its
+# LAT_CPUS CPU (nothing outside latency runs or with LAT_CPUS empty).
+pin() {
+  [[ -n "${PINNED:-}" && -n "$LAT_CPUS" ]] || return 0
+  if (($1 == 1)); then echo taskset -c "$lat_cpu1"; else echo taskset -c "$lat_cpu2"; fi
+}
 # rec NAME: reads "bytes value" lines and appends them to the results.
 rec() { awk -v n="$n" -v name="$1" -v r="$run" -v o="$order" 'NF >= 2 { print n, name, r, o, $1, $2 }' >>"$W/results"; }
 data_ips() { local i; for ((i = 1; i <= n; i++)); do rk_data_ip "$i"; done; }
 # on_ranks CMD...: runs CMD in nodes n..2 in the background and in node 1 in
 # the foreground, with RANK set; prints node 1's output.
+# With PINNED set, each node's process runs on its LAT_CPUS CPU.
 on_ranks() {
   local i pids=()
   for ((i = n; i >= 2; i--)); do
-    RANK=$((i - 1)) rk_exec "$i" "$@" >"$W/node$i.out" 2>&1 &
+    # shellcheck disable=SC2046
+    RANK=$((i - 1)) rk_exec "$i" $(pin "$i") "$@" >"$W/node$i.out" 2>&1 &
     pids+=($!)
   done
-  RANK=0 rk_exec 1 "$@" 2>"$W/node1.err" || true
+  # shellcheck disable=SC2046
+  RANK=0 rk_exec 1 $(pin 1) "$@" 2>"$W/node1.err" || true
   for p in "${pids[@]}"; do wait "$p" || true; done
 }
 rk_args() {
@@ -165,7 +184,7 @@ run_ceiling() {
 # raw ping-pong with 2 bytes (one-way median) and 8 bytes (mean round trip).
 run_latency() {
   ((n == 2)) || return 0
-  local pp
+  local pp PINNED=1
   port=$((port + 1))
   MASTER_ADDR=$(rk_ctrl_ip 1) MASTER_PORT=$port WORLD_SIZE=2 on_ranks "$rk" bench p2p --data-if =net1 \
     --ctrl-if =eth0 -e 2 -n $((LAT_ITERS / 50)) --stall-timeout 60 | awk '$1 == 2 && NF >= 9 { print 2, $5 }' |
@@ -176,9 +195,11 @@ run_latency() {
     awk '/^ +8 +2 +float/ { print 8, $10 }' | rec rk_ar_8B
   for pp in 2 8; do
     port=$((port + 1))
-    rk_exec 2 "$W/pingpong" server "$(rk_data_ip 2)" "$port" "$pp" "$LAT_ITERS" $((LAT_ITERS / 50)) &
+    # shellcheck disable=SC2046
+    rk_exec 2 $(pin 2) "$W/pingpong" server "$(rk_data_ip 2)" "$port" "$pp" "$LAT_ITERS" $((LAT_ITERS / 50)) &
     local p=$!
-    rk_exec 1 "$W/pingpong" client "$(rk_data_ip 2)" "$port" "$pp" "$LAT_ITERS" $((LAT_ITERS / 50)) >"$W/pp.out"
+    # shellcheck disable=SC2046
+    rk_exec 1 $(pin 1) "$W/pingpong" client "$(rk_data_ip 2)" "$port" "$pp" "$LAT_ITERS" $((LAT_ITERS / 50)) >"$W/pp.out"
     wait "$p" || true
     if ((pp == 2)); then awk '{ print $1, $2 }' "$W/pp.out" | rec pp_2B; else awk '{ print $1, $3 }' "$W/pp.out" | rec pp_rtt_8B; fi
   done
@@ -202,4 +223,5 @@ for n in "${rank_counts[@]}"; do
 done
 cp "$W/results" "$STATE_DIR/results.raw"
 echo "# $(date -u +%FT%TZ) $(uptime | sed 's/.*load/load/'); raw results: $STATE_DIR/results.raw"
+echo "# latency runs pinned to CPUs: ${LAT_CPUS:-none (LAT_CPUS empty)}"
 python3 "$here/compare_report.py" "$W/results" "$STATE_DIR/last"
