@@ -3,3 +3,4 @@ railkit_add_gtest(logs_nccl_log_rules_test SOURCES nccl_log_rules_test.cc LIBS r
 railkit_add_gtest(logs_nccl_log_shared_test SOURCES nccl_log_shared_test.cc LIBS railkit_logs)
 railkit_add_gtest(logs_nccl_log_robust_test SOURCES nccl_log_robust_test.cc LIBS railkit_logs)
 railkit_add_gtest(logs_nccl_ranks_test SOURCES nccl_ranks_test.cc LIBS railkit_logs)
+railkit_add_gtest(logs_key_index_test SOURCES key_index_test.cc LIBS railkit_logs)

@@ -13,7 +13,6 @@ namespace {
 
 constexpr size_t kMaxNicsPerProcess = 32;
 constexpr size_t kMaxNameBytes = 128;
-constexpr size_t kMaxNotKeptTracked = size_t{1} << 16;
 
 std::optional<uint64_t> digits(std::string_view s) {
   if (s.empty() || s.size() > 18) return std::nullopt;
@@ -81,45 +80,9 @@ uint64_t processKey(std::string_view host, std::string_view pid) {
 
 }  // namespace
 
-// Room for every kept and tracked header at a load of at most 3/4.
-constexpr size_t kMaxIndexSlots = size_t{1} << 17;
-static_assert((kMaxRanksKept + kMaxNotKeptTracked) * 4 <= kMaxIndexSlots * 3);
-
-uint32_t* RankCollector::HeaderIndex::find(uint64_t hash) {
-  if (hash == 0) hash = 1;  // 0 marks an empty slot
-  for (;;) {
-    size_t mask = slots_.size() - 1;
-    for (size_t i = hash & mask;; i = (i + 1) & mask) {
-      Slot& slot = slots_[i];
-      if (slot.hash == hash) return &slot.value;
-      if (slot.hash != 0) continue;
-      if (count_ * 4 < slots_.size() * 3) {
-        slot.hash = hash;
-        ++count_;
-        return &slot.value;
-      }
-      if (slots_.size() >= kMaxIndexSlots) return nullptr;
-      break;
-    }
-    grow();
-  }
-}
-
-void RankCollector::HeaderIndex::grow() {
-  std::vector<Slot> old(slots_.size() * 2);
-  old.swap(slots_);
-  size_t mask = slots_.size() - 1;
-  for (const Slot& s : old) {
-    if (s.hash == 0) continue;
-    size_t i = s.hash & mask;
-    while (slots_[i].hash != 0) i = (i + 1) & mask;
-    slots_[i] = s;
-  }
-}
-
 RankCollector::Entry* RankCollector::entry(const NcclLine& line, uint64_t hash, uint64_t line_number) {
   if (hash != last_hash_ || hash == 0) {
-    uint32_t* value = by_header_.find(hash);
+    uint32_t* value = by_header_.get(hash);
     if (value == nullptr) {
       last_hash_ = 0;
       return nullptr;  // past both caps: neither kept nor counted
@@ -128,13 +91,13 @@ RankCollector::Entry* RankCollector::entry(const NcclLine& line, uint64_t hash, 
     last_hash_ = hash;
     last_value_ = *value;
   }
-  return last_value_ == HeaderIndex::kNotKept ? nullptr : &entries_[last_value_ - 1];
+  return last_value_ == kNotKept ? nullptr : &entries_[last_value_ - 1];
 }
 
 uint32_t RankCollector::newEntry(const NcclLine& line, uint64_t line_number) {
   if (entries_.size() >= kMaxRanksKept) {
     if (not_kept_ < kMaxNotKeptTracked) ++not_kept_;
-    return HeaderIndex::kNotKept;
+    return kNotKept;
   }
   {
     Entry e;

@@ -13,10 +13,13 @@
 #include <unordered_map>
 #include <vector>
 
+#include "logs/nccl/key_index.h"
 #include "logs/nccl/line.h"
 #include "logs/nccl_rank.h"
 
 namespace railkit::logs::nccl {
+
+inline constexpr size_t kMaxNotKeptTracked = size_t{1} << 16;  // distinct headers counted past the cap
 
 class RankCollector {
  public:
@@ -45,30 +48,12 @@ class RankCollector {
   void comm(Entry& e, std::string_view body);
   void net(Entry& e, Process& p, std::string_view body);
 
-  // Header hash -> entry index + 1, or kNotKept for a header past the cap.
-  // Open addressing in one flat array: a job of thousands of ranks
-  // interleaves their lines, and a node-based map cost two cache misses per
-  // change of rank (the most of this collector's time on big logs).
-  class HeaderIndex {
-   public:
-    static constexpr uint32_t kNotKept = UINT32_MAX;
-    // The value slot of `hash` (0: new, fill it in), or nullptr when the
-    // table is full and `hash` is not in it.
-    uint32_t* find(uint64_t hash);
-    size_t size() const { return count_; }
-
-   private:
-    struct Slot {
-      uint64_t hash = 0;  // 0: empty
-      uint32_t value = 0;
-    };
-    void grow();
-    std::vector<Slot> slots_ = std::vector<Slot>(1024);
-    size_t count_ = 0;
-  };
+  static constexpr uint32_t kNotKept = UINT32_MAX;
 
   std::vector<Entry> entries_;
-  HeaderIndex by_header_;
+  // Header hash -> entry index + 1, or kNotKept for a header past the cap;
+  // room for every kept header and the not-kept ones counted.
+  KeyIndex by_header_{kMaxRanksKept + kMaxNotKeptTracked};
   std::vector<Process> processes_;
   std::unordered_map<uint64_t, size_t> by_process_;
   size_t not_kept_ = 0;  // distinct headers past the cap, themselves capped

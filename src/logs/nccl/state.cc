@@ -41,40 +41,19 @@ uint32_t ProcessValues::intern(std::string_view value) {
   return last_ = it->second;
 }
 
-void ProcessValues::grow() {
-  std::vector<Slot> old(slots_.size() * 2);
-  old.swap(slots_);
-  size_t mask = slots_.size() - 1;
-  for (const Slot& slot : old) {
-    if (slot.value == 0) continue;
-    size_t at = slot.key & mask;
-    while (slots_[at].value != 0) at = (at + 1) & mask;
-    slots_[at] = slot;
-  }
-}
-
 bool ProcessValues::set(uint64_t key, std::string_view value) {
-  size_t mask = slots_.size() - 1;
-  size_t at = key & mask;
-  while (slots_[at].value != 0 && slots_[at].key != key) at = (at + 1) & mask;
-  Slot& slot = slots_[at];
-  if (slot.value != 0) {
-    if (values_[slot.value - 1] == value) return false;
-    slot.value = intern(value);
-    return true;
-  }
-  if (count_ >= kMaxProcesses) return false;
-  slot.key = key;
-  slot.value = intern(value);
-  ++count_;
-  if (count_ * 2 > slots_.size()) grow();
+  uint32_t* slot = slots_.get(key);
+  if (slot == nullptr) return false;  // kMaxProcesses processes held: a new one is not recorded
+  if (*slot != 0 && values_[*slot - 1] == value) return false;
+  *slot = intern(value);
   return true;
 }
 
 std::vector<std::string> ProcessValues::current() const {
   std::vector<bool> held(values_.size());
-  for (const Slot& slot : slots_)
-    if (slot.value != 0) held[slot.value - 1] = true;
+  slots_.forEachValue([&](uint32_t value) {
+    if (value != 0) held[value - 1] = true;
+  });
   std::vector<std::string> out;
   for (size_t i = 0; i < values_.size(); ++i)
     if (held[i]) out.push_back(values_[i]);
@@ -108,41 +87,11 @@ void AnalyzerState::addRank(uint64_t rank) {
 }
 
 bool AnalyzerState::headerSeen(uint64_t hash) {
-  if (hash == 0) hash = 1;  // 0 marks an empty slot
-  size_t mask = header_seen.size() - 1;
-  for (size_t probe = 0; probe < 16; ++probe) {
-    uint64_t& slot = header_seen[(hash + probe) & mask];
-    if (slot == hash) return true;
-    if (slot == 0) {
-      if (header_seen_count * 4 >= header_seen.size() * 3) {
-        if (header_seen.size() >= kHeaderSeenMaxSlots) return false;  // full: record the slow way
-        growHeaderSeen();
-        return headerSeen(hash);
-      }
-      slot = hash;
-      ++header_seen_count;
-      return false;
-    }
-  }
-  return false;  // a long probe run: record the slow way (correct, only slower)
-}
-
-void AnalyzerState::growHeaderSeen() {
-  std::vector<uint64_t> old(header_seen.size() * 2, 0);
-  old.swap(header_seen);
-  size_t mask = header_seen.size() - 1;
-  header_seen_count = 0;
-  for (uint64_t hash : old) {
-    if (hash == 0) continue;
-    for (size_t probe = 0; probe < 16; ++probe) {
-      uint64_t& slot = header_seen[(hash + probe) & mask];
-      if (slot == 0) {
-        slot = hash;
-        ++header_seen_count;
-        break;
-      }
-    }
-  }
+  uint32_t* seen = header_seen.get(hash);
+  if (seen == nullptr) return false;  // the table is full: recorded the slow way (correct, only slower)
+  if (*seen != 0) return true;
+  *seen = 1;
+  return false;
 }
 
 void AnalyzerState::countTransport(std::string_view name) {

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "core/finding.h"
+#include "logs/nccl/key_index.h"
 #include "logs/nccl/line.h"
 #include "logs/nccl/ranks.h"
 #include "logs/nccl_log.h"
@@ -56,17 +57,11 @@ class ProcessValues {
   bool set(uint64_t key, std::string_view value);
   // The values some process holds now (each once, in no particular order).
   std::vector<std::string> current() const;
-  size_t size() const { return count_; }
+  size_t size() const { return slots_.size(); }
 
  private:
-  struct Slot {
-    uint64_t key = 0;
-    uint32_t value = 0;  // index into values_ plus 1; 0: empty slot
-  };
   uint32_t intern(std::string_view value);
-  void grow();
-  std::vector<Slot> slots_ = std::vector<Slot>(64);
-  size_t count_ = 0;
+  KeyIndex slots_{kMaxProcesses};  // process -> index into values_ plus 1
   std::vector<std::string> values_;
   struct Hash {
     using is_transparent = void;
@@ -144,12 +139,9 @@ class AnalyzerState {
   // doubles as it fills, up to room for every header the lists below can
   // hold (rank_devices' cap): a job of more ranks than the table held sent
   // every line of the ranks left out through three set lookups.
-  static constexpr size_t kHeaderSeenMinSlots = size_t{1} << 10, kHeaderSeenMaxSlots = size_t{1} << 17;
-  std::vector<uint64_t> header_seen = std::vector<uint64_t>(kHeaderSeenMinSlots, 0);
-  size_t header_seen_count = 0;
-  uint64_t last_header_hash = 0;  // of the latest line with a header; 0: none yet
+  KeyIndex header_seen{size_t{3} << 15};  // 98304 headers, then "not seen": recorded the slow way
+  uint64_t last_header_hash = 0;          // of the latest line with a header; 0: none yet
   bool headerSeen(uint64_t hash);
-  void growHeaderSeen();
 
   // What the finding rules matched on recent lines, by the line's text: the
   // rules are pure functions of the line, identical lines (an error or
