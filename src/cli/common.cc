@@ -1,5 +1,8 @@
+#include <array>
 #include <cstdio>
+#include <cstring>
 #include <iostream>
+#include <memory>
 #include <nlohmann/json.hpp>
 
 #include "cli/command.h"
@@ -7,6 +10,51 @@
 #include "core/version.h"
 
 namespace railkit::cli {
+namespace {
+
+// The serializer's output through a 64 KiB buffer straight to a stream: a
+// large document (tens of MB from logs or validate) is never held whole as
+// one string, which cost its growth copies and fresh pages.
+class BufferedStreamOutput final : public nlohmann::detail::output_adapter_protocol<char> {
+ public:
+  explicit BufferedStreamOutput(std::ostream& out) : out_(out) {}
+  ~BufferedStreamOutput() override { flush(); }
+  void write_character(char c) override {
+    if (used_ == buffer_.size()) flush();
+    buffer_[used_++] = c;
+  }
+  void write_characters(const char* s, std::size_t n) override {
+    if (n > buffer_.size() - used_) {
+      flush();
+      if (n >= buffer_.size()) {
+        out_.write(s, static_cast<std::streamsize>(n));
+        return;
+      }
+    }
+    std::memcpy(buffer_.data() + used_, s, n);
+    used_ += n;
+  }
+  void flush() {
+    out_.write(buffer_.data(), static_cast<std::streamsize>(used_));
+    used_ = 0;
+  }
+
+ private:
+  std::ostream& out_;
+  std::array<char, 64 * 1024> buffer_{};
+  std::size_t used_ = 0;
+};
+
+// What dump(2, ' ', false, replace) prints, written as it is produced.
+void printJson(std::ostream& out, const nlohmann::json& document) {
+  auto sink = std::make_shared<BufferedStreamOutput>(out);
+  nlohmann::detail::serializer<nlohmann::json> serializer(sink, ' ',
+                                                          nlohmann::json::error_handler_t::replace);
+  serializer.dump(document, true, false, 2);
+  sink->flush();
+}
+
+}  // namespace
 
 int reportError(const Error& error) {
   if (error.code == ErrorCode::kInternal) {
@@ -50,7 +98,8 @@ Status emitOutput(const OutputOptions& options, nlohmann::json&& stamped,
     if (auto st = writeFileAtomic(options.json_out, text() + '\n', "--json-out"); !st) return st;
   }
   if (options.json) {
-    std::cout << text() << '\n';
+    printJson(std::cout, stamped);
+    std::cout << '\n';
   } else {
     human();
   }

@@ -331,6 +331,24 @@ TEST(LogsCli, JsonOutKeepsTheHumanView) {
   EXPECT_EQ(doc["inputs"][0]["qps"], 4);
 }
 
+// --json streams the document to stdout through a 64 KiB buffer; --json-out
+// writes it whole. Both must be the same bytes for a document several times
+// the buffer's size.
+TEST(LogsCli, JsonOnStdoutEqualsJsonOut) {
+  std::string log;
+  for (int rank = 0; rank < 600; ++rank) {
+    log += fmt::format("node{}:{}:{} [{}] NCCL INFO Channel 00/0 : {}[{}] -> {}[{}] via NET/IB/0\n", rank / 8,
+                       1000 + rank, 2000 + rank, rank % 8, rank, rank % 8, (rank + 1) % 600, (rank + 1) % 8);
+  }
+  auto in = writeFile("stream.log", log);
+  auto out = tempRoot() / "stream.json";
+  auto r = run(in.string() + " --json --json-out " + out.string());
+  std::string file = slurp(out);
+  EXPECT_GT(r.out.size(), size_t{64} << 10);
+  EXPECT_EQ(r.out, file);
+  EXPECT_FALSE(json::parse(r.out, nullptr, false).is_discarded());
+}
+
 // The human view's per-rank line: per input, and for the job when there are
 // several inputs (one file per rank), grouped by NET transport and GDR.
 TEST(LogsCli, PerRankLineGroupsTheRanks) {
