@@ -5,63 +5,25 @@
 #include <gtest/gtest.h>
 #include <netinet/in.h>
 #include <sys/socket.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
-#include <array>
 #include <chrono>
-#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <string>
 #include <thread>
 
+#include "support/bench_output.h"
 #include "support/test_support.h"
 
 namespace {
 
-struct CmdRun {
-  int rc = -1;
-  std::string out;
-};
-
-CmdRun runCommand(const std::string& cmd) {
-  CmdRun r;
-  FILE* p = popen((cmd + " 2>&1").c_str(), "r");
-  if (!p) return r;
-  std::array<char, 4096> buf{};
-  while (fgets(buf.data(), buf.size(), p)) r.out += buf.data();
-  int status = pclose(p);
-  r.rc = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return r;
-}
+using railkit::testing::CmdRun;
+using railkit::testing::countRows;
+using railkit::testing::runCommand;
 
 bool sanitizer() {
-  return std::getenv("RAILKIT_SANITIZER_BUILD") != nullptr;
-}
-
-// Every data row: last and 5th-from-last fields are #wrong; all must be 0.
-int countRows(const std::string& out, int* nonzero) {
-  int rows = 0;
-  *nonzero = 0;
-  std::size_t pos = 0;
-  while (pos < out.size()) {
-    std::size_t end = out.find('\n', pos);
-    std::string line = out.substr(pos, end - pos);
-    pos = end == std::string::npos ? out.size() : end + 1;
-    if (line.empty() || line[0] == '#') continue;
-    char type[16], redop[16];
-    unsigned long long size, count;
-    int root;
-    double t1, a1, b1, t2, a2, b2;
-    int w1, w2;
-    if (sscanf(line.c_str(), "%llu %llu %15s %15s %d %lf %lf %lf %d %lf %lf %lf %d", &size, &count, type,
-               redop, &root, &t1, &a1, &b1, &w1, &t2, &a2, &b2, &w2) == 13) {
-      ++rows;
-      if (w1 != 0 || w2 != 0) ++*nonzero;
-    }
-  }
-  return rows;
+  return railkit::testing::sanitizerBuild();
 }
 
 class BenchLocal : public ::testing::TestWithParam<int> {};
@@ -109,21 +71,9 @@ TEST(BenchLocal, AvgBusBandwidthAveragesBothPlacements) {
   ASSERT_EQ(r.rc, 0) << r.out;
   double sum = 0;
   int values = 0;
-  std::size_t pos = 0;
-  while (pos < r.out.size()) {
-    std::size_t end = r.out.find('\n', pos);
-    std::string line = r.out.substr(pos, end - pos);
-    pos = end == std::string::npos ? r.out.size() : end + 1;
-    char type[16], redop[16];
-    unsigned long long size, count;
-    int root, w1, w2;
-    double t1, a1, b1, t2, a2, b2;
-    if (!line.empty() && line[0] != '#' &&
-        sscanf(line.c_str(), "%llu %llu %15s %15s %d %lf %lf %lf %d %lf %lf %lf %d", &size, &count, type,
-               redop, &root, &t1, &a1, &b1, &w1, &t2, &a2, &b2, &w2) == 13) {
-      sum += b1 + b2;
-      values += 2;
-    }
+  for (const auto& row : railkit::testing::parseRows(r.out)) {
+    sum += row.busbw[0] + row.busbw[1];
+    values += 2;
   }
   ASSERT_EQ(values, 2 * 4) << r.out;
   auto at = r.out.find("# Avg bus bandwidth    : ");

@@ -4,17 +4,15 @@
 // the harness, checking, the nccl-tests output, the derived NCCL_* env and
 // the error lines), not NCCL's performance, which needs a GPU.
 #include <gtest/gtest.h>
-#include <sys/wait.h>
 
 #include <algorithm>
-#include <array>
-#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
 
+#include "support/bench_output.h"
 #include "support/test_support.h"
 
 namespace fs = std::filesystem;
@@ -23,20 +21,10 @@ namespace {
 
 const fs::path kFakes = RAILKIT_FAKE_NCCL_DIR;
 
-struct CmdRun {
-  int rc = -1;
-  std::string out;
-};
+using railkit::testing::CmdRun;
 
 CmdRun run(const std::string& cmd) {
-  CmdRun r;
-  FILE* p = popen(cmd.c_str(), "r");
-  if (!p) return r;
-  std::array<char, 4096> buf{};
-  while (fgets(buf.data(), buf.size(), p)) r.out += buf.data();
-  int status = pclose(p);
-  r.rc = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return r;
+  return railkit::testing::captureStdout(cmd);
 }
 
 std::string bench(const std::string& args) {
@@ -57,23 +45,13 @@ TEST(NcclCli, FakeLibraryAllOpsOneRankCheckPasses) {
     EXPECT_NE(r.out.find(std::string("# Collective test starting: ") + op), std::string::npos) << op;
   }
   // 7 ops x 3 sizes, each with a checked #wrong of 0 in both placements.
-  int rows = 0;
-  std::istringstream in(r.out);
-  for (std::string line; std::getline(in, line);) {
-    if (line.empty() || line[0] == '#') continue;
-    unsigned long long size = 0, count = 0;
-    char type[16], redop[16];
-    int root = 0, w1 = -1, w2 = -1;
-    double t1, a1, b1, t2, a2, b2;
-    if (sscanf(line.c_str(), "%llu %llu %15s %15s %d %lf %lf %lf %d %lf %lf %lf %d", &size, &count, type,
-               redop, &root, &t1, &a1, &b1, &w1, &t2, &a2, &b2, &w2) == 13) {
-      ++rows;
-      EXPECT_EQ(w1, 0) << line;
-      EXPECT_EQ(w2, 0) << line;
-      EXPECT_STREQ(type, "int32");
-    }
+  auto rows = railkit::testing::parseRows(r.out);
+  for (const auto& row : rows) {
+    EXPECT_EQ(row.wrong[0], 0) << row.size;
+    EXPECT_EQ(row.wrong[1], 0) << row.size;
+    EXPECT_EQ(row.type, "int32");
   }
-  EXPECT_EQ(rows, 21) << r.out;
+  EXPECT_EQ(rows.size(), 21u) << r.out;
   EXPECT_NE(r.out.find("# Out of bounds values : 0 OK"), std::string::npos);
 }
 

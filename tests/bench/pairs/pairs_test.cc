@@ -5,11 +5,10 @@
 #include <gtest/gtest.h>
 #include <sys/wait.h>
 
-#include <array>
-#include <cstdio>
 #include <nlohmann/json.hpp>
 #include <set>
 
+#include "support/bench_output.h"
 #include "support/test_support.h"
 
 using namespace railkit::bench;
@@ -96,13 +95,7 @@ TEST(PairsMatrix, SymmetricWithDashesOnTheDiagonal) {
 TEST(PairsCli, LocalRunFourRanksJson) {
   std::string cmd =
       railkit::testing::railkitBinary() + " bench pairs --local 4 -e 256K -n 4 -w 1 --json 2>&1";
-  FILE* p = popen(cmd.c_str(), "r");
-  ASSERT_NE(p, nullptr);
-  std::string out;
-  std::array<char, 4096> buf{};
-  while (fgets(buf.data(), buf.size(), p)) out += buf.data();
-  int status = pclose(p);
-  int rc = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  auto [rc, out] = railkit::testing::captureStdout(cmd);
   // On a loaded 2-core machine lo links may differ by more than 20%: then the
   // run names them and exits 1. Either way the document is complete.
   ASSERT_TRUE(rc == 0 || rc == 1) << out;
@@ -122,13 +115,7 @@ TEST(PairsCli, LocalRunFourRanksJson) {
 TEST(PairsCli, LocalRunThreeRanksOneWayHasAByeEachRound) {
   std::string cmd = railkit::testing::railkitBinary() +
                     " bench pairs --local 3 --one-way -e 64K -n 3 -w 1 --json 2>/dev/null";
-  FILE* p = popen(cmd.c_str(), "r");
-  ASSERT_NE(p, nullptr);
-  std::string out;
-  std::array<char, 4096> buf{};
-  while (fgets(buf.data(), buf.size(), p)) out += buf.data();
-  int status = pclose(p);
-  int rc = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  auto [rc, out] = railkit::testing::captureStdout(cmd);
   ASSERT_TRUE(rc == 0 || rc == 1) << out;
   auto doc = nlohmann::json::parse(out, nullptr, false);
   ASSERT_FALSE(doc.is_discarded()) << out;

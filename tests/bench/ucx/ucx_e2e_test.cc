@@ -3,59 +3,26 @@
 // names the backend, a UCX setting UCX rejects is a clean error, and under
 // mpirun the mpi bootstrap carries the addresses.
 #include <gtest/gtest.h>
-#include <sys/wait.h>
 
-#include <array>
-#include <cstdio>
 #include <cstdlib>
 #include <string>
 #include <vector>
 
+#include "support/bench_output.h"
 #include "support/test_support.h"
 
 namespace {
 
-struct CmdRun {
-  int rc = -1;
-  std::string out;
-};
+using railkit::testing::CmdRun;
+using railkit::testing::countRows;
 
+// Every UCX run is bounded: a wire-up that never completes fails its test.
 CmdRun runCommand(const std::string& cmd) {
-  CmdRun r;
-  FILE* p = popen(("timeout 120 " + cmd + " 2>&1").c_str(), "r");
-  if (!p) return r;
-  std::array<char, 4096> buf{};
-  while (fgets(buf.data(), buf.size(), p)) r.out += buf.data();
-  int status = pclose(p);
-  r.rc = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return r;
+  return railkit::testing::runCommand(cmd, 120);
 }
 
 bool sanitizer() {
-  return std::getenv("RAILKIT_SANITIZER_BUILD") != nullptr;
-}
-
-// Data rows and rows with a non-zero #wrong (columns 9 and 13).
-int countRows(const std::string& out, int* wrong_rows) {
-  int rows = 0;
-  *wrong_rows = 0;
-  std::size_t pos = 0;
-  while (pos < out.size()) {
-    std::size_t end = out.find('\n', pos);
-    std::string line = out.substr(pos, end - pos);
-    pos = end == std::string::npos ? out.size() : end + 1;
-    if (line.empty() || line[0] == '#') continue;
-    char type[16], redop[16];
-    unsigned long long size, count;
-    int root, w1, w2;
-    double t1, a1, b1, t2, a2, b2;
-    if (sscanf(line.c_str(), "%llu %llu %15s %15s %d %lf %lf %lf %d %lf %lf %lf %d", &size, &count, type,
-               redop, &root, &t1, &a1, &b1, &w1, &t2, &a2, &b2, &w2) == 13) {
-      ++rows;
-      if (w1 != 0 || w2 != 0) ++*wrong_rows;
-    }
-  }
-  return rows;
+  return railkit::testing::sanitizerBuild();
 }
 
 std::string rk() {
