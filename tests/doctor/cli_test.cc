@@ -3,10 +3,7 @@
 // 2 unusable arguments), the shipped example node, and bad input that must be
 // reported, never crash.
 #include <gtest/gtest.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
-#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -14,6 +11,7 @@
 #include <random>
 #include <set>
 
+#include "cli/cli_run.h"
 #include "k8s/lint/lint.h"
 #include "support/node_builder.h"
 #include "support/node_scratch.h"
@@ -29,11 +27,7 @@ constexpr const char* kScratch = "railkit-doctor-cli";
 [[maybe_unused]] ::testing::Environment* const kScratchCleanup =
     ::testing::AddGlobalTestEnvironment(new railkit::testing::NodeScratchCleanup(kScratch));
 
-struct CliRun {
-  int status = -1;
-  std::string out;
-  std::string err;
-};
+using railkit::testing::CliRun;
 
 fs::path tempRoot() {
   static fs::path root = [] {
@@ -51,18 +45,7 @@ std::string slurp(const fs::path& p) {
 }
 
 CliRun run(const std::string& args) {
-  fs::path err = tempRoot() / "stderr.txt";
-  std::string cmd = railkit::testing::railkitBinary() + " " + args + " 2>" + err.string();
-  CliRun r;
-  FILE* p = popen(cmd.c_str(), "r");
-  if (p == nullptr) return r;
-  char buf[4096];
-  size_t n;
-  while ((n = fread(buf, 1, sizeof buf, p)) > 0) r.out.append(buf, n);
-  int rc = pclose(p);
-  r.status = WIFEXITED(rc) ? WEXITSTATUS(rc) : 128 + WTERMSIG(rc);
-  r.err = slurp(err);
-  return r;
+  return railkit::testing::runRailkit(args, tempRoot());
 }
 
 fs::path tree(const std::string& name, const NodeBuilder& node) {

@@ -4,12 +4,11 @@
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
-#include <sys/wait.h>
 
-#include <cstdio>
 #include <set>
 #include <string>
 
+#include "cli/cli_run.h"
 #include "logs/nccl/rule.h"
 #include "support/test_support.h"
 
@@ -50,22 +49,8 @@ TEST(LogsCatalogue, NoEntryForAnIdNothingEmits) {
   }
 }
 
-struct Run {
-  int status = -1;
-  std::string out;
-};
-
-Run explain(const std::string& id) {
-  std::string cmd = railkit::testing::railkitBinary() + " explain " + id + " 2>&1";
-  Run r;
-  FILE* p = popen(cmd.c_str(), "r");
-  if (p == nullptr) return r;
-  char buf[4096];
-  size_t n;
-  while ((n = fread(buf, 1, sizeof buf, p)) > 0) r.out.append(buf, n);
-  int rc = pclose(p);
-  r.status = WIFEXITED(rc) ? WEXITSTATUS(rc) : 128 + WTERMSIG(rc);
-  return r;
+railkit::testing::CliRun explain(const std::string& id) {
+  return railkit::testing::runRailkit("explain " + id);
 }
 
 TEST(LogsCatalogue, ExplainKnowsEveryLogsId) {

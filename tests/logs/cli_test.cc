@@ -2,8 +2,6 @@
 // and odd inputs, grading with --root and --nic-gbps, the human view.
 #include <fmt/core.h>
 #include <gtest/gtest.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
@@ -11,6 +9,7 @@
 #include <set>
 #include <string>
 
+#include "cli/cli_run.h"
 #include "support/node_builder.h"
 #include "support/test_support.h"
 
@@ -19,10 +18,7 @@ using nlohmann::json;
 
 namespace {
 
-struct CliRun {
-  int status = -1;
-  std::string out, err;
-};
+using railkit::testing::CliRun;
 
 fs::path tempRoot() {
   static railkit::testing::BinaryScratchDir root("railkit-logs-cli");
@@ -41,19 +37,8 @@ fs::path writeFile(const std::string& name, const std::string& text) {
 }
 
 CliRun run(const std::string& args, const std::string& stdin_file = "") {
-  fs::path err = tempRoot() / "stderr.txt";
-  std::string cmd = railkit::testing::railkitBinary() + " logs " + args + " 2>" + err.string();
-  if (!stdin_file.empty()) cmd += " <" + stdin_file;
-  CliRun r;
-  FILE* p = popen(cmd.c_str(), "r");
-  if (p == nullptr) return r;
-  char buf[4096];
-  size_t n;
-  while ((n = fread(buf, 1, sizeof buf, p)) > 0) r.out.append(buf, n);
-  int rc = pclose(p);
-  r.status = WIFEXITED(rc) ? WEXITSTATUS(rc) : 128 + WTERMSIG(rc);
-  r.err = slurp(err);
-  return r;
+  return railkit::testing::runRailkit("logs " + args + (stdin_file.empty() ? "" : " <" + stdin_file),
+                                      tempRoot());
 }
 
 json parse(const CliRun& r) {
