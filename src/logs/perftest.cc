@@ -230,32 +230,30 @@ void PerftestParser::parseTableHeader(std::string_view line) {
                  ? name.substr(open + 1, close - open - 1)
                  : std::string();
     };
+    // perftest's column titles: the bandwidth tools' are fixed, the latency
+    // tools' carry their unit, and only microseconds are read as times.
+    struct Title {
+      std::string_view text;
+      bool whole;  // the whole name, not a prefix
+      bool usec;   // the unit must be usec
+      Column column;
+    };
+    static constexpr Title kTitles[] = {
+        {"#bytes", true, false, Column::kBytes},       {"#iterations", true, false, Column::kIterations},
+        {"BW peak[", false, false, Column::kBwPeak},   {"BW average[", false, false, Column::kBwAvg},
+        {"MsgRate[", false, false, Column::kMsgRate},  {"t_min", false, true, Column::kTMin},
+        {"t_max", false, true, Column::kTMax},         {"t_typical", false, true, Column::kTTypical},
+        {"t_avg", false, true, Column::kTAvg},         {"t_stdev", false, true, Column::kTStdev},
+        {"99% percentile", false, true, Column::kP99}, {"99.9% percentile", false, true, Column::kP999},
+    };
     Column column = Column::kOther;
     bool usec = unit() == "usec";
-    if (name == "#bytes")
-      column = Column::kBytes;
-    else if (name == "#iterations")
-      column = Column::kIterations;
-    else if (startsWith(name, "BW peak["))
-      column = Column::kBwPeak;
-    else if (startsWith(name, "BW average["))
-      column = Column::kBwAvg;
-    else if (startsWith(name, "MsgRate["))
-      column = Column::kMsgRate;
-    else if (usec && startsWith(name, "t_min"))
-      column = Column::kTMin;
-    else if (usec && startsWith(name, "t_max"))
-      column = Column::kTMax;
-    else if (usec && startsWith(name, "t_typical"))
-      column = Column::kTTypical;
-    else if (usec && startsWith(name, "t_avg"))
-      column = Column::kTAvg;
-    else if (usec && startsWith(name, "t_stdev"))
-      column = Column::kTStdev;
-    else if (usec && startsWith(name, "99% percentile"))
-      column = Column::kP99;
-    else if (usec && startsWith(name, "99.9% percentile"))
-      column = Column::kP999;
+    for (const Title& t : kTitles) {
+      if ((t.whole ? name == t.text : startsWith(name, t.text)) && (!t.usec || usec)) {
+        column = t.column;
+        break;
+      }
+    }
     if (column == Column::kBwPeak || column == Column::kBwAvg) {
       result_.bw_unit = unit();
       bw_factor_ = result_.bw_unit == "Gb/sec"                                   ? 1.0
