@@ -51,4 +51,9 @@ Status emitOutput(const OutputOptions& options, const nlohmann::json& document,
 Status emitOutput(const OutputOptions& options, nlohmann::json&& document,
                   const std::function<void()>& human);
 
+// After a command printed its result on stdout: an error when a write failed
+// (a full disk), naming `what` was being written, so that a cut-short result
+// never ends as a success. emitOutput checks this itself.
+Status stdoutWritten(const std::string& what);
+
 }  // namespace railkit::cli

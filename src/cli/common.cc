@@ -1,4 +1,5 @@
 #include <array>
+#include <cerrno>
 #include <cstdio>
 #include <cstring>
 #include <iostream>
@@ -103,7 +104,19 @@ Status emitOutput(const OutputOptions& options, nlohmann::json&& stamped,
   } else {
     human();
   }
+  return stdoutWritten(options.json ? "JSON document" : "report");
+}
+
+Status stdoutWritten(const std::string& what) {
   std::cout.flush();
+  // Output redirected to a full disk must not end as a success with half a
+  // result: the caller turns this into one line and exit status 2.
+  if (std::fflush(stdout) != 0 || std::ferror(stdout) || std::cout.fail()) {
+    int err = errno;
+    return makeError(ErrorCode::kIo, "writing the " + what + " to stdout failed" +
+                                         (err != 0 ? std::string(": ") + std::strerror(err) : "") +
+                                         "; the output is incomplete");
+  }
   return okStatus();
 }
 

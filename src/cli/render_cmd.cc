@@ -158,7 +158,8 @@ int runRenderExporter(const ExporterRenderOptions& options) {
   if (!objects) return reportError(objects.error());
   if (options.rule_file) {
     std::cout << k8s::render::exporterRuleFile(options.deployment);
-    return kExitOk;
+    auto st = stdoutWritten("rule file");
+    return st ? kExitOk : reportError(st.error());
   }
   if (options.output.out_dir.empty()) {
     nlohmann::json doc{{"objects", nlohmann::json::array()}};

@@ -33,6 +33,7 @@ int runReport(const ReportOptions& opts) {
   std::string html = report::renderPage(loaded.documents, page);
   if (opts.output == "-") {
     std::fwrite(html.data(), 1, html.size(), stdout);
+    if (auto st = stdoutWritten("page"); !st) return reportError(st.error());
   } else if (auto st = writeFileAtomic(opts.output, html, "report -o"); !st) {
     return reportError(st.error());
   } else {

@@ -89,6 +89,32 @@ TEST(CliOutputs, JsonOutIntoAMissingDirectoryIsOneLine) {
   EXPECT_EQ(leftoverTemporaries(cliScratch()), 0);
 }
 
+// stdout on a full disk (/dev/full: every write fails with ENOSPC): the
+// result is incomplete, so the run is an error, not a success, for the JSON
+// document and for the human view alike.
+TEST(CliOutputs, StdoutOnAFullDiskIsAnError) {
+  if (!fs::exists("/dev/full")) GTEST_SKIP() << "no /dev/full here";
+  std::string log = writeScratchFile(cliScratch() / "full.log", "hello\n");
+  CliRun r = runRailkit("logs --json " + log + " >/dev/full");
+  EXPECT_EQ(r.status, 2) << r.err;
+  EXPECT_TRUE(r.oneErrorLine()) << r.err;
+  EXPECT_NE(r.err.find("writing the JSON document to stdout failed: No space left on device"),
+            std::string::npos)
+      << r.err;
+  r = runRailkit("lint " + cleanManifest() + " >/dev/full");
+  EXPECT_EQ(r.status, 2) << r.err;
+  EXPECT_TRUE(r.oneErrorLine()) << r.err;
+  EXPECT_NE(r.err.find("writing the report to stdout failed"), std::string::npos) << r.err;
+  // A result printed outside the JSON/human path: the exporter's rule file.
+  r = runRailkit("render exporter --image registry.example.com/railkit:1 --rule-file >/dev/full");
+  EXPECT_EQ(r.status, 2) << r.err;
+  EXPECT_NE(r.err.find("writing the rule file to stdout failed"), std::string::npos) << r.err;
+  // The same runs with a working stdout succeed.
+  EXPECT_EQ(runRailkit("logs --json " + log).status, 0);
+  EXPECT_EQ(runRailkit("lint " + cleanManifest()).status, 0);
+  EXPECT_EQ(runRailkit("render exporter --image registry.example.com/railkit:1 --rule-file").status, 0);
+}
+
 TEST(CliOutputs, RenderOutputDirectoryFilesAreRenamedIntoPlace) {
   fs::path profile = cliScratch() / "profile.yaml";
   writeScratchFile(
