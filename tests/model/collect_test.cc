@@ -8,6 +8,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
+#include "cli/cli_run.h"
 #include "model/collect_parts.h"
 #include "model/hwloc_xml.h"
 #include "model/root_source.h"
@@ -38,15 +39,8 @@ std::string distance(const model::Inventory& inv, const std::string& gpu, const 
 }
 
 std::string run(const std::string& args) {
-  std::string cmd = railkit::testing::railkitBinary() + " " + args;
-  std::string out;
-  FILE* p = popen(cmd.c_str(), "r");
-  char buf[4096];
-  size_t n;
-  while ((n = fread(buf, 1, sizeof buf, p)) > 0) out.append(buf, n);
-  int rc = pclose(p);
-  out += "\nrc=" + std::to_string(WEXITSTATUS(rc));
-  return out;
+  auto r = railkit::testing::runRailkit(args);
+  return r.out + "\nrc=" + std::to_string(r.status);
 }
 }  // namespace
 

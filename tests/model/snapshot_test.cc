@@ -8,6 +8,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
+#include "cli/cli_run.h"
 #include "support/node_builder.h"
 #include "support/roce_live.h"
 #include "support/test_support.h"
@@ -24,13 +25,9 @@ fs::path tempPath(const std::string& name) {
 }
 
 int runTo(const std::string& args, std::string& out) {
-  std::string cmd = railkit::testing::railkitBinary() + " " + args;
-  out.clear();
-  FILE* p = popen(cmd.c_str(), "r");
-  char buf[4096];
-  size_t n;
-  while ((n = fread(buf, 1, sizeof buf, p)) > 0) out.append(buf, n);
-  return WEXITSTATUS(pclose(p));
+  auto r = railkit::testing::runRailkit(args);
+  out = r.out;
+  return r.status;
 }
 
 nlohmann::json inspectJson(const std::string& root_args) {
