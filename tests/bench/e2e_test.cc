@@ -13,7 +13,7 @@
 #include <string>
 #include <thread>
 
-#include "support/bench_output.h"
+#include "support/run_command.h"
 #include "support/test_support.h"
 
 namespace {

@@ -11,6 +11,7 @@
 #include <fstream>
 #include <string>
 
+#include "support/run_command.h"
 #include "support/test_support.h"
 
 namespace railkit::testing {
@@ -44,14 +45,10 @@ inline CliRun runShell(const std::string& script, const std::filesystem::path& s
   std::string command = "timeout 60 sh " + script_path.string() + " 2>" + err_path.string();
   CliRun run;
   auto start = std::chrono::steady_clock::now();
-  FILE* pipe = ::popen(command.c_str(), "r");
-  if (pipe == nullptr) return run;
-  char buffer[4096];
-  size_t n;
-  while ((n = std::fread(buffer, 1, sizeof buffer, pipe)) > 0) run.out.append(buffer, n);
-  int status = ::pclose(pipe);
+  CmdRun captured = captureStdout(command);
   run.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  run.status = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  run.status = captured.rc;
+  run.out = std::move(captured.out);
   std::ifstream in(err_path, std::ios::binary);
   run.err.assign(std::istreambuf_iterator<char>(in), {});
   return run;

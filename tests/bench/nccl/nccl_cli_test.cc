@@ -12,7 +12,7 @@
 #include <sstream>
 #include <string>
 
-#include "support/bench_output.h"
+#include "support/run_command.h"
 #include "support/test_support.h"
 
 namespace fs = std::filesystem;

@@ -8,7 +8,7 @@
 #include <nlohmann/json.hpp>
 #include <set>
 
-#include "support/bench_output.h"
+#include "support/run_command.h"
 #include "support/test_support.h"
 
 using namespace railkit::bench;

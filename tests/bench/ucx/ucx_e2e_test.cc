@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "support/bench_output.h"
+#include "support/run_command.h"
 #include "support/test_support.h"
 
 namespace {

@@ -1,6 +1,6 @@
 #pragma once
-// What the end-to-end bench tests share: running a command line and reading
-// its output, and counting the nccl-tests-style data
+// Running a shell command line and reading its output (tests/cli/cli_run.h
+// builds on it), and for the bench tests, reading the nccl-tests-style data
 // rows of its output with those whose #wrong columns are not zero.
 #include <sys/wait.h>
 
@@ -13,19 +13,21 @@
 namespace railkit::testing {
 
 struct CmdRun {
-  int rc = -1;  // exit status; 124 when `timeout` had to stop it, -1 for a signal
+  int rc = -1;  // exit status; 124 when `timeout` had to stop it; -1 when it could not run
   std::string out;
 };
 
-// Runs the shell command line `line` as given; its stdout and exit status.
+// Runs the shell command line `line` as given; its stdout and exit status
+// (128 + N when signal N ended it, as a shell reports it).
 inline CmdRun captureStdout(const std::string& line) {
   CmdRun r;
   FILE* p = popen(line.c_str(), "r");
   if (!p) return r;
   std::array<char, 4096> buf{};
-  while (fgets(buf.data(), buf.size(), p)) r.out += buf.data();
+  std::size_t n;
+  while ((n = fread(buf.data(), 1, buf.size(), p)) > 0) r.out.append(buf.data(), n);
   int status = pclose(p);
-  r.rc = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  r.rc = WIFEXITED(status) ? WEXITSTATUS(status) : WIFSIGNALED(status) ? 128 + WTERMSIG(status) : -1;
   return r;
 }
 
