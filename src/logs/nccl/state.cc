@@ -10,6 +10,9 @@
 namespace railkit::logs::nccl {
 
 bool DistinctList::add(std::string_view value) {
+  // Full: a value is either held already or not kept; nothing left to learn
+  // (a job past the cap would otherwise pay a set lookup on every header).
+  if (overflowed_) return false;
   if (!values_.empty() && values_.back() == value) return false;  // (sanitised values only match clean input)
   // A short list (networks, plugins, versions: a few values taking turns)
   // is compared in place, cheaper than hashing the value; only while every
