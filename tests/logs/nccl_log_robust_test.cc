@@ -245,6 +245,21 @@ TEST(NcclRobust, HeaderMemoPreparesLinesAsWithout) {
       "2024-05-01T12:00:00Z h:1:1 [0] NCCL INFO stamped again",
       "h:1:1 [0] NCCL INFO",
       "h:1:1 [0",
+      // Same process, other threads: the memo's bytes through `pid:`, a tid,
+      // then its ` [dev]`; and lines that differ just after the tid.
+      "h:1:77 [0] NCCL INFO same process, another thread",
+      "h:1:7 [0] NCCL INFO a shorter tid",
+      "h:1:7x [0] NCCL INFO a tid that is not a number",
+      "h:1: [0] NCCL INFO no tid",
+      "h:1:8 [1] NCCL INFO same process, another device",
+      "h:1:8 [1]NCCL INFO no space before the level word",
+      "h:1:9 [1] [2] NCCL INFO two device tags",
+      "h:1:9 [12] NCCL INFO a device that starts the same",
+      "h:12:8 [1] NCCL INFO a longer pid",
+      "h:1:888888888888888888888888888888888888888888888888888 [1] NCCL INFO a long tid",
+      "h:1:9 [1 NCCL INFO an open device tag",
+      "h:1:9 NCCL INFO no device tag",
+      "h:1:9",
       "",
   };
   nccl::HeaderMemo memo;
@@ -260,6 +275,16 @@ TEST(NcclRobust, HeaderMemoPreparesLinesAsWithout) {
       EXPECT_EQ(fields(with), fields(NcclLogAnalyzer::prepareLine(line))) << line;
     }
   EXPECT_GT(hits, 0);  // the memo was used, not just left empty
+
+  // Another thread of the process the line before came from takes the
+  // header from the memo.
+  NcclLogAnalyzer::prepareLine("node-7:4242:4243 [3] NCCL INFO Using network IB", &memo);
+  auto other_thread = NcclLogAnalyzer::prepareLine("node-7:4242:990011 [3] NCCL INFO Init COMPLETE", &memo);
+  EXPECT_TRUE(memo.hit);
+  EXPECT_EQ(fields(other_thread),
+            fields(NcclLogAnalyzer::prepareLine("node-7:4242:990011 [3] NCCL INFO Init COMPLETE")));
+  NcclLogAnalyzer::prepareLine("node-7:4242:4243 [4] NCCL INFO another device", &memo);
+  EXPECT_FALSE(memo.hit);
 }
 
 // Not a timing assertion: prints the per-line cost so a regression is visible in the log.

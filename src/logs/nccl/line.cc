@@ -81,21 +81,42 @@ bool sameBytes(const char* a, const char* b, size_t n) {
   return true;
 }
 
+// The end of the memo's header in `text` (the level word at `at`) when the
+// line is from the memo's process and device: the same bytes through
+// `pid:`, decimal digits, then the same ` [dev]`; 0 otherwise. parseHeader
+// would find the same header there: the bytes before the tid hold no
+// ` [digits]` (it found none in them) and digits hold no ' ', ':' or '['.
+size_t memoHeaderEnd(std::string_view text, size_t at, const HeaderMemo& memo) {
+  size_t tid_at = memo.pid_at + memo.pid_len + 1;
+  if (memo.len == 0 || at < memo.len - (memo.tid_end - tid_at) + 1 ||
+      !sameBytes(text.data(), memo.bytes, tid_at))
+    return 0;
+  size_t tid_end = tid_at;
+  while (tid_end < at && isDigit(text[tid_end])) ++tid_end;
+  size_t tail = memo.len - memo.tid_end;  // ` [dev]`
+  if (tid_end == tid_at || tid_end + tail > at ||
+      !sameBytes(text.data() + tid_end, memo.bytes + memo.tid_end, tail))
+    return 0;
+  return tid_end + tail;
+}
+
 // The header of `text` (whose level word is at `at`) from the memo when
-// the line starts with its bytes, else parsed and remembered.
+// the line is from the memo's process and device, else parsed and
+// remembered.
 void headerWithMemo(std::string_view text, size_t at, NcclLine* out, HeaderMemo* memo) {
-  memo->hit = memo->len != 0 && at >= memo->len && sameBytes(text.data(), memo->bytes, memo->len);
+  size_t end = memoHeaderEnd(text, at, *memo);
+  memo->hit = end != 0;
   if (memo->hit) {
     out->host = text.substr(memo->host_at, memo->host_len);
     out->pid = text.substr(memo->pid_at, memo->pid_len);
-    out->dev = text.substr(memo->dev_at, memo->dev_len);
+    out->dev = text.substr(end - 1 - memo->dev_len, memo->dev_len);
     return;
   }
   parseHeader(text.substr(0, at), out);
   memo->len = 0;
   memo->hash = 0;
   if (out->host.empty()) return;
-  size_t end = static_cast<size_t>(out->dev.data() - text.data()) + out->dev.size() + 1;  // through ']'
+  end = static_cast<size_t>(out->dev.data() - text.data()) + out->dev.size() + 1;  // through ']'
   std::string_view head = text.substr(0, end);
   if (end > HeaderMemo::kMaxBytes || has(head, "NCCL")) return;
   std::memcpy(memo->bytes, head.data(), end);
@@ -106,6 +127,7 @@ void headerWithMemo(std::string_view text, size_t at, NcclLine* out, HeaderMemo*
   memo->pid_len = out->pid.size();
   memo->dev_at = static_cast<size_t>(out->dev.data() - text.data());
   memo->dev_len = out->dev.size();
+  memo->tid_end = memo->dev_at - 2;  // before ` [`
   memo->fresh = true;
 }
 

@@ -25,16 +25,18 @@ struct NcclLine {
 };
 
 // The header of an earlier line: the line's first bytes through the `]` of
-// `[dev]`, and where host, pid and dev lie in them. A thread prints many
-// lines in a row, and a line that starts with the same bytes has the same
-// header (the bytes hold no "NCCL", so the level word is after them, and
-// the header search only looks inside them), so its parse is taken from
-// here instead of searched for again.
+// `[dev]`, and where host, pid and dev lie in them. A process prints many
+// lines in a row, from several threads: a line that starts with the same
+// bytes through `pid:`, then a decimal tid, then the same ` [dev]`, has
+// the same header but for the tid (the bytes hold no "NCCL", so the level
+// word is after them, and the header search only looks inside them), so
+// its parse is taken from here instead of searched for again.
 struct HeaderMemo {
   static constexpr size_t kMaxBytes = 192;
   char bytes[kMaxBytes];
   size_t len = 0;  // 0: none
   size_t host_at = 0, host_len = 0, pid_at = 0, pid_len = 0, dev_at = 0, dev_len = 0;
+  size_t tid_end = 0;  // where the tid's digits end in `bytes` (the ` [dev]` follows)
   bool hit = false;    // the latest classified line took its header from here
   bool fresh = false;  // the latest classified line set it
   uint64_t hash = 0;   // the caller's hash of this header; 0: not yet computed
