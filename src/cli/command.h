@@ -6,8 +6,12 @@
 
 #include <CLI/CLI.hpp>
 #include <functional>
+#include <memory>
 #include <nlohmann/json_fwd.hpp>
 #include <string>
+#include <type_traits>
+#include <utility>
+#include <vector>
 
 #include "core/environment.h"
 #include "core/result.h"
@@ -17,6 +21,16 @@ namespace railkit::cli {
 struct CommandContext {
   Environment env;              // the process environment, read once in main
   std::function<int()> action;  // set by the subcommand that was chosen
+
+  // A large result the command is done with, handed to main: main ends the
+  // process without tearing it down (freeing a report of millions of nodes
+  // one by one took as long as writing it), except in sanitizer builds,
+  // whose leak check wants everything freed.
+  template <class T>
+  void keepUntilExit(T&& value) {
+    kept_until_exit.push_back(std::make_shared<std::decay_t<T>>(std::forward<T>(value)));
+  }
+  std::vector<std::shared_ptr<void>> kept_until_exit;
 };
 
 using CommandRegistrar = void (*)(CLI::App& app, CommandContext& context);

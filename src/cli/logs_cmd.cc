@@ -94,7 +94,7 @@ int listLogsRules(const OutputOptions& output) {
   return listRuleTable("logs", logs::logsCatalogue(), output);
 }
 
-int runLogs(const LogsOptions& opts) {
+int runLogs(const LogsOptions& opts, CommandContext& context) {
   if (opts.list_rules) return listLogsRules(opts.output);
   if (opts.files.empty()) {
     return reportError(Error{ErrorCode::kUsage,
@@ -127,7 +127,10 @@ int runLogs(const LogsOptions& opts) {
   for (const auto& input : report.inputs)
     if (input.stats.binary)
       return reportError(Error{ErrorCode::kInvalidInput, input.file + ": binary data, not a text log"});
-  return logs::reportExitStatus(report) != 0 ? kExitFindings : kExitOk;
+  int status = logs::reportExitStatus(report) != 0 ? kExitFindings : kExitOk;
+  context.keepUntilExit(std::move(report));
+  context.keepUntilExit(std::move(doc));
+  return status;
 }
 
 }  // namespace
@@ -161,7 +164,8 @@ void registerLogs(CLI::App& app, CommandContext& context) {
       ->check(CLI::Range(1, 100000));
   command->add_option("--collective", opts->op, "Collective of the table when the output does not name it")
       ->type_name("NAME");
-  command->callback([&context, opts] { context.action = [opts] { return runLogs(*opts); }; });
+  command->callback(
+      [&context, opts] { context.action = [opts, &context] { return runLogs(*opts, context); }; });
 }
 
 }  // namespace railkit::cli
