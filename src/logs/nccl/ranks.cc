@@ -87,11 +87,20 @@ RankCollector::Entry* RankCollector::entry(const NcclLine& line, uint64_t hash, 
       last_hash_ = 0;
       return nullptr;  // past both caps: neither kept nor counted
     }
-    if (*value == 0) *value = newEntry(line, line_number);
+    if ((*value & ~kSeen) == 0) *value |= newEntry(line, line_number);
     last_hash_ = hash;
-    last_value_ = *value;
+    last_value_ = *value & ~kSeen;
   }
   return last_value_ == kNotKept ? nullptr : &entries_[last_value_ - 1];
+}
+
+bool RankCollector::headerSeen(uint64_t hash) {
+  uint32_t* value = by_header_.get(hash);
+  if (value == nullptr)
+    return false;  // the table is full: the analyser records it again (correct, only slower)
+  if (*value & kSeen) return true;
+  *value |= kSeen;
+  return false;
 }
 
 uint32_t RankCollector::newEntry(const NcclLine& line, uint64_t line_number) {

@@ -28,6 +28,12 @@ class RankCollector {
   void feed(const NcclLine& line, uint64_t header_hash, uint64_t line_number);
   NcclRanks result() const;
 
+  // Whether `header_hash` was asked about before (every header is; the
+  // analyser records a header's host and process once). It shares the
+  // table of the per-rank entries: a change of rank probes one slot, which
+  // feed() then finds in the cache. False once the table is full.
+  bool headerSeen(uint64_t header_hash);
+
  private:
   struct Process {
     std::vector<std::string> nics, socket_ifs;
@@ -48,12 +54,16 @@ class RankCollector {
   void comm(Entry& e, std::string_view body);
   void net(Entry& e, Process& p, std::string_view body);
 
-  static constexpr uint32_t kNotKept = UINT32_MAX;
+  static constexpr uint32_t kSeen = uint32_t{1} << 31;  // by_header_: headerSeen() asked
+  static constexpr uint32_t kNotKept = kSeen - 1;       // by_header_: past the cap of kept entries
 
   std::vector<Entry> entries_;
-  // Header hash -> entry index + 1, or kNotKept for a header past the cap;
-  // room for every kept header and the not-kept ones counted.
-  KeyIndex by_header_{kMaxRanksKept + kMaxNotKeptTracked};
+  // Header hash -> entry index + 1, kNotKept for a header past the cap, or
+  // 0 for none yet; kSeen or'ed in by headerSeen(). Room for every header
+  // the analyser's lists can hold (its process list's cap): a job of more
+  // headers than the table holds sends each one past it through the
+  // analyser's set lookups again.
+  KeyIndex by_header_{size_t{3} << 15};
   std::vector<Process> processes_;
   std::unordered_map<uint64_t, size_t> by_process_;
   size_t not_kept_ = 0;  // distinct headers past the cap, themselves capped

@@ -89,14 +89,6 @@ void AnalyzerState::addRank(uint64_t rank) {
   }
 }
 
-bool AnalyzerState::headerSeen(uint64_t hash) {
-  uint32_t* seen = header_seen.get(hash);
-  if (seen == nullptr) return false;  // the table is full: recorded the slow way (correct, only slower)
-  if (*seen != 0) return true;
-  *seen = 1;
-  return false;
-}
-
 void AnalyzerState::countTransport(std::string_view name) {
   // A rank's channel lines come in runs over one transport: the one counted
   // last is tried first (entries are distinct, so it is the same entry).

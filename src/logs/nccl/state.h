@@ -133,15 +133,11 @@ class AnalyzerState {
   void addRank(uint64_t rank);
   void countTransport(std::string_view name);
 
-  std::string scratch;  // reused buffers: no allocation per line once warm
-  // Hashes of host:pid + dev already recorded, so the common line (a rank
-  // seen before) costs one hash and one probe instead of set lookups. It
-  // doubles as it fills, up to room for every header the lists below can
-  // hold (rank_devices' cap): a job of more ranks than the table held sent
-  // every line of the ranks left out through three set lookups.
-  KeyIndex header_seen{size_t{3} << 15};  // 98304 headers, then "not seen": recorded the slow way
-  uint64_t last_header_hash = 0;          // of the latest line with a header; 0: none yet
-  bool headerSeen(uint64_t hash);
+  std::string scratch;            // reused buffers: no allocation per line once warm
+  uint64_t last_header_hash = 0;  // of the latest line with a header; 0: none yet
+  // Whether host:pid + dev (its hash) was recorded already, so the common
+  // line (a rank seen before) costs one probe instead of set lookups.
+  bool headerSeen(uint64_t hash) { return ranks.headerSeen(hash); }
 
   // What the finding rules matched on recent lines, by the line's text: the
   // rules are pure functions of the line, identical lines (an error or
