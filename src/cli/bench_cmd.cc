@@ -34,7 +34,7 @@ int runRank(const bench::BenchConfig& config, const OutputOptions& output) {
     return reportError(outcome.error().withContext("rank " + std::to_string(c.bootstrap_options.rank)));
   }
   if (outcome->is_root) {
-    if (auto s = emitOutput(output, outcome->document, [] {}); !s) return reportError(s.error());
+    if (auto s = emitOutput(output, std::move(outcome->document), [] {}); !s) return reportError(s.error());
     for (const auto& line : outcome->failures) std::fprintf(stderr, "railkit: %s\n", line.c_str());
   }
   return outcome->failures.empty() ? kExitOk : kExitFindings;
