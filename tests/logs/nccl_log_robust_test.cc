@@ -287,6 +287,35 @@ TEST(NcclRobust, HeaderMemoPreparesLinesAsWithout) {
   EXPECT_FALSE(memo.hit);
 }
 
+// The same on every line of the real logs in ../shared (NCCL's own threads
+// taking turns, launcher prefixes, WARN frames): the memo changes nothing
+// the line would have been prepared as.
+TEST(NcclRobust, HeaderMemoPreparesSharedLogsAsWithout) {
+  RAILKIT_REQUIRE_SHARED();
+  auto fields = [](const NcclLogAnalyzer::PreparedLine& p) {
+    return std::vector<uint64_t>{p.level,  p.text_len, p.body_at, p.body_len, p.host_at,    p.host_len,
+                                 p.pid_at, p.pid_len,  p.dev_at,  p.dev_len,  p.header_hash};
+  };
+  size_t lines = 0, hits = 0;
+  for (const auto& entry :
+       std::filesystem::directory_iterator(railkit::testing::sharedDir() / "data" / "nccl-logs")) {
+    std::string text = testutil::readFile(entry.path().string());
+    nccl::HeaderMemo memo;
+    for (size_t at = 0; at < text.size();) {
+      size_t end = std::min(text.find('\n', at), text.size());
+      std::string line = text.substr(at, end - at);
+      at = end + 1;
+      if (line.find('\x1b') != std::string::npos) continue;  // the reader strips colour codes first
+      auto with = NcclLogAnalyzer::prepareLine(line, &memo);
+      hits += memo.hit;
+      ++lines;
+      EXPECT_EQ(fields(with), fields(NcclLogAnalyzer::prepareLine(line))) << entry.path() << ": " << line;
+    }
+  }
+  EXPECT_GT(lines, 500u);
+  EXPECT_GT(hits, 100u);  // the memo served real lines, not only the made-up ones above
+}
+
 // Not a timing assertion: prints the per-line cost so a regression is visible in the log.
 TEST(NcclRobust, PerLineCostReport) {
   std::vector<std::string> lines = {
