@@ -184,6 +184,33 @@ TEST(NcclRanks, ARankOnTwoNetworksShowsBoth) {
 
 // PyTorch subgroups: a process joins several communicators; the largest
 // gives its rank in the whole job, whichever comes first.
+// The HCA lists of ../shared/data/nccl-logs/038.log and 036.log: processes
+// that print one list with their own OOB address share it, a process with
+// another list keeps its own, and a list seen before comes back unchanged
+// after another (the analyser does not parse a list it parsed lately).
+TEST(NcclRanks, ProcessesSharingAnHcaListEachGetIt) {
+  NcclLogAnalyzer a("t.log");
+  testutil::feedText(
+      a,
+      "h1:100:101 [0] NCCL INFO NET/IB : Using [0]mlx5_0:1/RoCE [1]mlx5_1:1/RoCE [RO]; OOB "
+      "primaryip:10.10.10.10<0>\n"
+      "h2:200:201 [0] NCCL INFO NET/IB : Using [0]mlx5_0:1/RoCE [1]mlx5_1:1/RoCE [RO]; OOB "
+      "primaryip:10.10.10.11<0>\n"
+      "h3:300:301 [0] NCCL INFO NET/IB : Using [0]mlx5_5:1/RoCE [RO]; OOB eno7np0:169.254.103.56<0>\n"
+      "h4:400:401 [1] NCCL INFO NET/IB : Using [0]mlx5_0:1/RoCE [1]mlx5_1:1/RoCE [RO]; OOB "
+      "primaryip:10.10.10.12<0>\n"
+      "h4:400:401 [1] NCCL INFO NET/IB : Using [0]mlx5_9:1/IB [RO]; OOB ib0:10.0.0.1<0>\n");
+  NcclLogFacts facts = a.facts();
+  EXPECT_THAT(facts.hcas, ElementsAre("mlx5_0:1/RoCE", "mlx5_1:1/RoCE", "mlx5_5:1/RoCE", "mlx5_9:1/IB"));
+  ASSERT_EQ(facts.per_rank.ranks.size(), 4u);
+  std::vector<std::vector<std::string>> nics;
+  for (const auto& r : facts.per_rank.ranks) nics.push_back(r.nics);
+  // Without a rank number they come in first-seen order; h4 keeps its first list.
+  EXPECT_THAT(nics, ElementsAre(ElementsAre("mlx5_0:1/RoCE", "mlx5_1:1/RoCE"),
+                                ElementsAre("mlx5_0:1/RoCE", "mlx5_1:1/RoCE"), ElementsAre("mlx5_5:1/RoCE"),
+                                ElementsAre("mlx5_0:1/RoCE", "mlx5_1:1/RoCE")));
+}
+
 TEST(NcclRanks, TheLargestCommunicatorNamesTheRank) {
   const std::string sub =
       "h:1:1 [0] NCCL INFO comm 0x1 rank 3 nranks 4 cudaDev 3 busId 3b000 - Init COMPLETE\n";

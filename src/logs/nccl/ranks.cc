@@ -272,8 +272,8 @@ void RankCollector::net(Entry& e, Process& p, std::string_view b) {
       e.no_gdr_said = true;
     else if (has(b, "GPU Direct RDMA Enabled"))
       e.gdr_said = true;
-    else if (p.nics.empty() && (has(b, ": Using ") || has(b, ":Using ")))
-      hcaList(b.substr(findIn(b, "Using ") + 6), p.nics);
+    else if (p.nics == 0 && (has(b, ": Using ") || has(b, ":Using ")))
+      p.nics = nicList(b.substr(findIn(b, "Using ") + 6));
   } else if (startsWith(b, "NET/Socket")) {
     if (p.socket_ifs.empty() && has(b, "Using "))
       interfaceList(b.substr(findIn(b, "Using ") + 6), p.socket_ifs);
@@ -289,6 +289,21 @@ void RankCollector::net(Entry& e, Process& p, std::string_view b) {
       p.plugin = "internal";
     }
   }
+}
+
+uint32_t RankCollector::nicList(std::string_view list) {
+  list = list.substr(0, list.find(';'));
+  for (const auto& recent : recent_nic_lists_)
+    if (recent.index != 0 && recent.text == list) return recent.index;
+  std::vector<std::string> nics;
+  hcaList(list, nics);
+  if (nics.empty()) return 0;
+  // At most one list per process (a process keeps the first it got).
+  auto index = static_cast<uint32_t>(nic_lists_.size());
+  nic_lists_.push_back(std::move(nics));
+  if (list.size() <= kMaxRecentListBytes)
+    recent_nic_lists_[recent_nic_next_++ % recent_nic_lists_.size()] = RecentList{std::string(list), index};
+  return index;
 }
 
 NcclRanks RankCollector::result() const {
@@ -311,7 +326,7 @@ NcclRanks RankCollector::result() const {
     if (r.network.empty()) r.network = p.network;
     r.net_plugin = p.plugin;
     bool socket = r.transport == "NET/Socket" || (r.transport.empty() && r.network == "Socket");
-    r.nics = socket ? p.socket_ifs : p.nics;
+    r.nics = socket ? p.socket_ifs : nic_lists_[p.nics];
     for (uint32_t d = 0; d < 64; ++d)
       if (e.net_devices & (uint64_t{1} << d)) r.net_devices.push_back(d);
     // GPUDirect RDMA: what the NET channels did, else what NCCL said for this rank.

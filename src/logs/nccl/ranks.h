@@ -7,6 +7,7 @@
 // line before) costs one compare to find its entry; memory is bounded by
 // kMaxRanksKept entries of small, capped fields.
 
+#include <array>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -36,7 +37,8 @@ class RankCollector {
 
  private:
   struct Process {
-    std::vector<std::string> nics, socket_ifs;
+    uint32_t nics = 0;  // index into nic_lists_ (0: none yet)
+    std::vector<std::string> socket_ifs;
     std::string plugin, network;
   };
   struct Entry {
@@ -53,6 +55,8 @@ class RankCollector {
   void channel(Entry& e, std::string_view body, size_t via_at);
   void comm(Entry& e, std::string_view body);
   void net(Entry& e, Process& p, std::string_view body);
+  uint32_t nicList(std::string_view list);  // the index in nic_lists_ of `[0]mlx5_0:1/IB ...; OOB ...`
+  static constexpr size_t kMaxRecentListBytes = 512;
 
   static constexpr uint32_t kSeen = uint32_t{1} << 31;  // by_header_: headerSeen() asked
   static constexpr uint32_t kNotKept = kSeen - 1;       // by_header_: past the cap of kept entries
@@ -65,6 +69,16 @@ class RankCollector {
   // analyser's set lookups again.
   KeyIndex by_header_{size_t{3} << 15};
   std::vector<Process> processes_;
+  // The HCA lists processes opened, [0] empty: a job's processes mostly
+  // print one list, and the text of the lists parsed last (up to the `;`)
+  // finds its index without parsing it again.
+  std::vector<std::vector<std::string>> nic_lists_{1};
+  struct RecentList {
+    std::string text;
+    uint32_t index = 0;
+  };
+  std::array<RecentList, 4> recent_nic_lists_;
+  size_t recent_nic_next_ = 0;
   std::unordered_map<uint64_t, size_t> by_process_;
   size_t not_kept_ = 0;  // distinct headers past the cap, themselves capped
   uint64_t last_hash_ = 0;

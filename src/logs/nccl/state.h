@@ -133,6 +133,12 @@ class AnalyzerState {
   void addRank(uint64_t rank);
   void countTransport(std::string_view name);
 
+  // The HCA lists (`NET/IB : Using` up to its `;`) parsed last, each at
+  // most kMaxRecentListBytes: the same list again adds nothing.
+  static constexpr size_t kMaxRecentListBytes = 512;
+  std::array<std::string, 4> recent_hca_lists;
+  size_t recent_hca_next = 0;
+
   std::string scratch;            // reused buffers: no allocation per line once warm
   uint64_t last_header_hash = 0;  // of the latest line with a header; 0: none yet
   // Whether host:pid + dev (its hash) was recorded already, so the common
