@@ -120,9 +120,11 @@ int runLogs(const LogsOptions& opts, CommandContext& context) {
   // Log text may hold any bytes: emitOutput dumps with U+FFFD for invalid
   // UTF-8, so the document is not copied through a dump and a re-parse here
   // (two more copies of a large table at the peak).
-  nlohmann::json doc = logs::reportToJson(report);
-  auto st =
-      emitOutput(opts.output, std::move(doc), [&] { std::fputs(logs::renderText(report).c_str(), stdout); });
+  // The human view is rendered first when it is printed: the document then
+  // takes the job's facts over instead of copying them.
+  std::string human = opts.output.json ? std::string() : logs::renderText(report);
+  nlohmann::json doc = logs::takeReportJson(report);
+  auto st = emitOutput(opts.output, std::move(doc), [&] { std::fputs(human.c_str(), stdout); });
   if (!st) return reportError(st.error());
   for (const auto& input : report.inputs)
     if (input.stats.binary)

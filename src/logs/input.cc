@@ -87,7 +87,7 @@ class InputAnalyzer : public StagedLineSink {
     report.nccl_lines = nccl_.sawNccl();
     if (report.nccl_lines) {
       report.nccl = nccl_.facts();
-      for (auto& f : nccl_.findings()) report.findings.push_back(std::move(f));
+      for (auto& f : nccl_.findings(*report.nccl)) report.findings.push_back(std::move(f));
       report.nccl_analyzer = std::make_shared<const NcclLogAnalyzer>(std::move(nccl_));
     }
     // nccl-tests when a results table is present; a header alone (a run that

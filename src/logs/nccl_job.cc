@@ -42,6 +42,21 @@ bool hasId(const std::vector<Finding>& findings, const char* id) {
 }  // namespace
 
 NcclJobResult combineJob(const std::vector<const NcclLogAnalyzer*>& inputs) {
+  std::vector<NcclLogFacts> facts;
+  std::vector<std::vector<Finding>> findings;
+  facts.reserve(inputs.size());  // the job inputs point into both
+  findings.reserve(inputs.size());
+  std::vector<NcclJobInput> analyzed;
+  for (const NcclLogAnalyzer* input : inputs) {
+    if (!input || !input->sawNccl()) continue;
+    facts.push_back(input->facts());
+    findings.push_back(input->findings(facts.back()));
+    analyzed.push_back(NcclJobInput{input, &facts.back(), &findings.back()});
+  }
+  return combineAnalyzedJob(analyzed);
+}
+
+NcclJobResult combineAnalyzedJob(const std::vector<NcclJobInput>& inputs) {
   NcclLogFacts job;
   job.inter_node_transport = "unknown";
   std::vector<bool> ranks;
@@ -50,12 +65,13 @@ NcclJobResult combineJob(const std::vector<const NcclLogAnalyzer*>& inputs) {
   std::vector<Evidence> version_evidence, plugin_evidence, socket_evidence;
   bool any_file_mismatch = false, any_file_socket = false, socket_network = false;
   std::string network_hint;
-  std::vector<NcclRanks> per_input_ranks;
-  for (const NcclLogAnalyzer* input : inputs) {
-    if (!input || !input->sawNccl()) continue;
+  std::vector<const NcclRanks*> rank_lists;
+  for (const NcclJobInput& in : inputs) {
+    const NcclLogAnalyzer* input = in.analyzer;
+    if (!input || !in.facts || !in.findings || !input->sawNccl()) continue;
     const nccl::AnalyzerState& s = input->state();
-    NcclLogFacts f = input->facts();
-    std::vector<Finding> own = input->findings();
+    const NcclLogFacts& f = *in.facts;
+    const std::vector<Finding>& own = *in.findings;
     files_with_nccl.insert(input->file());
     any_file_mismatch |= hasId(own, "nccl-version-mismatch");
     any_file_socket |= hasId(own, "nccl-net-socket");
@@ -73,7 +89,7 @@ NcclJobResult combineJob(const std::vector<const NcclLogAnalyzer*>& inputs) {
     for (const auto& [name, count] : f.transports) job.transports[name] += count;
     job.processes += f.processes;
     job.nccl_lines += f.nccl_lines;
-    per_input_ranks.push_back(std::move(f.per_rank));
+    rank_lists.push_back(&f.per_rank);
     if (f.nranks) job.nranks = std::max(job.nranks.value_or(0), *f.nranks);
     if (f.nnodes) job.nnodes = std::max(job.nnodes.value_or(0), *f.nnodes);
     if (transportRank(f.inter_node_transport) > transportRank(job.inter_node_transport))
@@ -98,8 +114,6 @@ NcclJobResult combineJob(const std::vector<const NcclLogAnalyzer*>& inputs) {
     }
   }
   job.ranks = rank_count > 0 ? rank_count : fallback_ranks;
-  std::vector<const NcclRanks*> rank_lists;
-  for (const auto& r : per_input_ranks) rank_lists.push_back(&r);
   job.per_rank = mergeRanks(rank_lists);
   // Hosts as the per-input count does it, over the merged names and addresses.
   job.host_count = std::max({job.host_count, uint64_t{job.hosts.size()},

@@ -320,7 +320,10 @@ NcclLogFacts NcclLogAnalyzer::facts() const {
 }
 
 std::vector<Finding> NcclLogAnalyzer::findings() const {
-  NcclLogFacts facts = this->facts();
+  return findings(facts());
+}
+
+std::vector<Finding> NcclLogAnalyzer::findings(const NcclLogFacts& facts) const {
   std::vector<Finding> out;
   const auto& rules = nccl::allNcclRules();
   for (size_t i = 0; i < rules.size(); ++i) {

@@ -96,6 +96,9 @@ class NcclLogAnalyzer {
   const std::string& file() const;
   NcclLogFacts facts() const;             // per-input facts
   std::vector<Finding> findings() const;  // per-input findings (file set, evidence bounded)
+  // The same from facts() already made (the rules read them; making them
+  // sorts and copies the per-rank view).
+  std::vector<Finding> findings(const NcclLogFacts& facts) const;
 
   // For combineJob.
   const nccl::AnalyzerState& state() const { return *state_; }
@@ -131,6 +134,15 @@ struct NcclJobResult {
   std::vector<Finding> findings;
 };
 NcclJobResult combineJob(const std::vector<const NcclLogAnalyzer*>& inputs);
+// The same with each input's facts() and findings made already (the input
+// reports hold them): one input's ranks are not sorted and copied again.
+struct NcclJobInput {
+  const NcclLogAnalyzer* analyzer = nullptr;
+  const NcclLogFacts* facts = nullptr;  // analyzer->facts()
+  const std::vector<Finding>* findings =
+      nullptr;  // holding analyzer->findings() (other ids may be there too)
+};
+NcclJobResult combineAnalyzedJob(const std::vector<NcclJobInput>& inputs);
 
 // Keys: nccl_version (first seen or null), nccl_versions, cuda_driver,
 // cuda_runtime, hosts, host_count (NcclLogFacts::host_count), processes, ranks, nranks, nnodes, bootstrap,

@@ -20,10 +20,11 @@ void sortBySeverity(std::vector<Finding>& findings) {
 LogsReport combineInputs(std::vector<InputReport> inputs) {
   LogsReport report;
   report.inputs = std::move(inputs);
-  std::vector<const NcclLogAnalyzer*> analyzers;
+  std::vector<NcclJobInput> analyzed;
   for (const auto& input : report.inputs)
-    if (input.nccl_analyzer) analyzers.push_back(input.nccl_analyzer.get());
-  report.job = combineJob(analyzers);
+    if (input.nccl_analyzer && input.nccl)
+      analyzed.push_back(NcclJobInput{input.nccl_analyzer.get(), &*input.nccl, &input.findings});
+  report.job = combineAnalyzedJob(analyzed);
   for (const auto& input : report.inputs)
     for (const auto& f : input.findings) report.findings.push_back(f);
   for (const auto& f : report.job.findings) report.findings.push_back(f);
@@ -98,10 +99,13 @@ void gradeReport(LogsReport& report, const GradeRequest& request) {
   sortBySeverity(report.findings);
 }
 
-nlohmann::json reportToJson(const LogsReport& report) {
+namespace {
+
+// `job` is the job's facts (an object) or null.
+nlohmann::json documentOf(const LogsReport& report, nlohmann::json job) {
   nlohmann::json inputs = nlohmann::json::array();
   for (const auto& input : report.inputs) inputs.push_back(inputToJson(input));
-  nlohmann::json job = report.job.facts.is_object() ? report.job.facts : nlohmann::json::object();
+  if (!job.is_object()) job = nlohmann::json::object();
   job["inputs"] = report.inputs.size();
   nlohmann::json kinds = nlohmann::json::object();
   for (const auto& input : report.inputs) {
@@ -128,6 +132,18 @@ nlohmann::json reportToJson(const LogsReport& report) {
   out["inputs"] = std::move(inputs);
   out["job"] = std::move(job);
   return out;
+}
+
+}  // namespace
+
+nlohmann::json reportToJson(const LogsReport& report) {
+  return documentOf(report, report.job.facts);
+}
+
+nlohmann::json takeReportJson(LogsReport& report) {
+  nlohmann::json job = std::move(report.job.facts);
+  report.job.facts = nullptr;
+  return documentOf(report, std::move(job));
 }
 
 int reportExitStatus(const LogsReport& report) {

@@ -37,6 +37,10 @@ std::vector<std::string> jobHcas(const LogsReport& report);
 void gradeReport(LogsReport& report, const GradeRequest& request);
 
 nlohmann::json reportToJson(const LogsReport& report);
+// The same document, the job's facts moved into it instead of copied (a big
+// job's per-rank view is thousands of objects): report.job.facts is left
+// null, for a caller done with them (renderText reads them).
+nlohmann::json takeReportJson(LogsReport& report);
 std::string renderText(const LogsReport& report);
 
 // 1 when an error finding fired or a grade failed / could not be made, else 0.
