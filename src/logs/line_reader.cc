@@ -46,16 +46,10 @@ bool sniffBinary(std::string_view sample, uint64_t& offset) {
 
 // Finds the newlines of a region in order, 64 bytes per step: one bit mask
 // per chunk instead of one memchr call per line, which dominates on the
-// ~100-byte lines of NCCL logs. It notes ESC bytes on the way: a line
-// with an ANSI code is cleaned, and a pass of its own over each block to
-// find out whether there is one cost a thirtieth of the reader's time.
+// ~100-byte lines of NCCL logs.
 class NewlineScanner {
  public:
   NewlineScanner(const char* begin, const char* end) : chunk_(begin), end_(end) { load(); }
-
-  // Whether an ESC byte lies in the chunks loaded so far, which hold every
-  // line returned so far.
-  bool escapeSeen() const { return escape_seen_; }
 
   // The next '\n' at or after the last one returned, or nullptr.
   const char* next() {
@@ -75,28 +69,22 @@ class NewlineScanner {
     size_t n = static_cast<size_t>(end_ - chunk_);
 #if defined(__SSE2__)
     if (n >= 64) {
-      const __m128i nl = _mm_set1_epi8('\n'), esc = _mm_set1_epi8('\x1b');
-      __m128i escapes = _mm_setzero_si128();
+      const __m128i nl = _mm_set1_epi8('\n');
       for (int k = 0; k < 4; ++k) {
         __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(chunk_ + 16 * k));
         mask_ |= static_cast<uint64_t>(static_cast<uint32_t>(_mm_movemask_epi8(_mm_cmpeq_epi8(v, nl))))
                  << (16 * k);
-        escapes = _mm_or_si128(escapes, _mm_cmpeq_epi8(v, esc));
       }
-      escape_seen_ |= _mm_movemask_epi8(escapes) != 0;
       return;
     }
 #endif
-    for (size_t i = 0; i < n && i < 64; ++i) {
+    for (size_t i = 0; i < n && i < 64; ++i)
       if (chunk_[i] == '\n') mask_ |= uint64_t{1} << i;
-      escape_seen_ |= chunk_[i] == '\x1b';
-    }
   }
 
   const char* chunk_;
   const char* end_;
   uint64_t mask_ = 0;
-  bool escape_seen_ = false;
 };
 
 // Cuts a stream of blocks into lines. Complete lines are passed straight
@@ -195,9 +183,9 @@ class Splitter {
       finishPartial();
       cur = nl + 1;
     }
+    has_escape_ = std::memchr(cur, 0x1b, static_cast<size_t>(end - cur)) != nullptr;
     NewlineScanner scanner(cur, end);
     while (const char* nl = scanner.next()) {
-      has_escape_ = scanner.escapeSeen();  // a cheap no for the line; emit() looks in it when yes
       emitWhole(cur, static_cast<size_t>(nl - cur));
       cur = nl + 1;
     }
