@@ -198,7 +198,7 @@ void NcclTestsTableParser::feedLine(std::string_view raw, std::string_view line,
   if (c < '0' || c > '9') {
     // A command line that names the test binary gives the collective.
     // Only near the top, before the table: big NCCL logs must not pay for it.
-    if (table_.op.empty() && line_number <= 2000 && table_.rows.empty() &&
+    if (table_.op.empty() && line_number <= kCommandLines && table_.rows.empty() &&
         (c == '$' || c == '/' || c == '.' || c == 'm' || c == 's' ||
          std::memchr(line.data(), '$', line.size()) != nullptr)) {
       table_.op = opFromCommand(line);

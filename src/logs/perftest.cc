@@ -16,8 +16,6 @@ bool isDigit(char c) {
   return c >= '0' && c <= '9';
 }
 
-constexpr uint64_t kCommandLines = 2000;
-
 std::optional<double> number(std::string_view s) {
   if (s.empty() || s.size() > 40) return std::nullopt;
   if (!isDigit(s[0]) && s[0] != '-' && s[0] != '.') return std::nullopt;

@@ -65,6 +65,16 @@ class PerftestParser {
   // The same with `stripped` = stripLinePrefix(line), computed once by a
   // caller that feeds several parsers.
   void feedLine(std::string_view line, std::string_view stripped, uint64_t line_number);
+  // Whether feedLine would do nothing with a line whose prefix-stripped
+  // text starts with the ASCII letter `c`, asked inline by a caller that
+  // feeds every line of a big log. Mirrors feedLine's first return.
+  bool skipsLineStartingWith(char c, uint64_t line_number) const {
+    bool command_zone = result_.tool.empty() && line_number <= kCommandLines;
+    return !recognised_ && !command_zone && c != 'R' && c != 'S' && c != 'A' && c != 'i' && c != 'W';
+  }
+  // A command line naming the tool is looked for in this many first lines.
+  static constexpr uint64_t kCommandLines = 2000;
+
   // True once a title, a banner or a results-table header was seen.
   bool recognised() const { return recognised_; }
   const PerftestResult& result() const { return result_; }
