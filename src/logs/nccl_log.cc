@@ -285,10 +285,9 @@ void NcclLogAnalyzer::feedClassified(const nccl::NcclLine& line, uint64_t line_n
       s.rank_devices.add(s.scan.key_buf);
     }
     s.last_header_hash = hash;
-    if (line.level == LineLevel::kInfo) s.ranks.feed(line, hash, line_number);
   }
   if (line.level == LineLevel::kInfo) {
-    if (recordInfoFacts(s, line, line_number)) return;
+    if (recordInfoFacts(s, line, line_number, hash)) return;
   } else {
     if (recordCommonFacts(s, line, line_number) && line.level == LineLevel::kOther) ++s.nccl_text_lines;
     if (has(line.text, "NET/IB") || has(line.text, "ibv_") || has(line.text, "net_ib")) s.ib_mentioned = true;

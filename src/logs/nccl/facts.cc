@@ -231,17 +231,21 @@ bool recordCommonFacts(AnalyzerState& s, const NcclLine& line, uint64_t ln) {
   return line.level != LineLevel::kInfo && recordVersion(s, line.text, ln);
 }
 
-bool recordInfoFacts(AnalyzerState& s, const NcclLine& line, uint64_t ln) {
+bool recordInfoFacts(AnalyzerState& s, const NcclLine& line, uint64_t ln, uint64_t hash) {
   std::string_view b = line.body;
   if (b.empty()) return true;
   switch (b.front()) {
     case 'C':
       if (startsWith(b, "Channel ")) {
         size_t via = findIn(b, " via ");
-        if (via != std::string_view::npos) recordChannel(s, line, ln, via);
+        if (via != std::string_view::npos) {
+          recordChannel(s, line, ln, via);
+          s.ranks.channelLine(line, hash, ln, via);
+        }
         return true;
       }
       if (startsWith(b, "Connected all")) {
+        s.ranks.connectedLine(line, hash, ln);
         if (has(b, "GDR 0"))
           s.sig_gdr0.add(s.file, ln, line.text);
         else if (has(b, "GDR 1"))
@@ -253,13 +257,17 @@ bool recordInfoFacts(AnalyzerState& s, const NcclLine& line, uint64_t ln) {
     case 'R':
       if (startsWith(b, "Ring ")) {
         size_t via = findIn(b, " via ");
-        if (via != std::string_view::npos) recordChannel(s, line, ln, via);
+        if (via != std::string_view::npos) {
+          recordChannel(s, line, ln, via);
+          s.ranks.channelLine(line, hash, ln, via);
+        }
         return true;
       }
       return startsWith(b, "RAS ");
     case 'c':
     case 'n':
       if (startsWith(b, "comm ") || startsWith(b, "ncclCommInitRank") || startsWith(b, "ncclCommSplit")) {
+        s.ranks.commLine(line, hash, ln);
         if (auto r = numberAfter(b, " rank ")) s.addRank(*r);
         auto n = numberAfter(b, " nranks ");
         if (!n) n = numberAfter(b, " nRanks ");
@@ -296,6 +304,7 @@ bool recordInfoFacts(AnalyzerState& s, const NcclLine& line, uint64_t ln) {
     case 'r':
       // NCCL 2.3: "rank 0 nranks 8".
       if (startsWith(b, "rank ")) {
+        s.ranks.commLine(line, hash, ln);
         if (auto r = numberAfter(b, "rank ")) s.addRank(*r);
         if (auto n = numberAfter(b, " nranks ")) s.nranks = std::max(s.nranks, *n);
         return true;
@@ -306,7 +315,10 @@ bool recordInfoFacts(AnalyzerState& s, const NcclLine& line, uint64_t ln) {
         recordVersion(s, b, ln);
         return true;
       }
-      if (startsWith(b, "NET/")) return recordNetLine(s, line, ln);
+      if (startsWith(b, "NET/")) {
+        s.ranks.netLine(line, hash, ln);
+        return recordNetLine(s, line, ln);
+      }
       // NCCL 2.2-2.3: "NET : Using interface ib0:10.0.0.1<0>" (the socket/bootstrap interface).
       if (startsWith(b, "NET : Using interface ")) {
         addInterfaceList(b.substr(22), s.bootstrap);
@@ -323,6 +335,7 @@ bool recordInfoFacts(AnalyzerState& s, const NcclLine& line, uint64_t ln) {
       return false;
     case 'U':
       if (startsWith(b, "Using network ")) {
+        s.ranks.networkLine(line, hash, ln, trimView(b.substr(14)));
         recordNetwork(s, line, ln, b.substr(14));
         return true;
       }

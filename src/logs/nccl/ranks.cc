@@ -123,56 +123,39 @@ uint32_t RankCollector::newEntry(const NcclLine& line, uint64_t line_number) {
   return static_cast<uint32_t>(entries_.size());
 }
 
-void RankCollector::feed(const NcclLine& line, uint64_t hash, uint64_t line_number) {
-  std::string_view b = line.body;
-  if (b.empty() || line.host.empty()) return;
-  switch (b.front()) {
-    case 'C':
-      if (startsWith(b, "Channel ")) {
-        size_t via = findIn(b, " via ");
-        if (via == std::string_view::npos) return;
-        if (Entry* e = entry(line, hash, line_number)) channel(*e, b, via);
-      } else if (startsWith(b, "Connected all")) {
-        Entry* e = entry(line, hash, line_number);
-        if (!e) return;
-        if (has(b, "GDR 0"))
-          e->no_gdr_said = true;
-        else if (has(b, "GDR 1"))
-          e->gdr_said = true;
-      }
-      return;
-    case 'R':
-      if (startsWith(b, "Ring ")) {
-        size_t via = findIn(b, " via ");
-        if (via == std::string_view::npos) return;
-        if (Entry* e = entry(line, hash, line_number)) channel(*e, b, via);
-      }
-      return;
-    case 'c':
-    case 'n':
-    case 'r':
-      if (startsWith(b, "comm ") || startsWith(b, "ncclCommInitRank") || startsWith(b, "ncclCommSplit") ||
-          startsWith(b, "rank ")) {
-        if (Entry* e = entry(line, hash, line_number)) comm(*e, b);
-      }
-      return;
-    case 'N':
-      if (startsWith(b, "NET/")) {
-        if (Entry* e = entry(line, hash, line_number)) net(*e, processes_[e->process], b);
-      }
-      return;
-    case 'U':
-      if (startsWith(b, "Using network ")) {
-        Entry* e = entry(line, hash, line_number);
-        if (!e) return;
-        std::string_view name = trimView(b.substr(14));
-        if (e->rank.network.empty()) e->rank.network = bounded(name, kMaxNameBytes);
-        Process& p = processes_[e->process];
-        if (p.network.empty()) p.network = e->rank.network;
-      }
-      return;
-    default: return;
-  }
+void RankCollector::channelLine(const NcclLine& line, uint64_t hash, uint64_t line_number, size_t via_at) {
+  if (line.host.empty()) return;
+  if (Entry* e = entry(line, hash, line_number)) channel(*e, line.body, via_at);
+}
+
+void RankCollector::connectedLine(const NcclLine& line, uint64_t hash, uint64_t line_number) {
+  if (line.host.empty()) return;
+  Entry* e = entry(line, hash, line_number);
+  if (!e) return;
+  if (has(line.body, "GDR 0"))
+    e->no_gdr_said = true;
+  else if (has(line.body, "GDR 1"))
+    e->gdr_said = true;
+}
+
+void RankCollector::commLine(const NcclLine& line, uint64_t hash, uint64_t line_number) {
+  if (line.host.empty()) return;
+  if (Entry* e = entry(line, hash, line_number)) comm(*e, line.body);
+}
+
+void RankCollector::netLine(const NcclLine& line, uint64_t hash, uint64_t line_number) {
+  if (line.host.empty()) return;
+  if (Entry* e = entry(line, hash, line_number)) net(*e, processes_[e->process], line.body);
+}
+
+void RankCollector::networkLine(const NcclLine& line, uint64_t hash, uint64_t line_number,
+                                std::string_view name) {
+  if (line.host.empty()) return;
+  Entry* e = entry(line, hash, line_number);
+  if (!e) return;
+  if (e->rank.network.empty()) e->rank.network = bounded(name, kMaxNameBytes);
+  Process& p = processes_[e->process];
+  if (p.network.empty()) p.network = e->rank.network;
 }
 
 // "Channel 01/1 : 3[3] -> 4[0] [send] via NET/IB/1(2)/GDRDMA/Shared",

@@ -24,9 +24,19 @@ inline constexpr size_t kMaxNotKeptTracked = size_t{1} << 16;  // distinct heade
 
 class RankCollector {
  public:
-  // An INFO line with a header; `header_hash` identifies host:pid + dev
-  // (the analyser's own hash of it, never 0).
-  void feed(const NcclLine& line, uint64_t header_hash, uint64_t line_number);
+  // The INFO lines it reads, each found by the analyser's one dispatch on
+  // the body (facts.cc), which reads them too. `header_hash` identifies
+  // host:pid + dev (the analyser's own hash of it, never 0 for a line with
+  // a header); lines without a header are ignored.
+  // `Channel ...` / `Ring ...` with ` via ` at `via_at` in the body.
+  void channelLine(const NcclLine& line, uint64_t header_hash, uint64_t line_number, size_t via_at);
+  void connectedLine(const NcclLine& line, uint64_t header_hash,
+                     uint64_t line_number);  // `Connected all ...`
+  // `comm ...`, `ncclCommInitRank ...`, `ncclCommSplit ...`, 2.3's `rank N nranks M`.
+  void commLine(const NcclLine& line, uint64_t header_hash, uint64_t line_number);
+  void netLine(const NcclLine& line, uint64_t header_hash, uint64_t line_number);  // `NET/...`
+  // `Using network NAME` (`name`, trimmed).
+  void networkLine(const NcclLine& line, uint64_t header_hash, uint64_t line_number, std::string_view name);
   NcclRanks result() const;
 
   // Whether `header_hash` was asked about before (every header is; the

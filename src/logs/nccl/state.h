@@ -172,9 +172,11 @@ class AnalyzerState {
   } scan;
 };
 
-// INFO line facts. Returns true when the line was fully consumed (a routine
-// line the finding rules need not see).
-bool recordInfoFacts(AnalyzerState& state, const NcclLine& line, uint64_t line_number);
+// INFO line facts, and the per-rank view's (state.ranks) from the same
+// dispatch on the body; `header_hash` as RankCollector takes it. Returns
+// true when the line was fully consumed (a routine line the finding rules
+// need not see).
+bool recordInfoFacts(AnalyzerState& state, const NcclLine& line, uint64_t line_number, uint64_t header_hash);
 // Facts any line may carry (NCCL version in tracebacks and banners). True
 // when the line gave a new fact.
 bool recordCommonFacts(AnalyzerState& state, const NcclLine& line, uint64_t line_number);
