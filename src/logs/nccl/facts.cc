@@ -123,7 +123,7 @@ void addHcaList(std::string_view list, DistinctList& into) {
 
 // Every process prints its HCAs, and a job's processes mostly print the
 // same list (the OOB address after `;` differs): a list added lately is
-// not parsed again, as it would add nothing. An NET/IB line per process
+// not parsed again, as it would add nothing. A NET/IB line per process
 // parsed item by item, each item a set lookup, cost twice a channel line.
 void addHcaListOnce(AnalyzerState& s, std::string_view list) {
   size_t semi = list.find(';');
