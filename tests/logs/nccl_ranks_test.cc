@@ -182,8 +182,6 @@ TEST(NcclRanks, ARankOnTwoNetworksShowsBoth) {
   EXPECT_EQ(ranks.ranks[0].gdr, std::optional<bool>(true));  // some channels did use it
 }
 
-// PyTorch subgroups: a process joins several communicators; the largest
-// gives its rank in the whole job, whichever comes first.
 // The HCA lists of ../shared/data/nccl-logs/038.log and 036.log: processes
 // that print one list with their own OOB address share it, a process with
 // another list keeps its own, and a list seen before comes back unchanged
@@ -211,6 +209,26 @@ TEST(NcclRanks, ProcessesSharingAnHcaListEachGetIt) {
                                 ElementsAre("mlx5_0:1/RoCE", "mlx5_1:1/RoCE")));
 }
 
+// Runs of one transport (the usual case) and a transport name too long to
+// be remembered as the rank's latest: the same list as line by line.
+TEST(NcclRanks, RunsOfOneTransportCountOnce) {
+  NcclRanks ranks = ranksOf(
+      "n:1:1 [0] NCCL INFO Channel 00/0 : 0[0] -> 1[0] [send] via NET/IB/0\n"
+      "n:1:1 [0] NCCL INFO Channel 01/0 : 0[0] -> 1[0] [send] via NET/IB/1\n"
+      "n:1:1 [0] NCCL INFO Channel 02/0 : 0[0] -> 1[0] [send] via NET/AVeryLongNetPluginName/0\n"
+      "n:1:1 [0] NCCL INFO Channel 03/0 : 0[0] -> 1[0] [send] via NET/AVeryLongNetPluginName/0\n"
+      "n:1:1 [0] NCCL INFO Channel 04/0 : 0[0] -> 1[0] [send] via NET/IB/0\n"
+      "n:1:1 [0] NCCL INFO Channel 05/0 : 0[0] -> 1[0] [send] via NET/Socket/0\n"
+      "n:1:1 [0] NCCL INFO Channel 06/0 : 0[0] -> 1[0] [send] via NET/Socket/0\n");
+  ASSERT_EQ(ranks.ranks.size(), 1u);
+  EXPECT_EQ(ranks.ranks[0].transport, "NET/IB+NET/AVeryLongNetPluginName+NET/Socket");
+  EXPECT_EQ(ranks.ranks[0].net_channels, 7u);
+  EXPECT_THAT(ranks.ranks[0].net_devices, ElementsAre(0u, 1u));
+  EXPECT_EQ(ranks.ranks[0].rank, 0u);  // named by the sending side of its first line
+}
+
+// PyTorch subgroups: a process joins several communicators; the largest
+// gives its rank in the whole job, whichever comes first.
 TEST(NcclRanks, TheLargestCommunicatorNamesTheRank) {
   const std::string sub =
       "h:1:1 [0] NCCL INFO comm 0x1 rank 3 nranks 4 cudaDev 3 busId 3b000 - Init COMPLETE\n";
