@@ -109,7 +109,9 @@ int runLogs(const LogsOptions& opts, CommandContext& context) {
     if (!input) return reportError(input.error());
     inputs.push_back(std::move(*input));
   }
-  auto report = logs::combineInputs(std::move(inputs));
+  auto report = logs::combineInputs(std::move(inputs), opts.output.json || !opts.output.json_out.empty()
+                                                           ? logs::InputDocuments::kNow
+                                                           : logs::InputDocuments::kLater);
   if (request->active()) {
     if (!opts.root.empty()) {
       auto st = nicRateFromRoot(opts.root, logs::jobHcas(report), *request);

@@ -1,7 +1,10 @@
 #include "logs/report.h"
 
 #include <algorithm>
+#include <future>
 #include <nlohmann/json.hpp>
+#include <system_error>
+#include <utility>
 
 #include "logs/output_findings.h"
 
@@ -17,9 +20,25 @@ void sortBySeverity(std::vector<Finding>& findings) {
 
 }  // namespace
 
-LogsReport combineInputs(std::vector<InputReport> inputs) {
+LogsReport combineInputs(std::vector<InputReport> inputs, InputDocuments documents) {
   LogsReport report;
   report.inputs = std::move(inputs);
+  // The inputs' documents read only the inputs, as the job's combine does:
+  // made on a second thread meanwhile (once the files are read the other
+  // core is idle; a big log's per-rank view and table rows are ~10 ms each).
+  std::future<std::vector<nlohmann::json>> made;
+  if (documents == InputDocuments::kNow) {
+    try {
+      made = std::async(std::launch::async, [&inputs = std::as_const(report.inputs)] {
+        std::vector<nlohmann::json> out;
+        out.reserve(inputs.size());
+        for (const auto& input : inputs) out.push_back(inputToJson(input));
+        return out;
+      });
+    } catch (const std::system_error&) {
+      // No thread to be had: the document makes them later, on this one.
+    }
+  }
   std::vector<NcclJobInput> analyzed;
   for (const auto& input : report.inputs)
     if (input.nccl_analyzer && input.nccl)
@@ -29,6 +48,7 @@ LogsReport combineInputs(std::vector<InputReport> inputs) {
     for (const auto& f : input.findings) report.findings.push_back(f);
   for (const auto& f : report.job.findings) report.findings.push_back(f);
   sortBySeverity(report.findings);
+  if (made.valid()) report.input_documents = made.get();
   return report;
 }
 
@@ -101,10 +121,15 @@ void gradeReport(LogsReport& report, const GradeRequest& request) {
 
 namespace {
 
-// `job` is the job's facts (an object) or null.
-nlohmann::json documentOf(const LogsReport& report, nlohmann::json job) {
+// `job` is the job's facts (an object) or null; `made` the inputs' documents
+// when combineInputs made them (taken over), else empty.
+nlohmann::json documentOf(const LogsReport& report, nlohmann::json job, std::vector<nlohmann::json> made) {
   nlohmann::json inputs = nlohmann::json::array();
-  for (const auto& input : report.inputs) inputs.push_back(inputToJson(input));
+  if (made.size() == report.inputs.size()) {
+    for (auto& document : made) inputs.push_back(std::move(document));
+  } else {
+    for (const auto& input : report.inputs) inputs.push_back(inputToJson(input));
+  }
   if (!job.is_object()) job = nlohmann::json::object();
   job["inputs"] = report.inputs.size();
   nlohmann::json kinds = nlohmann::json::object();
@@ -137,13 +162,15 @@ nlohmann::json documentOf(const LogsReport& report, nlohmann::json job) {
 }  // namespace
 
 nlohmann::json reportToJson(const LogsReport& report) {
-  return documentOf(report, report.job.facts);
+  return documentOf(report, report.job.facts, report.input_documents);
 }
 
 nlohmann::json takeReportJson(LogsReport& report) {
   nlohmann::json job = std::move(report.job.facts);
   report.job.facts = nullptr;
-  return documentOf(report, std::move(job));
+  std::vector<nlohmann::json> made = std::move(report.input_documents);
+  report.input_documents.clear();
+  return documentOf(report, std::move(job), std::move(made));
 }
 
 int reportExitStatus(const LogsReport& report) {

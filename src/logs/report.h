@@ -22,10 +22,17 @@ struct LogsReport {
   std::optional<GradeRequest> grade_request;
   std::vector<Grade> grades;      // one per nccl-tests input when grading was asked for
   std::vector<Finding> findings;  // per input, job-wide, and failed grades
+  // inputToJson of each input, when combineInputs was asked to make them;
+  // the document takes them over (empty: made when the document is).
+  std::vector<nlohmann::json> input_documents;
 };
 
+// Whether combineInputs also makes each input's JSON document: a caller that
+// will print the document asks, the others (the text view) do not pay for it.
+enum class InputDocuments { kLater, kNow };
+
 // Combines the inputs into one job (NCCL facts and job-wide findings).
-LogsReport combineInputs(std::vector<InputReport> inputs);
+LogsReport combineInputs(std::vector<InputReport> inputs, InputDocuments documents = InputDocuments::kLater);
 
 // What grading needs from the NCCL lines: ranks, hosts, and the HCAs NCCL
 // said it used (to sum only those NICs under --root).

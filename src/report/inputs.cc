@@ -127,7 +127,8 @@ LoadedInputs loadInputs(const std::vector<std::string>& paths) {
     addText(logs::analyzeText(name, *content), loaded, texts, text_sources);
   }
   if (!texts.empty()) {
-    nlohmann::json doc = logs::reportToJson(logs::combineInputs(std::move(texts)));
+    auto report = logs::combineInputs(std::move(texts), logs::InputDocuments::kNow);
+    nlohmann::json doc = logs::takeReportJson(report);
     doc["kind"] = "railkit.logs/v1";
     doc["railkit_version"] = kRailkitVersion;
     loaded.documents.push_back(Document{text_sources, "railkit.logs/v1", std::move(doc)});

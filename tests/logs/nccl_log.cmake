@@ -4,3 +4,4 @@ railkit_add_gtest(logs_nccl_log_shared_test SOURCES nccl_log_shared_test.cc LIBS
 railkit_add_gtest(logs_nccl_log_robust_test SOURCES nccl_log_robust_test.cc LIBS railkit_logs)
 railkit_add_gtest(logs_nccl_ranks_test SOURCES nccl_ranks_test.cc LIBS railkit_logs)
 railkit_add_gtest(logs_key_index_test SOURCES key_index_test.cc LIBS railkit_logs)
+railkit_add_gtest(logs_report_test SOURCES report_test.cc LIBS railkit_logs)
