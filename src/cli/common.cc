@@ -2,9 +2,14 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <future>
 #include <iostream>
 #include <memory>
+#include <mutex>
 #include <nlohmann/json.hpp>
+#include <string>
+#include <system_error>
+#include <vector>
 
 #include "cli/command.h"
 #include "core/atomic_file.h"
@@ -46,12 +51,84 @@ class BufferedStreamOutput final : public nlohmann::detail::output_adapter_proto
   std::size_t used_ = 0;
 };
 
-// What dump(2, ' ', false, replace) prints, written as it is produced.
+using Serializer = nlohmann::detail::serializer<nlohmann::json>;
+constexpr unsigned kIndent = 2;
+
+// One member of the top-level object as dump(2) prints it, without the
+// separator: `  "key": value`.
+void dumpMember(Serializer& serializer, nlohmann::detail::output_adapter_protocol<char>& out,
+                const std::string& key, const nlohmann::json& value) {
+  out.write_characters("  ", kIndent);
+  serializer.dump(nlohmann::json(key), true, false, kIndent, kIndent);
+  out.write_characters(": ", 2);
+  serializer.dump(value, true, false, kIndent, kIndent);
+}
+
+// Two or more members that hold something (a logs or validate document: the
+// inputs' and the job's views, thousands of objects each).
+bool worthSecondThread(const nlohmann::json& document) {
+  if (!document.is_object()) return false;
+  int big = 0;
+  for (const auto& member : document)
+    if (member.is_structured() && !member.empty()) ++big;
+  return big >= 2;
+}
+
+// What dump(2, ' ', false, replace) prints, written as it is produced. A big
+// document's top-level members are serialised on two threads: this one takes
+// them from the front and writes each as it goes, a second one takes them
+// from the back into strings, and this one writes those when it gets there
+// (the rest of the work is done by then and the other core is idle).
 void printJson(std::ostream& out, const nlohmann::json& document) {
   auto sink = std::make_shared<BufferedStreamOutput>(out);
-  nlohmann::detail::serializer<nlohmann::json> serializer(sink, ' ',
-                                                          nlohmann::json::error_handler_t::replace);
-  serializer.dump(document, true, false, 2);
+  Serializer serializer(sink, ' ', nlohmann::json::error_handler_t::replace);
+  if (!worthSecondThread(document)) {
+    serializer.dump(document, true, false, kIndent);
+    sink->flush();
+    return;
+  }
+  std::vector<nlohmann::json::const_iterator> members;
+  for (auto it = document.cbegin(); it != document.cend(); ++it) members.push_back(it);
+  std::vector<std::string> aside(members.size());
+  std::mutex claims;
+  std::size_t front = 0, back = members.size();  // [0, front) this thread's, [back, n) the other's
+  std::future<void> other;
+  try {
+    other = std::async(std::launch::async, [&] {
+      for (;;) {
+        std::size_t j;
+        {
+          std::lock_guard<std::mutex> lock(claims);
+          if (back <= front) return;
+          j = --back;
+        }
+        auto into = std::make_shared<nlohmann::detail::output_string_adapter<char>>(aside[j]);
+        Serializer own(into, ' ', nlohmann::json::error_handler_t::replace);
+        dumpMember(own, *into, members[j].key(), members[j].value());
+      }
+    });
+  } catch (const std::system_error&) {
+    serializer.dump(document, true, false, kIndent);  // no thread to be had
+    sink->flush();
+    return;
+  }
+  sink->write_characters("{\n", 2);
+  std::size_t i = 0;
+  for (;; ++i) {
+    {
+      std::lock_guard<std::mutex> lock(claims);
+      if (front >= back) break;
+      front = i + 1;
+    }
+    if (i > 0) sink->write_characters(",\n", 2);
+    dumpMember(serializer, *sink, members[i].key(), members[i].value());
+  }
+  other.get();
+  for (; i < members.size(); ++i) {
+    if (i > 0) sink->write_characters(",\n", 2);
+    sink->write_characters(aside[i].data(), aside[i].size());
+  }
+  sink->write_characters("\n}", 2);
   sink->flush();
 }
 
