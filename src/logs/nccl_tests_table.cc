@@ -184,23 +184,17 @@ void NcclTestsTableParser::feedLine(std::string_view raw, std::string_view line,
     parseComment(line.substr(first), line_number);
     return;
   }
-  if (c == 'n' && line.compare(first, 8, "nThread ") == 0) {  // a header whose '#' was lost
-    parseComment("# " + std::string(line.substr(first, 1024)), line_number);
-    return;
-  }
-  // The summary lines of a table pasted without its '#' column (a copy that
-  // dropped the comment marks): the verdict and the average still count.
-  if ((c == 'O' && line.compare(first, 20, "Out of bounds values") == 0) ||
-      (c == 'A' && line.compare(first, 17, "Avg bus bandwidth") == 0)) {
+  // A header whose '#' was lost, or the verdict and the average of a table
+  // copied without its comment marks: they still count.
+  if (isBareTableText(line.substr(first))) {
     parseComment("# " + std::string(line.substr(first, 1024)), line_number);
     return;
   }
   if (c < '0' || c > '9') {
     // A command line that names the test binary gives the collective.
     // Only near the top, before the table: big NCCL logs must not pay for it.
-    if (table_.op.empty() && line_number <= kCommandLines && table_.rows.empty() &&
-        (c == '$' || c == '/' || c == '.' || c == 'm' || c == 's' ||
-         std::memchr(line.data(), '$', line.size()) != nullptr)) {
+    if (inCommandZone(line_number) && (c == '$' || c == '/' || c == '.' || c == 'm' || c == 's' ||
+                                       std::memchr(line.data(), '$', line.size()) != nullptr)) {
       table_.op = opFromCommand(line);
       if (!table_.op.empty()) table_.op_line = line_number;
     }

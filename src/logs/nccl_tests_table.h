@@ -61,16 +61,10 @@ class NcclTestsTableParser {
   // Whether feedLine would do nothing with a line whose prefix-stripped
   // text `stripped` starts with an ASCII letter: most lines of a big NCCL
   // log start with a host name, and the caller asks this inline instead
-  // of making the call. Mirrors feedLine's early returns.
+  // of making the call. feedLine reads such a line only through the same
+  // two tests, so the two cannot disagree.
   bool skipsLine(std::string_view stripped, uint64_t line_number) const {
-    bool command_zone = table_.op.empty() && line_number <= kCommandLines && table_.rows.empty();
-    if (command_zone) return false;
-    switch (stripped[0]) {
-      case 'n': return stripped.substr(0, 8) != "nThread ";
-      case 'O': return stripped.substr(0, 20) != "Out of bounds values";
-      case 'A': return stripped.substr(0, 17) != "Avg bus bandwidth";
-      default: return true;
-    }
+    return !inCommandZone(line_number) && !isBareTableText(stripped);
   }
   // A command line naming the test is looked for in this many first lines.
   static constexpr uint64_t kCommandLines = 2000;
@@ -82,6 +76,20 @@ class NcclTestsTableParser {
   bool hasRows() const { return !table_.rows.empty(); }
 
  private:
+  // Near the top and before any table: where a `*_perf` command line is looked for.
+  bool inCommandZone(uint64_t line_number) const {
+    return table_.op.empty() && line_number <= kCommandLines && table_.rows.empty();
+  }
+  // A header whose '#' was lost, or a summary line of a table pasted
+  // without its '#' column; `text` starts at its first non-blank.
+  static bool isBareTableText(std::string_view text) {
+    switch (text.empty() ? '\0' : text[0]) {
+      case 'n': return text.substr(0, 8) == "nThread ";
+      case 'O': return text.substr(0, 20) == "Out of bounds values";
+      case 'A': return text.substr(0, 17) == "Avg bus bandwidth";
+      default: return false;
+    }
+  }
   void parseComment(std::string_view rest, uint64_t line_number);
   NcclTestsTable table_;
   // table_.hosts as a set: a job of 100k ranks prints one rank line each, and

@@ -109,10 +109,9 @@ void PerftestParser::feedLine(std::string_view, std::string_view line, uint64_t 
   char c = line[first];
   // Most lines of a big NCCL log start with a host name: reject them on the
   // first character before any search.
+  if (skipsLineStartingWith(c, line_number)) return;
   // A command line that names the tool comes before the output, near the top.
-  bool command_zone = result_.tool.empty() && line_number <= kCommandLines && line.size() < 1024;
-  if (!recognised_ && c != 'R' && c != 'S' && c != 'A' && c != '#' && c != 'i' && c != 'W' && !command_zone)
-    return;
+  bool command_zone = inCommandZone(line_number) && line.size() < 1024;
   std::string_view t = trim(line);
   if (command_zone && (c == 'i' || c == 'S' || t.find('$') != std::string_view::npos)) {
     result_.tool = findTool(t);

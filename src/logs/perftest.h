@@ -67,10 +67,9 @@ class PerftestParser {
   void feedLine(std::string_view line, std::string_view stripped, uint64_t line_number);
   // Whether feedLine would do nothing with a line whose prefix-stripped
   // text starts with the ASCII letter `c`, asked inline by a caller that
-  // feeds every line of a big log. Mirrors feedLine's first return.
+  // feeds every line of a big log. feedLine's first return is the same test.
   bool skipsLineStartingWith(char c, uint64_t line_number) const {
-    bool command_zone = result_.tool.empty() && line_number <= kCommandLines;
-    return !recognised_ && !command_zone && c != 'R' && c != 'S' && c != 'A' && c != 'i' && c != 'W';
+    return !recognised_ && !inCommandZone(line_number) && !mayStartOutput(c);
   }
   // A command line naming the tool is looked for in this many first lines.
   static constexpr uint64_t kCommandLines = 2000;
@@ -80,6 +79,16 @@ class PerftestParser {
   const PerftestResult& result() const { return result_; }
 
  private:
+  // Near the top, before a tool was named: where a command line is looked for.
+  bool inCommandZone(uint64_t line_number) const {
+    return result_.tool.empty() && line_number <= kCommandLines;
+  }
+  // The first characters of the lines that make a text perftest output
+  // (title, banner, `#bytes` header, `Requested` / `WARNING` lines); any
+  // line is read once it is.
+  static bool mayStartOutput(char c) {
+    return c == 'R' || c == 'S' || c == 'A' || c == '#' || c == 'i' || c == 'W';
+  }
   void parseSettings(std::string_view line);
   void parseTableHeader(std::string_view line);
   void parseRow(std::string_view line, uint64_t line_number);
