@@ -4,6 +4,7 @@
 // first and without allocation.
 #include <algorithm>
 
+#include "logs/nccl/hca_list.h"
 #include "logs/nccl/line.h"
 #include "logs/nccl/state.h"
 #include "logs/nccl/text.h"
@@ -94,43 +95,15 @@ void addInterfaceList(std::string_view list, DistinctList& into) {
   }
 }
 
-// The HCAs of `NET/IB : Using ...`, in every format NCCL printed:
-// "[0]mlx5_0:1/IB [1]mlx5_1:1/IB ; OOB eth0:..." and, with merged NICs,
-// "[0]={[0] mlx5_2:1/RoCE, [1] mlx5_3:1/RoCE} [1]={...} [RO]; OOB ...".
-// An HCA is a `name:port/LinkLayer` token; the rest is punctuation.
-void addHcaList(std::string_view list, DistinctList& into) {
-  size_t semi = list.find(';');
-  if (semi != std::string_view::npos) list = list.substr(0, semi);
-  size_t i = 0;
-  auto separator = [](char c) { return c == ' ' || c == ',' || c == '{' || c == '}' || c == '='; };
-  while (i < list.size()) {
-    while (i < list.size() && separator(list[i])) ++i;
-    size_t end = i;
-    while (end < list.size() && !separator(list[end])) ++end;
-    std::string_view item = list.substr(i, end - i);
-    i = end;
-    while (!item.empty() && item.front() == '[') {  // "[0]" tags, possibly glued to the name
-      size_t close = item.find(']');
-      if (close == std::string_view::npos) break;
-      item.remove_prefix(close + 1);
-    }
-    size_t colon = item.find(':'), slash = item.find('/');
-    if (item.empty() || colon == std::string_view::npos || slash == std::string_view::npos || slash < colon)
-      continue;
-    into.add(item);
-  }
-}
-
 // Every process prints its HCAs, and a job's processes mostly print the
 // same list (the OOB address after `;` differs): a list added lately is
 // not parsed again, as it would add nothing. A NET/IB line per process
 // parsed item by item, each item a set lookup, cost twice a channel line.
 void addHcaListOnce(AnalyzerState& s, std::string_view list) {
-  size_t semi = list.find(';');
-  if (semi != std::string_view::npos) list = list.substr(0, semi);
+  list = hcaListText(list);
   for (const auto& recent : s.recent_hca_lists)
     if (recent.size() == list.size() && recent == list) return;
-  addHcaList(list, s.hcas);
+  forEachHca(list, [&](std::string_view hca) { s.hcas.add(hca); });
   if (list.size() <= AnalyzerState::kMaxRecentListBytes)
     s.recent_hca_lists[s.recent_hca_next++ % s.recent_hca_lists.size()].assign(list);
 }

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <functional>
 
+#include "logs/nccl/hca_list.h"
 #include "logs/nccl/text.h"
 
 namespace railkit::logs::nccl {
@@ -34,29 +35,6 @@ void addName(std::vector<std::string>& into, std::string_view name) {
   if (name.empty() || into.size() >= kMaxNicsPerProcess) return;
   std::string value = bounded(name, kMaxNameBytes);
   if (std::find(into.begin(), into.end(), value) == into.end()) into.push_back(std::move(value));
-}
-
-// `[0]mlx5_0:1/IB [1]={[2] mlx5_1:1/RoCE, ...} [RO]; OOB ...`: the
-// `name:port/LinkLayer` tokens before the `;`.
-void hcaList(std::string_view list, std::vector<std::string>& into) {
-  list = list.substr(0, list.find(';'));
-  auto sep = [](char c) { return c == ' ' || c == ',' || c == '{' || c == '}' || c == '='; };
-  size_t i = 0;
-  while (i < list.size()) {
-    while (i < list.size() && sep(list[i])) ++i;
-    size_t end = i;
-    while (end < list.size() && !sep(list[end])) ++end;
-    std::string_view item = list.substr(i, end - i);
-    i = end;
-    while (!item.empty() && item.front() == '[') {
-      size_t close = item.find(']');
-      if (close == std::string_view::npos) break;
-      item.remove_prefix(close + 1);
-    }
-    size_t colon = item.find(':'), slash = item.find('/');
-    if (colon != std::string_view::npos && slash != std::string_view::npos && colon < slash)
-      addName(into, item);
-  }
 }
 
 // `[0]eth0:10.0.0.1<0> [1]ib0:...` -> "eth0:10.0.0.1", ...
@@ -275,11 +253,11 @@ void RankCollector::net(Entry& e, Process& p, std::string_view b) {
 }
 
 uint32_t RankCollector::nicList(std::string_view list) {
-  list = list.substr(0, list.find(';'));
+  list = hcaListText(list);
   for (const auto& recent : recent_nic_lists_)
     if (recent.index != 0 && recent.text == list) return recent.index;
   std::vector<std::string> nics;
-  hcaList(list, nics);
+  forEachHca(list, [&](std::string_view hca) { addName(nics, hca); });
   if (nics.empty()) return 0;
   // At most one list per process (a process keeps the first it got).
   auto index = static_cast<uint32_t>(nic_lists_.size());
