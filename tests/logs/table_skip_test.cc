@@ -45,7 +45,7 @@ void expectSameTables(const std::string& name, const std::string& text) {
   }
 }
 
-TEST(NcclRobust, InlineTableSkipSeesWhatTheParsersSee) {
+TEST(LogsInputTables, InlineSkipSeesWhatTheParsersSee) {
   // Past the first 2000 lines (where command lines are looked for), lines
   // that start with the letters the recognisers do read, among NCCL lines.
   std::string text;
