@@ -16,18 +16,14 @@
 #include <sstream>
 #include <thread>
 
+#include "cli/cli_run.h"
 #include "support/node_builder.h"
 #include "support/test_support.h"
 
 namespace {
 
 namespace fs = std::filesystem;
-
-struct CliRun {
-  int status = -1;
-  std::string out;
-  std::string err;
-};
+using railkit::testing::CliRun;
 
 class DoctorHostfileCli : public ::testing::Test {
  protected:
@@ -52,20 +48,11 @@ class DoctorHostfileCli : public ::testing::Test {
     return ss.str();
   }
 
-  // `prefix` goes before the binary (environment assignments).
+  // `prefix` goes before the binary, through env: assignments
+  // (RAILKIT_HOSTS_FILE=...) or a command that runs it (timeout ...).
   CliRun run(const std::string& args, const std::string& prefix = "") {
-    CliRun result;
-    const std::string err = (dir_ / "stderr").string();
-    std::string command = prefix + " " + railkit::testing::railkitBinary() + " " + args + " 2>" + err;
-    FILE* pipe = popen(command.c_str(), "r");
-    if (pipe == nullptr) return result;
-    std::array<char, 4096> buffer{};
-    size_t n;
-    while ((n = fread(buffer.data(), 1, buffer.size(), pipe)) > 0) result.out.append(buffer.data(), n);
-    int status = pclose(pipe);
-    result.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-    result.err = read(err);
-    return result;
+    return railkit::testing::runShell(
+        "exec env " + prefix + " " + railkit::testing::railkitBinary() + " " + args, dir_);
   }
 
   fs::path dir_;

@@ -8,24 +8,12 @@
 # Usage: exporter_pods_e2e_test.sh RAILKIT MAKE_NODE_FIXTURE
 set -u
 source "$(dirname "$0")/lib.sh"
+source "$(dirname "$0")/e2e_frame.sh"
 RK=$1
 MAKE_FIXTURE=$2
-SKIP=77
-WORK=""
 PID=""
-
-skip() { echo "SKIP: $*" >&2; exit "$SKIP"; }
-fail() {
-  echo "FAIL: $*" >&2
-  [[ -n "$WORK" && -f "$WORK/err.log" ]] && sed 's/^/exporter stderr: /' "$WORK/err.log" >&2
-  exit 1
-}
-cleanup() {
-  if [[ -n "$PID" ]]; then kill "$PID" 2>/dev/null; wait "$PID" 2>/dev/null; fi
-  [[ -n "$WORK" ]] && rm -rf "$WORK"
-  return 0
-}
-trap cleanup EXIT
+E2E_LOGS=(err.log)  # the exporter's stderr
+E2E_PIDS=(PID)
 
 command -v curl >/dev/null || skip "curl not installed (scripts/install-deps.sh installs it)"
 command -v promtool >/dev/null || skip "promtool not installed (package prometheus, scripts/install-deps.sh)"

@@ -8,27 +8,15 @@
 # Usage: prometheus_scrape_test.sh RAILKIT MAKE_NODE_FIXTURE
 set -u
 source "$(dirname "$0")/lib.sh"
+source "$(dirname "$0")/e2e_frame.sh"
 RK=$1
 MAKE_FIXTURE=$2
-WORK=""
 EXPORTER=""
 PROM=""
-
-fail() {
-  echo "FAIL: $*" >&2
-  for log in exporter prometheus; do
-    [[ -n "$WORK" && -f "$WORK/$log.log" ]] && tail -20 "$WORK/$log.log" | sed "s/^/$log: /" >&2
-  done
-  exit 1
-}
-cleanup() {
-  for pid in $PROM $EXPORTER; do kill "$pid" 2>/dev/null; wait "$pid" 2>/dev/null; done
-  [[ -n "$WORK" ]] && rm -rf "$WORK"
-  return 0
-}
-trap cleanup EXIT
-command -v prometheus >/dev/null || { echo "SKIP: prometheus not installed (scripts/install-deps.sh)" >&2; exit 77; }
-command -v curl >/dev/null || { echo "SKIP: curl not installed (scripts/install-deps.sh)" >&2; exit 77; }
+E2E_LOGS=(exporter.log prometheus.log)
+E2E_PIDS=(PROM EXPORTER)
+command -v prometheus >/dev/null || skip "prometheus not installed (scripts/install-deps.sh)"
+command -v curl >/dev/null || skip "curl not installed (scripts/install-deps.sh)"
 
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/rk-prometheus.XXXXXX") || fail "mktemp"
 ROOT="$WORK/root"

@@ -7,26 +7,16 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
+#include "cli/cli_run.h"
 #include "support/test_support.h"
 
 namespace {
 
-struct CliRun {
-  int status = -1;
-  std::string out;
-};
+using railkit::testing::CliRun;
 
+// stdout and stderr as one stream, in the order railkit wrote them.
 CliRun run(const std::string& args) {
-  CliRun result;
-  std::string command = railkit::testing::railkitBinary() + " " + args + " 2>&1";
-  FILE* pipe = popen(command.c_str(), "r");
-  if (pipe == nullptr) return result;
-  std::array<char, 4096> buffer{};
-  size_t n;
-  while ((n = fread(buffer.data(), 1, buffer.size(), pipe)) > 0) result.out.append(buffer.data(), n);
-  int status = pclose(pipe);
-  result.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return result;
+  return railkit::testing::runRailkit(args + " 2>&1");
 }
 
 std::string writeTemp(const std::string& name, const std::string& text) {
