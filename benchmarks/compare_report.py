@@ -12,7 +12,9 @@ A result is flagged, and no ratio is printed from it, when
   - the median of the forward-order runs and of the reversed-order runs
     differ by more than SPREAD (the independent re-run disagrees),
   - it is more than 3x off the median the previous compare.sh run recorded
-    (STATE file), or it has no data.
+    (STATE file), or it has no data,
+  - it has results from fewer runs than its rank count had (an anchor that
+    failed in a run: compare.sh says which).
 The medians of this run then replace STATE's (flagged ones too: the next
 run is compared with what was measured, not with what was hoped).
 Usage: compare_report.py RESULTS STATE
@@ -63,7 +65,7 @@ def fmt(v):
 
 
 class Stat:
-    def __init__(self, runs, last):
+    def __init__(self, runs, last, nruns):
         vals = [v for _, _, v in runs]
         self.by_run = {r: v for r, _, v in runs}
         self.flags = []
@@ -71,6 +73,8 @@ class Stat:
         if not vals or self.med <= 0:
             self.flags.append("no data")
             return
+        if len(self.by_run) < nruns:
+            self.flags.append("results in %d of %d runs" % (len(self.by_run), nruns))
         self.lo, self.hi = min(vals), max(vals)
         self.spread = (self.hi - self.lo) / self.med
         if self.spread > SPREAD:
@@ -115,10 +119,11 @@ def main():
     groups = {}
     for ranks, name, run, order, size, value in rows:
         groups.setdefault((ranks, name, size), []).append((run, order, value))
-    stats = {k: Stat(v, last.get(k)) for k, v in groups.items()}
+    runs_of = {ranks: len({r[2] for r in rows if r[0] == ranks}) for ranks in {r[0] for r in rows}}
+    stats = {k: Stat(v, last.get(k), runs_of[k[0]]) for k, v in groups.items()}
     flags = []
     for ranks in sorted({k[0] for k in groups}):
-        nruns = len({r[2] for r in rows if r[0] == ranks})
+        nruns = runs_of[ranks]
         sizes = sorted({k[2] for k in groups if k[0] == ranks and k[1] in BW})
         names = [n for n in BW if any((ranks, n, s) in stats for s in sizes)]
         out = []
