@@ -109,9 +109,9 @@ int runLogs(const LogsOptions& opts, CommandContext& context) {
     if (!input) return reportError(input.error());
     inputs.push_back(std::move(*input));
   }
-  auto report = logs::combineInputs(std::move(inputs), opts.output.json || !opts.output.json_out.empty()
-                                                           ? logs::InputDocuments::kNow
-                                                           : logs::InputDocuments::kLater);
+  bool wants_document = opts.output.json || !opts.output.json_out.empty();
+  auto report = logs::combineInputs(
+      std::move(inputs), wants_document ? logs::InputDocuments::kNow : logs::InputDocuments::kLater);
   if (request->active()) {
     if (!opts.root.empty()) {
       auto st = nicRateFromRoot(opts.root, logs::jobHcas(report), *request);
@@ -124,8 +124,9 @@ int runLogs(const LogsOptions& opts, CommandContext& context) {
   // (two more copies of a large table at the peak).
   // The human view is rendered first when it is printed: the document then
   // takes the job's facts over instead of copying them.
+  // The human view alone (no --json, no --json-out) needs no document.
   std::string human = opts.output.json ? std::string() : logs::renderText(report);
-  nlohmann::json doc = logs::takeReportJson(report);
+  nlohmann::json doc = wants_document ? logs::takeReportJson(report) : nlohmann::json::object();
   auto st = emitOutput(opts.output, std::move(doc), [&] { std::fputs(human.c_str(), stdout); });
   if (!st) return reportError(st.error());
   for (const auto& input : report.inputs)
