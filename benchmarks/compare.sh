@@ -17,7 +17,8 @@
 # Measurement rules, the same for railkit and every anchor (the anchors'
 # sources say how each follows them): float sum, in place (railkit's in-place
 # column); per size one buffer, allocated and written before anything is
-# timed and reused by every run (so no page fault or registration is timed);
+# timed and reused by every run (so no page fault or registration is timed;
+# the ceiling reuses 1 MiB buffers at every size, to stay an upper bound);
 # WARMUP untimed runs; a barrier; ITERS timed runs back to back; rank 0's
 # mean time (railkit -a 0); busbw = bytes / time * 2(n-1)/n. Latency: p2p's
 # LAT_ITERS timed round trips after its 2-byte bandwidth pass (LAT_ITERS/50
