@@ -1,5 +1,4 @@
 #include <array>
-#include <cerrno>
 #include <cstdio>
 #include <cstring>
 #include <future>
@@ -12,6 +11,7 @@
 #include <vector>
 
 #include "cli/command.h"
+#include "cli/stdout_errors.h"
 #include "core/atomic_file.h"
 #include "core/version.h"
 
@@ -189,7 +189,7 @@ Status stdoutWritten(const std::string& what) {
   // Output redirected to a full disk must not end as a success with half a
   // result: the caller turns this into one line and exit status 2.
   if (std::fflush(stdout) != 0 || std::ferror(stdout) || std::cout.fail()) {
-    int err = errno;
+    int err = stdoutWriteErrno();
     return makeError(ErrorCode::kIo, "writing the " + what + " to stdout failed" +
                                          (err != 0 ? std::string(": ") + std::strerror(err) : "") +
                                          "; the output is incomplete");

@@ -5,6 +5,7 @@
 #include <fmt/core.h>
 
 #include <cstdio>
+#include <iostream>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -127,7 +128,7 @@ int runLogs(const LogsOptions& opts, CommandContext& context) {
   // The human view alone (no --json, no --json-out) needs no document.
   std::string human = opts.output.json ? std::string() : logs::renderText(report);
   nlohmann::json doc = wants_document ? logs::takeReportJson(report) : nlohmann::json::object();
-  auto st = emitOutput(opts.output, std::move(doc), [&] { std::fputs(human.c_str(), stdout); });
+  auto st = emitOutput(opts.output, std::move(doc), [&] { std::cout << human; });
   if (!st) return reportError(st.error());
   for (const auto& input : report.inputs)
     if (input.stats.binary)

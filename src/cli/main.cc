@@ -5,6 +5,7 @@
 
 #include "cli/command.h"
 #include "cli/commands.h"
+#include "cli/stdout_errors.h"
 #include "core/interrupt.h"
 #include "core/version.h"
 
@@ -123,7 +124,12 @@ int main(int argc, char** argv) {
   // Ctrl-C/SIGTERM still end every command; commands holding temporary
   // files (a .tar.gz --root, snapshot) first remove them (core/interrupt.h).
   railkit::installInterruptHandlers();
-  int status = context.action();
+  int status = 0;
+  {
+    // The reason a write to stdout failed, for stdoutWritten's message.
+    railkit::cli::StdoutErrorsScope stdout_errors;
+    status = context.action();
+  }
   railkit::raisePendingInterrupt();  // end as the signal would have
 #ifndef RAILKIT_SANITIZED
   // exit() flushes stdio and runs static destructors, but leaves main's

@@ -4,6 +4,7 @@
 // An input that cannot be used is named on stderr (one line each) and on the
 // page; the page is still written from the others, and the exit status is 2.
 #include <cstdio>
+#include <iostream>
 #include <memory>
 
 #include "cli/commands.h"
@@ -32,7 +33,7 @@ int runReport(const ReportOptions& opts) {
     return reportError(Error{ErrorCode::kInvalidInput, "report: no input could be read; no page written"});
   std::string html = report::renderPage(loaded.documents, page);
   if (opts.output == "-") {
-    std::fwrite(html.data(), 1, html.size(), stdout);
+    std::cout.write(html.data(), static_cast<std::streamsize>(html.size()));
     if (auto st = stdoutWritten("page"); !st) return reportError(st.error());
   } else if (auto st = writeFileAtomic(opts.output, html, "report -o"); !st) {
     return reportError(st.error());
