@@ -54,5 +54,27 @@ TEST(NcclHcaList, JobFactsAndPerRankViewListTheSameHcas) {
   EXPECT_EQ(facts.per_rank.ranks[0].nics, facts.hcas);
 }
 
+// The memo both readers keep: by the text before `;`, four lists, the oldest
+// dropped first, an over-long list never kept.
+TEST(NcclHcaList, RecentListsRememberTheLastFourByTheirText) {
+  nccl::RecentHcaLists<int> recent;
+  EXPECT_EQ(recent.find("[0]mlx5_0:1/IB ; OOB eth0:10.0.0.1<0>"), nullptr);
+  recent.remember("[0]mlx5_0:1/IB ; OOB eth0:10.0.0.1<0>", 1);
+  // Another process's OOB address: the same list.
+  const int* found = recent.find("[0]mlx5_0:1/IB ; OOB eth0:10.0.0.2<0>");
+  ASSERT_NE(found, nullptr);
+  EXPECT_EQ(*found, 1);
+  EXPECT_EQ(recent.find("[0]mlx5_1:1/IB ; OOB eth0:10.0.0.1<0>"), nullptr);
+  EXPECT_EQ(recent.find(""), nullptr);  // an unused slot matches nothing
+  for (int i = 2; i <= 5; ++i) recent.remember("[0]mlx5_" + std::to_string(i) + ":1/IB", i);
+  EXPECT_EQ(recent.find("[0]mlx5_0:1/IB"), nullptr);  // the oldest went first
+  ASSERT_NE(recent.find("[0]mlx5_2:1/IB"), nullptr);
+  EXPECT_EQ(*recent.find("[0]mlx5_5:1/IB"), 5);
+  std::string huge(nccl::RecentHcaLists<int>::kMaxBytes + 1, 'x');
+  recent.remember(huge, 9);
+  EXPECT_EQ(recent.find(huge), nullptr);
+  ASSERT_NE(recent.find("[0]mlx5_2:1/IB"), nullptr);  // nothing was dropped for it
+}
+
 }  // namespace
 }  // namespace railkit::logs

@@ -100,12 +100,9 @@ void addInterfaceList(std::string_view list, DistinctList& into) {
 // not parsed again, as it would add nothing. A NET/IB line per process
 // parsed item by item, each item a set lookup, cost twice a channel line.
 void addHcaListOnce(AnalyzerState& s, std::string_view list) {
-  list = hcaListText(list);
-  for (const auto& recent : s.recent_hca_lists)
-    if (recent.size() == list.size() && recent == list) return;
+  if (s.recent_hca_lists.find(list) != nullptr) return;
   forEachHca(list, [&](std::string_view hca) { s.hcas.add(hca); });
-  if (list.size() <= AnalyzerState::kMaxRecentListBytes)
-    s.recent_hca_lists[s.recent_hca_next++ % s.recent_hca_lists.size()].assign(list);
+  s.recent_hca_lists.remember(list, true);
 }
 
 bool recordVersion(AnalyzerState& s, std::string_view text, uint64_t ln) {

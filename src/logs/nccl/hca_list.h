@@ -6,7 +6,11 @@
 // punctuation and `[N]` tags. The job's facts and the per-rank view both
 // read the list through this.
 
+#include <array>
+#include <cstddef>
+#include <string>
 #include <string_view>
+#include <utility>
 
 namespace railkit::logs::nccl {
 
@@ -37,5 +41,41 @@ void forEachHca(std::string_view list, Visit&& visit) {
     if (colon != std::string_view::npos && slash != std::string_view::npos && colon < slash) visit(item);
   }
 }
+
+// What parsing each of the last few lists gave, by the list's text up to
+// its `;`: a job's processes mostly print the same list, so the same text
+// again is looked up here instead of parsed. Lists longer than kMaxBytes
+// are not kept (a log could make every one of them megabytes).
+template <typename Value>
+class RecentHcaLists {
+ public:
+  static constexpr std::size_t kMaxBytes = 512;
+
+  // The value remembered for `list`'s text, or nullptr.
+  const Value* find(std::string_view list) const {
+    list = hcaListText(list);
+    for (const auto& e : entries_)
+      if (e.kept && e.text.size() == list.size() && e.text == list) return &e.value;
+    return nullptr;
+  }
+  // Keeps `value` for `list`'s text, in place of the oldest.
+  void remember(std::string_view list, Value value) {
+    list = hcaListText(list);
+    if (list.size() > kMaxBytes) return;
+    Entry& e = entries_[next_++ % entries_.size()];
+    e.text.assign(list);
+    e.value = std::move(value);
+    e.kept = true;
+  }
+
+ private:
+  struct Entry {
+    std::string text;
+    Value value{};
+    bool kept = false;
+  };
+  std::array<Entry, 4> entries_;
+  std::size_t next_ = 0;
+};
 
 }  // namespace railkit::logs::nccl

@@ -253,17 +253,14 @@ void RankCollector::net(Entry& e, Process& p, std::string_view b) {
 }
 
 uint32_t RankCollector::nicList(std::string_view list) {
-  list = hcaListText(list);
-  for (const auto& recent : recent_nic_lists_)
-    if (recent.index != 0 && recent.text == list) return recent.index;
+  if (const uint32_t* known = recent_nic_lists_.find(list)) return *known;
   std::vector<std::string> nics;
   forEachHca(list, [&](std::string_view hca) { addName(nics, hca); });
   if (nics.empty()) return 0;
   // At most one list per process (a process keeps the first it got).
   auto index = static_cast<uint32_t>(nic_lists_.size());
   nic_lists_.push_back(std::move(nics));
-  if (list.size() <= kMaxRecentListBytes)
-    recent_nic_lists_[recent_nic_next_++ % recent_nic_lists_.size()] = RecentList{std::string(list), index};
+  recent_nic_lists_.remember(list, index);
   return index;
 }
 

@@ -14,6 +14,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "logs/nccl/hca_list.h"
 #include "logs/nccl/key_index.h"
 #include "logs/nccl/line.h"
 #include "logs/nccl_rank.h"
@@ -66,7 +67,6 @@ class RankCollector {
   void comm(Entry& e, std::string_view body);
   void net(Entry& e, Process& p, std::string_view body);
   uint32_t nicList(std::string_view list);  // the index in nic_lists_ of `[0]mlx5_0:1/IB ...; OOB ...`
-  static constexpr size_t kMaxRecentListBytes = 512;
 
   static constexpr uint32_t kSeen = uint32_t{1} << 31;  // by_header_: headerSeen() asked
   static constexpr uint32_t kNotKept = kSeen - 1;       // by_header_: past the cap of kept entries
@@ -83,12 +83,7 @@ class RankCollector {
   // print one list, and the text of the lists parsed last (up to the `;`)
   // finds its index without parsing it again.
   std::vector<std::vector<std::string>> nic_lists_{1};
-  struct RecentList {
-    std::string text;
-    uint32_t index = 0;
-  };
-  std::array<RecentList, 4> recent_nic_lists_;
-  size_t recent_nic_next_ = 0;
+  RecentHcaLists<uint32_t> recent_nic_lists_;
   std::unordered_map<uint64_t, size_t> by_process_;
   size_t not_kept_ = 0;  // distinct headers past the cap, themselves capped
   uint64_t last_hash_ = 0;

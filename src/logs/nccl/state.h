@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "core/finding.h"
+#include "logs/nccl/hca_list.h"
 #include "logs/nccl/key_index.h"
 #include "logs/nccl/line.h"
 #include "logs/nccl/ranks.h"
@@ -133,11 +134,9 @@ class AnalyzerState {
   void addRank(uint64_t rank);
   void countTransport(std::string_view name);
 
-  // The HCA lists (`NET/IB : Using` up to its `;`) parsed last, each at
-  // most kMaxRecentListBytes: the same list again adds nothing.
-  static constexpr size_t kMaxRecentListBytes = 512;
-  std::array<std::string, 4> recent_hca_lists;
-  size_t recent_hca_next = 0;
+  // The HCA lists (`NET/IB : Using` up to its `;`) parsed last: the same
+  // list again adds nothing.
+  RecentHcaLists<bool> recent_hca_lists;
 
   std::string scratch;            // reused buffers: no allocation per line once warm
   uint64_t last_header_hash = 0;  // of the latest line with a header; 0: none yet
