@@ -2,14 +2,9 @@
 // Every run passes --etc-hosts (or RAILKIT_HOSTS_FILE) so names come only
 // from files written here, never from the machine's DNS.
 #include <gtest/gtest.h>
-#include <sys/stat.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include <algorithm>
-#include <array>
 #include <chrono>
-#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
