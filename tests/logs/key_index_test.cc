@@ -10,7 +10,7 @@
 namespace railkit::logs::nccl {
 namespace {
 
-// Keys spread like header hashes, and keys that share their low bits (long
+// Keys spread like hashes, and keys that share their low bits (long
 // probe runs in a small table).
 uint64_t spreadKey(uint64_t i) {
   return (i + 1) * 0x9e3779b97f4a7c15ull;
@@ -18,9 +18,13 @@ uint64_t spreadKey(uint64_t i) {
 uint64_t clusteredKey(uint64_t i) {
   return (i + 1) << 20;
 }
+// The analyser's own shape: a hash with bit 0 forced on.
+uint64_t oddKey(uint64_t i) {
+  return spreadKey(i) | 1;
+}
 
 TEST(KeyIndex, ValuesSurviveGrowthAndTheCapHolds) {
-  for (auto key : {spreadKey, clusteredKey}) {
+  for (auto key : {spreadKey, clusteredKey, oddKey}) {
     constexpr size_t kMax = 5000;  // past several doublings of the first 1024 slots
     KeyIndex index(kMax);
     for (uint64_t i = 0; i < kMax; ++i) {
