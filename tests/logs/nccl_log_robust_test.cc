@@ -221,6 +221,33 @@ TEST(NcclRobust, FileReadMatchesInMemoryAnalysis) {
   unlink(path);
 }
 
+// A line too long for PreparedLine's offsets is classified when fed: the
+// per-rank view comes out as from feedLine, including a rank whose first
+// line is such a long one.
+TEST(NcclRobust, LongPreparedLineKeepsItsRank) {
+  std::string pad(70000, 'x');
+  const std::vector<std::string> lines = {
+      "h:1:1 [0] NCCL INFO comm 0x1 rank 0 nranks 2 cudaDev 0 busId 1000 - Init START",
+      "h:2:2 [1] NCCL INFO Channel 00/0 : 1[1] -> 0[0] via NET/IB/0 " + pad,
+      "h:1:1 [0] NCCL INFO Channel 00/0 : 0[0] -> 1[1] via NET/IB/0 " + pad,
+      "h:2:2 [1] NCCL INFO comm 0x1 rank 1 nranks 2 cudaDev 1 busId 2000 - Init START",
+      "h:1:1 [0] NCCL INFO Using network IB",
+      "h:2:2 [1] NCCL INFO Using network IB",
+  };
+  NcclLogAnalyzer fed("t.log"), prepared("t.log");
+  uint64_t n = 0;
+  for (const auto& line : lines) {
+    fed.feedLine(line, ++n);
+    auto p = NcclLogAnalyzer::prepareLine(line);
+    prepared.feedPrepared(line, p, n);
+  }
+  auto want = factsToJson(fed.facts()), got = factsToJson(prepared.facts());
+  EXPECT_EQ(got, want);
+  ASSERT_EQ(got["per_rank"].size(), 2u) << got.dump(2);
+  EXPECT_EQ(got["per_rank"][1]["host"], "h") << got.dump(2);
+  EXPECT_EQ(got["per_rank"][1]["line"], 2) << "rank 1 first seen on its long line: " << got.dump(2);
+}
+
 // The reader thread reuses the header parse of the line before when a line
 // starts with the same bytes; every line must come out as without the memo,
 // including lines that only look like a repeat.
