@@ -52,6 +52,14 @@ class InputAnalyzer : public StagedLineSink {
         text.data(), static_cast<uint32_t>(text.size()), NcclLogAnalyzer::prepareLine(text, &header_memo_)});
     feedTables(text, line_number);
   }
+  // The caller's thread classifies it (feedPrepared's path for kUnprepared).
+  void defer(Batch& batch, std::string_view text, uint64_t line_number, bool) override {
+    NcclLogAnalyzer::PreparedLine unprepared;
+    unprepared.level = NcclLogAnalyzer::PreparedLine::kUnprepared;
+    static_cast<NcclBatch&>(batch).items.push_back(
+        NcclBatch::Item{text.data(), static_cast<uint32_t>(text.size()), unprepared});
+    feedTables(text, line_number);
+  }
   void consume(Batch& batch, uint64_t line_number) override {
     const auto& items = static_cast<NcclBatch&>(batch).items;
     for (size_t i = 0; i < items.size(); ++i) {

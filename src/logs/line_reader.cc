@@ -243,6 +243,7 @@ class StagedPipe {
   StagedPipe(int fd, StagedLineSink& sink, const LineReaderOptions& options)
       : fd_(fd),
         block_(std::max<size_t>(options.block_bytes, 1)),
+        preparation_(options.preparation),
         sink_(sink),
         collector_(*this),
         splitter_(collector_, options),
@@ -272,11 +273,21 @@ class StagedPipe {
         text = b.owned.back();
       }
       if (b.first_line == 0) b.first_line = line_number;
-      pipe_.sink_.prepare(*b.batch, text, line_number, truncated);
+      if (!defer_)
+        defer_ =
+            pipe_.preparation_ == LineReaderOptions::Preparation::kCaller ||
+            (pipe_.preparation_ == LineReaderOptions::Preparation::kShared && pipe_.ahead_.consumerWaiting());
+      if (defer_)
+        pipe_.sink_.defer(*b.batch, text, line_number, truncated);
+      else
+        pipe_.sink_.prepare(*b.batch, text, line_number, truncated);
     }
+    // Each block starts out prepared here; once deferring, the rest of it is.
+    void startBlock() { defer_ = false; }
 
    private:
     StagedPipe& pipe_;
+    bool defer_ = false;
   };
 
   // Reader thread: read a block, split it, prepare its lines. A failed read
@@ -285,6 +296,7 @@ class StagedPipe {
     b.first_line = 0;
     b.owned.clear();
     b.batch->clear();
+    collector_.startBlock();
     ssize_t n = readSome(fd_, b.data.get(), block_);
     b.size = n > 0 ? static_cast<size_t>(n) : 0;
     current_ = &b;
@@ -298,6 +310,7 @@ class StagedPipe {
 
   int fd_;
   size_t block_;
+  LineReaderOptions::Preparation preparation_;
   StagedLineSink& sink_;
   Collector collector_;
   Splitter splitter_;         // reader thread only

@@ -57,6 +57,12 @@ class StagedLineSink : public LineSink {
   // cleared. Work that depends only on the lines (not on what consume()
   // keeps) may run here in full, in line order.
   virtual void prepare(Batch& batch, std::string_view text, uint64_t line_number, bool truncated) = 0;
+  // Reader thread, instead of prepare(), for the rest of a block once the
+  // caller's thread waits for it: the line recorded with only what must run
+  // on the reader thread done, consume() doing the rest. Which half of the
+  // work is heavier depends on the input (short or long lines, few or many
+  // ranks); this way the core that would idle takes up the difference.
+  virtual void defer(Batch& batch, std::string_view text, uint64_t line_number, bool truncated) = 0;
   // The caller's thread, in order: the lines prepared into `batch`, numbered
   // from `first_line_number` on (a block's lines are consecutive).
   virtual void consume(Batch& batch, uint64_t first_line_number) = 0;
@@ -72,6 +78,11 @@ struct LineReaderOptions {
   size_t max_line_bytes = size_t{64} << 10;
   // read() on a second thread a few blocks ahead (both cores busy on big logs).
   bool reader_thread = true;
+  // For a StagedLineSink on the reader thread, who prepares the lines:
+  // kShared, the reader thread until the caller's waits (see defer());
+  // kReader or kCaller always (tests compare the three).
+  enum class Preparation { kShared, kReader, kCaller };
+  Preparation preparation = Preparation::kShared;
 };
 
 struct ReadStats {

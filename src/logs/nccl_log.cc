@@ -148,10 +148,9 @@ void NcclLogAnalyzer::feedLine(std::string_view text, uint64_t line_number) {
     text = state_->scan.ansi_buf;
   }
   NcclLine& line = state_->scan.line;
-  if (classifyLine(text, &line))
-    feedClassified(line, line_number, headerHash(line));
-  else
-    feedUnclassified(text, line_number);
+  HeaderMemo& memo = state_->scan.header_memo;
+  if (!classifyLine(text, &line, &memo)) return feedUnclassified(text, line_number);
+  feedClassified(line, line_number, memoHeaderHash(line, memo));
 }
 
 namespace {
@@ -221,12 +220,7 @@ NcclLogAnalyzer::PreparedLine NcclLogAnalyzer::prepareLine(std::string_view text
   out.pid_len = static_cast<uint16_t>(line.pid.size());
   out.dev_at = at(line.dev);
   out.dev_len = static_cast<uint16_t>(line.dev.size());
-  if (memo && memo->hit && memo->hash != 0) {
-    out.header_hash = memo->hash;
-  } else {
-    out.header_hash = headerHash(line);
-    if (memo && memo->fresh) memo->hash = out.header_hash;
-  }
+  out.header_hash = memo ? memoHeaderHash(line, *memo) : headerHash(line);
   return out;
 }
 
@@ -251,6 +245,15 @@ void NcclLogAnalyzer::feedPrepared(std::string_view text, const PreparedLine& p,
   NcclLine& line = state_->scan.line;
   unpack(text, p, line);
   feedClassified(line, line_number, p.header_hash);
+}
+
+// The hash of a header the memo knows is the memo's: a process's lines
+// hash their host:pid and dev once per run of them.
+uint64_t NcclLogAnalyzer::memoHeaderHash(const nccl::NcclLine& line, nccl::HeaderMemo& memo) {
+  if (memo.hit && memo.hash != 0) return memo.hash;
+  uint64_t hash = headerHash(line);
+  if (memo.fresh) memo.hash = hash;
+  return hash;
 }
 
 uint64_t NcclLogAnalyzer::headerHash(const nccl::NcclLine& line) {

@@ -108,6 +108,8 @@ class NcclLogAnalyzer {
   // thread for prepared lines.
   void feedClassified(const nccl::NcclLine& line, uint64_t line_number, uint64_t header_hash);
   static uint64_t headerHash(const nccl::NcclLine& line);
+  // headerHash, or the memo's when the line took its header from there.
+  static uint64_t memoHeaderHash(const nccl::NcclLine& line, nccl::HeaderMemo& memo);
   void feedUnclassified(std::string_view line, uint64_t line_number);
   std::unique_ptr<nccl::AnalyzerState> state_;
 };
@@ -117,8 +119,10 @@ class NcclLogAnalyzer {
 // bytes; a line of 64 KiB or more, only possible when the line cap is raised
 // past its default, is classified when fed instead).
 struct NcclLogAnalyzer::PreparedLine {
-  static constexpr uint8_t kUnprepared = 0xff;  // a line too long for the offsets: classified when fed
-  uint8_t level = 0;                            // nccl::LineLevel, or kUnprepared
+  // Classified when fed: a line too long for the offsets, or one the reader
+  // thread handed over unclassified (StagedLineSink::defer).
+  static constexpr uint8_t kUnprepared = 0xff;
+  uint8_t level = 0;  // nccl::LineLevel, or kUnprepared
   uint16_t text_len = 0, body_at = 0, body_len = 0, host_at = 0, host_len = 0, pid_at = 0, pid_len = 0,
            dev_at = 0, dev_len = 0;
   uint64_t header_hash = 0;  // of host:pid and dev (0: no header), hashed on the reader thread too

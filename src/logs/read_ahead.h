@@ -6,6 +6,7 @@
 // the only memory, so the pipeline stays flat in file size.
 
 #include <array>
+#include <atomic>
 #include <condition_variable>
 #include <deque>
 #include <functional>
@@ -52,7 +53,11 @@ class ReadAhead {
   // The next filled block, or nullptr at the end (then check error()).
   Block* next() {
     std::unique_lock<std::mutex> lock(mutex_);
-    changed_.wait(lock, [&] { return !full_.empty() || done_; });
+    if (full_.empty() && !done_) {
+      consumer_waiting_.store(true, std::memory_order_relaxed);
+      changed_.wait(lock, [&] { return !full_.empty() || done_; });
+      consumer_waiting_.store(false, std::memory_order_relaxed);
+    }
     if (full_.empty()) return nullptr;
     Block* b = full_.front();
     full_.pop_front();
@@ -67,6 +72,9 @@ class ReadAhead {
   }
   // Valid once next() returned nullptr.
   int error() const { return error_; }
+  // For fill(): whether the consumer is waiting in next() for a block now.
+  // A hint (no lock), read as often as once per line.
+  bool consumerWaiting() const { return consumer_waiting_.load(std::memory_order_relaxed); }
 
  private:
   void run(const std::function<Filled(Block&)>& fill, const std::function<void()>& at_end) {
@@ -96,7 +104,10 @@ class ReadAhead {
     changed_.notify_all();
   }
 
-  std::array<Block, 4> blocks_;
+  // On a cache line of its own: the reader reads it per line, the consumer
+  // writes it only around a wait.
+  alignas(128) std::atomic<bool> consumer_waiting_{false};
+  alignas(128) std::array<Block, 4> blocks_;
   std::mutex mutex_;
   std::condition_variable changed_;
   std::deque<Block*> full_;

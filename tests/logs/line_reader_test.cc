@@ -4,10 +4,14 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <atomic>
+#include <chrono>
 #include <random>
 #include <string>
 #include <thread>
 #include <vector>
+
+#include "logs/read_ahead.h"
 
 namespace railkit::logs {
 namespace {
@@ -214,9 +218,13 @@ struct StagedCollected : StagedLineSink {
     void clear() override { prepared.clear(); }
   };
   Collected got;
-  size_t staged_lines = 0, batches = 0;
+  size_t staged_lines = 0, batches = 0, deferred_lines = 0;
   std::unique_ptr<Batch> newBatch() override { return std::make_unique<Texts>(); }
   void prepare(Batch& batch, std::string_view text, uint64_t, bool cut) override {
+    static_cast<Texts&>(batch).prepared.emplace_back(text, cut);
+  }
+  void defer(Batch& batch, std::string_view text, uint64_t, bool cut) override {
+    ++deferred_lines;
     static_cast<Texts&>(batch).prepared.emplace_back(text, cut);
   }
   void consume(Batch& batch, uint64_t first) override {
@@ -249,19 +257,40 @@ TEST(LogsLineReader, StagedSinkSeesTheSameLines) {
   std::string path = writeTemp(text);
   Collected reference;
   auto want = readLinesFromText(text, reference);
-  for (bool threaded : {true, false}) {
-    for (size_t block : {size_t{1} << 20, size_t{4093}, size_t{1}}) {
-      if (block == 1 && !threaded) continue;  // byte-wise read() without a thread only adds time
+  using Preparation = LineReaderOptions::Preparation;
+  struct Run {
+    bool threaded;
+    size_t block;
+    Preparation preparation;
+  };
+  std::vector<Run> runs;
+  for (Preparation p : {Preparation::kShared, Preparation::kReader, Preparation::kCaller})
+    for (size_t block : {size_t{1} << 20, size_t{4093}}) runs.push_back({true, block, p});
+  runs.push_back({true, 1, Preparation::kShared});  // a read() per byte: slow, once
+  // Byte-wise read() without a thread only adds time.
+  for (size_t block : {size_t{1} << 20, size_t{4093}}) runs.push_back({false, block, Preparation::kShared});
+  for (const auto& [threaded, block, preparation] : runs) {
+    {
       int fd = open(path.c_str(), O_RDONLY);
       ASSERT_GE(fd, 0);
       StagedCollected staged;
       LineReaderOptions options;
       options.block_bytes = block;
       options.reader_thread = threaded;
+      options.preparation = preparation;
       auto stats = readLines(fd, path, staged, options);
       close(fd);
       ASSERT_TRUE(stats.has_value());
-      SCOPED_TRACE("threaded " + std::to_string(threaded) + " block " + std::to_string(block));
+      SCOPED_TRACE("threaded " + std::to_string(threaded) + " block " + std::to_string(block) +
+                   " preparation " + std::to_string(static_cast<int>(preparation)));
+      // Which lines the reader thread defers is its choice under kShared;
+      // the lines themselves must not change.
+      if (threaded && preparation == Preparation::kReader) {
+        EXPECT_EQ(staged.deferred_lines, 0u);
+      }
+      if (threaded && preparation == Preparation::kCaller) {
+        EXPECT_EQ(staged.deferred_lines, reference.lines.size());
+      }
       EXPECT_EQ(staged.got.lines, reference.lines);
       EXPECT_EQ(staged.got.numbers, reference.numbers);
       EXPECT_EQ(staged.got.truncated, reference.truncated);
@@ -277,6 +306,41 @@ TEST(LogsLineReader, StagedSinkSeesTheSameLines) {
     }
   }
   unlink(path.c_str());
+}
+
+// What makes the reader thread hand lines over unprepared: while the
+// consumer waits in next() for a block, the reader sees consumerWaiting(),
+// and no longer once the consumer has its block.
+TEST(LogsReadAhead, ReaderSeesTheConsumerWaiting) {
+  struct Block {
+    int number = 0;
+  };
+  ReadAhead<Block> ahead([](Block&) {});
+  std::atomic<bool> saw_wait{false};
+  int filled = 0;
+  ahead.start([&](Block& b) -> ReadAhead<Block>::Filled {
+    if (filled == 0) {
+      // Bounded: a consumer that never waits fails the test instead of hanging it.
+      auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+      while (!ahead.consumerWaiting() && std::chrono::steady_clock::now() < deadline)
+        std::this_thread::yield();
+      saw_wait = ahead.consumerWaiting();
+    }
+    b.number = ++filled;
+    return {true, filled < 2, 0};
+  });
+  Block* first = ahead.next();
+  ASSERT_NE(first, nullptr);
+  EXPECT_EQ(first->number, 1);
+  EXPECT_TRUE(saw_wait) << "the reader never saw the consumer waiting for its first block";
+  EXPECT_FALSE(ahead.consumerWaiting());
+  ahead.recycle(first);
+  Block* second = ahead.next();
+  ASSERT_NE(second, nullptr);
+  EXPECT_EQ(second->number, 2);
+  ahead.recycle(second);
+  EXPECT_EQ(ahead.next(), nullptr);
+  EXPECT_FALSE(ahead.consumerWaiting());
 }
 
 TEST(LogsLineReader, StagedSinkOnAPipeBinaryAndErrors) {

@@ -189,7 +189,8 @@ TEST(NcclRobust, EvidenceIsBoundedOnRepeats) {
 // A file goes through the threaded reader, where the NCCL line analysis is
 // split across the reader thread and the caller's; text in memory goes line
 // by line through feedLine. Both give the same report, also with blocks
-// small enough that many lines cross a boundary.
+// small enough that many lines cross a boundary, and whichever thread
+// classifies the lines (the reader's, the caller's, or both taking turns).
 TEST(NcclRobust, FileReadMatchesInMemoryAnalysis) {
   std::string fixtures;
   for (const auto& entry :
@@ -211,13 +212,16 @@ TEST(NcclRobust, FileReadMatchesInMemoryAnalysis) {
   };
   auto want = report(analyzeText(path, text));
   EXPECT_NE(want.find("nccl-ib-completion-error"), std::string::npos);
-  for (size_t block : {size_t{1} << 20, size_t{4093}}) {
-    LineReaderOptions options;
-    options.block_bytes = block;
-    auto got = analyzeFile(path, options);
-    ASSERT_TRUE(got.has_value());
-    EXPECT_EQ(report(*got), want) << "block " << block;
-  }
+  using Preparation = LineReaderOptions::Preparation;
+  for (size_t block : {size_t{1} << 20, size_t{4093}})
+    for (Preparation preparation : {Preparation::kShared, Preparation::kReader, Preparation::kCaller}) {
+      LineReaderOptions options;
+      options.block_bytes = block;
+      options.preparation = preparation;
+      auto got = analyzeFile(path, options);
+      ASSERT_TRUE(got.has_value());
+      EXPECT_EQ(report(*got), want) << "block " << block << ", preparation " << static_cast<int>(preparation);
+    }
   unlink(path);
 }
 

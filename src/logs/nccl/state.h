@@ -168,6 +168,7 @@ class AnalyzerState {
     std::string ansi_buf, key_buf, detail, subject;
     std::vector<RuleMatch> matches;  // body-rule matches merged with whole-text ones
     NcclLine line{};                 // reused: classifyLine sets every field, so no per-line reset
+    HeaderMemo header_memo;          // feedLine's: the lines it classifies itself
   } scan;
 };
 
