@@ -103,7 +103,11 @@ const std::vector<AnalyzerState::RuleMatch>& bodyAndTextMatches(AnalyzerState& s
 // header), and the few that read the whole text run.
 const std::vector<AnalyzerState::RuleMatch>& ruleMatches(AnalyzerState& s, const NcclLine& line) {
   constexpr size_t kMaxRemembered = 1024;  // bytes of text or body kept per memo entry
-  bool remember_text = line.text.size() <= kMaxRemembered;
+  // A line with NCCL's header is its process's own (host:pid:tid): the
+  // same text comes back only when that thread repeats itself, so such
+  // lines are not hashed and stored for the whole-text memo (the body
+  // memo below serves their repeats across ranks).
+  bool remember_text = line.host.empty() && line.text.size() <= kMaxRemembered;
   uint64_t text_hash = 0;
   if (remember_text) {
     text_hash = hashWords(0x85ebca6bu + static_cast<uint64_t>(line.level), line.text) | 1;

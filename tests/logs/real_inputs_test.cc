@@ -210,6 +210,28 @@ TEST(RealInputs, SocketTraceTellsTheTransport) {
   EXPECT_EQ(a.facts().inter_node_transport, "Socket");
 }
 
+// The INFO messages of healthy runs that no fact reads (shapes from
+// ../shared/data's logs) are known: no finding, each still an NCCL line;
+// a trace frame whose file starts with the same letter is still a trace.
+TEST(RealInputs, RoutineInfoLinesAreKnownAndTracesStillCount) {
+  NcclLogAnalyzer a("routine");
+  const std::vector<std::string> lines = {
+      "node-1:100:100 [0] NCCL INFO dlvsym failed on mlx5dv_reg_dmabuf_mr - /usr/lib/x86_64-linux-gnu/"
+      "libmlx5.so.1 version MLX5_1.25",
+      "node-1:100:100 [0] NCCL INFO NVLS multicast support is not available on dev 0",
+      "node-1:100:100 [0] NCCL INFO Enabled NCCL Func/Proto/Algo Matrix:",
+      "node-2:200:200 [1] NCCL INFO dlvsym failed on mlx5dv_get_data_direct_sysfs_path - /usr/lib/"
+      "x86_64-linux-gnu/libmlx5.so.1 version MLX5_1.25",
+  };
+  uint64_t n = 0;
+  for (const auto& line : lines) a.feedLine(line, ++n);
+  EXPECT_TRUE(a.findings().empty());
+  EXPECT_EQ(a.facts().nccl_lines, lines.size());
+  EXPECT_NE(a.facts().inter_node_transport, "Socket");
+  a.feedLine("node-2:200:201 [1] NCCL INFO dev/net_socket.cc:336 -> 2", ++n);
+  EXPECT_EQ(a.facts().inter_node_transport, "Socket");
+}
+
 TEST(RealInputs, CountsAreNeverImpossible) {
   for (const char* name : {"nccl_2_3_sideband.log", "merged_nic_roce.log", "socket_recv_polling.log",
                            "pytorch_watchdog_timeout.log", "shm_attach.log", "healthy_ib_2_7.log"}) {

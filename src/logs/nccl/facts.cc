@@ -280,7 +280,19 @@ bool recordInfoFacts(AnalyzerState& s, const NcclLine& line, uint64_t ln, uint64
         return true;
       }
       return false;
+    // Three messages of healthy runs that no fact reads (every other INFO
+    // message in ../shared/data's logs is known above or below): NCCL
+    // probing rdma-core's optional symbols, a node without NVLink SHARP,
+    // and the heading of the tuner's table. Known, they skip the finding
+    // rules, which every rank's copy of an unknown line goes through.
+    case 'd':
+      if (startsWith(b, "dlvsym failed on ")) return true;
+      break;  // "dev.cc:12 -> 3": a trace, below
+    case 'E':
+      if (startsWith(b, "Enabled NCCL Func/Proto/Algo Matrix")) return true;
+      break;
     case 'N':
+      if (startsWith(b, "NVLS multicast support is not available")) return true;
       if (startsWith(b, "NCCL version")) {
         recordVersion(s, b, ln);
         return true;
