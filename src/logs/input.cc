@@ -23,7 +23,9 @@ namespace {
 // which keep state of their own that nothing on the caller's thread reads
 // before the end. The caller's thread runs the rest of the NCCL analysis.
 // The split keeps both cores about equally busy (the per-rank view on the
-// reader thread made that one the slower).
+// reader thread made that one the slower); where the input makes the
+// reader's half the heavier, the caller's thread classifies what the reader
+// defers to it while it would otherwise wait.
 class InputAnalyzer : public StagedLineSink {
  public:
   explicit InputAnalyzer(std::string file) : file_(std::move(file)) {}
