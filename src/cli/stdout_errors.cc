@@ -1,6 +1,7 @@
 #include "cli/stdout_errors.h"
 
 #include <cerrno>
+#include <cstdio>
 #include <iostream>
 
 namespace railkit::cli {

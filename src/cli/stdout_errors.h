@@ -7,7 +7,6 @@
 // synchronised buffer does (printf and std::cout still interleave) and keeps
 // the errno of the first write that failed.
 
-#include <cstdio>
 #include <streambuf>
 
 namespace railkit::cli {
