@@ -246,66 +246,85 @@ std::string writeTemp(const std::string& text) {
   return path;
 }
 
-// The staged path (prepare on the reader thread) gives the lines, numbers,
+struct StagedRun {
+  bool threaded;
+  size_t block;
+  LineReaderOptions::Preparation preparation;
+};
+
+// Reads `text` from a file through a staged sink in each of `runs` and
+// expects the lines, numbers, cuts and stats of the in-memory path.
+void expectStagedSeesTheSameLines(const std::string& text, const std::vector<StagedRun>& runs,
+                                  size_t max_line_bytes = LineReaderOptions{}.max_line_bytes) {
+  using Preparation = LineReaderOptions::Preparation;
+  std::string path = writeTemp(text);
+  Collected reference;
+  LineReaderOptions in_memory;
+  in_memory.max_line_bytes = max_line_bytes;
+  auto want = readLinesFromText(text, reference, in_memory);
+  for (const auto& [threaded, block, preparation] : runs) {
+    int fd = open(path.c_str(), O_RDONLY);
+    ASSERT_GE(fd, 0);
+    StagedCollected staged;
+    LineReaderOptions options;
+    options.block_bytes = block;
+    options.reader_thread = threaded;
+    options.preparation = preparation;
+    options.max_line_bytes = max_line_bytes;
+    auto stats = readLines(fd, path, staged, options);
+    close(fd);
+    ASSERT_TRUE(stats.has_value());
+    SCOPED_TRACE("threaded " + std::to_string(threaded) + " block " + std::to_string(block) +
+                 " preparation " + std::to_string(static_cast<int>(preparation)));
+    // Which lines the reader thread defers is its choice under kShared;
+    // the lines themselves must not change.
+    if (threaded && preparation == Preparation::kReader) {
+      EXPECT_EQ(staged.deferred_lines, 0u);
+    }
+    if (threaded && preparation == Preparation::kCaller) {
+      EXPECT_EQ(staged.deferred_lines, reference.lines.size());
+    }
+    EXPECT_EQ(staged.got.lines, reference.lines);
+    EXPECT_EQ(staged.got.numbers, reference.numbers);
+    EXPECT_EQ(staged.got.truncated, reference.truncated);
+    if (threaded) {
+      EXPECT_GE(staged.batches, 1u);
+    }
+    EXPECT_EQ(staged.staged_lines, threaded ? reference.lines.size() : 0u);
+    EXPECT_EQ(stats->bytes, want.bytes);
+    EXPECT_EQ(stats->lines, want.lines);
+    EXPECT_EQ(stats->truncated_lines, want.truncated_lines);
+    EXPECT_EQ(stats->first_truncated_line, want.first_truncated_line);
+    EXPECT_EQ(stats->longest_line_bytes, want.longest_line_bytes);
+  }
+  unlink(path.c_str());
+}
+
+// The staged path (prepare on the reader thread, or on the caller's) gives the lines, numbers,
 // cuts and stats of the in-memory path: lines across block boundaries,
 // ANSI-cleaned lines, a line over the cap, a last line without newline.
 TEST(LogsLineReader, StagedSinkSeesTheSameLines) {
+  using Preparation = LineReaderOptions::Preparation;
   std::string text;
   while (text.size() < (size_t{2} << 20) + 777) text += sampleText() + "\n";
   text.append(200000, 'y');  // a line over the 64 KiB cap
   text += "\n\x1b[1mbold\x1b[0m tail\nend";
-  std::string path = writeTemp(text);
-  Collected reference;
-  auto want = readLinesFromText(text, reference);
-  using Preparation = LineReaderOptions::Preparation;
-  struct Run {
-    bool threaded;
-    size_t block;
-    Preparation preparation;
-  };
-  std::vector<Run> runs;
+  std::vector<StagedRun> runs;
   for (Preparation p : {Preparation::kShared, Preparation::kReader, Preparation::kCaller})
     for (size_t block : {size_t{1} << 20, size_t{4093}}) runs.push_back({true, block, p});
-  runs.push_back({true, 1, Preparation::kShared});  // a read() per byte: slow, once
-  // Byte-wise read() without a thread only adds time.
   for (size_t block : {size_t{1} << 20, size_t{4093}}) runs.push_back({false, block, Preparation::kShared});
-  for (const auto& [threaded, block, preparation] : runs) {
-    {
-      int fd = open(path.c_str(), O_RDONLY);
-      ASSERT_GE(fd, 0);
-      StagedCollected staged;
-      LineReaderOptions options;
-      options.block_bytes = block;
-      options.reader_thread = threaded;
-      options.preparation = preparation;
-      auto stats = readLines(fd, path, staged, options);
-      close(fd);
-      ASSERT_TRUE(stats.has_value());
-      SCOPED_TRACE("threaded " + std::to_string(threaded) + " block " + std::to_string(block) +
-                   " preparation " + std::to_string(static_cast<int>(preparation)));
-      // Which lines the reader thread defers is its choice under kShared;
-      // the lines themselves must not change.
-      if (threaded && preparation == Preparation::kReader) {
-        EXPECT_EQ(staged.deferred_lines, 0u);
-      }
-      if (threaded && preparation == Preparation::kCaller) {
-        EXPECT_EQ(staged.deferred_lines, reference.lines.size());
-      }
-      EXPECT_EQ(staged.got.lines, reference.lines);
-      EXPECT_EQ(staged.got.numbers, reference.numbers);
-      EXPECT_EQ(staged.got.truncated, reference.truncated);
-      if (threaded) {
-        EXPECT_GE(staged.batches, 1u);
-      }
-      EXPECT_EQ(staged.staged_lines, threaded ? reference.lines.size() : 0u);
-      EXPECT_EQ(stats->bytes, want.bytes);
-      EXPECT_EQ(stats->lines, want.lines);
-      EXPECT_EQ(stats->truncated_lines, want.truncated_lines);
-      EXPECT_EQ(stats->first_truncated_line, want.first_truncated_line);
-      EXPECT_EQ(stats->longest_line_bytes, want.longest_line_bytes);
-    }
-  }
-  unlink(path.c_str());
+  expectStagedSeesTheSameLines(text, runs);
+}
+
+// A read() per byte, each block handed between the threads: every line
+// crosses a block boundary. Each byte costs a hand-off, so on a short text
+// with a 1 KiB line cap (which also bounds the binary sniff's sample).
+TEST(LogsLineReader, StagedSinkSeesTheSameLinesByteByByte) {
+  std::string text;
+  while (text.size() < (size_t{8} << 10)) text += sampleText() + "\n";
+  text.append(3000, 'y');  // a line over the cap
+  text += "\n\x1b[1mbold\x1b[0m tail\nend";
+  expectStagedSeesTheSameLines(text, {{true, 1, LineReaderOptions::Preparation::kShared}}, 1024);
 }
 
 // What makes the reader thread hand lines over unprepared: while the
