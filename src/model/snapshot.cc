@@ -1,7 +1,5 @@
 #include "model/snapshot.h"
 
-#include <archive.h>
-#include <archive_entry.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <sys/stat.h>
@@ -10,6 +8,7 @@
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
+#include <ctime>
 #include <fstream>
 #include <nlohmann/json.hpp>
 
@@ -18,6 +17,7 @@
 #include "core/tree_writer.h"
 #include "model/collect_parts.h"
 #include "model/root_source.h"
+#include "model/tar_gz_writer.h"
 
 namespace fs = std::filesystem;
 
@@ -136,59 +136,31 @@ Status writeTree(const FileRoot& root, const SnapshotRecorder& rec, const Invent
 
 // Packs `dir` (our own staging tree) into the open file `fd`.
 Status packTarGz(const fs::path& dir, int fd, const std::string& out) {
-  struct archive* a = archive_write_new();
-  archive_write_add_filter_gzip(a);
-  archive_write_set_format_pax(a);
-  auto fail = [&](const std::string& what) {
-    std::string msg = std::string(kWhat) + " " + out + ": " + what + " (" +
-                      (archive_error_string(a) ? archive_error_string(a) : "") + ")";
-    archive_write_free(a);
-    return makeError(ErrorCode::kIo, msg);
+  TarGzWriter tar(fd, std::time(nullptr));
+  auto fail = [&](const std::string& what, const Error& e) {
+    return makeError(e.code, std::string(kWhat) + " " + out + ": " + what + " (" + e.message + ")");
   };
-  if (archive_write_open_fd(a, fd) != ARCHIVE_OK) return fail("cannot start the archive");
   std::error_code ec;
   for (auto it = fs::recursive_directory_iterator(dir, ec); it != fs::recursive_directory_iterator();
        it.increment(ec)) {
     if (ec) break;
-    if (auto st = checkInterrupt("snapshot"); !st) {
-      archive_write_free(a);
-      return st;
-    }
+    if (auto st = checkInterrupt("snapshot"); !st) return st;
     std::string name = it->path().lexically_relative(dir).string();
-    struct archive_entry* e = archive_entry_new();
-    archive_entry_set_pathname(e, name.c_str());
-    auto st = it->symlink_status();
-    std::string content;
-    if (fs::is_symlink(st)) {
-      archive_entry_set_filetype(e, AE_IFLNK);
-      archive_entry_set_perm(e, 0777);
-      archive_entry_set_symlink(e, fs::read_symlink(it->path()).c_str());
-    } else if (fs::is_directory(st)) {
-      archive_entry_set_filetype(e, AE_IFDIR);
-      archive_entry_set_perm(e, 0755);
+    auto type = it->symlink_status();
+    Status added;
+    if (fs::is_symlink(type)) {
+      added = tar.addSymlink(name, fs::read_symlink(it->path(), ec).string());
+    } else if (fs::is_directory(type)) {
+      added = tar.addDirectory(name);
     } else {
       std::ifstream in(it->path(), std::ios::binary);
-      content.assign(std::istreambuf_iterator<char>(in), {});
-      archive_entry_set_filetype(e, AE_IFREG);
-      archive_entry_set_perm(e, 0644);
-      archive_entry_set_size(e, static_cast<la_int64_t>(content.size()));
+      std::string content(std::istreambuf_iterator<char>(in), {});
+      added = tar.addFile(name, content);
     }
-    if (archive_write_header(a, e) != ARCHIVE_OK) {
-      archive_entry_free(e);
-      return fail("cannot add " + name);
-    }
-    if (!content.empty() && archive_write_data(a, content.data(), content.size()) < 0) {
-      archive_entry_free(e);
-      return fail("cannot add " + name);
-    }
-    archive_entry_free(e);
+    if (!added) return fail("cannot add " + name, added.error());
   }
-  if (ec) {
-    archive_write_free(a);
-    return makeError(ErrorCode::kIo, "snapshot: cannot walk the staging tree: " + ec.message());
-  }
-  if (archive_write_close(a) != ARCHIVE_OK) return fail("cannot finish");
-  archive_write_free(a);
+  if (ec) return makeError(ErrorCode::kIo, "snapshot: cannot walk the staging tree: " + ec.message());
+  if (auto st = tar.finish(); !st) return fail("cannot finish", st.error());
   return {};
 }
 

@@ -15,7 +15,7 @@ cd "$root" || exit 1
 if (($# > 0)); then
   files=("$@")
 else
-  mapfile -t files < <(find src tests fuzz benchmarks -type f \( -name '*.cc' -o -name '*.h' \) \
+  mapfile -t files < <(find src tests fuzz benchmarks deps -type f \( -name '*.cc' -o -name '*.h' \) \
     -not -path '*/third_party/*' | sort)
 fi
 ((${#files[@]} > 0)) || { echo "FAIL: no C++ sources under $root" >&2; exit 1; }
