@@ -5,6 +5,7 @@
 
 #include "cli/command.h"
 #include "cli/commands.h"
+#include "cli/revision.h"
 #include "cli/stdout_errors.h"
 #include "core/interrupt.h"
 #include "core/version.h"
@@ -100,7 +101,8 @@ int main(int argc, char** argv) {
   // Named here: CLI11 would otherwise print argv[0] (a build path) in usage lines.
   CLI::App app{"railkit: bring up, validate and debug the RDMA network of GPU clusters", "railkit"};
   app.require_subcommand(1);
-  app.set_version_flag("--version", std::string("railkit ") + railkit::kRailkitVersion);
+  app.set_version_flag("--version", std::string("railkit ") + railkit::kRailkitVersion + " (git " +
+                                        railkit::cli::gitRevision() + ")");
   railkit::cli::CommandContext context;
   context.env = railkit::environmentFromEnvp(environ);
   for (auto registrar : kCommands) registrar(app, context);

@@ -2,6 +2,7 @@
 // renamed over the name (a new inode; no truncated file under the final name,
 // no temporary left behind). And how it fails on the command line: CLI11's
 // parse errors are one stderr line with exit 2, --help stays help with exit 0.
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 #include <sys/stat.h>
 
@@ -194,8 +195,10 @@ TEST(CliOutputs, HelpAndVersionStayExitZero) {
   EXPECT_NE(r.out.find("--gpus-per-node"), std::string::npos) << r.out;
   r = runRailkit("--version");
   EXPECT_EQ(r.status, 0) << r.err;
-  // CMake's project(VERSION), not a second copy in the source.
-  EXPECT_EQ(r.out, std::string("railkit ") + RAILKIT_VERSION + "\n");
+  // CMake's project(VERSION), not a second copy in the source, and the
+  // commit: 12 hex digits (and -dirty), or "unknown" outside a checkout.
+  EXPECT_THAT(r.out, ::testing::MatchesRegex(std::string("railkit ") + RAILKIT_VERSION +
+                                             " \\(git ([0-9a-f]{12}(-dirty)?|unknown)\\)\n"));
 }
 
 // --expect-line-rate[=F] is read the same way by bench and logs: the same
