@@ -2,14 +2,19 @@
 #   make run   installs dependencies, builds, runs `railkit doctor` on the example
 #              node in examples/, `railkit validate` with 4 local ranks checking that
 #              node, then `railkit doctor` on this machine.
-#   make test  installs dependencies, builds, runs every test through CTest, then
-#              the same suite again built with ASan+UBSan (clang), fuzz targets included.
+#   make test  installs dependencies, builds, runs every test through CTest (the
+#              release tarball and image among them), then the same suite again
+#              built with ASan+UBSan (clang), fuzz targets included.
+# Extra targets: make dist (the release tarball), make image (the OCI image).
 JOBS ?= $(shell nproc)
 BUILD ?= build
 ASAN_BUILD ?= build-asan
 EXAMPLE ?= examples/dgx-h100-8gpu
 
-.PHONY: all deps build run test test-fast test-sanitize clean
+VERSION = $(shell sed -n 's/^project(railkit VERSION \([0-9.]*\).*/\1/p' CMakeLists.txt)
+DIST_TARBALL = dist/railkit-$(VERSION)-linux-x86_64.tar.gz
+
+.PHONY: all deps build run test test-fast test-sanitize clean dist image
 
 all: build
 
@@ -34,6 +39,17 @@ run: deps
 	@echo "== railkit doctor (this machine)"
 	-./$(BUILD)/railkit doctor
 
+# The release tarball, packaged from the (portable) Release build: nothing
+# is compiled twice. docs/install.md.
+dist: deps
+	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release >/dev/null
+	cmake --build $(BUILD) -j $(JOBS) --target railkit
+	./scripts/dist.sh $(BUILD) dist
+
+# The OCI image (dist/railkit-VERSION-oci.tar), built from the tarball.
+image: dist
+	./scripts/make-image.sh $(DIST_TARBALL) dist
+
 test-fast: build
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
 
@@ -48,4 +64,4 @@ test-sanitize: deps
 test: test-fast test-sanitize
 
 clean:
-	rm -rf $(BUILD) $(ASAN_BUILD)
+	rm -rf $(BUILD) $(ASAN_BUILD) dist
