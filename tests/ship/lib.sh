@@ -40,6 +40,11 @@ ship_init() {
   CTR_NS="railkit-ship-$1-$$"
   export LC_ALL=C
   trap ship_cleanup EXIT
+  # A signal (ctest's timeout, Ctrl-C) ends the script through exit, so the
+  # EXIT trap still stops containerd and removes the scratch folder.
+  trap 'exit 143' TERM
+  trap 'exit 130' INT
+  trap 'exit 129' HUP
 }
 
 ship_ctr() { ctr --address "$CTRD_ADDR" --namespace "$CTR_NS" "$@"; }
