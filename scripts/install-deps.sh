@@ -25,6 +25,10 @@ packages=(
   openssh-server openssh-client
   # tests: node-prep's base spec script against the real `ctr oci spec`
   containerd
+  # tests/ship: the dist tarball and the OCI image run under a private containerd
+  # and runc (jq and python3-yaml read specs and rendered pods; skopeo reads the
+  # image make-image.sh writes from libc6 and ca-certificates)
+  runc skopeo jq python3-yaml ca-certificates
   # tests: `report` pages rendered by headless Chromium (its screenshots read with zlib)
   chromium zlib1g-dev
 )
