@@ -120,7 +120,9 @@ fi
 mapfile -t tops < <(tar -tzf "$tarball" | sed -e 's|^\./||' -e 's|/.*||' | sort -u)
 [[ ${#tops[@]} == 1 && ${tops[0]} == railkit-*-linux-x86_64 ]] ||
   die "$tarball: expected one top directory railkit-VERSION-linux-x86_64/, found: ${tops[*]:-nothing}"
-tar -tzf "$tarball" | sed 's|^\./||' | grep -qx "${tops[0]}/bin/railkit" ||
+# grep without -q reads the whole list: -q would stop early, tar would die of
+# SIGPIPE and pipefail would call the tarball broken.
+tar -tzf "$tarball" | sed 's|^\./||' | grep -x "${tops[0]}/bin/railkit" >/dev/null ||
   die "$tarball: no ${tops[0]}/bin/railkit"
 mkdir -p "$out/usr/local"
 tar -xzf "$tarball" -C "$out/usr/local" --strip-components=1 --no-same-owner \
