@@ -497,4 +497,47 @@ TEST_F(ExporterServer, AtTheCapTheOldestWaitingConnectionMakesRoom) {
   EXPECT_TRUE(stillOpen(fifth.get()));
 }
 
+// A client that asks for 1000 pages (15 MB, past what the kernel buffers)
+// and reads none fills the socket: the server writes what fits, serves others
+// meanwhile, is never made to drop a connection it is writing to, and
+// finishes every page once they are read.
+TEST_F(ExporterServer, AWriterIsNeverEvictedAndItsResponsesComplete) {
+  ex::HttpLimits limits;
+  limits.max_connections = 2;
+  int port = start(limits);
+  ASSERT_GT(port, 0);
+  UniqueFd writer(::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0));
+  int small = 4096;
+  ASSERT_EQ(::setsockopt(writer.get(), SOL_SOCKET, SO_RCVBUF, &small, sizeof(small)), 0);
+  sockaddr_in a{};
+  a.sin_family = AF_INET;
+  a.sin_port = htons(static_cast<uint16_t>(port));
+  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  ASSERT_EQ(::connect(writer.get(), reinterpret_cast<sockaddr*>(&a), sizeof(a)), 0);
+  std::string thousand;
+  for (int i = 0; i < 1000; ++i) thousand += kGetMetrics;
+  ASSERT_TRUE(sendAll(writer.get(), thousand));
+  std::this_thread::sleep_for(200ms);  // it writes until the socket is full
+
+  UniqueFd half = connectTo(port);
+  ASSERT_TRUE(sendAll(half.get(), "GET /metrics HTTP/1.1\r\n"));
+  std::this_thread::sleep_for(50ms);
+  // At the cap with a writer and a half-read connection: the newcomer
+  // takes the half-read one's place.
+  UniqueFd newcomer = connectTo(port);
+  ASSERT_TRUE(sendAll(newcomer.get(), kGetMetrics));
+  std::string pending;
+  auto r = readResponse(newcomer.get(), pending);
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->status, 200);
+  EXPECT_TRUE(timeUntilClosed(half.get(), 2s));
+
+  std::string writer_pending;
+  for (int i = 0; i < 1000; ++i) {
+    auto each = readResponse(writer.get(), writer_pending);
+    ASSERT_TRUE(each) << "response " << i;
+    ASSERT_EQ(each->body, cache_->text()) << "response " << i;
+  }
+}
+
 }  // namespace
