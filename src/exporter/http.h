@@ -28,7 +28,8 @@ struct RequestHead {
   // Bytes the head took, the blank line included (the body, if any,
   // follows). Set when complete.
   size_t size = 0;
-  // Views into the parsed bytes.
+  // Views into the parsed bytes (or, for the path "/" of "http://host", a
+  // literal): valid while those bytes are.
   std::string_view method;
   std::string_view path;  // of the target, without the query (absolute-form reduced to its path)
   int minor_version = 1;  // HTTP/1.<minor_version>
