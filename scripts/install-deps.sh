@@ -15,8 +15,6 @@ packages=(
   clang-format
   # tests: every --json document against its JSON Schema (docs/schemas)
   libvalijson-dev
-  # exporter: the HTTP server (header <httplib.h>)
-  libcpp-httplib-dev
   # tests: the exporter end to end (curl scrapes, promtool checks the format)
   curl prometheus
   # tests: network namespaces, process tools

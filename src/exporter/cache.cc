@@ -23,6 +23,10 @@ MetricsCache::~MetricsCache() {
 }
 
 std::string MetricsCache::text() const {
+  return *sharedText();
+}
+
+std::shared_ptr<const std::string> MetricsCache::sharedText() const {
   std::lock_guard<std::mutex> lock(mutex_);
   return text_;
 }
@@ -42,7 +46,7 @@ Status MetricsCache::refresh() {
   stats.pod_netns_errors_total = pod_netns_errors_total_;
   stats.scrape_duration_seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
-  std::string text = renderMetrics(*reading, findings_, stats);
+  auto text = std::make_shared<const std::string>(renderMetrics(*reading, findings_, stats));
   std::lock_guard<std::mutex> lock(mutex_);
   text_ = std::move(text);
   return okStatus();

@@ -50,6 +50,10 @@ class MetricsCache {
 
   // The newest rendered text; never blocks on a reading.
   std::string text() const;
+  // The same text, shared rather than copied: the HTTP server holds it while
+  // a response is written (possibly slowly), and a new reading swaps in a new
+  // string instead of changing this one, so a scrape costs a reference count.
+  std::shared_ptr<const std::string> sharedText() const;
 
  private:
   MetricsCache(FileRoot root, CacheOptions options) : root_(std::move(root)), options_(std::move(options)) {}
@@ -71,8 +75,8 @@ class MetricsCache {
 
   mutable std::mutex mutex_;
   std::condition_variable wake_;
-  bool stop_ = false;  // guarded by mutex_
-  std::string text_;   // guarded by mutex_
+  bool stop_ = false;                                                                // guarded by mutex_
+  std::shared_ptr<const std::string> text_ = std::make_shared<const std::string>();  // guarded by mutex_
   std::thread thread_;
 };
 

@@ -1,8 +1,17 @@
 #pragma once
-// The HTTP side of `railkit exporter` (cpp-httplib): /metrics serves the
-// MetricsCache's text in the Prometheus text format, /healthz answers "ok".
-// The server listens only on the address it is given.
+// The HTTP side of `railkit exporter`: /metrics serves the MetricsCache's
+// text in the Prometheus text format, /healthz answers "ok". The server
+// listens only on the address it is given.
+//
+// One thread runs a poll() loop over non-blocking sockets, so a client that
+// sends slowly or not at all holds a few hundred bytes and a file descriptor,
+// never a thread: whatever the other connections do, a scrape whose request
+// has arrived is answered in the same pass of the loop. Every connection has
+// a deadline for each wait, and at the connection cap a new connection evicts
+// the oldest one that is waiting for a request (docs/exporter.md, "HTTP").
 
+#include <chrono>
+#include <cstddef>
 #include <functional>
 #include <string>
 #include <string_view>
@@ -22,11 +31,36 @@ inline constexpr const char* kDefaultListen = "127.0.0.1:9877";
 // "HOST:PORT" or "[IPV6]:PORT"; kUsage for anything else.
 Result<ListenAddress> parseListen(std::string_view text);
 
+// The server's caps and deadlines. The defaults are what `railkit exporter`
+// uses; tests shorten them.
+struct HttpLimits {
+  // From a connection's accept, or from the first byte of a later request on
+  // it, until the whole head (and body) has arrived. Prometheus sends its
+  // request in one packet; a client that needs longer is dropped.
+  std::chrono::milliseconds request_deadline{5000};
+  // A keep-alive connection with no request in flight. Longer than the
+  // scrape intervals people use (up to 1 min), so Prometheus reuses it.
+  std::chrono::milliseconds idle_deadline{120000};
+  // To write one response: past Prometheus's own scrape timeout, it is no
+  // use to anyone.
+  std::chrono::milliseconds write_deadline{30000};
+  // After a response that closes the connection, how long unread request
+  // bytes are drained so that closing does not reset the response away.
+  std::chrono::milliseconds linger{1000};
+  // Open connections; also kept under the file descriptor limit.
+  size_t max_connections = 512;
+  // A request body is read and dropped up to this; longer is 413.
+  size_t max_body = 4096;
+};
+
 // Binds, calls `on_listening` with the bound address, then serves until
-// `should_stop` returns true (polled every 100 ms) or the server fails.
-// kIo when the address cannot be bound (in use, not ours).
+// `should_stop` returns true (polled at least every 100 ms) or the server
+// fails. kIo when the address cannot be bound (in use, not ours).
 Status serve(const ListenAddress& address, const MetricsCache& cache,
              const std::function<bool()>& should_stop,
              const std::function<void(const ListenAddress&)>& on_listening);
+Status serve(const ListenAddress& address, const MetricsCache& cache,
+             const std::function<bool()>& should_stop,
+             const std::function<void(const ListenAddress&)>& on_listening, const HttpLimits& limits);
 
 }  // namespace railkit::exporter

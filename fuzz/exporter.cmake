@@ -1,0 +1,5 @@
+# exporter: the HTTP request head parser of the /metrics server; seeds are
+# requests as Prometheus, curl and HTTP/1.0 clients send them, and some that
+# are refused.
+railkit_add_fuzzer(exporter_http_fuzz SOURCE exporter_http_fuzz.cc LIBS railkit_exporter
+  SEEDS ${CMAKE_CURRENT_SOURCE_DIR}/seeds/http_request)
