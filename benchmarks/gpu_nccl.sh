@@ -38,9 +38,9 @@ env -i "$rk" --version
 head -40 "$out/inspect.txt"
 
 step "NCCL from PyTorch's wheels"
-site=$(python3 -c 'import os, nvidia.nccl; print(os.path.dirname(os.path.dirname(list(nvidia.nccl.__path__)[0])))') || exit 2
+site=$(python3 -c 'import os, torch; print(os.path.dirname(os.path.dirname(torch.__file__)))') || exit 2
 nccl_so=$(find "$site/nvidia" -name 'libnccl.so.2' | head -1)
-nccl_h=$(find "$site/nvidia" -name 'nccl.h' | head -1)
+nccl_h=$(find "$site/nvidia" "$cuda_home/include" /usr/include -name 'nccl.h' 2>/dev/null | head -1)
 echo "site-packages $site; $nccl_so; $nccl_h"
 [ -n "$nccl_so" ] && [ -n "$nccl_h" ] || { echo "no libnccl.so.2 / nccl.h under $site/nvidia"; exit 2; }
 
@@ -48,7 +48,17 @@ step "railkit bench all --backend nccl --local $gpus"
 NCCL_DEBUG=INFO NCCL_DEBUG_FILE="$out/railkit_nccl_debug.%h.%p.log" \
   "$rk" bench all --backend nccl --local "$gpus" --nccl-lib "$site" -b "$min" -e "$max" -f "$factor" \
   --json-out "$out/railkit_bench_all.json" >"$out/railkit_bench_all.txt" 2>&1
-echo "railkit bench: exit $?"
+status=$?
+echo "railkit bench: exit $status"
+if [ "$status" -eq 2 ]; then
+  # Not found through --nccl-lib and the loader path: say so, then try with
+  # the CUDA toolkit's runtime on LD_LIBRARY_PATH.
+  head -3 "$out/railkit_bench_all.txt"
+  LD_LIBRARY_PATH="$cuda_home/lib64" NCCL_DEBUG=INFO NCCL_DEBUG_FILE="$out/railkit_nccl_debug.%h.%p.log" \
+    "$rk" bench all --backend nccl --local "$gpus" --nccl-lib "$site" -b "$min" -e "$max" -f "$factor" \
+    --json-out "$out/railkit_bench_all.json" >"$out/railkit_bench_all.txt" 2>&1
+  echo "railkit bench (LD_LIBRARY_PATH=$cuda_home/lib64): exit $?"
+fi
 cat "$out/railkit_bench_all.txt"
 "$rk" logs "$out"/railkit_nccl_debug.*.log >"$out/railkit_logs_on_debug.txt" 2>&1; echo "railkit logs (NCCL_DEBUG): exit $?"
 cat "$out/railkit_logs_on_debug.txt"
