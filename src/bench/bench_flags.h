@@ -37,6 +37,8 @@ struct BenchFlags {
   bool expect_line_rate_set = false;
   std::optional<double> nic_gbps;
   std::string nccl_lib;
+  std::string ucx_lib;  // --ucx-lib; empty: RAILKIT_UCX_LIB, else the loader path only
+  std::string mpi_lib;  // --mpi-lib; empty: RAILKIT_MPI_LIB, else the loader path only
   int connections = 4;
   std::string socket_buffer = "256K";  // tcp: SO_SNDBUF/SO_RCVBUF per stream, 0 = kernel autotuning
   bool one_way = false;

@@ -13,7 +13,8 @@
 //         waits longer than the bootstrap timeout.
 //   local --local N: the CLI forks N ranks on lo; same protocol as env.
 //   mpi   under mpirun (OMPI_COMM_WORLD_*, PMI_*): rank/size from the launcher,
-//         allgather through MPI (bootstrap_mpi.cc, RAILKIT_HAVE_MPI).
+//         allgather through MPI (bootstrap_mpi.cc, RAILKIT_HAVE_MPI: built
+//         with Open MPI's headers; libmpi.so.40 is opened at run time).
 // Every call returns kTimeout / kPeerLost naming the missing rank(s).
 
 #include <chrono>
@@ -74,6 +75,8 @@ struct BootstrapOptions {
   // Where rank 0 reports dropped strangers (one line each, rate-limited) and
   // the ranks it is waiting for; unset: standard error.
   std::function<void(const std::string&)> notice;
+  // mpi: --mpi-lib / RAILKIT_MPI_LIB, searched before the loader path (mpi/mpi_api.h).
+  std::string mpi_lib_dir;
 };
 
 // The env/local rendezvous (TCP on the control plane, see rendezvous.h for the wire format).
@@ -84,7 +87,8 @@ Result<std::unique_ptr<Bootstrap>> makeMpiBootstrap(const BootstrapOptions& opti
 
 // Whether the environment was set up by an MPI launcher (OMPI_COMM_WORLD_SIZE, PMI_SIZE).
 bool launchedByMpi(const Environment& env);
-// Whether makeMpiBootstrap can work (this railkit was built with MPI).
+// Whether makeMpiBootstrap can work (this railkit was built with the MPI headers;
+// whether libmpi.so.40 loads is known only when it runs).
 bool mpiBootstrapBuiltIn();
 
 // Job id default: derived from MASTER_ADDR, MASTER_PORT and WORLD_SIZE.

@@ -11,6 +11,9 @@
 #include <cstring>
 
 #include "bench/nccl/nccl_api.h"
+#ifdef RAILKIT_HAVE_UCX
+#include "bench/ucx/ucx_api.h"
+#endif
 
 namespace railkit::bench {
 
@@ -60,7 +63,10 @@ int superviseRanks(const std::vector<pid_t>& children, const SuperviseStatuses& 
   return worst;
 }
 
-Status probeNcclInChild(const std::string& nccl_lib_dir, int gpus_needed) {
+namespace {
+
+// Runs `probe` in a forked child and brings its error message back through a pipe.
+Status probeInChild(const std::function<Status()>& probe, const char* crashed) {
   int fds[2];
   if (pipe(fds) != 0) return makeError(ErrorCode::kIo, std::string("pipe: ") + std::strerror(errno));
   std::fflush(nullptr);
@@ -73,7 +79,7 @@ Status probeNcclInChild(const std::string& nccl_lib_dir, int gpus_needed) {
   }
   if (pid == 0) {
     close(fds[0]);
-    auto s = nccl::probeNccl(nccl_lib_dir, gpus_needed);
+    auto s = probe();
     std::string msg = s ? "" : s.error().message;
     [[maybe_unused]] ssize_t n = write(fds[1], msg.data(), msg.size());
     _exit(s ? 0 : 1);
@@ -87,7 +93,28 @@ Status probeNcclInChild(const std::string& nccl_lib_dir, int gpus_needed) {
   int status = 0;
   waitpid(pid, &status, 0);
   if (WIFEXITED(status) && WEXITSTATUS(status) == 0) return okStatus();
-  return makeError(ErrorCode::kUnavailable, msg.empty() ? "nccl backend: the library probe crashed" : msg);
+  return makeError(ErrorCode::kUnavailable, msg.empty() ? crashed : msg);
+}
+
+}  // namespace
+
+Status probeNcclInChild(const std::string& nccl_lib_dir, int gpus_needed) {
+  return probeInChild([&] { return nccl::probeNccl(nccl_lib_dir, gpus_needed); },
+                      "nccl backend: the library probe crashed");
+}
+
+Status probeUcxInChild([[maybe_unused]] const std::string& ucx_lib_dir) {
+#ifdef RAILKIT_HAVE_UCX
+  return probeInChild(
+      [&]() -> Status {
+        auto lib = ucx::loadUcx(ucx_lib_dir);
+        if (!lib) return tl::unexpected(lib.error());
+        return okStatus();
+      },
+      "ucx backend: the library probe crashed");
+#else
+  return okStatus();
+#endif
 }
 
 }  // namespace railkit::bench

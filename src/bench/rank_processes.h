@@ -33,4 +33,10 @@ int superviseRanks(const std::vector<pid_t>& children, const SuperviseStatuses& 
 // in a process that forks the ranks afterwards.
 Status probeNcclInChild(const std::string& nccl_lib_dir, int gpus_needed);
 
+// The same for UCX (libucs/libucp found, complete, of a usable version). In a
+// child because loading UCX runs its constructors (signal handlers, memory
+// hooks), which the process that forks the ranks should not carry. A railkit
+// built without UCX's headers has nothing to probe: ok.
+Status probeUcxInChild(const std::string& ucx_lib_dir);
+
 }  // namespace railkit::bench

@@ -54,6 +54,8 @@ struct TransportOptions {
   // the caller reads them from its file root (bench::rdmaPortsBehind), so no
   // backend looks at the machine itself. Empty off RDMA hardware.
   std::vector<std::string> data_rdma_ports;
+  // ucx: --ucx-lib / RAILKIT_UCX_LIB, searched before the loader path (ucx/ucx_api.h).
+  std::string ucx_lib_dir;
 };
 
 // An in-flight operation; 0 is never a valid handle.

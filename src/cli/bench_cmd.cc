@@ -48,9 +48,7 @@ int runLocal(const bench::BenchConfig& c, const OutputOptions& output) {
 // (--nproc-per-node G, as torchrun's): each a child with its LOCAL_RANK,
 // supervised like --local's.
 int runNodeRanks(const bench::BenchConfig& c, int count, const OutputOptions& output) {
-  if (c.backend == "nccl") {
-    if (auto s = probeNcclOnce(c); !s) return reportError(s.error());
-  }
+  if (auto s = probeBackendOnce(c); !s) return reportError(s.error());
   auto children = bench::forkRanks(count, [&](int i) {
     bench::BenchConfig mine = c;
     mine.bootstrap_options.rank += i;

@@ -122,6 +122,9 @@ Result<bench::BenchConfig> makeBenchConfig(const BenchFlags& f, const Environmen
     }
   }
   if (!f.nccl_lib.empty()) t.env.push_back("RAILKIT_NCCL_LIB=" + f.nccl_lib);
+  // Where UCX and MPI are looked for before the loader path: the flag, else
+  // the variable (read here, once: the library never reads the environment).
+  t.ucx_lib_dir = !f.ucx_lib.empty() ? f.ucx_lib : lookup(env, "RAILKIT_UCX_LIB").value_or("");
   // The nccl backend picks one GPU per rank by its local rank.
   for (const char* key : {"LOCAL_RANK", "OMPI_COMM_WORLD_LOCAL_RANK", "MPI_LOCALRANKID"}) {
     if (auto v = lookup(env, key)) t.env.push_back(std::string(key) + "=" + *v);
@@ -136,6 +139,7 @@ Result<bench::BenchConfig> makeBenchConfig(const BenchFlags& f, const Environmen
   b.size = launch->size;
   b.master_addr = launch->master_addr;
   b.master_port = launch->master_port;
+  b.mpi_lib_dir = !f.mpi_lib.empty() ? f.mpi_lib : lookup(env, "RAILKIT_MPI_LIB").value_or("");
 
   auto all = bench::listInterfaces();
   std::vector<std::string> data_names;  // every data NIC of this node
@@ -218,9 +222,17 @@ void addLaunchFlags(CLI::App& command, BenchFlags& flags) {
       ->check(finiteAtLeastZero("Gb/s", false));
   command.add_option("--nccl-lib", flags.nccl_lib,
                      "directory holding libnccl.so.2 / libcudart (nccl backend)");
+  command.add_option("--ucx-lib", flags.ucx_lib,
+                     "directory holding libucp.so.0 / libucs.so.0, searched before the loader path (ucx "
+                     "backend; default RAILKIT_UCX_LIB)");
+  command.add_option("--mpi-lib", flags.mpi_lib,
+                     "directory holding Open MPI's libmpi.so.40, searched before the loader path (under "
+                     "mpirun; default RAILKIT_MPI_LIB)");
 }
 
-Status probeNcclOnce(const bench::BenchConfig& c) {
+Status probeBackendOnce(const bench::BenchConfig& c) {
+  if (c.backend == "ucx") return bench::probeUcxInChild(c.transport_options.ucx_lib_dir);
+  if (c.backend != "nccl") return okStatus();
   std::string dir;
   for (const auto& kv : c.transport_options.env) {
     if (kv.rfind("RAILKIT_NCCL_LIB=", 0) == 0) dir = kv.substr(17);
@@ -229,9 +241,7 @@ Status probeNcclOnce(const bench::BenchConfig& c) {
 }
 
 int runLocalRanks(bench::BenchConfig c, const std::function<int(const bench::BenchConfig&)>& run_rank) {
-  if (c.backend == "nccl") {
-    if (auto s = probeNcclOnce(c); !s) return reportError(s.error());
-  }
+  if (auto s = probeBackendOnce(c); !s) return reportError(s.error());
   // Rank 0's rendezvous socket is bound here and inherited: a port probed and
   // closed could be taken by another rank's data listener before rank 0 binds.
   int port = 0;

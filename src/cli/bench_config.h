@@ -18,7 +18,7 @@ inline constexpr bench::SuperviseStatuses kRankStatuses{kExitOk, kExitUsage, kEx
 
 // --backend, --data-if, --ctrl-if, --local, --job-id, --job-token(-file),
 // --bootstrap-timeout, --stall-timeout, --connections, --expect-line-rate[=F],
-// --nic-gbps, --nccl-lib. After parsing, the caller sets
+// --nic-gbps, --nccl-lib, --ucx-lib, --mpi-lib. After parsing, the caller sets
 // flags.expect_line_rate_set from the count of --expect-line-rate.
 void addLaunchFlags(CLI::App& command, bench::BenchFlags& flags);
 
@@ -28,9 +28,10 @@ void addLaunchFlags(CLI::App& command, bench::BenchFlags& flags);
 Result<bench::BenchConfig> makeBenchConfig(const bench::BenchFlags& flags, const Environment& env,
                                            const FileRoot& nic_root = FileRoot("/"));
 
-// The nccl library named by --nccl-lib loads and sees enough GPUs (one line
-// instead of one error per forked rank).
-Status probeNcclOnce(const bench::BenchConfig& config);
+// Before ranks are forked: the nccl backend's libraries load and see enough
+// GPUs, the ucx backend's UCX loads (one line instead of one error per forked
+// rank). Other backends need nothing.
+Status probeBackendOnce(const bench::BenchConfig& config);
 
 // --local N: forks the N ranks on lo around one inherited rendezvous socket
 // and a fresh job token, runs `run_rank` in each and supervises them.

@@ -5,34 +5,37 @@
 // (btl_tcp_if_include: the control interface). railkit's data plane still
 // uses --data-if. MPI is initialised once per process and finalised when the
 // bootstrap goes away, after the transport (runBench destroys it first).
-// The C API only: the deprecated C++ bindings would need libmpi_cxx.
-#define OMPI_SKIP_MPICXX 1
-#define MPICH_SKIP_MPICXX 1
-#include <mpi.h>
-
+// Every MPI call and handle goes through the library opened at run time
+// (mpi_api.h): never MPI_COMM_WORLD & co., which would link libmpi.
+#include <algorithm>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "bench/bootstrap.h"
+#include "bench/mpi/mpi_api.h"
 
 namespace railkit::bench {
 namespace {
 
-std::string mpiErrorText(int code) {
-  char text[MPI_MAX_ERROR_STRING] = {};
+using mpi::MpiLibrary;
+
+std::string mpiErrorText(const MpiLibrary& lib, int code) {
+  char text[MPI_MAX_ERROR_STRING + 1] = {};
   int len = 0;
-  MPI_Error_string(code, text, &len);
-  return std::string(text, static_cast<std::size_t>(len));
+  if (lib.mpi.error_string(code, text, &len) != MPI_SUCCESS) return "MPI error " + std::to_string(code);
+  return std::string(text, static_cast<std::size_t>(std::clamp(len, 0, MPI_MAX_ERROR_STRING)));
 }
 
 class MpiBootstrap final : public Bootstrap {
  public:
-  MpiBootstrap(int rank, int size) : rank_(rank), size_(size) {}
+  MpiBootstrap(std::shared_ptr<const MpiLibrary> lib, int rank, int size)
+      : lib_(std::move(lib)), f_(lib_->mpi), world_(lib_->handles.comm_world), rank_(rank), size_(size) {}
   ~MpiBootstrap() override {
     int finalized = 0;
-    MPI_Finalized(&finalized);
-    if (!finalized) MPI_Finalize();
+    f_.finalized(&finalized);
+    if (!finalized) f_.finalize();
   }
   const char* kind() const override { return "mpi"; }
   int rank() const override { return rank_; }
@@ -45,8 +48,7 @@ class MpiBootstrap final : public Bootstrap {
     }
     int len = static_cast<int>(mine.size());
     std::vector<int> lens(static_cast<std::size_t>(size_)), offsets(static_cast<std::size_t>(size_));
-    if (int rc = MPI_Allgather(&len, 1, MPI_INT, lens.data(), 1, MPI_INT, MPI_COMM_WORLD);
-        rc != MPI_SUCCESS) {
+    if (int rc = f_.allgather(&len, 1, intType(), lens.data(), 1, intType(), world_); rc != MPI_SUCCESS) {
       return failure("MPI_Allgather", rc);
     }
     int total = 0;
@@ -59,8 +61,8 @@ class MpiBootstrap final : public Bootstrap {
       total += lens[r];
     }
     std::vector<char> all(static_cast<std::size_t>(total) + 1);
-    if (int rc = MPI_Allgatherv(mine.data(), len, MPI_CHAR, all.data(), lens.data(), offsets.data(), MPI_CHAR,
-                                MPI_COMM_WORLD);
+    if (int rc = f_.allgatherv(mine.data(), len, charType(), all.data(), lens.data(), offsets.data(),
+                               charType(), world_);
         rc != MPI_SUCCESS) {
       return failure("MPI_Allgatherv", rc);
     }
@@ -77,8 +79,7 @@ class MpiBootstrap final : public Bootstrap {
     }
     int len = static_cast<int>(mine.size());
     std::vector<int> lens(static_cast<std::size_t>(size_)), offsets(static_cast<std::size_t>(size_));
-    if (int rc = MPI_Gather(&len, 1, MPI_INT, lens.data(), 1, MPI_INT, 0, MPI_COMM_WORLD);
-        rc != MPI_SUCCESS) {
+    if (int rc = f_.gather(&len, 1, intType(), lens.data(), 1, intType(), 0, world_); rc != MPI_SUCCESS) {
       return failure("MPI_Gather", rc);
     }
     long long total = 0;
@@ -94,8 +95,8 @@ class MpiBootstrap final : public Bootstrap {
       }
     }
     std::vector<char> all(static_cast<std::size_t>(total) + 1);
-    if (int rc = MPI_Gatherv(mine.data(), len, MPI_CHAR, all.data(), lens.data(), offsets.data(), MPI_CHAR, 0,
-                             MPI_COMM_WORLD);
+    if (int rc = f_.gatherv(mine.data(), len, charType(), all.data(), lens.data(), offsets.data(), charType(),
+                            0, world_);
         rc != MPI_SUCCESS) {
       return failure("MPI_Gatherv", rc);
     }
@@ -107,36 +108,45 @@ class MpiBootstrap final : public Bootstrap {
   }
 
   Status barrier() override {
-    if (int rc = MPI_Barrier(MPI_COMM_WORLD); rc != MPI_SUCCESS) return failure("MPI_Barrier", rc);
+    if (int rc = f_.barrier(world_); rc != MPI_SUCCESS) return failure("MPI_Barrier", rc);
     return okStatus();
   }
 
  private:
   tl::unexpected<Error> failure(const char* what, int rc) const {
     return makeError(ErrorCode::kPeerLost, std::string("mpi bootstrap: ") + what + " failed on rank " +
-                                               std::to_string(rank_) + ": " + mpiErrorText(rc));
+                                               std::to_string(rank_) + ": " + mpiErrorText(*lib_, rc));
   }
+  MPI_Datatype intType() const { return lib_->handles.int_type; }
+  MPI_Datatype charType() const { return lib_->handles.char_type; }
 
+  std::shared_ptr<const MpiLibrary> lib_;  // open for as long as MPI is in use
+  const mpi::MpiFunctions& f_;
+  MPI_Comm world_;
   int rank_, size_;
 };
 
 }  // namespace
 
 Result<std::unique_ptr<Bootstrap>> makeMpiBootstrap(const BootstrapOptions& options) {
+  auto lib = mpi::loadMpi(options.mpi_lib_dir);
+  if (!lib) return tl::unexpected(lib.error());
+  const mpi::MpiFunctions& f = (*lib)->mpi;
+  MPI_Comm world = (*lib)->handles.comm_world;
   int initialized = 0;
-  MPI_Initialized(&initialized);
+  f.initialized(&initialized);
   if (!initialized) {
     int provided = 0;
-    if (int rc = MPI_Init_thread(nullptr, nullptr, MPI_THREAD_SINGLE, &provided); rc != MPI_SUCCESS) {
-      return makeError(ErrorCode::kUnavailable, "MPI_Init_thread failed: " + mpiErrorText(rc));
+    if (int rc = f.init_thread(nullptr, nullptr, MPI_THREAD_SINGLE, &provided); rc != MPI_SUCCESS) {
+      return makeError(ErrorCode::kUnavailable, "MPI_Init_thread failed: " + mpiErrorText(**lib, rc));
     }
   }
   // Errors come back as values (and become exit 3), not MPI's default abort.
-  MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+  f.comm_set_errhandler(world, (*lib)->handles.errors_return);
   int rank = 0, size = 0;
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  MPI_Comm_size(MPI_COMM_WORLD, &size);
-  auto boot = std::make_unique<MpiBootstrap>(rank, size);
+  f.comm_rank(world, &rank);
+  f.comm_size(world, &size);
+  auto boot = std::make_unique<MpiBootstrap>(std::move(*lib), rank, size);
   if (options.size > 1 && (rank != options.rank || size != options.size)) {
     return makeError(ErrorCode::kUsage, "mpirun's environment says rank " + std::to_string(options.rank) +
                                             " of " + std::to_string(options.size) +

@@ -6,13 +6,13 @@
 #include "bench/ucx/ucx_transport.h"
 
 #include <sched.h>
-#include <ucp/api/ucp.h>
 
 #include <list>
 #include <map>
 #include <optional>
 
 #include "bench/socket_util.h"
+#include "bench/ucx/ucx_api.h"
 #include "bench/ucx/ucx_config.h"
 #include "bench/ucx/ucx_stream.h"
 #include "bench/ucx/ucx_worker.h"
@@ -51,8 +51,10 @@ struct PeerSlot {
 
 class UcxTransport final : public Transport {
  public:
-  UcxTransport(int rank, int size, TransportOptions options)
-      : rank_(rank),
+  UcxTransport(std::shared_ptr<const ucx::UcxLibrary> lib, int rank, int size, TransportOptions options)
+      : lib_(std::move(lib)),
+        ucp_(lib_->ucp),
+        rank_(rank),
         size_(size),
         options_(std::move(options)),
         eps_(size, nullptr),
@@ -75,19 +77,19 @@ class UcxTransport final : public Transport {
   Status start(Bootstrap& bootstrap) {
     if (size_ > ucx::kMaxRanks) return makeError(ErrorCode::kUsage, "ucx backend supports at most 16M ranks");
     settings_ = ucx::settingsFor(options_, options_.data_rdma_ports);
-    auto worker = ucx::openWorker(settings_);
+    auto worker = ucx::openWorker(*lib_, settings_);
     if (!worker) return tl::unexpected(worker.error());
     worker_ = *worker;
     ucp_address_t* address = nullptr;
     std::size_t address_len = 0;
-    if (ucs_status_t st = ucp_worker_get_address(worker_.worker, &address, &address_len); st != UCS_OK) {
+    if (ucs_status_t st = ucp_.worker_get_address(worker_.worker, &address, &address_len); st != UCS_OK) {
       return ucxError(ErrorCode::kUnavailable, "ucp_worker_get_address", st);
     }
     // Peers and rank lines name the devices UCX was given (the user's UCX_NET_DEVICES wins over --data-if).
     ucx::PeerCard mine{options_.data_address, options_.hostname,
                        ucx::devicesInUse(settings_, options_.data_interface),
                        std::string(reinterpret_cast<const char*>(address), address_len)};
-    ucp_worker_release_address(worker_.worker, address);
+    ucp_.worker_release_address(worker_.worker, address);
     auto all = bootstrap.allgather(ucx::encodeCard(mine));
     if (!all) return tl::unexpected(all.error());
     std::vector<ucx::PeerCard> cards;
@@ -105,7 +107,7 @@ class UcxTransport final : public Transport {
       params.err_mode = UCP_ERR_HANDLING_MODE_PEER;
       params.err_handler.cb = &UcxTransport::onEndpointError;
       params.err_handler.arg = &slots_[r];
-      if (ucs_status_t st = ucp_ep_create(worker_.worker, &params, &eps_[r]); st != UCS_OK) {
+      if (ucs_status_t st = ucp_.ep_create(worker_.worker, &params, &eps_[r]); st != UCS_OK) {
         eps_[r] = nullptr;
         return ucxError(ErrorCode::kPeerLost, "cannot reach " + describe(r), st);
       }
@@ -119,7 +121,7 @@ class UcxTransport final : public Transport {
     ucp_request_param_t param{};
     param.op_attr_mask = UCP_OP_ATTR_FIELD_DATATYPE;
     param.datatype = ucp_dt_make_contig(1);
-    void* req = ucp_tag_send_nbx(eps_[peer], data, bytes, messageTag(rank_, send_seq_[peer]++), &param);
+    void* req = ucp_.tag_send_nbx(eps_[peer], data, bytes, messageTag(rank_, send_seq_[peer]++), &param);
     return track(req, peer, true);
   }
 
@@ -147,9 +149,9 @@ class UcxTransport final : public Transport {
         if (it == pending_.end()) continue;  // already waited for
         Pending& p = it->second;
         if (p.request != nullptr) {
-          ucs_status_t st = ucp_request_check_status(p.request);
+          ucs_status_t st = ucp_.request_check_status(p.request);
           if (st != UCS_INPROGRESS) {
-            ucp_request_free(p.request);
+            ucp_.request_free(p.request);
             p.request = nullptr;
             p.status = st;
             progressed = true;
@@ -211,14 +213,14 @@ class UcxTransport final : public Transport {
   // timers count there too and would hide a stalled peer from the deadline.
   bool progress() {
     bool moved = false;
-    ucp_worker_progress(worker_.worker);
+    ucp_.worker_progress(worker_.worker);
     for (auto it = incoming_.begin(); it != incoming_.end();) {
-      ucs_status_t st = it->request == nullptr ? UCS_OK : ucp_request_check_status(it->request);
+      ucs_status_t st = it->request == nullptr ? UCS_OK : ucp_.request_check_status(it->request);
       if (st == UCS_INPROGRESS) {
         ++it;
         continue;
       }
-      if (it->request != nullptr) ucp_request_free(it->request);
+      if (it->request != nullptr) ucp_.request_free(it->request);
       land(*it, st);
       it = incoming_.erase(it);
       moved = true;
@@ -227,7 +229,7 @@ class UcxTransport final : public Transport {
       while (streams_[r].wantsMessage() && slots_[r].error == UCS_OK) {
         ucp_tag_recv_info_t info{};
         ucp_tag_message_h msg =
-            ucp_tag_probe_nb(worker_.worker, messageTag(r, recv_seq_[r]), ~ucp_tag_t{0}, 1, &info);
+            ucp_.tag_probe_nb(worker_.worker, messageTag(r, recv_seq_[r]), ~ucp_tag_t{0}, 1, &info);
         if (msg == nullptr) break;
         ++recv_seq_[r];
         receiveMessage(r, msg, info.length);
@@ -263,7 +265,7 @@ class UcxTransport final : public Transport {
       count = in.iov.size();
       param.datatype = ucp_dt_make_iov();
     }
-    void* req = ucp_tag_msg_recv_nbx(worker_.worker, buffer, count, msg, &param);
+    void* req = ucp_.tag_msg_recv_nbx(worker_.worker, buffer, count, msg, &param);
     if (UCS_PTR_IS_ERR(req)) {
       slots_[peer].error = UCS_PTR_STATUS(req);
       incoming_.pop_back();
@@ -339,7 +341,7 @@ class UcxTransport final : public Transport {
 
   Status lost(int peer, ucs_status_t st, const char* what = "connection to") const {
     return makeError(ErrorCode::kPeerLost,
-                     std::string("lost ") + what + " " + describe(peer) + ": " + ucs_status_string(st));
+                     std::string("lost ") + what + " " + describe(peer) + ": " + lib_->statusText(st));
   }
 
   Status stalled(const std::vector<RequestId>& ids) const {
@@ -357,7 +359,7 @@ class UcxTransport final : public Transport {
   }
 
   tl::unexpected<Error> ucxError(ErrorCode code, const std::string& what, ucs_status_t st) const {
-    return makeError(code, "ucx: " + what + ": " + ucs_status_string(st) + " (" + describeConfig() + ")");
+    return makeError(code, "ucx: " + what + ": " + lib_->statusText(st) + " (" + describeConfig() + ")");
   }
 
   std::string describeConfig() const { return ucx::describeSettings(settings_); }
@@ -375,7 +377,7 @@ class UcxTransport final : public Transport {
     if (worker_.worker != nullptr) {
       for (auto& in : incoming_) {
         if (in.request == nullptr) continue;
-        ucp_request_cancel(worker_.worker, in.request);
+        ucp_.request_cancel(worker_.worker, in.request);
         requests.push_back(in.request);
       }
     }
@@ -385,11 +387,13 @@ class UcxTransport final : public Transport {
     bool force = broken_;
     for (const auto& s : slots_) force = force || s.error != UCS_OK;
     auto limit = std::min<Clock::duration>(options_.stall_timeout, std::chrono::seconds(2));
-    ucx::closeWorker(worker_, eps_, std::move(requests), force, limit);
+    ucx::closeWorker(*lib_, worker_, eps_, std::move(requests), force, limit);
     pending_.clear();
     incoming_.clear();
   }
 
+  std::shared_ptr<const ucx::UcxLibrary> lib_;  // open for as long as any UCX object lives
+  const ucx::UcpFunctions& ucp_;
   int rank_, size_;
   TransportOptions options_;
   std::vector<ucx::Setting> settings_;
@@ -409,7 +413,9 @@ class UcxTransport final : public Transport {
 }  // namespace
 
 Result<std::unique_ptr<Transport>> makeUcxTransport(Bootstrap& bootstrap, const TransportOptions& options) {
-  auto t = std::make_unique<UcxTransport>(bootstrap.rank(), bootstrap.size(), options);
+  auto lib = ucx::loadUcx(options.ucx_lib_dir);
+  if (!lib) return tl::unexpected(lib.error());
+  auto t = std::make_unique<UcxTransport>(std::move(*lib), bootstrap.rank(), bootstrap.size(), options);
   if (auto s = t->start(bootstrap); !s) return tl::unexpected(s.error());
   return std::unique_ptr<Transport>(std::move(t));
 }

@@ -5,11 +5,10 @@
 // after a failure (a flush towards a dead peer would never end), and
 // whatever is still in flight released before the worker is destroyed.
 
-#include <ucp/api/ucp.h>
-
 #include <chrono>
 #include <vector>
 
+#include "bench/ucx/ucx_api.h"
 #include "bench/ucx/ucx_config.h"
 #include "core/result.h"
 
@@ -21,12 +20,12 @@ struct Worker {
 };
 
 // kUsage when UCX rejects a setting, kUnavailable when UCP cannot start.
-Result<Worker> openWorker(const std::vector<Setting>& settings);
+Result<Worker> openWorker(const UcxLibrary& lib, const std::vector<Setting>& settings);
 
 // Closes `eps` (force or flush), waits at most `limit` for those closes and
 // `requests` (already cancelled where UCP can cancel) to finish, frees the
 // requests, then destroys the worker and the context. Leaves `w` empty.
-void closeWorker(Worker& w, std::vector<ucp_ep_h>& eps, std::vector<void*> requests, bool force,
-                 std::chrono::steady_clock::duration limit);
+void closeWorker(const UcxLibrary& lib, Worker& w, std::vector<ucp_ep_h>& eps, std::vector<void*> requests,
+                 bool force, std::chrono::steady_clock::duration limit);
 
 }  // namespace railkit::bench::ucx
