@@ -17,7 +17,6 @@ CTR_NS=""
 SHIP_BG_PIDS=()
 SHIP_CONTAINERS=()
 SHIP_IMAGES=()
-SHIP_TEMP_LIBS=()
 
 skip() {
   echo "SKIP: $*" >&2
@@ -161,16 +160,13 @@ ship_build_rootfs() {
   shift
   bash "$SHIP_SOURCE_DIR/scripts/build-rootfs.sh" "$@" "$DIST_TARBALL" "$dir" >"$WORK/build-rootfs.log" 2>&1 ||
     fail "scripts/build-rootfs.sh $* $DIST_TARBALL $dir: $(cat "$WORK/build-rootfs.log")"
-  ship_temporary_libs "$dir"
+  ship_glibc_only "$dir"
 }
 
-# TEMPORARY, until the Release build links its C++ runtime and libraries
-# statically (issue "Ship"): with RAILKIT_SHIP_TEMP_COPY_LIBS=1, the
-# libraries outside libc6 that `ldd` lists for bin/railkit are copied into
-# the root file system, so a stand-in tarball made from today's dynamically
-# linked build can run. Without it (the default) a binary that needs such a
-# library fails the test: the container holds glibc and nothing else.
-ship_temporary_libs() {
+# ship_glibc_only DIR: bin/railkit in the root file system DIR needs no
+# library outside libc6 (ldd on the host, whose glibc is the one copied in);
+# else the test fails naming them, before a container says less clearly why.
+ship_glibc_only() {
   local dir=$1 bin=$1/usr/local/bin/railkit lib real glibc_dir extra=()
   glibc_dir=$(readlink -f /lib/x86_64-linux-gnu)
   while read -r lib; do
@@ -179,17 +175,8 @@ ship_temporary_libs() {
     [[ $(dirname "$real") == "$glibc_dir" && -e $dir$glibc_dir/$(basename "$lib") ]] && continue
     extra+=("$lib")
   done < <(ldd "$bin" | awk '$2 == "=>" && $3 ~ /^\// {print $3}')
-  ((${#extra[@]} == 0)) && return 0
-  if [[ ${RAILKIT_SHIP_TEMP_COPY_LIBS:-0} != 1 ]]; then
-    fail "bin/railkit of $DIST_TARBALL needs libraries that are not glibc's: ${extra[*]} (expected a binary that needs only libc6; RAILKIT_SHIP_TEMP_COPY_LIBS=1 copies them in, for a stand-in tarball only)"
-  fi
-  echo "TEMPORARY (RAILKIT_SHIP_TEMP_COPY_LIBS=1): copied ${#extra[@]} non-glibc libraries into the root file system: ${extra[*]##*/}"
-  for lib in "${extra[@]}"; do
-    real=$(dirname "$(readlink -f "$lib")")/$(basename "$lib")
-    mkdir -p "$dir$(dirname "$real")"
-    cp -L "$lib" "$dir$real"
-    SHIP_TEMP_LIBS+=("$real")
-  done
+  ((${#extra[@]} == 0)) ||
+    fail "bin/railkit of $DIST_TARBALL needs libraries that are not glibc's: ${extra[*]} (expected a binary that needs only libc6)"
 }
 
 # ship_id WHAT: a container id unique to this run.
