@@ -17,5 +17,6 @@ void registerRender(CLI::App& app, CommandContext& context);
 void registerLint(CLI::App& app, CommandContext& context);
 void registerEnv(CLI::App& app, CommandContext& context);
 void registerExporter(CLI::App& app, CommandContext& context);
+void registerInstallSelf(CLI::App& app, CommandContext& context);
 
 }  // namespace railkit::cli

@@ -16,11 +16,11 @@ namespace {
 
 // Every subcommand, in the order --help lists them. One line per command.
 constexpr railkit::cli::CommandRegistrar kCommands[] = {
-    railkit::cli::registerInspect,  railkit::cli::registerSnapshot, railkit::cli::registerDoctor,
-    railkit::cli::registerExplain,  railkit::cli::registerWaitDns,  railkit::cli::registerLogs,
-    railkit::cli::registerBench,    railkit::cli::registerValidate, railkit::cli::registerReport,
-    railkit::cli::registerRender,   railkit::cli::registerLint,     railkit::cli::registerEnv,
-    railkit::cli::registerExporter,
+    railkit::cli::registerInspect,  railkit::cli::registerSnapshot,    railkit::cli::registerDoctor,
+    railkit::cli::registerExplain,  railkit::cli::registerWaitDns,     railkit::cli::registerLogs,
+    railkit::cli::registerBench,    railkit::cli::registerValidate,    railkit::cli::registerReport,
+    railkit::cli::registerRender,   railkit::cli::registerLint,        railkit::cli::registerEnv,
+    railkit::cli::registerExporter, railkit::cli::registerInstallSelf,
 };
 
 // CLI11's message for a parse error, made one line as every railkit error is:
@@ -82,6 +82,8 @@ constexpr HelpExample kExamples[] = {
     {"wait-dns", "railkit wait-dns --hostfile /etc/mpi/hostfile --timeout 300"},
     {"exporter",
      "railkit exporter --listen 0.0.0.0:9877 --interval 15   # then: curl localhost:9877/metrics"},
+    {"install-self",
+     "railkit install-self /opt/railkit   # an initContainer's emptyDir; then /opt/railkit/railkit"},
 };
 
 void addHelpFooters(CLI::App& app) {

@@ -21,7 +21,7 @@ namespace {
 struct RenderOptions {
   std::string profile;
   std::string out_dir;
-  std::string mode, launcher, image, ns, name;
+  std::string mode, launcher, image, railkit_image, ns, name;
   std::optional<int> nodes;
   std::optional<int> gpus;
   std::string job_token;  // --job-token; default: a random one per render
@@ -48,6 +48,7 @@ Result<k8s::render::Profile> loadProfile(const RenderOptions& options) {
   if (!options.mode.empty()) profile.mode = options.mode;
   if (!options.launcher.empty()) profile.launcher = options.launcher;
   if (!options.image.empty()) profile.image = options.image;
+  if (!options.railkit_image.empty()) profile.railkit_image = options.railkit_image;
   if (!options.ns.empty()) profile.ns = options.ns;
   if (!options.name.empty()) profile.name = options.name;
   if (options.nodes) profile.nodes = *options.nodes;
@@ -183,7 +184,12 @@ void addProfileFlags(CLI::App& command, RenderOptions& options) {
   command.add_option("--output", options.out_dir, "write one file per object into DIR")->type_name("DIR");
   command.add_option("--mode", options.mode, "rdma-shared sriov host-device dra gke-tcpxo host-network");
   command.add_option("--launcher", options.launcher, "mpijob indexed-job jobset trainjob");
-  command.add_option("--image", options.image, "image with the NCCL stack and railkit");
+  command.add_option("--image", options.image,
+                     "image with the NCCL stack (and railkit, without --railkit-image)");
+  command.add_option(
+      "--railkit-image", options.railkit_image,
+      "railkit's image: an initContainer copies railkit from it into every pod (/opt/railkit), "
+      "so --image needs only the NCCL stack");
   command.add_option("--namespace", options.ns, "namespace");
   command.add_option("--name", options.name, "job name");
   command.add_option("--nodes", options.nodes, "worker nodes")->check(wholeNumber(1, kMaxNodes));
@@ -212,7 +218,8 @@ void registerRender(CLI::App& app, CommandContext& context) {
       "exporter", "railkit exporter on every node: DaemonSet, Service, ServiceMonitor, PrometheusRule");
   auto exporter_options = std::make_shared<ExporterRenderOptions>();
   auto& deployment = exporter_options->deployment;
-  exporter->add_option("--image", deployment.image, "image holding the railkit binary")->required();
+  exporter->add_option("--image", deployment.image, "railkit's image (its /usr/local/bin/railkit runs)")
+      ->capture_default_str();
   exporter->add_option("--namespace", deployment.ns, "namespace (where Prometheus finds ServiceMonitors)")
       ->capture_default_str();
   exporter->add_option("--name", deployment.name, "name of every object")->capture_default_str();

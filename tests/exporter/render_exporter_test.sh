@@ -146,7 +146,7 @@ else
       {mode = 0}' "${2:-$WORK/exporter.yaml}"
   }
   mapfile -t argv < <(list command; list args)
-  [[ "${argv[0]:-}" == railkit && "${argv[1]:-}" == exporter ]] || fail "unexpected container command: ${argv[*]}"
+  [[ "${argv[0]:-}" == /usr/local/bin/railkit && "${argv[1]:-}" == exporter ]] || fail "unexpected container command: ${argv[*]}"
   grep -q 'mountPath: "/host/sys"' "$WORK/exporter.yaml" || fail "no /host/sys mount"
   grep -q 'runAsUser: 65534' "$WORK/exporter.yaml" || fail "not nobody"
   # The node: a fixture's sys at the hostPath's mount point (/host -> $WORK/host).

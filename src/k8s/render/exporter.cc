@@ -11,6 +11,7 @@
 
 #include <algorithm>
 
+#include "core/version.h"
 #include "k8s/render/emit.h"
 
 namespace railkit::k8s::render {
@@ -59,7 +60,7 @@ json daemonSet(const ExporterDeployment& d) {
   json container = {
       {"name", "exporter"},
       {"image", d.image},
-      {"command", {"railkit"}},
+      {"command", {"/usr/local/bin/railkit"}},
       {"args", args},
       {"ports", {{{"name", "metrics"}, {"containerPort", d.port}, {"protocol", "TCP"}}}},
       {"livenessProbe", probe},
@@ -161,9 +162,13 @@ json prometheusRule(const ExporterDeployment& d) {
 
 }  // namespace
 
+std::string defaultRailkitImage() {
+  return std::string("railkit:") + kRailkitVersion;
+}
+
 Result<std::vector<RenderedObject>> renderExporter(const ExporterDeployment& d) {
   if (d.image.empty())
-    return makeError(ErrorCode::kUsage, "render exporter: --image is required (an image holding railkit)");
+    return makeError(ErrorCode::kUsage, "render exporter: --image is empty (expected railkit's image)");
   if (d.port < 1 || d.port > 65535)
     return makeError(ErrorCode::kUsage, "render exporter: --port must be 1-65535");
   if (d.interval_s < 1)

@@ -9,10 +9,16 @@
 
 namespace railkit::k8s::render {
 
+// railkit:VERSION, the name `docker build -t` and `ctr image import
+// --base-name railkit` give the image of this version.
+std::string defaultRailkitImage();
+
 struct ExporterDeployment {
   std::string ns = "monitoring";
   std::string name = "railkit-exporter";
-  std::string image;  // required: holds the railkit binary
+  // railkit's OCI image (docs/install.md: `make image`, pushed where the
+  // cluster pulls from), which runs /usr/local/bin/railkit.
+  std::string image = defaultRailkitImage();
   int port = 9877;
   int interval_s = 15;  // the exporter's --interval
   // exporter --pods: per-pod RDMA counters. Costs privilege, so only on

@@ -37,18 +37,19 @@ PodNetwork podNetwork(const Profile& profile, const PodDecoration& decoration) {
                       !(profile.test.tool == "railkit" && profile.test.backend == "tcp");
   net.ssh_port = decoration.host_network ? 2222 : 22;
   for (const std::string& line : decoration.command_prelude) net.mode_prelude += line + "\n";
+  if (!profile.railkit_image.empty()) net.railkit = kRailkitInjectedBinary;
   return net;
 }
 
 std::string envPrelude(const PodNetwork& net) {
-  std::string call = "railkit env --ctrl-if " + net.ctrl_if;
+  std::string call = net.railkit + " env --ctrl-if " + net.ctrl_if;
   if (!net.data_ifs.empty()) call += " --data-if " + joined(net.data_ifs);
   if (net.rdma_expected) call += " --check";
   return "railkit_env=$(" + call + ") || exit 1\neval \"$railkit_env\"\n" + net.mode_prelude;
 }
 
 std::string benchCommand(const Profile& profile, const PodNetwork& net) {
-  std::string out = "railkit bench " + profile.test.op + " --backend " + profile.test.backend;
+  std::string out = net.railkit + " bench " + profile.test.op + " --backend " + profile.test.backend;
   if (!net.data_ifs.empty()) out += " --data-if =" + joined(net.data_ifs);
   return out + " --ctrl-if =" + net.ctrl_if + " -b " + profile.test.min_bytes + " -e " +
          profile.test.max_bytes;
@@ -59,7 +60,7 @@ std::string benchCommand(const Profile& profile, const PodNetwork& net) {
 // GPUDirect-TCPXO has no RDMA device to count. No --rails: validate reads
 // NCCL_IB_HCA, which railkit env computed from the pod's own devices.
 std::string validateCommand(const Profile& profile, const PodNetwork& net) {
-  std::string out = "railkit validate --backend " + profile.test.backend;
+  std::string out = net.railkit + " validate --backend " + profile.test.backend;
   if (!net.data_ifs.empty()) out += " --data-if =" + joined(net.data_ifs);
   out += " --ctrl-if =" + net.ctrl_if;
   if (profile.mode != "gke-tcpxo") out += " --expect-nics " + std::to_string(profile.data_interfaces.size());
@@ -163,8 +164,8 @@ std::string indexedMpiScript(const Profile& profile, const PodNetwork& net, cons
          "\" >>\"$hostfile\"\n"
          "    i=$((i + 1))\n"
          "  done\n"
-         "  railkit wait-dns --hostfile \"$hostfile\" --timeout " +
-         kWaitSeconds +
+         "  " +
+         net.railkit + " wait-dns --hostfile \"$hostfile\" --timeout " + kWaitSeconds +
          " || { kill \"$sshd_pid\"; exit 3; }\n"
          "  mpirun --hostfile \"$hostfile\" -np " +
          ranks + " " + mpirunOptions(net) + "    " + exports +
@@ -247,10 +248,8 @@ std::string indexedPerftestScript(const Profile& profile, const PodNetwork& net,
          kWaitSeconds + " " + tool +
          " \"$@\"; fi\n"
          "echo " +
-         server +
-         " >/tmp/railkit-server\n"
-         "railkit wait-dns --hostfile /tmp/railkit-server --timeout " +
-         kWaitSeconds +
+         server + " >/tmp/railkit-server\n" + net.railkit +
+         " wait-dns --hostfile /tmp/railkit-server --timeout " + kWaitSeconds +
          " || exit 3\n"
          "# The server may not listen yet: retry the client until one deadline.\n"
          "deadline=$(($(date +%s) + " +

@@ -24,6 +24,9 @@ struct PodNetwork {
   bool rdma_expected = true;          // railkit env --check: RDMA must be there
   int ssh_port = 22;                  // 2222 with hostNetwork (the node's sshd holds 22)
   std::string mode_prelude;           // PodDecoration::command_prelude, one line each
+  // How the scripts call railkit: from the image's PATH, or the copy an
+  // initContainer put in the pod (kRailkitInjectedBinary, railkitImage).
+  std::string railkit = "railkit";
 };
 
 PodNetwork podNetwork(const Profile& profile, const PodDecoration& decoration);

@@ -83,6 +83,41 @@ json ncclEnv(const Profile& profile, const PodDecoration& decoration) {
   return env;
 }
 
+void injectRailkit(const Profile& profile, json& spec) {
+  if (profile.railkit_image.empty()) return;
+  // The railkit image has no shell (glibc, CA certificates, railkit), so no
+  // cp: railkit copies its own executable (install-self writes a temporary
+  // file in the directory and renames it, so a reader never sees half of
+  // it). It needs nothing but the emptyDir: nobody, no capability, no
+  // writable root, and little memory and CPU for one copy.
+  json init = {{"name", "railkit-install"},
+               {"image", profile.railkit_image},
+               {"command", {"/usr/local/bin/railkit", "install-self", kRailkitMount}},
+               {"resources",
+                {{"requests", {{"cpu", "10m"}, {"memory", "32Mi"}}},
+                 {"limits", {{"cpu", "500m"}, {"memory", "64Mi"}}}}},
+               {"securityContext",
+                {{"runAsNonRoot", true},
+                 {"runAsUser", 65534},
+                 {"runAsGroup", 65534},
+                 {"allowPrivilegeEscalation", false},
+                 {"readOnlyRootFilesystem", true},
+                 {"capabilities", {{"drop", {"ALL"}}}},
+                 {"seccompProfile", {{"type", "RuntimeDefault"}}}}},
+               {"volumeMounts", {{{"name", kRailkitVolume}, {"mountPath", kRailkitMount}}}}};
+  // First: railkit is in place before a native sidecar or the test starts.
+  json inits = json::array({init});
+  if (spec.contains("initContainers"))
+    for (const auto& item : spec["initContainers"]) inits.push_back(item);
+  spec["initContainers"] = inits;
+  spec["volumes"].push_back({{"name", kRailkitVolume}, {"emptyDir", {{"sizeLimit", "256Mi"}}}});
+  // Read-only: a test container can run the copy, never replace it for the
+  // pod's other containers.
+  for (auto& container : spec["containers"])
+    container["volumeMounts"].push_back(
+        {{"name", kRailkitVolume}, {"mountPath", kRailkitMount}, {"readOnly", true}});
+}
+
 json workerPodSpec(const Profile& profile, const PodDecoration& decoration, const json& command,
                    const json& extra_env, const std::string& container) {
   json limits = decoration.limits;
@@ -112,6 +147,7 @@ json workerPodSpec(const Profile& profile, const PodDecoration& decoration, cons
     spec["hostNetwork"] = true;
     spec["dnsPolicy"] = "ClusterFirstWithHostNet";
   }
+  injectRailkit(profile, spec);
   return spec;
 }
 
@@ -209,7 +245,7 @@ std::string mpiLauncherScript(const Profile& profile, const PodNetwork& net, con
     forward += " -x " + item["name"].get<std::string>() + "=" + item["value"].get<std::string>();
   }
   forward = (library_path_set ? " -x PATH" : " -x PATH -x LD_LIBRARY_PATH") + forward;
-  std::string script = "railkit wait-dns --hostfile " + hostfile + " --timeout 600 || exit 3\n";
+  std::string script = net.railkit + " wait-dns --hostfile " + hostfile + " --timeout 600 || exit 3\n";
   std::string ranks = std::to_string(profile.nodes * profile.gpus_per_node);
   std::string program;
   if (profile.test.tool == "perftest") {
@@ -272,6 +308,7 @@ RenderedObject mpiJob(const Profile& profile, const PodDecoration& decoration) {
   json launcher = {
       {"containers",
        {launcherContainer(profile, "launcher", mpiLauncherScript(profile, net, env, "/etc/mpi/hostfile"))}}};
+  injectRailkit(profile, launcher);
   json worker = workerPodSpec(profile, decoration, bash(sshdWorkerScript(net, "")), json::array());
   json spec = {
       {"slotsPerWorker", slotsPerWorker(profile)},
@@ -326,6 +363,7 @@ json trainingRuntimeSpec(const Profile& profile, const PodDecoration& decoration
                        "/id_rsa /root/.ssh/id_rsa\n" +
                        mpiLauncherScript(profile, net, env, "/etc/mpi/hostfile");
   json launcher_pod = {{"containers", {launcherContainer(profile, "node", launch)}}};
+  injectRailkit(profile, launcher_pod);
   json worker_pod =
       workerPodSpec(profile, decoration, bash(sshdWorkerScript(net, keys)), json::array(), "node");
   // Ready once sshd listens: the launcher's dependsOn waits for that.

@@ -42,6 +42,17 @@ struct PodDecoration {
   std::vector<std::string> command_prelude;
 };
 
+// Where railkit lands in a pod with profile.railkit_image: the emptyDir an
+// initContainer fills from the railkit image, mounted read-only in the test
+// containers, so the user's NCCL image needs no railkit of its own.
+inline constexpr const char* kRailkitVolume = "railkit-bin";
+inline constexpr const char* kRailkitMount = "/opt/railkit";
+inline constexpr const char* kRailkitInjectedBinary = "/opt/railkit/railkit";
+// With profile.railkit_image set, adds that volume, the initContainer that
+// fills it and the read-only mount in every container of the pod spec
+// `spec`; without it, leaves `spec` as it is.
+void injectRailkit(const Profile& profile, json& spec);
+
 // Objects the mode needs next to the job, and what it adds to workers.
 Result<std::vector<RenderedObject>> renderMode(const Profile& profile, PodDecoration& decoration);
 // The job objects.

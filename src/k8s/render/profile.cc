@@ -157,7 +157,8 @@ Result<Profile> parseProfile(std::string_view text, std::string_view file) {
   static const char* kKnown[] = {"name",         "namespace",        "image",          "nodes",
                                  "gpusPerNode",  "fabric",           "mode",           "launcher",
                                  "resourceName", "controlInterface", "dataInterfaces", "hcas",
-                                 "shmSize",      "draGpus",          "test",           "dataPciAddresses"};
+                                 "shmSize",      "draGpus",          "test",           "dataPciAddresses",
+                                 "railkitImage"};
   for (size_t i = 0; i < root.entries.size(); ++i) {
     const std::string& key = root.entries[i].first;
     if (std::find_if(std::begin(kKnown), std::end(kKnown), [&](const char* k) { return key == k; }) ==
@@ -172,6 +173,7 @@ Result<Profile> parseProfile(std::string_view text, std::string_view file) {
   str("name", profile.name);
   str("namespace", profile.ns);
   str("image", profile.image);
+  str("railkitImage", profile.railkit_image);
   str("fabric", profile.fabric);
   str("mode", profile.mode);
   str("launcher", profile.launcher);

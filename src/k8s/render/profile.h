@@ -29,7 +29,11 @@ struct TestSpec {
 struct Profile {
   std::string name;
   std::string ns = "rdma-test";
-  std::string image;  // required: holds the NCCL stack and railkit
+  std::string image;  // required: holds the NCCL stack (and railkit, unless railkit_image)
+  // The railkit image (railkitImage, --railkit-image): when set, every
+  // workload pod copies railkit from it into an emptyDir (an initContainer)
+  // and runs /opt/railkit/railkit, so `image` needs no railkit of its own.
+  std::string railkit_image;
   int nodes = 2;
   int gpus_per_node = 8;              // 0 only with test.tool validate (a node that must have no GPU)
   std::string fabric = "infiniband";  // infiniband | roce | tcpxo

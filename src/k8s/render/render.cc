@@ -62,6 +62,12 @@ Result<std::vector<RenderedObject>> renderProfile(const Profile& input) {
   }
   for (RenderedObject& object : *launcher) {
     if (!decoration.pod_comment.empty()) object.comment += " " + decoration.pod_comment;
+    const std::string kind = object.object.value("kind", "");
+    bool holds_pods = kind == "MPIJob" || kind == "Job" || kind == "JobSet" || kind == "TrainingRuntime";
+    if (holds_pods && !profile.railkit_image.empty())
+      object.comment += " railkit comes from " + profile.railkit_image +
+                        ": an initContainer copies it into the emptyDir " + kRailkitVolume +
+                        ", mounted read-only at " + kRailkitMount + "; the image needs no railkit.";
     objects.push_back(std::move(object));
   }
   for (size_t i = 0; i < objects.size(); ++i) {

@@ -25,7 +25,7 @@ std::string octal(int mode) {
 }
 
 Status writeContainer(const ResolvedContainer& c, const fs::path& dir) {
-  std::string argv, env, human, assignments, dirs, files, binds;
+  std::string argv, env, human, assignments, dirs, files, binds, volumes, security;
   for (const std::string& arg : c.argv) {
     argv += arg + '\0';
     if (!human.empty()) human += ' ';
@@ -43,11 +43,22 @@ Status writeContainer(const ResolvedContainer& c, const fs::path& dir) {
   }
   for (const HostMount& m : c.host_mounts)
     binds += std::string(m.read_only ? "ro " : "rw ") + m.host_path + " " + m.path + "\n";
-  for (auto [name, content] :
-       {std::pair{"argv", &argv}, {"env", &env}, {"dirs", &dirs}, {"files", &files}, {"binds", &binds}}) {
+  for (const PodVolumeMount& m : c.pod_volumes)
+    volumes += std::string(m.read_only ? "ro " : "rw ") + m.volume + " " + m.path + "\n";
+  if (c.run_as_user >= 0)
+    security += "user " + std::to_string(c.run_as_user) + " " + std::to_string(c.run_as_group) + "\n";
+  if (c.read_only_root) security += "read-only-root\n";
+  for (auto [name, content] : {std::pair{"argv", &argv},
+                               {"env", &env},
+                               {"dirs", &dirs},
+                               {"files", &files},
+                               {"binds", &binds},
+                               {"volumes", &volumes},
+                               {"security", &security}}) {
     auto status = writeFile(dir / name, *content);
     if (!status) return status;
   }
+  if (auto status = writeFile(dir / "image", c.image + "\n"); !status) return status;
   return writeFile(dir / "command.txt", assignments + human + "\n");
 }
 

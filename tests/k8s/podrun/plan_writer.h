@@ -10,7 +10,9 @@
 //   pods/POD/c/NAME/  argv and env (NUL-separated), command.txt (shell-quoted, for
 //               people), dirs ("MODE ro|rw PATH"), files ("MODE PATH"), the files'
 //               content under root/PATH, binds ("ro|rw HOSTPATH PATH": hostPath
-//               volumes, HOSTPATH read under the fake node's root)
+//               volumes, HOSTPATH read under the fake node's root), volumes ("ro|rw
+//               VOLUME PATH": emptyDir volumes, one directory per pod), image (the
+//               container's image), security ("user UID GID", "read-only-root")
 #include <filesystem>
 
 #include "core/result.h"

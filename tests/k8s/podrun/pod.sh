@@ -19,11 +19,18 @@
 #     /etc/hosts, the image's files (IMAGE: the sshd host keys the test made),
 #     the volumes' directories and files (Secrets, ConfigMaps), hostPath
 #     volumes (read under NODEROOT, the fake node's root) and
-#     /usr/local/bin/railkit (the build tree's), then execs argv with exactly
-#     the image's env (IMAGE.env) and the planned env. The host's files are
-#     never written: a path outside those trees (an image's /fts, a mount at
-#     /hostsysfs or /dev/aperture_devices) is made in a new root built of
-#     binds of the host's entries, and the container runs chrooted there.
+#     /usr/local/bin/railkit (the build tree's; with RAILKIT "-" none, and
+#     the container must find no railkit on its PATH), then execs argv with
+#     exactly the image's env (IMAGE.env) and the planned env. The host's
+#     files are never written: a path outside those trees (an image's /fts,
+#     a mount at /hostsysfs, /dev/aperture_devices or an emptyDir's
+#     /opt/railkit) is made in a new root built of binds of the host's
+#     entries, and the container runs chrooted there. A container whose
+#     image IMAGE.roots names ("REF DIR" lines) runs in DIR alone instead:
+#     an overlay of it with the pod's /proc and /dev, nothing of the
+#     machine's, read-only with readOnlyRootFilesystem, as the planned user.
+#     emptyDir volumes are one directory per pod (PODDIR/vol/NAME) bound in
+#     every container that mounts them, read-only where the mount says so.
 set -uo pipefail
 mode=$1 poddir=$2
 
@@ -43,6 +50,7 @@ in_trees() {
 # (made in its new root, below); nothing else, so the host is never written.
 writable() {
   local e
+  [[ -n $own ]] && return 0  # a root of the image's own, all on an overlay
   in_trees "$1" && return 0
   for e in "${extras[@]}"; do [[ $1 == "$e" || $1 == "$e"/* ]] && return 0; done
   echo "pod runner: cannot place $1 in the container (only /etc, /root, /usr/local, /run, /tmp, /dev/shm)" >&2
@@ -77,12 +85,27 @@ if [[ $mode == container ]]; then
   name=$3 rk=$4 image=$5 noderoot=${6:-} c="$poddir/c/$3"
   mkdir -p "$c/ovl"
   mount -t tmpfs podrun "$c/ovl" || exit 126
-  for dir in /etc /root /usr/local; do overlay "$dir" "$c/ovl" || exit 126; done
-  # What lies outside the private trees: the image's directories and the
-  # hostPath mount points. Each such path gets a new root whose directories
-  # on the way to it are grafted, so it is made on a tmpfs.
+  # The image's own tree, when the runner has one for the container's image.
+  own="" ref=$(cat "$c/image" 2>/dev/null)
+  if [[ -n $ref && -f $image.roots ]]; then
+    while read -r r dir; do [[ $r == "$ref" ]] && own=$dir; done <"$image.roots"
+  fi
+  user="" rofs=0
+  while read -r key a b; do
+    case $key in user) user="$a:$b" ;; read-only-root) rofs=1 ;; esac
+  done < <(cat "$c/security" 2>/dev/null)
+  [[ -z $own ]] && for dir in /etc /root /usr/local; do overlay "$dir" "$c/ovl" || exit 126; done
+  # What lies outside the private trees: the image's directories, the
+  # hostPath and emptyDir mount points. Each such path gets a new root whose
+  # directories on the way to it are grafted, so it is made on a tmpfs.
   extras=() grafted=() root=""
-  if [[ -d $image ]]; then
+  if [[ -n $own ]]; then
+    root="$c/ovl/root"
+    mkdir -p "$root" "$c/ovl/own-upper" "$c/ovl/own-work" &&
+      mount -t overlay podrun -o "lowerdir=$own,upperdir=$c/ovl/own-upper,workdir=$c/ovl/own-work" "$root" &&
+      mkdir -p "$root/etc" "$root/proc" "$root/dev" && mount --rbind /proc "$root/proc" &&
+      mount --rbind /dev "$root/dev" || exit 126
+  elif [[ -d $image ]]; then
     while read -r f; do
       f=/${f#./}
       in_trees "$f" && continue
@@ -91,7 +114,10 @@ if [[ $mode == container ]]; then
       extras+=("$(dirname "$f")")
     done < <(cd "$image" && find . -mindepth 1 \( -type f -o -type l \))
   fi
-  while read -r access host path; do in_trees "$path/" || extras+=("$path"); done <"$c/binds"
+  if [[ -z $own ]]; then
+    while read -r access host path; do in_trees "$path/" || extras+=("$path"); done <"$c/binds"
+    while read -r access vol path; do in_trees "$path/" || extras+=("$path"); done <"$c/volumes"
+  fi
   for e in "${extras[@]}"; do
     a=$e
     while [[ ! -d $a || -L $a ]]; do a=$(dirname "$a"); done
@@ -103,8 +129,16 @@ if [[ $mode == container ]]; then
     for e in "${extras[@]}"; do mkdir -p "$root$e" || exit 126; done
   fi
   cp "$poddir/hosts" "$root/etc/hosts" && cp "$poddir/hostname" "$root/etc/hostname" || exit 126
-  [[ -d $image ]] && cp -a "$image/." "$root/"
-  mkdir -p "$root/usr/local/bin" && ln -sf "$rk" "$root/usr/local/bin/railkit"
+  if [[ -z $own ]]; then
+    [[ -d $image ]] && cp -a "$image/." "$root/"
+    # An image without railkit (RAILKIT "-"): the machine's own
+    # /usr/local/bin/railkit, if any, is hidden in the overlay too.
+    if [[ $rk == - ]]; then
+      rm -f "$root/usr/local/bin/railkit"
+    else
+      mkdir -p "$root/usr/local/bin" && ln -sf "$rk" "$root/usr/local/bin/railkit"
+    fi
+  fi
   while read -r m access path; do
     writable "$path" || exit 126
     rm -rf "$root$path" && mkdir -p "$root$path" && chmod "$m" "$root$path" || exit 126
@@ -126,6 +160,15 @@ if [[ $mode == container ]]; then
     mkdir -p "$noderoot$host" "$root$path" && mount --bind "$noderoot$host" "$root$path" || exit 126
     if [[ $access == ro ]]; then mount -o remount,bind,ro "$root$path" || exit 126; fi
   done <"$c/binds"
+  # emptyDir volumes: the pod's directory (mode 0777, as the kubelet makes
+  # it), shared by the containers that mount it.
+  while read -r access vol path; do
+    writable "$path/" || exit 126
+    mkdir -p "$poddir/vol/$vol" && chmod 777 "$poddir/vol/$vol" && mkdir -p "$root$path" &&
+      mount --bind "$poddir/vol/$vol" "$root$path" || exit 126
+    if [[ $access == ro ]]; then mount -o remount,bind,ro "$root$path" || exit 126; fi
+  done <"$c/volumes"
+  if [[ -n $own ]] && ((rofs)); then mount -o remount,ro "$root" || exit 126; fi
   mapfile -d '' -t env <"$c/env"
   mapfile -d '' -t argv <"$c/argv"
   # The image's own ENV lines (IMAGE.env beside it, one KEY=VALUE a line),
@@ -133,9 +176,20 @@ if [[ $mode == container ]]; then
   image_env=()
   [[ -f $image.env ]] && mapfile -t image_env <"$image.env"
   cd / || exit 126
+  path=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
+  if [[ -n $own ]]; then
+    # The image may have no env (railkit's has no shell either): env runs
+    # here, chroot (the machine's) enters the image's root as the user.
+    exec env -i PATH=$path HOME=/root HOSTNAME="$(hostname)" "${image_env[@]}" "${env[@]}" \
+      "$(command -v chroot)" ${user:+--userspec=$user} "$root" "${argv[@]}"
+  fi
   chroot=()
-  [[ -n $root ]] && chroot=(chroot "$root")
-  exec "${chroot[@]}" env -i PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin HOME=/root \
+  [[ -n $root || -n $user ]] && chroot=(chroot ${user:+--userspec=$user} "${root:-/}")
+  if [[ $rk == - ]]; then
+    found=$("${chroot[@]}" env -i PATH=$path sh -c 'command -v railkit' 2>/dev/null)
+    [[ -z $found ]] || { echo "pod runner: the image has railkit ($found), though this run gives it none" >&2; exit 126; }
+  fi
+  exec "${chroot[@]}" env -i PATH=$path HOME=/root \
     HOSTNAME="$(hostname)" "${image_env[@]}" "${env[@]}" "${argv[@]}"
 fi
 

@@ -57,6 +57,17 @@ Result<EnvVar> parseEnvVar(const YamlNode& item, const std::string& where) {
   return var;
 }
 
+// A user or group id (runAsUser, runAsGroup): 0 to 2^31-1, as the API takes.
+Result<long> idField(const YamlNode* node, long fallback, const std::string& where) {
+  if (node == nullptr || node->type == YamlNode::Type::kNull) return fallback;
+  long value = 0;
+  const std::string& text = node->text();
+  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (ec != std::errc() || end != text.data() + text.size() || value < 0 || value > 2147483647L)
+    return makeError(ErrorCode::kInvalidInput, where + ": expected a user or group id, found '" + text + "'");
+  return value;
+}
+
 Result<Container> parseContainer(const YamlNode& node, const std::string& where) {
   Container container;
   if (const YamlNode* name = node.get("name")) container.name = name->text();
@@ -98,6 +109,19 @@ Result<Container> parseContainer(const YamlNode& node, const std::string& where)
     }
   }
   container.native_sidecar = node.get("restartPolicy") && node.get("restartPolicy")->text() == "Always";
+  if (const YamlNode* image = node.get("image")) container.image = image->text();
+  if (const YamlNode* security = node.get("securityContext")) {
+    auto user = idField(security->get("runAsUser"), -1, here + ".securityContext.runAsUser");
+    if (!user) return tl::unexpected(user.error());
+    // The runtime runs a container with runAsUser alone in group 0.
+    auto group =
+        idField(security->get("runAsGroup"), *user >= 0 ? 0 : -1, here + ".securityContext.runAsGroup");
+    if (!group) return tl::unexpected(group.error());
+    container.run_as_user = *user;
+    container.run_as_group = *group;
+    container.read_only_root =
+        security->get("readOnlyRootFilesystem") && security->get("readOnlyRootFilesystem")->text() == "true";
+  }
   return container;
 }
 

@@ -62,6 +62,14 @@ struct Container {
   std::vector<EnvFrom> env_from;
   std::vector<VolumeMount> mounts;
   bool native_sidecar = false;  // an initContainer with restartPolicy: Always
+  // Which root the runner gives the container: an image it has a tree for
+  // (podrun.sh's PR_RAILKIT_IMAGE), or the machine's own Debian.
+  std::string image;
+  // securityContext: the user it runs as (-1: the image's, root), and a
+  // read-only root file system.
+  long run_as_user = -1;
+  long run_as_group = -1;
+  bool read_only_root = false;
 };
 
 struct PodTemplate {

@@ -399,5 +399,56 @@ TEST(PodPlanCompare, ABinaryOnSeveralLinesIsOneSwap) {
   EXPECT_FALSE(compareScriptWords(scriptWords(a), scriptWords(d)));
 }
 
+// An emptyDir is the pod's, shared by the containers that mount it (an
+// initContainer fills it); each container keeps its image and user.
+TEST(PodPlan, EmptyDirImagesAndUsers) {
+  auto p = plan(R"y(
+apiVersion: batch/v1
+kind: Job
+metadata: {name: job, namespace: ns}
+spec:
+  completionMode: Indexed
+  completions: 1
+  template:
+    spec:
+      initContainers:
+        - name: copy
+          image: tools:1
+          command: [/usr/local/bin/railkit, install-self, /opt/railkit]
+          securityContext: {runAsUser: 65534, runAsGroup: 65534, readOnlyRootFilesystem: true}
+          volumeMounts: [{name: bin, mountPath: /opt/railkit}]
+      containers:
+        - name: main
+          image: app:1
+          command: [/opt/railkit/railkit, --version]
+          volumeMounts:
+            - {name: bin, mountPath: /opt/railkit, readOnly: true}
+            - {name: shm, mountPath: /dev/shm}
+      volumes:
+        - {name: bin, emptyDir: {}}
+        - {name: shm, emptyDir: {medium: Memory}}
+)y");
+  ASSERT_TRUE(p) << p.error().message;
+  const ResolvedPod& job = pod(*p, "job-0");
+  ASSERT_EQ(job.containers.size(), 2u);
+  const ResolvedContainer& copy = job.containers[0];
+  EXPECT_EQ(copy.kind, "init");
+  EXPECT_EQ(copy.image, "tools:1");
+  EXPECT_EQ(copy.run_as_user, 65534);
+  EXPECT_EQ(copy.run_as_group, 65534);
+  EXPECT_TRUE(copy.read_only_root);
+  ASSERT_EQ(copy.pod_volumes.size(), 1u);
+  EXPECT_EQ(copy.pod_volumes[0].volume, "bin");
+  EXPECT_FALSE(copy.pod_volumes[0].read_only);
+  const ResolvedContainer& main = job.containers[1];
+  EXPECT_EQ(main.image, "app:1");
+  EXPECT_EQ(main.run_as_user, -1);
+  EXPECT_FALSE(main.read_only_root);
+  ASSERT_EQ(main.pod_volumes.size(), 1u);  // /dev/shm is the pod's own tmpfs
+  EXPECT_EQ(main.pod_volumes[0].path, "/opt/railkit");
+  EXPECT_TRUE(main.pod_volumes[0].read_only);
+  EXPECT_TRUE(main.dirs.empty());
+}
+
 }  // namespace
 }  // namespace railkit::podrun

@@ -61,6 +61,14 @@ pr_run() {
   mkdir -p "$RK_WORK/bin"
   cp "$rk" "$RK_WORK/bin/railkit" && cp "$PR_DIR/pod.sh" "$RK_WORK/bin/pod.sh" || return 2
   rk="$RK_WORK/bin/railkit"
+  # PR_RAILKIT_IMAGE=REF: containers of image REF run in railkit's own image
+  # (pr_railkit_image), and the other images have no railkit: the pods can
+  # only run the copy an initContainer made (render --railkit-image).
+  local pod_rk=$rk
+  if [[ -n ${PR_RAILKIT_IMAGE:-} ]]; then
+    pr_railkit_image "$rk" || return 2
+    pod_rk=-
+  fi
   # In the sanitizer build the image carries the sanitizer settings, as a
   # test image would in its ENV: ASan's options, LSan's suppressions for
   # OpenMPI's own leaks (tests/bench/lsan.supp), OpenMPI's components kept
@@ -96,7 +104,7 @@ pr_run() {
   done < <(pr_pods)
   while IFS=$'\t' read -r node pod host end role job ctrl; do
     ip netns exec "$(rk_node "$node")" unshare --uts --mount --propagation private \
-      bash "$RK_WORK/bin/pod.sh" pod "$PR_PLAN/pods/$pod" "$rk" "$RK_WORK/image" "$RK_WORK/nodes/$node" &
+      bash "$RK_WORK/bin/pod.sh" pod "$PR_PLAN/pods/$pod" "$pod_rk" "$RK_WORK/image" "$RK_WORK/nodes/$node" &
     PR_PID[$pod]=$!
   done < <(pr_pods)
   local started=$SECONDS deadline=$((SECONDS + timeout)) running deleted=0
@@ -137,6 +145,33 @@ pr_run() {
     sleep 0.2
   done
   pr_report
+}
+
+# pr_railkit_image RAILKIT: the root of railkit's OCI image, as
+# scripts/make-image.sh builds it (scripts/build-rootfs.sh: libc6's files,
+# /etc/nsswitch.conf and /etc/hosts, no shell), from a dist-shaped tarball
+# of this RAILKIT, so /usr/local/bin/railkit is the build's binary; pod.sh
+# runs the containers of image PR_RAILKIT_IMAGE in it (IMAGE.roots). A
+# binary that links more than glibc (the sanitizer build's runtimes, or a
+# build that still links a library the release binary loads with dlopen)
+# gets those libraries too, each named in the log; the image's sanitizer
+# settings get their suppressions file.
+pr_railkit_image() {
+  local dist="$RK_WORK/dist" tree="$RK_WORK/railkit-image" top=railkit-podrun-linux-x86_64 lib
+  mkdir -p "$dist/$top/bin" && cp "$1" "$dist/$top/bin/railkit" &&
+    tar -C "$dist" -cf - "$top" | gzip -1 >"$dist/railkit.tar.gz" || return 1
+  bash "$PR_DIR/../../../scripts/build-rootfs.sh" "$dist/railkit.tar.gz" "$tree" >/dev/null || return 1
+  local added=()
+  while read -r lib; do
+    [[ -e $tree$lib ]] && continue
+    install -D -m 644 "$lib" "$tree$lib" || return 1
+    added+=("${lib##*/}")
+  done < <(ldd "$1" | awk '$3 ~ /^\// { print $3 }')
+  ((${#added[@]} == 0)) || pr_log "railkit image: the binary also links ${added[*]} (added beside glibc)"
+  if [[ -n ${RAILKIT_SANITIZER_BUILD:-} ]]; then
+    cp "$PR_DIR/../../bench/lsan.supp" "$tree/etc/railkit-lsan.supp" || return 1
+  fi
+  echo "$PR_RAILKIT_IMAGE $tree" >"$RK_WORK/image.roots"
 }
 
 # pr_fake_rdma (with PR_FAKE_RDMA set): netns nodes have no RDMA device, so

@@ -19,18 +19,34 @@
 # flags v1.0.20 takes, stayed up until the test ended and was stopped by
 # SIGTERM; the test process ran with the profile's NCCL_FASTRAK_* and
 # NCCL_TUNER_CONFIG_PATH and the pod's own interface names over them.
-# Usage: podrun_test.sh RAILKIT PODPLAN MODE LAUNCHER NODES [TOOL [GPUS]]
+# With INJECT `inject` it renders with --railkit-image: every container of
+# the railkit image runs in that image's own root (glibc and railkit, as
+# scripts/build-rootfs.sh makes it) and the test image has no railkit at all
+# (the runner refuses a container that finds one on its PATH), so the run
+# can only pass through the copy each pod's initContainer made; then also
+# (inject_checks, below): every pod ran railkit-install first, as nobody,
+# from the railkit image, and every main container called
+# /opt/railkit/railkit, never a bare railkit.
+# Usage: podrun_test.sh RAILKIT PODPLAN MODE LAUNCHER NODES [TOOL [GPUS [INJECT]]]
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 source "$here/podrun.sh"
-rk=$1 podplan=$2 mode=$3 launcher=$4 nodes=$5 tool=${6:-railkit} gpus=${7:-1}
+rk=$1 podplan=$2 mode=$3 launcher=$4 nodes=$5 tool=${6:-railkit} gpus=${7:-1} inject=${8:-}
+railkit_image=railkit:podrun-inject
+railkit=railkit
+inject_flags=()
+if [[ $inject == inject ]]; then
+  export PR_RAILKIT_IMAGE=$railkit_image
+  railkit=/opt/railkit/railkit
+  inject_flags=(--railkit-image "$railkit_image")
+fi
 profile="$here/profiles/tcp.yaml"
 [[ $tool == nccl-tests ]] && profile="$here/profiles/nccl-tests.yaml"
 [[ $mode == gke-tcpxo ]] && profile="$here/profiles/gke-tcpxo.yaml"
 
 render() {
   "$rk" render --profile "$profile" --mode "$mode" --launcher "$launcher" --nodes "$nodes" --gpus-per-node "$gpus" \
-    --job-token podrun-fixed-job-token-0123456789 | as_tcp_test
+    --job-token podrun-fixed-job-token-0123456789 "${inject_flags[@]}" | as_tcp_test
 }
 
 # The renders run as rendered, except for nccl-tests: netns nodes have no GPU
@@ -47,7 +63,7 @@ as_tcp_test() {
   fi
 }
 nccl_binary() { echo "all_reduce_perf -b 1000 -e 1M -f 2 -g 1"; }
-railkit_binary() { echo "railkit bench all_reduce --backend tcp --data-if =net1 --ctrl-if =eth0 -b 1000 -e 1M"; }
+railkit_binary() { echo "$railkit bench all_reduce --backend tcp --data-if =net1 --ctrl-if =eth0 -b 1000 -e 1M"; }
 
 if [[ $mode == gke-tcpxo ]]; then
   export PR_IMAGE_EXTRA="$here/gke-tcpxo/image" PR_NODE_ROOT="$here/gke-tcpxo/node"
@@ -99,4 +115,29 @@ while IFS=$'\t' read -r node pod host end role job ctrl; do
   ((d > 1000000 && c * 10 < d)) || fail "pod $pod: $data_if did not carry the bytes (eth0 $c, $data_if $d)"
 done <"$PR_PLAN/pods.tsv"
 [[ $mode == gke-tcpxo ]] && { source "$here/tcpxo_checks.sh"; tcpxo_checks; }
+# The injection: each pod's first init container copied railkit from the
+# railkit image as nobody, and the test containers ran that copy.
+inject_checks() {
+  local pod first n=0
+  while IFS=$'\t' read -r node pod host end role job ctrl; do
+    local d="$PR_PLAN/pods/$pod"
+    first=$(head -n 1 "$d/containers")
+    [[ $first == "init railkit-install" ]] || fail "pod $pod: the first container is '$first', want init railkit-install"
+    [[ $(cat "$d/c/railkit-install/image") == "$railkit_image" ]] || fail "pod $pod: railkit-install's image is not $railkit_image"
+    grep -qx "user 65534 65534" "$d/c/railkit-install/security" || fail "pod $pod: railkit-install does not run as nobody"
+    [[ $(cat "$d/status/railkit-install.rc") == 0 ]] || fail "pod $pod: railkit-install ended $(cat "$d/status/railkit-install.rc")"
+    grep -qx "railkit: installed /opt/railkit/railkit" "$d/logs/railkit-install.log" ||
+      fail "pod $pod: railkit-install said: $(cat "$d/logs/railkit-install.log")"
+    while read -r kind name; do
+      [[ $kind == main ]] || continue
+      grep -qx "ro railkit-bin /opt/railkit" "$d/c/$name/volumes" || fail "pod $pod: $name does not mount railkit-bin read-only"
+      grep -q "/opt/railkit/railkit " "$d/c/$name/command.txt" || fail "pod $pod: $name never calls /opt/railkit/railkit"
+      grep -Eq "(^|[^/])railkit (env|bench|validate|wait-dns)" "$d/c/$name/command.txt" &&
+        fail "pod $pod: $name calls a railkit from the image's PATH"
+      n=$((n + 1))
+    done <"$d/containers"
+  done <"$PR_PLAN/pods.tsv"
+  echo "injection: $n test containers ran /opt/railkit/railkit, copied by railkit-install (nobody) from $railkit_image"
+}
+[[ $inject == inject ]] && inject_checks
 echo "ok: $mode $launcher: $((nodes * gpus)) ranks on $nodes hosts over $data_if, every pod ended"

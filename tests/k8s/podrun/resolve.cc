@@ -114,7 +114,7 @@ Status mountVolumes(const ResolvedPod& pod, const Container& container, const st
     }
     if (volume->kind == Volume::Kind::kEmptyDir || volume->kind == Volume::Kind::kOther) {
       if (volume->kind == Volume::Kind::kEmptyDir && mount.mount_path != "/dev/shm")
-        out.dirs.push_back({mount.mount_path, 0777, false});
+        out.pod_volumes.push_back({volume->name, mount.mount_path, mount.read_only});
       continue;
     }
     std::string kind = volume->kind == Volume::Kind::kSecret ? "Secret" : "ConfigMap";
@@ -149,6 +149,10 @@ Result<ResolvedContainer> resolveContainer(const ResolvedPod& pod, const Contain
   ResolvedContainer out;
   out.name = container.name;
   out.kind = kind;
+  out.image = container.image;
+  out.run_as_user = container.run_as_user;
+  out.run_as_group = container.run_as_group;
+  out.read_only_root = container.read_only_root;
   auto env = resolveEnv(pod, container, data);
   if (!env) return tl::unexpected(env.error());
   out.env = *env;

@@ -47,9 +47,22 @@ struct HostMount {
   bool read_only = false;
 };
 
+// An emptyDir volume: one directory per pod that every container mounting
+// it shares (an initContainer fills it, the next containers read it).
+struct PodVolumeMount {
+  std::string volume;
+  std::string path;  // inside the container
+  bool read_only = false;
+};
+
 struct ResolvedContainer {
   std::string name;
   std::string kind;  // "init", "sidecar" (native), "main"
+  std::string image;
+  long run_as_user = -1;  // -1: root, as the runner's images run
+  long run_as_group = -1;
+  bool read_only_root = false;
+  std::vector<PodVolumeMount> pod_volumes;
   std::vector<std::string> argv;
   std::vector<std::pair<std::string, std::string>> env;
   std::vector<InjectedDir> dirs;

@@ -11,7 +11,9 @@ tcpxo_checks() {
   local node pod host end role job ctrl d main envf nics ifnames line
   while IFS=$'\t' read -r node pod host end role job ctrl; do
     d="$PR_PLAN/pods/$pod"
-    [[ $(head -n 1 "$d/containers") == "sidecar tcpxo-daemon" ]] ||
+    # First, or right after railkit-install (render --railkit-image), which
+    # ends before any other container starts.
+    [[ $(grep -v '^init railkit-install$' "$d/containers" | head -n 1) == "sidecar tcpxo-daemon" ]] ||
       fail "pod $pod: tcpxo-daemon is not a native sidecar started first: $(tr '\n' ' ' <"$d/containers")"
     nics=$(grep -c ' data$' "$d/netifs")
     ifnames=$(awk '$3 == "data" { printf "%s%s", sep, $1; sep = "," }' "$d/netifs")
