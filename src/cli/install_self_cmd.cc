@@ -16,6 +16,7 @@
 
 #include "cli/commands.h"
 #include "core/atomic_file.h"
+#include "sys/paths.h"
 
 namespace railkit::cli {
 namespace {
@@ -44,15 +45,15 @@ Status copyExecutable(int in, AtomicFile& out, off_t expected) {
     ssize_t n = ::read(in, buffer.data(), buffer.size());
     if (n < 0 && errno == EINTR) continue;
     if (n < 0)
-      return makeError(ErrorCode::kIo,
-                       std::string("install-self: cannot read /proc/self/exe: ") + std::strerror(errno));
+      return makeError(ErrorCode::kIo, std::string("install-self: cannot read ") + sys::paths::kSelfExe +
+                                           ": " + std::strerror(errno));
     if (n == 0) break;
     if (auto st = out.write(std::string_view(buffer.data(), static_cast<std::size_t>(n))); !st) return st;
     copied += n;
   }
   if (copied != expected)
-    return makeError(ErrorCode::kIo, "install-self: read " + std::to_string(copied) +
-                                         " bytes of /proc/self/exe, " + "expected " +
+    return makeError(ErrorCode::kIo, "install-self: read " + std::to_string(copied) + " bytes of " +
+                                         std::string(sys::paths::kSelfExe) + ", " + "expected " +
                                          std::to_string(expected));
   return okStatus();
 }
@@ -65,16 +66,15 @@ Result<std::string> installSelf(const std::string& dir) {
   if (!S_ISDIR(st.st_mode)) return makeError(ErrorCode::kUsage, "install-self " + dir + ": not a directory");
   // The kernel's link to this process's own file: right even when railkit
   // was started through a symlink or by a relative path.
-  int in = ::open("/proc/self/exe", O_RDONLY | O_CLOEXEC);
+  int in = ::open(sys::paths::kSelfExe, O_RDONLY | O_CLOEXEC);
   if (in < 0)
-    return makeError(
-        ErrorCode::kIo,
-        std::string("install-self: cannot open /proc/self/exe (is /proc mounted?): ") + std::strerror(errno));
+    return makeError(ErrorCode::kIo, std::string("install-self: cannot open ") + sys::paths::kSelfExe +
+                                         " (is /proc mounted?): " + std::strerror(errno));
   FdCloser closer{in};
   struct stat self {};
   if (::fstat(in, &self) != 0)
-    return makeError(ErrorCode::kIo,
-                     std::string("install-self: cannot stat /proc/self/exe: ") + std::strerror(errno));
+    return makeError(ErrorCode::kIo, std::string("install-self: cannot stat ") + sys::paths::kSelfExe + ": " +
+                                         std::strerror(errno));
   std::string target = (dir.back() == '/' ? dir : dir + "/") + kInstalledName;
   // A temporary file in DIR renamed over the name: a container that starts
   // while an earlier copy is replaced sees the old binary or the new one.

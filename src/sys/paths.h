@@ -14,6 +14,9 @@ inline constexpr const char* kIbCoreNetnsMode = "/sys/module/ib_core/parameters/
 inline constexpr const char* kDevInfiniband = "/dev/infiniband";
 inline constexpr const char* kDevShm = "/dev/shm";
 inline constexpr const char* kSelfStatus = "/proc/self/status";
+// The running executable, which `install-self` copies: the live process's
+// own file, the one path here that is never read under a --root.
+inline constexpr const char* kSelfExe = "/proc/self/exe";
 inline constexpr const char* kSelfLimits = "/proc/self/limits";
 inline constexpr const char* kSelfMountinfo = "/proc/self/mountinfo";
 inline constexpr const char* kSelfEnviron = "/proc/self/environ";
