@@ -27,9 +27,9 @@ if(rk_have_ucx)
   # Env bootstrap, --backend ucx, UCX_TLS=tcp: every op, several types, N=2 and 3.
   foreach(n 2 3)
     add_test(NAME bench_netns_ucx_env_${n}
-      COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/ucx_env_test.sh $<TARGET_FILE:railkit> ${n})
+      COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/ucx_env_test.sh ${RAILKIT_DIST_BINARY} ${n})
     set_tests_properties(bench_netns_ucx_env_${n} PROPERTIES
-      SKIP_RETURN_CODE 77 RESOURCE_LOCK netns TIMEOUT 180)
+      SKIP_RETURN_CODE 77 RESOURCE_LOCK netns TIMEOUT 180 FIXTURES_REQUIRED "${RAILKIT_DIST_FIXTURE}")
   endforeach()
   # A rank killed / net1 down mid-run under ucx: the survivor exits 3 in time.
   foreach(mode kill linkdown)
@@ -41,6 +41,8 @@ if(rk_have_ucx)
 endif()
 
 # mpirun inside node 1 reaching the other nodes through an `ip netns exec` rsh agent.
+# These and the UCX env runs launch the shipped binary (RAILKIT_DIST_BINARY),
+# which finds Debian's Open MPI and UCX at run time.
 if(rk_have_mpi)
   set(rk_mpirun_backends tcp)
   if(rk_have_ucx)
@@ -49,9 +51,9 @@ if(rk_have_mpi)
   foreach(backend IN LISTS rk_mpirun_backends)
     foreach(n 2 3)
       add_test(NAME bench_netns_mpirun_${backend}_${n}
-        COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/mpirun_test.sh $<TARGET_FILE:railkit> ${n} ${backend})
+        COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/mpirun_test.sh ${RAILKIT_DIST_BINARY} ${n} ${backend})
       set_tests_properties(bench_netns_mpirun_${backend}_${n} PROPERTIES
-        SKIP_RETURN_CODE 77 RESOURCE_LOCK netns TIMEOUT 180)
+        SKIP_RETURN_CODE 77 RESOURCE_LOCK netns TIMEOUT 180 FIXTURES_REQUIRED "${RAILKIT_DIST_FIXTURE}")
     endforeach()
   endforeach()
 endif()
