@@ -126,8 +126,9 @@ Status TarGzWriter::addEntry(char type, std::string_view name, std::string_view 
     if (auto st = addEntry('x', pax_name, {}, 0644, records); !st) return st;
   }
   UstarHeader h{};
+  // An empty view's data() may be null, which memcpy must never get.
+  if (!link.empty()) std::memcpy(h.linkname, link.data(), std::min(link.size(), sizeof(h.linkname)));
   std::memcpy(h.name, name.data(), std::min(name.size(), sizeof(h.name)));
-  std::memcpy(h.linkname, link.data(), std::min(link.size(), sizeof(h.linkname)));
   octal(h.mode, sizeof(h.mode), mode);
   octal(h.uid, sizeof(h.uid), 0);
   octal(h.gid, sizeof(h.gid), 0);

@@ -83,7 +83,14 @@ pr_run() {
       "RAILKIT_SANITIZER_BUILD=1" "OMPI_MCA_mca_base_component_disable_dlclose=1"
       "PMIX_MCA_mca_base_component_disable_dlclose=1")
     printf '%s\n' "${sanitizer_env[@]}" >"$RK_WORK/image.env" || return 2
-    { cat /etc/ssh/sshd_config; echo "SetEnv ${sanitizer_env[*]}"; } >"$RK_WORK/image/etc/ssh/sshd_config" || return 2
+    # Ranks that mpirun starts over ssh dlopen Open MPI (and UCX), and clang
+    # 14's LeakSanitizer crashed now and then in its own tracer at their exit
+    # ("Tracer caught signal 11"): no leak check for them alone
+    # (tests/bench/netns/mpirun_test.sh says the same); every other process of
+    # the pod keeps it.
+    local rank_env=("${sanitizer_env[@]}")
+    rank_env[0]+=":detect_leaks=0"
+    { cat /etc/ssh/sshd_config; echo "SetEnv ${rank_env[*]}"; } >"$RK_WORK/image/etc/ssh/sshd_config" || return 2
   fi
   PR_PLAN="$RK_WORK/plan"
   "$podplan" plan "$manifest" "$PR_PLAN" --ssh-key-dir "$RK_WORK/keys" \
