@@ -13,6 +13,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cstdlib>
 #include <map>
@@ -207,7 +208,11 @@ TEST_F(ReportChromium, TheChecksSeeARequestAConsoleErrorAndABlankPage) {
   Render r = render(page, "loads");
   ASSERT_EQ(r.status, 0);
   ASSERT_FALSE(r.requests.empty());
-  EXPECT_NE(r.requests.front().find("railkit-report-test.invalid"), std::string::npos);
+  // Any of them: Chromium may ask for something of its own first (seen once
+  // in the sanitizer pass), and the check refuses every request anyway.
+  EXPECT_TRUE(std::any_of(r.requests.begin(), r.requests.end(), [](const std::string& q) {
+    return q.find("railkit-report-test.invalid") != std::string::npos;
+  })) << r.requests.front();
   ASSERT_FALSE(r.console.empty());
   EXPECT_NE(r.console.front().find("boom"), std::string::npos);
   ASSERT_TRUE(r.png.error.empty()) << r.png.error;
