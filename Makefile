@@ -5,16 +5,19 @@
 #   make test  installs dependencies, builds, runs every test through CTest (the
 #              release tarball and image among them), then the same suite again
 #              built with ASan+UBSan (clang), fuzz targets included.
-# Extra targets: make dist (the release tarball), make image (the OCI image).
+# Extra targets: make dist (the release tarball), make image (the OCI image),
+#   make fuzz (each libFuzzer target fuzzes for FUZZ_SECONDS; make test only
+#   replays their seeds and past crashes).
 JOBS ?= $(shell nproc)
 BUILD ?= build
 ASAN_BUILD ?= build-asan
+FUZZ_SECONDS ?= 60
 EXAMPLE ?= examples/dgx-h100-8gpu
 
 VERSION = $(shell sed -n 's/^project(railkit VERSION \([0-9.]*\).*/\1/p' CMakeLists.txt)
 DIST_TARBALL = dist/railkit-$(VERSION)-linux-x86_64.tar.gz
 
-.PHONY: all deps build run test test-fast test-sanitize clean dist image
+.PHONY: all deps build run test test-fast test-sanitize clean dist image fuzz asan-build
 
 all: build
 
@@ -53,13 +56,22 @@ image: dist
 test-fast: build
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
 
-test-sanitize: deps
+asan-build: deps
 	CXX=clang++ cmake -S . -B $(ASAN_BUILD) -DCMAKE_BUILD_TYPE=Debug -DRAILKIT_SANITIZE=ON -DRAILKIT_FUZZ=ON >/dev/null
 	cmake --build $(ASAN_BUILD) -j $(JOBS)
-	cd $(ASAN_BUILD) && ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
+
+SANITIZER_ENV = ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
 	  LSAN_OPTIONS=suppressions=$(CURDIR)/tests/bench/lsan.supp \
-	  UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 RAILKIT_SANITIZER_BUILD=1 \
-	  ctest --output-on-failure -j $(JOBS)
+	  UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 RAILKIT_SANITIZER_BUILD=1
+
+test-sanitize: asan-build
+	cd $(ASAN_BUILD) && $(SANITIZER_ENV) ctest --output-on-failure -j $(JOBS)
+
+# Fuzzing proper (not part of make test): every target for FUZZ_SECONDS; a
+# crash input lands in fuzz/regressions/<target>/, which make test replays.
+fuzz: asan-build
+	cd $(ASAN_BUILD) && $(SANITIZER_ENV) RAILKIT_FUZZ_SECONDS=$(FUZZ_SECONDS) \
+	  ctest --output-on-failure -j $(JOBS) -L fuzz
 
 test: test-fast test-sanitize
 
