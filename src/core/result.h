@@ -24,8 +24,6 @@ enum class ErrorCode {
   kInternal,      // our own bug
 };
 
-const char* errorCodeName(ErrorCode code);
-
 struct [[nodiscard]] Error {
   ErrorCode code = ErrorCode::kInternal;
   std::string message;
