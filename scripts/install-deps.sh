@@ -15,8 +15,9 @@ packages=(
   clang-format
   # tests: every --json document against its JSON Schema (docs/schemas)
   libvalijson-dev
-  # tests: the exporter end to end (curl scrapes, promtool checks the format)
-  curl prometheus
+  # tests: the exporter end to end (curl scrapes, promtool checks the format;
+  # node_exporter's infiniband collector read beside it, python3 compares them)
+  curl prometheus prometheus-node-exporter python3
   # tests: network namespaces, process tools
   iproute2 procps
   # tests: the pod runner starts a real sshd in each MPI worker pod

@@ -25,14 +25,12 @@ bool portUp(const model::RdmaPort& port) {
   return port.state == "ACTIVE" && (port.phys_state.empty() || port.phys_state == "LinkUp");
 }
 
-// One family over every port that has the counter.
-void counterFamily(Exposition& out, const NodeReading& reading, const char* name, const char* help,
-                   std::optional<uint64_t> PortCounters::*field, bool words) {
-  out.family(name, "counter", help);
-  for (const auto& p : reading.ports) {
-    const auto& value = p.counters.*field;
-    if (value) out.sample(portLabels(p.device, p.port), words ? wordsAsBytes(*value) : formatValue(*value));
-  }
+// The number in a port's state file ("4: ACTIVE"), for ports that have one.
+void stateFamily(Exposition& out, const NodeReading& reading, const char* name, const char* help,
+                 std::optional<uint64_t> PortCounters::*field) {
+  out.family(name, "gauge", help);
+  for (const auto& p : reading.ports)
+    if (const auto& value = p.counters.*field) out.sample(portLabels(p.device, p.port), formatValue(*value));
 }
 
 void portFamilies(Exposition& out, const NodeReading& reading) {
@@ -51,6 +49,13 @@ void portFamilies(Exposition& out, const NodeReading& reading) {
              "1 when the port is ACTIVE and its physical link LinkUp, else 0.");
   for (const auto& d : devices)
     for (const auto& p : d.ports) out.sample(portLabels(d.name, p.port), portUp(p) ? "1" : "0");
+  stateFamily(out, reading, "railkit_rdma_port_state",
+              "Port state as the kernel numbers it: 1 DOWN, 2 INIT, 3 ARMED, 4 ACTIVE, 5 ACTIVE_DEFER.",
+              &PortCounters::state);
+  stateFamily(out, reading, "railkit_rdma_port_physical_state",
+              "Physical link state as the kernel numbers it: 1 Sleep, 2 Polling, 3 Disabled, "
+              "4 PortConfigurationTraining, 5 LinkUp, 6 LinkErrorRecovery, 7 Phy Test.",
+              &PortCounters::phys_state);
   out.family("railkit_rdma_port_rate_bytes_per_second", "gauge",
              "Link rate of the port in bytes per second.");
   for (const auto& d : devices)
@@ -58,24 +63,19 @@ void portFamilies(Exposition& out, const NodeReading& reading) {
       if (p.rate_gbps) out.sample(portLabels(d.name, p.port), formatValue(*p.rate_gbps * 1e9 / 8));
 }
 
+// One family per IB port counter (kIbPortCounters), then the driver's.
 void counterFamilies(Exposition& out, const NodeReading& reading) {
-  counterFamily(out, reading, "railkit_rdma_port_transmitted_bytes_total",
-                "Bytes transmitted by the port (4 x port_xmit_data).", &PortCounters::transmitted_words,
-                true);
-  counterFamily(out, reading, "railkit_rdma_port_received_bytes_total",
-                "Bytes received by the port (4 x port_rcv_data).", &PortCounters::received_words, true);
-  counterFamily(out, reading, "railkit_rdma_port_symbol_errors_total",
-                "Physical symbol errors (symbol_error).", &PortCounters::symbol_errors, false);
-  counterFamily(out, reading, "railkit_rdma_port_link_downed_total",
-                "Times the link went down after link error recovery failed (link_downed).",
-                &PortCounters::link_downed, false);
-  counterFamily(out, reading, "railkit_rdma_port_receive_errors_total",
-                "Received packets with errors (port_rcv_errors).", &PortCounters::receive_errors, false);
-  counterFamily(out, reading, "railkit_rdma_port_transmit_wait_total",
-                "Ticks the port had data to send but no credits (port_xmit_wait).",
-                &PortCounters::transmit_wait, false);
-  out.family("railkit_rdma_hw_counter_total", "counter",
-             "Driver counters of the port (hw_counters/: CNPs, ECN marks, retransmission causes).");
+  for (const auto& c : ibPortCounters()) {
+    out.family(c.metric, "counter", c.help);
+    for (const auto& p : reading.ports) {
+      auto it = p.counters.ib.find(c.file);
+      if (it == p.counters.ib.end()) continue;
+      out.sample(portLabels(p.device, p.port), c.words ? wordsAsBytes(it->second) : formatValue(it->second));
+    }
+  }
+  out.family("railkit_rdma_hw_events_total", "counter",
+             "Driver counters of the port (hw_counters/: CNPs, ECN marks, retransmission causes), one "
+             "series per file.");
   for (const auto& p : reading.ports)
     for (const auto& [name, value] : p.counters.hw) {
       Labels labels = portLabels(p.device, p.port);
@@ -140,7 +140,7 @@ std::string renderMetrics(const NodeReading& reading, const std::vector<Finding>
              "Seconds the last read of sysfs and rendering of these metrics took.");
   out.sample({}, formatValue(stats.scrape_duration_seconds));
   out.family("railkit_exporter_read_errors_total", "counter",
-             "Counter files that were missing, unreadable or not a number, since the exporter started.");
+             "Counter files a port lists that were unreadable or not a number, since the exporter started.");
   out.sample({}, formatValue(stats.read_errors_total));
   return out.text();
 }

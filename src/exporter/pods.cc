@@ -74,7 +74,7 @@ void renderPods(Exposition& out, const PodsReading& reading, uint64_t errors_tot
              "RDMA devices a pod's network namespace holds (RDMA netlink, ib_core netns_mode exclusive).");
   for (const auto& n : reading.with_rdma)
     out.sample(netnsLabels(n), formatValue(static_cast<uint64_t>(n.devices)));
-  out.family("railkit_pod_rdma_hw_counter_total", "counter",
+  out.family("railkit_pod_rdma_hw_events_total", "counter",
              "Port counters of an RDMA device in a pod's network namespace (what `rdma statistic show` "
              "prints there).");
   for (const auto& n : reading.with_rdma)

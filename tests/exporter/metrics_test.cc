@@ -116,6 +116,18 @@ TEST(ExporterCounters, ParsesOnlyPlainNumbers) {
   EXPECT_FALSE(ex::parseCounterValue("18446744073709551616"));  // 2^64
 }
 
+TEST(ExporterCounters, StateNumberIsTheNumberBeforeTheColon) {
+  EXPECT_EQ(ex::parseStateNumber("4: ACTIVE\n"), 4u);
+  EXPECT_EQ(ex::parseStateNumber("5: LinkUp"), 5u);
+  EXPECT_EQ(ex::parseStateNumber(" 3 : Disabled"), 3u);
+  EXPECT_EQ(ex::parseStateNumber("7: Phy Test"), 7u);
+  EXPECT_FALSE(ex::parseStateNumber("ACTIVE"));
+  EXPECT_FALSE(ex::parseStateNumber(": ACTIVE"));
+  EXPECT_FALSE(ex::parseStateNumber("x4: ACTIVE"));
+  EXPECT_FALSE(ex::parseStateNumber("-1: DOWN"));
+  EXPECT_FALSE(ex::parseStateNumber(""));
+}
+
 TEST_F(ExporterMetrics, PortFactsOfAHealthyNode) {
   auto node = NodeBuilder::healthyDgxH100();
   node.setPortState("mlx5_3", 1, "1: DOWN", "3: Disabled");
@@ -130,6 +142,12 @@ TEST_F(ExporterMetrics, PortFactsOfAHealthyNode) {
   EXPECT_TRUE(
       hasLine(text, "railkit_rdma_port_rate_bytes_per_second{device=\"mlx5_0\",port=\"1\"} 50000000000"));
   EXPECT_EQ(samples(text, "railkit_rdma_port_up").size(), 8u);
+  // The numbers of the state files, as node_exporter's state_id and physical_state_id.
+  EXPECT_TRUE(hasLine(text, "railkit_rdma_port_state{device=\"mlx5_0\",port=\"1\"} 4"));
+  EXPECT_TRUE(hasLine(text, "railkit_rdma_port_physical_state{device=\"mlx5_0\",port=\"1\"} 5"));
+  EXPECT_TRUE(hasLine(text, "railkit_rdma_port_state{device=\"mlx5_3\",port=\"1\"} 1"));
+  EXPECT_TRUE(hasLine(text, "railkit_rdma_port_physical_state{device=\"mlx5_3\",port=\"1\"} 3"));
+  EXPECT_EQ(samples(text, "railkit_rdma_port_state").size(), 8u);
   // No port has counter files here: no counter samples and no errors.
   EXPECT_TRUE(samples(text, "railkit_rdma_port_transmitted_bytes_total").empty());
   EXPECT_TRUE(hasLine(text, "railkit_exporter_read_errors_total 0"));
@@ -156,11 +174,11 @@ TEST_F(ExporterMetrics, CountersAreExactAndDataIsFourOctetWords) {
   EXPECT_TRUE(hasLine(text, "railkit_rdma_port_link_downed_total" + port + " 1"));
   EXPECT_TRUE(hasLine(text, "railkit_rdma_port_receive_errors_total" + port + " 2"));
   EXPECT_TRUE(hasLine(text, "railkit_rdma_port_transmit_wait_total" + port + " 77"));
-  EXPECT_EQ(samples(text, "railkit_rdma_hw_counter_total"),
+  EXPECT_EQ(samples(text, "railkit_rdma_hw_events_total"),
             (std::vector<std::string>{
-                "railkit_rdma_hw_counter_total{device=\"mlx5_0\",port=\"1\",counter=\"np_cnp_sent\"} 5",
-                "railkit_rdma_hw_counter_total{device=\"mlx5_0\",port=\"1\",counter=\"out_of_sequence\"} 0",
-                "railkit_rdma_hw_counter_total{device=\"mlx5_0\",port=\"1\",counter=\"rp_cnp_handled\"} 6"}));
+                "railkit_rdma_hw_events_total{device=\"mlx5_0\",port=\"1\",counter=\"np_cnp_sent\"} 5",
+                "railkit_rdma_hw_events_total{device=\"mlx5_0\",port=\"1\",counter=\"out_of_sequence\"} 0",
+                "railkit_rdma_hw_events_total{device=\"mlx5_0\",port=\"1\",counter=\"rp_cnp_handled\"} 6"}));
   EXPECT_EQ(errors, 0u);
   // Only mlx5_0 has counters.
   EXPECT_EQ(samples(text, "railkit_rdma_port_symbol_errors_total").size(), 1u);
@@ -178,6 +196,84 @@ TEST_F(ExporterMetrics, ExtendedCountersOfOldKernelsWin) {
       hasLine(text, "railkit_rdma_port_received_bytes_total{device=\"mlx5_0\",port=\"1\"} 17179869184"));
 }
 
+// Every file of counters/ the kernel shows, each with its own value, as the
+// metric it becomes (node_exporter's infiniband collector has each of them).
+TEST_F(ExporterMetrics, EveryIbPortCounterIsServed) {
+  const std::vector<std::pair<std::string, std::string>> metric_of = {
+      {"port_xmit_data", "railkit_rdma_port_transmitted_bytes_total"},
+      {"port_rcv_data", "railkit_rdma_port_received_bytes_total"},
+      {"symbol_error", "railkit_rdma_port_symbol_errors_total"},
+      {"link_downed", "railkit_rdma_port_link_downed_total"},
+      {"port_rcv_errors", "railkit_rdma_port_receive_errors_total"},
+      {"port_xmit_wait", "railkit_rdma_port_transmit_wait_total"},
+      {"port_xmit_packets", "railkit_rdma_port_transmitted_packets_total"},
+      {"port_rcv_packets", "railkit_rdma_port_received_packets_total"},
+      {"unicast_xmit_packets", "railkit_rdma_port_transmitted_unicast_packets_total"},
+      {"unicast_rcv_packets", "railkit_rdma_port_received_unicast_packets_total"},
+      {"multicast_xmit_packets", "railkit_rdma_port_transmitted_multicast_packets_total"},
+      {"multicast_rcv_packets", "railkit_rdma_port_received_multicast_packets_total"},
+      {"port_xmit_discards", "railkit_rdma_port_transmit_discards_total"},
+      {"link_error_recovery", "railkit_rdma_port_link_error_recovery_total"},
+      {"local_link_integrity_errors", "railkit_rdma_port_local_link_integrity_errors_total"},
+      {"excessive_buffer_overrun_errors", "railkit_rdma_port_excessive_buffer_overrun_errors_total"},
+      {"VL15_dropped", "railkit_rdma_port_vl15_dropped_total"},
+      {"port_xmit_constraint_errors", "railkit_rdma_port_transmit_constraint_errors_total"},
+      {"port_rcv_constraint_errors", "railkit_rdma_port_receive_constraint_errors_total"},
+      {"port_rcv_remote_physical_errors", "railkit_rdma_port_receive_remote_physical_errors_total"},
+      {"port_rcv_switch_relay_errors", "railkit_rdma_port_receive_switch_relay_errors_total"}};
+  auto node = NodeBuilder::healthyDgxH100();
+  auto& port = node.port("mlx5_2", 1);
+  for (size_t i = 0; i < metric_of.size(); ++i)
+    port.counters.push_back({metric_of[i].first, std::to_string(100 + i) + "\n"});
+  uint64_t errors = 99;
+  std::string text = render(node, {}, &errors);
+  EXPECT_EQ(errors, 0u);
+  for (size_t i = 0; i < metric_of.size(); ++i) {
+    // The data counters are 4-octet words: the byte metrics are 4x.
+    uint64_t value = (i < 2 ? 4 : 1) * (100 + i);
+    EXPECT_EQ(samples(text, metric_of[i].second),
+              std::vector<std::string>{metric_of[i].second + "{device=\"mlx5_2\",port=\"1\"} " +
+                                       std::to_string(value)})
+        << metric_of[i].first;
+    EXPECT_NE(text.find("# TYPE " + metric_of[i].second + " counter\n"), std::string::npos);
+  }
+  EXPECT_EQ(ex::ibPortCounters().size(), metric_of.size());
+}
+
+// mlx4 and hfi1 have no unicast_*/multicast_* files (no extended
+// PortCounters): those series are absent and nothing counts as an error.
+TEST_F(ExporterMetrics, CountersADeviceLacksAreAbsentNotErrors) {
+  auto node = withCounters();
+  uint64_t errors = 99;
+  std::string text = render(node, {}, &errors);
+  EXPECT_EQ(errors, 0u);
+  EXPECT_TRUE(samples(text, "railkit_rdma_port_transmitted_unicast_packets_total").empty());
+  EXPECT_TRUE(samples(text, "railkit_rdma_port_transmit_discards_total").empty());
+  // The family is still declared, so a query or a dashboard finds its name.
+  EXPECT_NE(text.find("# TYPE railkit_rdma_port_transmit_discards_total counter\n"), std::string::npos);
+}
+
+// counters_ext/ of kernels before 4.6 also holds 64-bit packet counters,
+// under its own names; they win over the 32-bit ones in counters/.
+TEST_F(ExporterMetrics, ExtendedPacketCountersOfOldKernelsWin) {
+  auto node = withCounters();
+  auto& port = node.port("mlx5_0", 1);
+  port.counters.push_back({"port_xmit_packets", "4294967295\n"});
+  port.counters.push_back({"unicast_rcv_packets", "17\n"});
+  port.counters_ext = {{"port_xmit_packets_64", "6000000000\n"},
+                       {"port_unicast_rcv_packets", "7000000000\n"},
+                       {"port_multicast_xmit_packets", "junk\n"}};
+  uint64_t errors = 0;
+  std::string text = render(node, {}, &errors);
+  const std::string p = "{device=\"mlx5_0\",port=\"1\"}";
+  EXPECT_TRUE(hasLine(text, "railkit_rdma_port_transmitted_packets_total" + p + " 6000000000")) << text;
+  EXPECT_TRUE(hasLine(text, "railkit_rdma_port_received_unicast_packets_total" + p + " 7000000000"));
+  // counters_ext has no port_xmit_data_64 here: the data still comes from counters/.
+  EXPECT_TRUE(hasLine(text, "railkit_rdma_port_transmitted_bytes_total" + p + " 4000"));
+  EXPECT_TRUE(samples(text, "railkit_rdma_port_transmitted_multicast_packets_total").empty());
+  EXPECT_EQ(errors, 1u);
+}
+
 TEST_F(ExporterMetrics, HugeWordCountsDoNotWrap) {
   auto node = withCounters();
   node.port("mlx5_0", 1).counters[0].second = "18446744073709551615\n";
@@ -191,7 +287,8 @@ TEST_F(ExporterMetrics, HugeWordCountsDoNotWrap) {
 TEST_F(ExporterMetrics, BadCounterFilesAreSkippedAndCounted) {
   auto node = withCounters();
   auto& port = node.port("mlx5_0", 1);
-  // Two of six missing, one not a number, one far too long to be a counter.
+  // One not a number, one far too long to be a counter, one empty; two of
+  // the six not listed at all (a device without them: no series, no error).
   port.counters = {{"port_xmit_data", "1000\n"},
                    {"port_rcv_data", "junk\n"},
                    {"symbol_error", std::string(200, '1')},
@@ -199,14 +296,14 @@ TEST_F(ExporterMetrics, BadCounterFilesAreSkippedAndCounted) {
   port.hw_counters.push_back({"rnr_nak_retry_err", ""});
   uint64_t errors = 0;
   std::string text = render(node, {}, &errors);
-  EXPECT_EQ(errors, 5u);
-  EXPECT_TRUE(hasLine(text, "railkit_exporter_read_errors_total 5"));
+  EXPECT_EQ(errors, 3u);
+  EXPECT_TRUE(hasLine(text, "railkit_exporter_read_errors_total 3"));
   EXPECT_TRUE(hasLine(text, "railkit_rdma_port_transmitted_bytes_total{device=\"mlx5_0\",port=\"1\"} 4000"));
   EXPECT_TRUE(hasLine(text, "railkit_rdma_port_transmit_wait_total{device=\"mlx5_0\",port=\"1\"} 4"));
   EXPECT_TRUE(samples(text, "railkit_rdma_port_received_bytes_total").empty());
   EXPECT_TRUE(samples(text, "railkit_rdma_port_symbol_errors_total").empty());
   EXPECT_TRUE(samples(text, "railkit_rdma_port_link_downed_total").empty());
-  EXPECT_EQ(samples(text, "railkit_rdma_hw_counter_total").size(), 3u);
+  EXPECT_EQ(samples(text, "railkit_rdma_hw_events_total").size(), 3u);
 }
 
 TEST_F(ExporterMetrics, FindingsAndTheirCounts) {
@@ -270,9 +367,9 @@ TEST_F(ExporterMetrics, EveryFamilyIsDeclaredOnceAndContiguous) {
         "railkit_rdma_port_transmitted_bytes_total", "railkit_rdma_port_received_bytes_total",
         "railkit_rdma_port_symbol_errors_total", "railkit_rdma_port_link_downed_total",
         "railkit_rdma_port_receive_errors_total", "railkit_rdma_port_transmit_wait_total",
-        "railkit_rdma_hw_counter_total", "railkit_doctor_finding", "railkit_doctor_findings",
-        "railkit_gpu_nic_distance", "railkit_exporter_scrape_duration_seconds",
-        "railkit_exporter_read_errors_total"})
+        "railkit_rdma_port_state", "railkit_rdma_port_physical_state", "railkit_rdma_hw_events_total",
+        "railkit_doctor_finding", "railkit_doctor_findings", "railkit_gpu_nic_distance",
+        "railkit_exporter_scrape_duration_seconds", "railkit_exporter_read_errors_total"})
     EXPECT_NE(std::find(seen.begin(), seen.end(), required), seen.end()) << required;
 }
 

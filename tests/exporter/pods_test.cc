@@ -66,7 +66,7 @@ TEST(PodsRead, EntersEachNamespaceAndKeepsThoseWithDevices) {
   std::string n = std::to_string(st.st_ino);
   std::string labels = "netns=\"" + n + "\",pod_uid=\"\"";
   EXPECT_TRUE(has(out.text(), "railkit_pod_rdma_devices{" + labels + "} 1")) << out.text();
-  EXPECT_TRUE(has(out.text(), "railkit_pod_rdma_hw_counter_total{" + labels + ",device=\"dev" + n +
+  EXPECT_TRUE(has(out.text(), "railkit_pod_rdma_hw_events_total{" + labels + ",device=\"dev" + n +
                                   "\",port=\"1\",counter=\"np_cnp_sent\"} " +
                                   std::to_string(st.st_ino % 1000)))
       << out.text();
@@ -154,11 +154,11 @@ TEST(PodsRender, OnlyWithPodsDoTheFamiliesAppear) {
   std::string with = renderMetrics(reading, {}, stats);
   const std::string l = "netns=\"4026532500\",pod_uid=\"0d1a3f2e-5b6c-4d7e-8f90-123456789abc\"";
   EXPECT_TRUE(has(with, "railkit_pod_rdma_devices{" + l + "} 2")) << with;
-  EXPECT_TRUE(has(with, "railkit_pod_rdma_hw_counter_total{" + l +
+  EXPECT_TRUE(has(with, "railkit_pod_rdma_hw_events_total{" + l +
                             ",device=\"mlx5_3\",port=\"1\",counter=\"rp_cnp_handled\"} 1480"))
       << with;
   EXPECT_TRUE(has(with, "railkit_exporter_pod_netns_errors_total 4"));
-  EXPECT_TRUE(has(with, "# TYPE railkit_pod_rdma_hw_counter_total counter"));
+  EXPECT_TRUE(has(with, "# TYPE railkit_pod_rdma_hw_events_total counter"));
   // The node's families are unchanged around them.
   EXPECT_TRUE(has(with, "railkit_exporter_read_errors_total 0"));
 }

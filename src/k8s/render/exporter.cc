@@ -138,8 +138,20 @@ json ruleGroups(const ExporterDeployment& d) {
       alert("RailkitRdmaLinkDownedIncreasing", "increase(railkit_rdma_port_link_downed_total[10m]) > 0", "0m",
             "warning",
             "Link on {{ $labels.device }}/{{ $labels.port }} ({{ $labels.instance }}) went down and up"),
+      alert("RailkitRdmaLinkErrorRecoveryIncreasing",
+            "increase(railkit_rdma_port_link_error_recovery_total[10m]) > 0", "0m", "warning",
+            "Link on {{ $labels.device }}/{{ $labels.port }} ({{ $labels.instance }}) is recovering from "
+            "errors: a flapping link"),
+      // A lossless fabric (IB credits, RoCE with PFC) discards only when a
+      // packet outlives its queue lifetime or the link is down; discards in
+      // every 5m window for 10 minutes are congestion that does not clear
+      // (a stuck receiver, a credit loop), not one link flap.
+      alert("RailkitRdmaTransmitDiscards", "rate(railkit_rdma_port_transmit_discards_total[5m]) > 0", "10m",
+            "warning",
+            "{{ $labels.device }}/{{ $labels.port }} ({{ $labels.instance }}) has discarded outbound packets "
+            "for 10 minutes: congestion that does not clear"),
       alert("RailkitRoceCongestionStorm",
-            "rate(railkit_rdma_hw_counter_total{counter=~\"np_cnp_sent|rp_cnp_handled|np_ecn_marked_roce_"
+            "rate(railkit_rdma_hw_events_total{counter=~\"np_cnp_sent|rp_cnp_handled|np_ecn_marked_roce_"
             "packets\"}[5m]) > 100000",
             "10m", "warning",
             "{{ $labels.counter }} on {{ $labels.device }}/{{ $labels.port }} ({{ $labels.instance }}) above "
