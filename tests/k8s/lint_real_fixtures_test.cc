@@ -302,5 +302,23 @@ TEST(K8sLintReal, DraNicNameFromPinnedIfNameOrUnknown) {
   EXPECT_TRUE(withId(testing::lintText(text), "nccl-socket-ifname-mismatch").empty());
 }
 
+// --- rules that missed real mistakes ----------------------------------------
+
+// A typo in the limits' resource name: rdma/... requested with no limit.
+TEST(K8sLintReal, ExtendedResourceRequestedWithoutLimit) {
+  auto findings = lintFixture("network-operator-rdma-pod-limits-typo.yaml");
+  auto missing = withId(findings, "extended-resource-limit-missing");
+  ASSERT_EQ(missing.size(), 1u);
+  EXPECT_EQ(missing[0].severity, Severity::kError);
+  EXPECT_EQ(missing[0].path, "spec.containers[0].resources.requests.rdma/rdma_shared_device_a");
+  EXPECT_NE(missing[0].message.find("limits has edma/rdma_shared_device_a"), std::string::npos)
+      << missing[0].message;
+  EXPECT_EQ(missing[0].fix, "rename limits' edma/rdma_shared_device_a to rdma/rdma_shared_device_a");
+  // Upstream's spelling: nothing to say.
+  std::string fixed = fixture("network-operator-rdma-pod-limits-typo.yaml");
+  fixed.replace(fixed.find("        edma/"), 13, "        rdma/");
+  EXPECT_TRUE(withId(testing::lintText(fixed), "extended-resource-limit-missing").empty());
+}
+
 }  // namespace
 }  // namespace railkit::k8s

@@ -291,6 +291,10 @@ std::vector<PodFacts> allPods(const LintInput& input) {
   return pods;
 }
 
+bool isExtendedResource(const std::string& name) {
+  return name.find('/') != std::string::npos && name.rfind("kubernetes.io/", 0) != 0;
+}
+
 long gpuCount(const ContainerFacts& container) {
   long count = 0;
   for (const auto* list : {&container.limits, &container.requests}) {

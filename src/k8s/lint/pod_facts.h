@@ -78,4 +78,9 @@ bool isPureLauncher(const LintInput& input, const PodFacts& pod, const Container
 
 long parseQuantityCount(const std::string& text);
 
+// An extended resource (a domain-qualified name outside kubernetes.io, as
+// nvidia.com/gpu or rdma/ib): it cannot be overcommitted, so the API server
+// wants its request equal to its limit.
+bool isExtendedResource(const std::string& name);
+
 }  // namespace railkit::k8s
