@@ -320,5 +320,28 @@ TEST(K8sLintReal, ExtendedResourceRequestedWithoutLimit) {
   EXPECT_TRUE(withId(testing::lintText(fixed), "extended-resource-limit-missing").empty());
 }
 
+// aws-samples' EFA job leaves `<account>.dkr.ecr.<region>.amazonaws.com/<image>:<tag>`
+// in both images: not a valid reference.
+TEST(K8sLintReal, AngleBracketPlaceholderInImage) {
+  auto findings = withId(lintFixture("aws-efa-nccl-tests-image-placeholder.yaml"), "unexpanded-placeholder");
+  std::set<std::string> paths;
+  for (const Finding& finding : findings) {
+    paths.insert(finding.path);
+    EXPECT_NE(finding.message.find("<account>"), std::string::npos) << finding.message;
+  }
+  EXPECT_EQ(paths, (std::set<std::string>{"spec.mpiReplicaSpecs.Launcher.template.spec.containers[0].image",
+                                          "spec.mpiReplicaSpecs.Worker.template.spec.containers[0].image"}));
+  std::string replaced = fixture("aws-efa-nccl-tests-image-placeholder.yaml");
+  const std::string aws = "<account>.dkr.ecr.<region>.amazonaws.com/<image>:<tag>";
+  for (size_t at; (at = replaced.find(aws)) != std::string::npos;)
+    replaced.replace(at, aws.size(), "<YOUR-CONTAINER>:<VERSION>");
+  auto yours = withId(testing::lintText(replaced), "unexpanded-placeholder");
+  ASSERT_EQ(yours.size(), 2u);
+  EXPECT_NE(yours[0].message.find("<YOUR-CONTAINER>"), std::string::npos) << yours[0].message;
+  for (size_t at; (at = replaced.find("<YOUR-CONTAINER>:<VERSION>")) != std::string::npos;)
+    replaced.replace(at, 26, "public.ecr.aws/hpc-cloud/nccl-tests:latest");
+  EXPECT_TRUE(withId(testing::lintText(replaced), "unexpanded-placeholder").empty());
+}
+
 }  // namespace
 }  // namespace railkit::k8s
