@@ -343,5 +343,41 @@ TEST(K8sLintReal, AngleBracketPlaceholderInImage) {
   EXPECT_TRUE(withId(testing::lintText(replaced), "unexpanded-placeholder").empty());
 }
 
+// Kubeflow Trainer's torchtune runtime: `tune run ... full_finetune_distributed`
+// (torchrun underneath) on 2 GPUs with the default /dev/shm. Decided from the
+// GPUs and the distributed launch, not from the launcher's name.
+TEST(K8sLintReal, DistributedTrainingOnTwoGpusNeedsShm) {
+  auto shm = withId(lintFixture("torchtune-qwen2.5-runtime.yaml"), "shm-default");
+  ASSERT_EQ(shm.size(), 1u);
+  EXPECT_EQ(shm[0].severity, Severity::kWarning);
+  EXPECT_NE(shm[0].message.find("distributed training on 2 GPUs"), std::string::npos) << shm[0].message;
+  std::string text = fixture("torchtune-qwen2.5-runtime.yaml");
+  std::string one_gpu = text;
+  one_gpu.replace(one_gpu.find("nvidia.com/gpu: 2"), 17, "nvidia.com/gpu: 1");
+  EXPECT_TRUE(withId(testing::lintText(one_gpu), "shm-default").empty());
+  // A memory-backed /dev/shm settles it.
+  std::string mounted = text;
+  mounted.replace(mounted.find("                        - mountPath: /workspace"), 0,
+                  "                        - {mountPath: /dev/shm, name: shm}\n");
+  mounted.replace(
+      mounted.find("                  containers:\n"), 0,
+      "                  volumes:\n                    - {name: shm, emptyDir: {medium: Memory}}\n");
+  EXPECT_TRUE(withId(testing::lintText(mounted), "shm-default").empty());
+  // Two GPUs in a plain Pod that starts nothing distributed: no advice.
+  std::string serving = R"(apiVersion: v1
+kind: Pod
+metadata: {name: serve}
+spec:
+  containers:
+  - name: c
+    image: img
+    command: [python, serve.py]
+    resources: {limits: {nvidia.com/gpu: 2}}
+)";
+  EXPECT_TRUE(withId(testing::lintText(serving), "shm-default").empty());
+  serving.replace(serving.find("[python, serve.py]"), 18, "[python, -m, torch.distributed.run, train.py]");
+  EXPECT_EQ(withId(testing::lintText(serving), "shm-default").size(), 1u);
+}
+
 }  // namespace
 }  // namespace railkit::k8s
