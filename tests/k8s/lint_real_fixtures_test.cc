@@ -215,5 +215,169 @@ TEST(K8sLintReal, QuantityPatternAndNullQuantityInCustomResource) {
   EXPECT_EQ(pod_nulls, 1u);
 }
 
+// --- DRA claims are placed by what they give --------------------------------
+
+// NVIDIA's IMEX demo: the workers claim a ComputeDomain's IMEX channel and
+// take 2 GPUs from the device plugin; nothing is a NIC or RDMA. No
+// ipc-lock-missing (not even info), no "extra network interfaces", and the
+// channel is placed through the ComputeDomain that names its template.
+TEST(K8sLintReal, ImexChannelClaimIsNeitherNicNorRdma) {
+  auto findings = lintFixture("nvidia-dra-imex-nvbandwidth-mpijob.yaml");
+  EXPECT_TRUE(withId(findings, "ipc-lock-missing").empty());
+  EXPECT_TRUE(withId(findings, "ompi-btl-if-unset").empty());
+  EXPECT_TRUE(withId(findings, "dra-claim-unknown").empty());
+  EXPECT_EQ(problemIds(findings), std::multiset<std::string>{});
+}
+
+// The same job linted without its ComputeDomain: the claim's template is not
+// in the input, which is said at info level; nothing is guessed from it.
+TEST(K8sLintReal, ClaimOutsideTheInputIsSaidNotGuessed) {
+  std::string text = fixture("nvidia-dra-imex-nvbandwidth-mpijob.yaml");
+  text.replace(text.find("kind: ComputeDomain"), 19, "kind: OtherDomain");
+  auto findings = testing::lintText(text);
+  auto unknown = withId(findings, "dra-claim-unknown");
+  ASSERT_EQ(unknown.size(), 1u);
+  EXPECT_EQ(unknown[0].severity, Severity::kInfo);
+  EXPECT_EQ(unknown[0].path, "spec.mpiReplicaSpecs.Worker.template.spec.resourceClaims[0]");
+  EXPECT_NE(unknown[0].message.find("nvbandwidth-test-compute-domain-1-channel"), std::string::npos)
+      << unknown[0].message;
+  EXPECT_TRUE(withId(findings, "ipc-lock-missing").empty());
+  EXPECT_TRUE(withId(findings, "ompi-btl-if-unset").empty());
+}
+
+// dranet's MPIJob: the DeviceClass selects dra.net RDMA NICs and the claim's
+// config names the NIC dranet0. The NIC is an extra interface of the
+// workers (ompi-btl-if-unset, right: mpirun pins nothing) and RDMA: a worker
+// without IPC_LOCK is an error.
+TEST(K8sLintReal, DranetRdmaNicClaimIsRdmaAndAnInterface) {
+  auto findings = lintFixture("dranet-mpi-operator-rdma-nic.yaml");
+  EXPECT_TRUE(withId(findings, "dra-claim-unknown").empty());
+  EXPECT_TRUE(withId(findings, "ipc-lock-missing").empty());
+  EXPECT_EQ(withId(findings, "ompi-btl-if-unset").size(), 1u);
+  std::string text = fixture("dranet-mpi-operator-rdma-nic.yaml");
+  size_t worker = text.find("name: mpi-worker\n");
+  text.replace(text.find("add: [\"IPC_LOCK\"]", worker), 17, "add: [\"NET_RAW\"]");
+  auto ipc = withId(testing::lintText(text), "ipc-lock-missing");
+  ASSERT_EQ(ipc.size(), 1u);
+  EXPECT_EQ(ipc[0].severity, Severity::kError);
+  EXPECT_EQ(ipc[0].path.rfind("spec.mpiReplicaSpecs.Worker.", 0), 0u) << ipc[0].path;
+}
+
+std::string withWorkerSocketIfname(std::string text, const std::string& value) {
+  const std::string anchor = "            name: mpi-worker\n";
+  text.replace(
+      text.find(anchor), anchor.size(),
+      anchor + "            env:\n            - {name: NCCL_SOCKET_IFNAME, value: \"" + value + "\"}\n");
+  return text;
+}
+
+// NCCL_SOCKET_IFNAME=net1 in a pod whose extra NIC the claim names dranet0:
+// found (it passed silently before), on the worker and where the launcher
+// forwards it with -x. dranet0 itself passes.
+TEST(K8sLintReal, SocketIfnameComparedWithDraNicNames) {
+  std::string text = fixture("dranet-mpi-operator-rdma-nic.yaml");
+  auto wrong = withId(testing::lintText(withWorkerSocketIfname(text, "net1")), "nccl-socket-ifname-mismatch");
+  ASSERT_EQ(wrong.size(), 1u);
+  EXPECT_EQ(wrong[0].path, "spec.mpiReplicaSpecs.Worker.template.spec.containers[0].env.NCCL_SOCKET_IFNAME");
+  EXPECT_NE(wrong[0].message.find("eth0, dranet0"), std::string::npos) << wrong[0].message;
+  EXPECT_TRUE(
+      withId(testing::lintText(withWorkerSocketIfname(text, "dranet0")), "nccl-socket-ifname-mismatch")
+          .empty());
+  std::string forwarded = text;
+  forwarded.replace(forwarded.find("-x LD_LIBRARY_PATH"), 0, "-x NCCL_SOCKET_IFNAME=net1 ");
+  auto launcher = withId(testing::lintText(forwarded), "nccl-socket-ifname-mismatch");
+  ASSERT_EQ(launcher.size(), 1u);
+  EXPECT_NE(launcher[0].message.find("workers"), std::string::npos) << launcher[0].message;
+}
+
+// Without the rename config, dranet keeps the host name the selector pins
+// (gpu2rdma0); with neither, the NIC's name is unknown and not compared.
+TEST(K8sLintReal, DraNicNameFromPinnedIfNameOrUnknown) {
+  std::string text = withWorkerSocketIfname(fixture("dranet-mpi-operator-rdma-nic.yaml"), "net1");
+  text.replace(text.find("driver: dra.net"), 15, "driver: other.example.com");
+  auto pinned = withId(testing::lintText(text), "nccl-socket-ifname-mismatch");
+  ASSERT_EQ(pinned.size(), 1u);
+  EXPECT_NE(pinned[0].message.find("eth0, gpu2rdma0"), std::string::npos) << pinned[0].message;
+  text.replace(text.find("ifName == \"gpu2rdma0\""), 21, "numaNode == 0");
+  EXPECT_TRUE(withId(testing::lintText(text), "nccl-socket-ifname-mismatch").empty());
+}
+
+// --- rules that missed real mistakes ----------------------------------------
+
+// A typo in the limits' resource name: rdma/... requested with no limit.
+TEST(K8sLintReal, ExtendedResourceRequestedWithoutLimit) {
+  auto findings = lintFixture("network-operator-rdma-pod-limits-typo.yaml");
+  auto missing = withId(findings, "extended-resource-limit-missing");
+  ASSERT_EQ(missing.size(), 1u);
+  EXPECT_EQ(missing[0].severity, Severity::kError);
+  EXPECT_EQ(missing[0].path, "spec.containers[0].resources.requests.rdma/rdma_shared_device_a");
+  EXPECT_NE(missing[0].message.find("limits has edma/rdma_shared_device_a"), std::string::npos)
+      << missing[0].message;
+  EXPECT_EQ(missing[0].fix, "rename limits' edma/rdma_shared_device_a to rdma/rdma_shared_device_a");
+  // Upstream's spelling: nothing to say.
+  std::string fixed = fixture("network-operator-rdma-pod-limits-typo.yaml");
+  fixed.replace(fixed.find("        edma/"), 13, "        rdma/");
+  EXPECT_TRUE(withId(testing::lintText(fixed), "extended-resource-limit-missing").empty());
+}
+
+// aws-samples' EFA job leaves `<account>.dkr.ecr.<region>.amazonaws.com/<image>:<tag>`
+// in both images: not a valid reference.
+TEST(K8sLintReal, AngleBracketPlaceholderInImage) {
+  auto findings = withId(lintFixture("aws-efa-nccl-tests-image-placeholder.yaml"), "unexpanded-placeholder");
+  std::set<std::string> paths;
+  for (const Finding& finding : findings) {
+    paths.insert(finding.path);
+    EXPECT_NE(finding.message.find("<account>"), std::string::npos) << finding.message;
+  }
+  EXPECT_EQ(paths, (std::set<std::string>{"spec.mpiReplicaSpecs.Launcher.template.spec.containers[0].image",
+                                          "spec.mpiReplicaSpecs.Worker.template.spec.containers[0].image"}));
+  std::string replaced = fixture("aws-efa-nccl-tests-image-placeholder.yaml");
+  const std::string aws = "<account>.dkr.ecr.<region>.amazonaws.com/<image>:<tag>";
+  for (size_t at; (at = replaced.find(aws)) != std::string::npos;)
+    replaced.replace(at, aws.size(), "<YOUR-CONTAINER>:<VERSION>");
+  auto yours = withId(testing::lintText(replaced), "unexpanded-placeholder");
+  ASSERT_EQ(yours.size(), 2u);
+  EXPECT_NE(yours[0].message.find("<YOUR-CONTAINER>"), std::string::npos) << yours[0].message;
+  for (size_t at; (at = replaced.find("<YOUR-CONTAINER>:<VERSION>")) != std::string::npos;)
+    replaced.replace(at, 26, "public.ecr.aws/hpc-cloud/nccl-tests:latest");
+  EXPECT_TRUE(withId(testing::lintText(replaced), "unexpanded-placeholder").empty());
+}
+
+// Kubeflow Trainer's torchtune runtime: `tune run ... full_finetune_distributed`
+// (torchrun underneath) on 2 GPUs with the default /dev/shm. Decided from the
+// GPUs and the distributed launch, not from the launcher's name.
+TEST(K8sLintReal, DistributedTrainingOnTwoGpusNeedsShm) {
+  auto shm = withId(lintFixture("torchtune-qwen2.5-runtime.yaml"), "shm-default");
+  ASSERT_EQ(shm.size(), 1u);
+  EXPECT_EQ(shm[0].severity, Severity::kWarning);
+  EXPECT_NE(shm[0].message.find("distributed training on 2 GPUs"), std::string::npos) << shm[0].message;
+  std::string text = fixture("torchtune-qwen2.5-runtime.yaml");
+  std::string one_gpu = text;
+  one_gpu.replace(one_gpu.find("nvidia.com/gpu: 2"), 17, "nvidia.com/gpu: 1");
+  EXPECT_TRUE(withId(testing::lintText(one_gpu), "shm-default").empty());
+  // A memory-backed /dev/shm settles it.
+  std::string mounted = text;
+  mounted.replace(mounted.find("                        - mountPath: /workspace"), 0,
+                  "                        - {mountPath: /dev/shm, name: shm}\n");
+  mounted.replace(
+      mounted.find("                  containers:\n"), 0,
+      "                  volumes:\n                    - {name: shm, emptyDir: {medium: Memory}}\n");
+  EXPECT_TRUE(withId(testing::lintText(mounted), "shm-default").empty());
+  // Two GPUs in a plain Pod that starts nothing distributed: no advice.
+  std::string serving = R"(apiVersion: v1
+kind: Pod
+metadata: {name: serve}
+spec:
+  containers:
+  - name: c
+    image: img
+    command: [python, serve.py]
+    resources: {limits: {nvidia.com/gpu: 2}}
+)";
+  EXPECT_TRUE(withId(testing::lintText(serving), "shm-default").empty());
+  serving.replace(serving.find("[python, serve.py]"), 18, "[python, -m, torch.distributed.run, train.py]");
+  EXPECT_EQ(withId(testing::lintText(serving), "shm-default").size(), 1u);
+}
+
 }  // namespace
 }  // namespace railkit::k8s

@@ -271,5 +271,112 @@ TEST(K8sLintRules, NoSchemasGivesNote) {
   EXPECT_EQ(findings[0].severity, Severity::kInfo);
 }
 
+// A pod with 2 GPUs whose DRA claim requests 2 devices of CLASS, and
+// NCCL_SOCKET_IFNAME=net1. The GKE class names are the ones GKE managed
+// DRANET installs (mrdma.google.com: RDMA NICs, netdev.google.com: other
+// NICs; https://docs.cloud.google.com/kubernetes-engine/docs/how-to/allocate-network-resources-dra).
+std::vector<Finding> claimPod(const std::string& device_class) {
+  std::string text = R"(apiVersion: resource.k8s.io/v1
+kind: ResourceClaimTemplate
+metadata: {name: devs}
+spec:
+  spec:
+    devices:
+      requests:
+      - name: req
+        exactly: {deviceClassName: CLASS, allocationMode: ExactCount, count: 2}
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: p}
+spec:
+  resourceClaims:
+  - {name: devs, resourceClaimTemplateName: devs}
+  containers:
+  - name: c
+    image: img
+    env:
+    - {name: NCCL_SOCKET_IFNAME, value: net1}
+    resources:
+      limits: {nvidia.com/gpu: 2}
+      claims: [{name: devs}]
+)";
+  text.replace(text.find("CLASS"), 5, device_class);
+  return lintText(text);
+}
+
+std::multiset<std::string> ids(const std::vector<Finding>& findings) {
+  std::multiset<std::string> out;
+  for (const Finding& finding : findings) out.insert(finding.id);
+  return out;
+}
+
+TEST(K8sLintRules, DraClaimPlacedByDeviceClass) {
+  // RDMA NICs, names chosen by GKE: RDMA without IPC_LOCK, net1 not compared.
+  auto mrdma = ids(claimPod("mrdma.google.com"));
+  EXPECT_EQ(mrdma.count("ipc-lock-missing"), 1u);
+  EXPECT_EQ(mrdma.count("nccl-socket-ifname-mismatch"), 0u);
+  EXPECT_EQ(mrdma.count("dra-claim-unknown"), 0u);
+  // Plain NICs: not RDMA even next to GPUs.
+  auto netdev = ids(claimPod("netdev.google.com"));
+  EXPECT_EQ(netdev.count("ipc-lock-missing"), 0u);
+  EXPECT_EQ(netdev.count("nccl-socket-ifname-mismatch"), 0u);
+  // GPUs only: no NIC, so the pod has eth0 alone and net1 is wrong.
+  auto gpus = ids(claimPod("gpu.nvidia.com"));
+  EXPECT_EQ(gpus.count("ipc-lock-missing"), 0u);
+  EXPECT_EQ(gpus.count("nccl-socket-ifname-mismatch"), 1u);
+  EXPECT_EQ(gpus.count("dra-claim-unknown"), 0u);
+}
+
+TEST(K8sLintRules, UnknownDeviceClassIsNeitherNicNorRdma) {
+  auto findings = claimPod("vf.example.com");
+  auto found = ids(findings);
+  EXPECT_EQ(found.count("ipc-lock-missing"), 0u);
+  EXPECT_EQ(found.count("nccl-socket-ifname-mismatch"), 0u);  // it may be a NIC: names unknown
+  ASSERT_EQ(found.count("dra-claim-unknown"), 1u);
+  for (const Finding& finding : findings)
+    if (finding.id == "dra-claim-unknown") {
+      EXPECT_EQ(finding.severity, Severity::kInfo);
+      EXPECT_EQ(finding.path, "spec.resourceClaims[0]");
+      EXPECT_NE(finding.message.find("device class vf.example.com"), std::string::npos) << finding.message;
+    }
+}
+
+// A DeviceClass of the input whose selectors name the dra.net driver
+// without its rdma attribute: a NIC that GPUs use counts as RDMA, and the
+// v1beta1 request shape (fields on the request) reads the same.
+TEST(K8sLintRules, DeviceClassSelectorsNameTheDriver) {
+  std::string text = R"(apiVersion: resource.k8s.io/v1
+kind: DeviceClass
+metadata: {name: nics}
+spec:
+  selectors:
+  - cel: {expression: 'device.driver == "dra.net"'}
+---
+apiVersion: resource.k8s.io/v1beta1
+kind: ResourceClaim
+metadata: {name: nic}
+spec:
+  devices:
+    requests:
+    - {name: req, deviceClassName: nics}
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: p}
+spec:
+  resourceClaims:
+  - {name: nic, resourceClaimName: nic}
+  containers:
+  - name: c
+    image: img
+    resources:
+      limits: {nvidia.com/gpu: 1}
+)";
+  auto found = ids(lintText(text));
+  EXPECT_EQ(found.count("ipc-lock-missing"), 1u);
+  EXPECT_EQ(found.count("dra-claim-unknown"), 0u);
+}
+
 }  // namespace
 }  // namespace railkit::k8s

@@ -61,6 +61,7 @@ TEST(K8sManifestsCorpus, AllFilesReadAndIndexMistakesFound) {
       {"026", "schema"},                   // metaPluginsConfig
       {"028", "unexpanded-placeholder"},   // ${VF_NUM}, ${LINK_TYPE}
       {"028", "schema"},                   // string where integer / enum
+      {"051", "unexpanded-placeholder"},   // image <account>.dkr.ecr.<region>...
       {"029", "schema"},                   // sriov.enableRdma
       {"030", "schema"},                   // sriov.matchMasterSubnet
       {"053", "yaml-duplicate-key"},       // resources twice

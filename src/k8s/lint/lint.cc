@@ -26,6 +26,7 @@ void addDeclared(const YamlNode* node, const std::string& prefix, LintInput& inp
 }  // namespace
 
 void prepareLintInput(LintInput& input) {
+  input.dra = buildDraCatalog(input.manifests);
   for (const auto& manifest : input.manifests) {
     for (const Object& object : manifest->objects) {
       const YamlNode& root = *object.root;

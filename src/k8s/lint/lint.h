@@ -12,6 +12,7 @@
 
 #include "core/finding.h"
 #include "core/rule_info.h"
+#include "k8s/lint/dra_claims.h"
 #include "k8s/manifest.h"
 
 namespace railkit::k8s {
@@ -23,6 +24,8 @@ struct LintInput {
   // Resource names that carry RDMA: the documented list plus what policies
   // in the input declare. Filled by prepareLintInput.
   std::set<std::string> rdma_resources;
+  // The DRA claims the input declares and what each gives. Filled by prepareLintInput.
+  DraCatalog dra;
   const SchemaSet* schemas = nullptr;  // nullptr: schema rule skipped with a note
 };
 
@@ -37,7 +40,7 @@ const std::vector<Rule>& allRules();
 // Resource names known to expose RDMA devices without any policy in sight.
 const std::vector<std::string>& knownRdmaResourcePrefixes();
 
-// Collects rdma_resources from the input.
+// Collects rdma_resources and the DRA claims from the input.
 void prepareLintInput(LintInput& input);
 
 // Runs every rule; findings are sorted by file, line, id.

@@ -1,5 +1,6 @@
 #include "k8s/lint/pod_facts.h"
 
+#include <algorithm>
 #include <nlohmann/json.hpp>
 #include <optional>
 
@@ -47,6 +48,9 @@ ContainerFacts containerFacts(const YamlNode& node, const std::string& path, boo
     for (const YamlNode& mount : mounts->items)
       if (const YamlNode* mount_path = mount.get("mountPath"))
         facts.mount_paths.push_back(mount_path->text());
+  if (const YamlNode* claims = node.at({"resources", "claims"}); claims && claims->isSeq())
+    for (const YamlNode& claim : claims->items)
+      if (const YamlNode* name = claim.get("name")) facts.claims.push_back(name->text());
   return facts;
 }
 
@@ -214,9 +218,17 @@ PodFacts podFacts(const PodSpecView& view) {
                   pod.shm_memory = true;
     }
   }
-  if (const YamlNode* claims = spec.get("resourceClaims");
-      claims && claims->isSeq() && !claims->items.empty())
-    pod.dra_claims = true;
+  if (const YamlNode* claims = spec.get("resourceClaims"); claims && claims->isSeq())
+    for (const YamlNode& item : claims->items) {
+      PodClaim claim;
+      claim.name = item.get("name") ? item.get("name")->text() : "";
+      claim.line = item.line;
+      if (const YamlNode* source = item.get("resourceClaimTemplateName"))
+        claim.source = "ResourceClaimTemplate " + source->text();
+      else if (const YamlNode* claim_name = item.get("resourceClaimName"))
+        claim.source = "ResourceClaim " + claim_name->text();
+      pod.claims.push_back(claim);
+    }
   if (view.metadata != nullptr) {
     if (const YamlNode* multus = view.metadata->at({"annotations", "k8s.v1.cni.cncf.io/networks"}))
       readMultus(multus->text(), pod);
@@ -244,12 +256,43 @@ PodFacts podFacts(const PodSpecView& view) {
   return pod;
 }
 
+namespace {
+// What each of the pod's claims gives, from the claims the input declares.
+void resolveClaims(const DraCatalog& catalog, PodFacts& pod) {
+  for (PodClaim& claim : pod.claims) {
+    const std::string kTemplate = "ResourceClaimTemplate ", kClaim = "ResourceClaim ";
+    const std::map<std::string, DraDevices>* table = nullptr;
+    std::string name;
+    if (claim.source.rfind(kTemplate, 0) == 0) {
+      table = &catalog.templates;
+      name = claim.source.substr(kTemplate.size());
+    } else if (claim.source.rfind(kClaim, 0) == 0) {
+      table = &catalog.claims;
+      name = claim.source.substr(kClaim.size());
+    }
+    auto it = table ? table->find(name) : std::map<std::string, DraDevices>::const_iterator{};
+    claim.resolved = table != nullptr && it != table->end();
+    if (claim.resolved) claim.devices = it->second;
+    // Unknown devices may be a NIC: their interface names are not known.
+    claim.devices.interfaces_known = claim.devices.interfaces_known && claim.resolved;
+    pod.dra.merge(claim.devices);
+  }
+}
+}  // namespace
+
 std::vector<PodFacts> allPods(const LintInput& input) {
   std::vector<PodFacts> pods;
   for (const auto& manifest : input.manifests)
     for (const Object& object : manifest->objects)
-      forEachPodSpec(object, [&](const PodSpecView& view) { pods.push_back(podFacts(view)); });
+      forEachPodSpec(object, [&](const PodSpecView& view) {
+        pods.push_back(podFacts(view));
+        resolveClaims(input.dra, pods.back());
+      });
   return pods;
+}
+
+bool isExtendedResource(const std::string& name) {
+  return name.find('/') != std::string::npos && name.rfind("kubernetes.io/", 0) != 0;
 }
 
 long gpuCount(const ContainerFacts& container) {
@@ -258,6 +301,21 @@ long gpuCount(const ContainerFacts& container) {
     for (const auto& [name, value] : *list)
       if (name == "nvidia.com/gpu" || name == "amd.com/gpu")
         count = std::max(count, parseQuantityCount(value));
+  }
+  return count;
+}
+
+long gpuCount(const PodFacts& pod, const ContainerFacts& container) {
+  long count = gpuCount(container);
+  for (const PodClaim& claim : pod.claims) {
+    if (std::find(container.claims.begin(), container.claims.end(), claim.name) == container.claims.end())
+      continue;
+    count += claim.devices.gpus;
+    // A listed claim lint cannot place may hold GPUs (dranet examples claim
+    // GPU and NIC together in a template kept in another file): one, at
+    // least, so that a launcher starting NCCL still makes it an NCCL rank.
+    bool placed = claim.resolved && claim.devices.unknown_classes.empty();
+    if (!placed && claim.devices.gpus == 0) count += 1;
   }
   return count;
 }
@@ -278,13 +336,26 @@ bool hasNcclIbVars(const ContainerFacts& container) {
     if (name.rfind("NCCL_IB_", 0) == 0 && !(name == "NCCL_IB_DISABLE" && value == "1")) return true;
   return false;
 }
+
+// Whether the container lists a claim that gives an RDMA device.
+bool listsRdmaClaim(const PodFacts& pod, const ContainerFacts& container) {
+  for (const PodClaim& claim : pod.claims)
+    if (claim.devices.rdma &&
+        std::find(container.claims.begin(), container.claims.end(), claim.name) != container.claims.end())
+      return true;
+  return false;
+}
 }  // namespace
 
 bool usesRdma(const LintInput& input, const PodFacts& pod, const ContainerFacts& container) {
   if (requestsRdma(input, container)) return true;
-  bool gpus = gpuCount(container) > 0;
+  bool gpus = gpuCount(pod, container) > 0;
+  // A claimed RDMA device (dranet RDMA NIC, GKE mrdma, EFA) serves the
+  // containers that list it, and the GPU ones: a NIC moved into the pod is
+  // every container's, whether or not it lists the claim.
+  if (pod.dra.rdma && (gpus || listsRdmaClaim(pod, container))) return true;
   // TCPX/TCPXO NICs are plain TCP to NCCL's FasTrak plugin: not RDMA.
-  if (gpus && (pod.dra_claims || (!pod.interfaces.empty() && !pod.gpudirect_tcpx))) return true;
+  if (gpus && (pod.dra.nic_maybe_rdma || (!pod.interfaces.empty() && !pod.gpudirect_tcpx))) return true;
   return gpus && hasNcclIbVars(container);
 }
 
@@ -296,8 +367,7 @@ bool runsNccl(const PodFacts& pod, const ContainerFacts& container) {
     if (name.rfind("NCCL_", 0) == 0) return true;
   const std::string& command = container.command;
   if (command.find("_perf") != std::string::npos) return true;
-  bool gpus = gpuCount(container) > 0 || pod.dra_claims;
-  return gpus && command.find("torchrun") != std::string::npos;
+  return gpuCount(pod, container) > 0 && command.find("torchrun") != std::string::npos;
 }
 
 // What a launcher's text says about its ranks, which run on GPU workers.
@@ -326,17 +396,18 @@ bool launcherStartsNccl(const PodFacts& worker) {
 
 bool isNcclWorkload(const LintInput& input, const PodFacts& pod, const ContainerFacts& container) {
   if (container.init) return false;
-  if (gpuCount(container) > 0 && usesRdma(input, pod, container)) return true;
+  // GPUs from the device plugin or, with DRA, from the claims it lists.
+  bool gpus = gpuCount(pod, container) > 0;
+  if (gpus && usesRdma(input, pod, container)) return true;
   if (runsNccl(pod, container)) return true;
-  // GPUs from the device plugin or, with DRA, from the pod's claims.
-  return (gpuCount(container) > 0 || pod.dra_claims) && launcherStartsNccl(pod);
+  return gpus && launcherStartsNccl(pod);
 }
 
 bool isPureLauncher(const LintInput& input, const PodFacts& pod, const ContainerFacts& container) {
   if (pod.view.role != "Launcher") return false;
   if (const YamlNode* as_worker = pod.view.object->root->at({"spec", "runLauncherAsWorker"}))
     if (as_worker->text() == "true") return false;
-  return gpuCount(container) == 0 && !requestsRdma(input, container) && !pod.dra_claims;
+  return gpuCount(pod, container) == 0 && !requestsRdma(input, container) && !pod.dra.nic && !pod.dra.rdma;
 }
 
 }  // namespace railkit::k8s

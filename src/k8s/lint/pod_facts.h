@@ -23,7 +23,17 @@ struct ContainerFacts {
   std::map<std::string, std::string> env;  // literal env values
   std::string command;                     // command + args joined
   std::vector<std::string> mount_paths;
+  std::vector<std::string> claims;  // resources.claims: the pod claims whose devices it gets
   bool init = false;
+};
+
+// A pod-level resourceClaims entry and what its claim gives.
+struct PodClaim {
+  std::string name;
+  std::string source;  // "ResourceClaimTemplate x" or "ResourceClaim x"
+  long line = 0;
+  bool resolved = false;  // its template or claim is in the input
+  DraDevices devices;
 };
 
 struct PodFacts {
@@ -34,7 +44,10 @@ struct PodFacts {
   std::vector<std::string> network_names;  // multus / GKE networks
   std::vector<std::string> interfaces;     // interface names the pod will have (besides lo)
   bool interfaces_known = true;            // false when an annotation could not be read
-  bool dra_claims = false;                 // pod-level resourceClaims
+  std::vector<PodClaim> claims;            // pod-level resourceClaims
+  // What the claims give together; a claim not in the input gives nothing
+  // but leaves the pod's interface names unknown.
+  DraDevices dra;
   // GKE GPUDirect-TCPX/TCPXO: several NICs, but NCCL moves data over TCP
   // through the FasTrak plugin and its daemon; nothing in the pod is RDMA.
   bool gpudirect_tcpx = false;
@@ -50,9 +63,12 @@ std::vector<PodFacts> allPods(const LintInput& input);
 
 // GPU count requested by a container (nvidia.com/gpu, amd.com/gpu...).
 long gpuCount(const ContainerFacts& container);
+// The same plus the GPUs of the DRA claims the container lists (a listed
+// claim lint cannot place counts as one GPU).
+long gpuCount(const PodFacts& pod, const ContainerFacts& container);
 // Whether the container requests a resource in input.rdma_resources.
 bool requestsRdma(const LintInput& input, const ContainerFacts& container);
-// RDMA by any route: resource, RDMA network or DRA NIC claim, or GPUs + NCCL IB vars.
+// RDMA by any route: resource, RDMA network, DRA RDMA or NIC claim, or GPUs + NCCL IB vars.
 bool usesRdma(const LintInput& input, const PodFacts& pod, const ContainerFacts& container);
 // GPUs with RDMA, NCCL_ variables, nccl-tests, or torchrun with GPUs (a
 // CPU-only torchrun uses gloo, not NCCL).
@@ -61,5 +77,10 @@ bool isNcclWorkload(const LintInput& input, const PodFacts& pod, const Container
 bool isPureLauncher(const LintInput& input, const PodFacts& pod, const ContainerFacts& container);
 
 long parseQuantityCount(const std::string& text);
+
+// An extended resource (a domain-qualified name outside kubernetes.io, as
+// nvidia.com/gpu or rdma/ib): it cannot be overcommitted, so the API server
+// wants its request equal to its limit.
+bool isExtendedResource(const std::string& name);
 
 }  // namespace railkit::k8s

@@ -4,18 +4,14 @@
 #include "k8s/lint/rules/rules.h"
 
 namespace railkit::k8s::rules {
-namespace {
-bool isExtended(const std::string& name) {
-  return name.find('/') != std::string::npos && name.rfind("kubernetes.io/", 0) != 0;
-}
-}  // namespace
 
 void checkExtendedResourceMismatch(const LintInput& input, std::vector<Finding>& out) {
   for (const PodFacts& pod : allPods(input))
     for (const ContainerFacts& container : pod.containers)
       for (const auto& [name, request] : container.requests) {
         auto limit = container.limits.find(name);
-        if (!isExtended(name) || limit == container.limits.end() || limit->second == request) continue;
+        if (!isExtendedResource(name) || limit == container.limits.end() || limit->second == request)
+          continue;
         if (parseQuantityCount(limit->second) == parseQuantityCount(request) &&
             parseQuantityCount(request) > 0)
           continue;  // "1" and 1

@@ -10,12 +10,15 @@
 namespace railkit::k8s::rules {
 namespace {
 
-// The pod's interfaces, or nullopt where they are named by the node (host
-// network, DRA) or an annotation could not be read.
+// The pod's interfaces: eth0, the Multus/GKE attachments and the NICs its
+// DRA claims name (dra.net config or a pinned ifName). nullopt where they are
+// named by the node (host network), an annotation could not be read, or a
+// claim brings NICs whose names it does not say (or is not in the input).
 std::optional<std::vector<std::string>> podInterfaces(const PodFacts& pod) {
-  if (pod.host_network || !pod.interfaces_known || pod.dra_claims) return std::nullopt;
+  if (pod.host_network || !pod.interfaces_known || !pod.dra.interfaces_known) return std::nullopt;
   std::vector<std::string> interfaces = {"eth0"};
   interfaces.insert(interfaces.end(), pod.interfaces.begin(), pod.interfaces.end());
+  interfaces.insert(interfaces.end(), pod.dra.interfaces.begin(), pod.dra.interfaces.end());
   return interfaces;
 }
 
@@ -85,7 +88,8 @@ extern const Rule kNcclSocketIfnameMismatch = {
     {"nccl-socket-ifname-mismatch", Severity::kError,
      "NCCL_SOCKET_IFNAME names an interface the pod will not have",
      R"(NCCL_SOCKET_IFNAME names the interfaces NCCL's bootstrap and sockets may use. When it names
-none the pod will have (net1 without a Multus attachment, a host name under the pod network),
+none the pod will have (net1 without a Multus attachment, a host name under the pod network,
+net1 where the DRA claim's dra.net config names the NIC dranet0),
 NCCL fails with `Bootstrap : no socket interface found` or picks the wrong network.
 Fix: name an interface the pod really has where NCCL runs (the workers, for an MPIJob), or
 compute it at start with railkit env.)"},

@@ -13,7 +13,9 @@ void checkOmpiBtlIfUnset(const LintInput& input, std::vector<Finding>& out) {
     bool multi_if = false;
     for (const PodFacts& worker : pods)
       if (worker.view.object == launcher.view.object && worker.view.role == "Worker")
-        multi_if = multi_if || !worker.interfaces.empty() || worker.dra_claims;
+        // A DRA claim adds an interface only when it gives a NIC (not an
+        // IMEX channel, not GPUs alone).
+        multi_if = multi_if || !worker.interfaces.empty() || worker.dra.nic;
     if (!multi_if) continue;
     for (const ContainerFacts& container : launcher.containers) {
       if (container.command.find("mpirun") == std::string::npos) continue;

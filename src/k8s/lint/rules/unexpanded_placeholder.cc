@@ -4,7 +4,10 @@
 // reaches the API as is: Kubernetes expands only `$(VAR)`, and only in
 // command, args and env. A bare `$VAR` counts where it is the whole value
 // (`replicas: $NUM_NODES`, `nvidia.com/gpu: $GPU_PER_NODE`) or inside a name
-// or image; `$PATH:/opt/bin` in an env value is left alone.
+// or image; `$PATH:/opt/bin` in an env value is left alone. A `<PLACEHOLDER>`
+// left for the reader to replace (`<YOUR-CONTAINER>:<VERSION>`,
+// `<account>.dkr.ecr.<region>.amazonaws.com/<image>:<tag>`) counts in names
+// and images, where `<` is never valid; elsewhere it may be prose.
 #include <regex>
 
 #include "k8s/lint/rules/rules.h"
@@ -27,6 +30,7 @@ void walk(const YamlNode& node, const std::string& key, const std::string& path,
   static const std::regex kPattern(R"(\$\{[A-Za-z_][A-Za-z0-9_]*\}|__[A-Z][A-Z0-9_]*__)");
   static const std::regex kBareWhole(R"(\s*\$[A-Za-z_][A-Za-z0-9_]*\s*)");
   static const std::regex kBare(R"(\$[A-Za-z_][A-Za-z0-9_]*)");
+  static const std::regex kAngle(R"(<[A-Za-z][A-Za-z0-9_. -]*>)");
   if (depth > 64) return;
   if (node.isScalar()) {
     if (node.value.find('\n') != std::string::npos) return;  // block scripts
@@ -34,7 +38,8 @@ void walk(const YamlNode& node, const std::string& key, const std::string& path,
     bool found = std::regex_search(node.value, match, kPattern);
     if (!found && std::regex_match(node.value, kBareWhole))
       found = std::regex_search(node.value, match, kBare);
-    if (!found && isNameKey(key)) found = std::regex_search(node.value, match, kBare);
+    if (!found && isNameKey(key))
+      found = std::regex_search(node.value, match, kBare) || std::regex_search(node.value, match, kAngle);
     if (found)
       out.push_back(
           lintFinding("unexpanded-placeholder", Severity::kError, object, node.line, path,
@@ -63,10 +68,12 @@ void checkUnexpandedPlaceholder(const LintInput& input, std::vector<Finding>& ou
 
 extern const Rule kUnexpandedPlaceholder = {
     {"unexpanded-placeholder", Severity::kError, "template placeholder left in a value",
-     R"(A template placeholder (${VAR}, $VAR, {{ .Values.x }}) was left in a value: the manifest was
-applied without being rendered, and the field holds the literal text (an invalid name, image
+     R"(A template placeholder (${VAR}, $VAR, __VAR__, or <PLACEHOLDER> in a name or image such as
+<YOUR-CONTAINER>:<VERSION>) was left in a value: the manifest was applied without being
+rendered or edited, and the field holds the literal text (an invalid name, image reference
 or quantity, or a wrong setting).
-Fix: render the template (envsubst, helm template) with every variable set.)"},
+Fix: render the template (envsubst, helm template) with every variable set, or replace the
+<PLACEHOLDER> with the real value.)"},
     checkUnexpandedPlaceholder};
 
 }  // namespace railkit::k8s::rules
