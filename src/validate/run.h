@@ -33,6 +33,9 @@ struct ValidateConfig {
   std::vector<std::string> ops{"all_reduce"};
   bench::PairsOptions pairs;
   bool fail_fast = false;
+  // Phase 4 keeps the sizes whose runs fit this many seconds at the slowest
+  // link's measured rate (collective_plan.h).
+  double collectives_budget_seconds = 60;
   bool print_text = true;  // rank 0 streams progress and the verdict
 };
 
