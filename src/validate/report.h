@@ -35,7 +35,6 @@ class Report {
   void setPeers(const bench::Transport& transport);
   // Phase 3: bench pairs' document and its slow-link / suspect-node lines.
   void setPairs(const nlohmann::json& pairs, const std::vector<std::string>& failures);
-  const nlohmann::json& pairs() const { return pairs_; }
   // Phase 4's sweep as cut to its time budget (run.cc's describePlan).
   void setSizing(nlohmann::json sizing) { sizing_ = std::move(sizing); }
   // Phase 4.

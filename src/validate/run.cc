@@ -90,11 +90,13 @@ struct MeasuredLink {
   double gbps = 0;  // per direction
 };
 
-// The slowest link phase 3 measured (rank 0), or nothing when no pair ran.
+// The slowest link in bench pairs' document (rank 0), or nothing when no
+// pair was measured.
 std::optional<MeasuredLink> slowestLink(const nlohmann::json& pairs) {
   std::optional<MeasuredLink> slowest;
   if (!pairs.is_object()) return slowest;
   for (const auto& l : pairs.value("links", nlohmann::json::array())) {
+    if (!l.is_object()) continue;
     double gbps = l.value("bw_gbps", 0.0);
     if (gbps > 0 && (!slowest || gbps < slowest->gbps))
       slowest = MeasuredLink{l.value("a", 0), l.value("b", 0), gbps};
@@ -196,33 +198,35 @@ Status checkNodes(const ValidateConfig& config, const NodeInput& node, bench::Bo
   return okStatus();
 }
 
-// Phase 3: bench's pairs matrix; rank 0 keeps the document and its failures.
-Status measureLinks(bench::Transport& t, bench::Bootstrap& boot, const ValidateConfig& config, Report& report,
-                    std::ostream* text, const Say& say) {
+// Phase 3: bench's pairs matrix; rank 0 keeps the document and its
+// failures, and returns the slowest link (phase 4's sizing).
+Result<std::optional<MeasuredLink>> measureLinks(bench::Transport& t, bench::Bootstrap& boot,
+                                                 const ValidateConfig& config, Report& report,
+                                                 std::ostream* text, const Say& say) {
   const int n = boot.size();
   if (n < 2) {
     if (boot.rank() == 0) report.note("links: one node, no pairs to measure");
-    return okStatus();
+    return std::nullopt;
   }
   auto phase_start = std::chrono::steady_clock::now();
   say(progress(3, fmt::format("links: pairs over {} nodes", n)));
   std::vector<std::string> pair_failures;
   auto pairs = bench::runPairs(t, boot, config.pairs, text, &pair_failures);
   if (!pairs) return tl::unexpected(pairs.error());
-  if (boot.rank() == 0) {
-    report.setPairs(*pairs, pair_failures);
-    report.setSeconds("links", secondsSince(phase_start));
-  }
-  return okStatus();
+  if (boot.rank() != 0) return std::nullopt;
+  auto slowest = slowestLink(*pairs);
+  report.setPairs(*pairs, pair_failures);
+  report.setSeconds("links", secondsSince(phase_start));
+  return slowest;
 }
 
 // Phase 4's sweep into `bench_config`, agreed by every rank; rank 0 records
 // it and says what was cut.
 Status sizeCollectives(bench::Bootstrap& boot, const ValidateConfig& config,
-                       const std::vector<const bench::Collective*>& ops, Report& report,
+                       const std::vector<const bench::Collective*>& ops,
+                       const std::optional<MeasuredLink>& slowest, Report& report,
                        const std::vector<std::string>& labels, bench::BenchConfig& bench_config,
                        const Say& say) {
-  auto slowest = boot.rank() == 0 ? slowestLink(report.pairs()) : std::nullopt;
   auto plan = agreePlan(boot, config, ops, slowest);
   if (!plan) return tl::unexpected(plan.error());
   bench_config.sweep.sizes = plan->sizes;
@@ -301,9 +305,9 @@ Result<ValidateOutcome> runValidate(const ValidateConfig& config, const NodeInpu
     report.setSeconds("connect", secondsSince(phase_start));
   }
 
-  if (auto s = measureLinks(t, boot, config, report, speak ? &text : nullptr, say); !s)
-    return finishIncomplete(3, s.error());
-  if (auto s = sizeCollectives(boot, config, ops, report, labels, bench_config, say); !s)
+  auto slowest = measureLinks(t, boot, config, report, speak ? &text : nullptr, say);
+  if (!slowest) return finishIncomplete(3, slowest.error());
+  if (auto s = sizeCollectives(boot, config, ops, *slowest, report, labels, bench_config, say); !s)
     return finishIncomplete(3, s.error());
   phase_start = std::chrono::steady_clock::now();
   auto collectives = bench::runCollectives(bench_config, t, boot, ops, speak ? &text : nullptr);
