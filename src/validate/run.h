@@ -9,7 +9,10 @@
 //   3. links        bench's pairs matrix (n-1 rounds of disjoint pairs).
 //   4. collectives  each op swept and graded against the NIC bound, the
 //                   slowest node's data NIC rate read in phase 1 unless
-//                   --nic-gbps says otherwise.
+//                   --nic-gbps says otherwise. It starts once every rank
+//                   has left phase 3, with the sweep cut to fit
+//                   --collectives-budget at the slowest link phase 3
+//                   measured (collective_plan.h).
 // A node that fails phase 1 still takes part in 3 and 4, so one run shows
 // everything (--fail-fast stops after phase 2). A peer lost in phase 3 or 4
 // leaves rank 0 with what it has: the verdict is "incomplete" and the
