@@ -67,10 +67,11 @@ TEST(CollectivePlan, SmallestSizeAloneWithFewerIterations) {
 }
 
 // Real figures: nccl-tests issue #106 (https://github.com/NVIDIA/nccl-tests/issues/106,
-// comment of 2022-05-20): 2-node all_reduce busbw of 49.3 GB/s with the slow
-// node se02gn644 against 86.8-88.4 GB/s without it. Half speed on a
-// 400 Gb/s-class fabric is a failure phase 3 names, but it costs phase 4
-// nothing: the default sweep stays whole.
+// comment of 2022-05-20): 2-node all_reduce busbw of 49.30 GB/s for the pair
+// se02gn641,se02gn644 (se02gn644 is the node the maintainer calls slow) and
+// 86.81-88.36 GB/s for healthy pairs. Half speed on a 400 Gb/s-class fabric
+// is a failure phase 3 names, but it costs phase 4 nothing: the default
+// sweep stays whole.
 TEST(CollectivePlan, RealHalfSpeedNodeLeavesTheSweepWhole) {
   double slow_gbps = 49.30 * 8;
   CollectivePlan p = planCollectives(defaults(2), slow_gbps, 60);
