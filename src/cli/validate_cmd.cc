@@ -32,6 +32,7 @@ struct ValidateCli {
   std::string pairs_bytes = "64M";
   int pairs_iters = 5;
   double slow_fraction = 0.8;
+  double collectives_budget = 60;
   bool fail_fast = false;
   bool list_rules = false;
   OutputOptions output;
@@ -92,6 +93,7 @@ Result<validate::ValidateConfig> makeValidateConfig(const ValidateCli& cli,
   v.pairs.warmup = 1;
   v.pairs.fraction = cli.slow_fraction;
   v.fail_fast = cli.fail_fast;
+  v.collectives_budget_seconds = cli.collectives_budget;
   v.print_text = !cli.output.json;
   // Without --nic-gbps, rank 0 fills the bound from phase 1 (the slowest node).
   if (!cli.flags.nic_gbps) {
@@ -178,6 +180,11 @@ void registerValidate(CLI::App& app, CommandContext& context) {
   cmd->add_option("-w,--warmup_iters", f->warmup, "phase 4: warm-up iterations")
       ->capture_default_str()
       ->check(wholeNumber(0, bench::kMaxIters));
+  cmd->add_option("--collectives-budget", cli->collectives_budget,
+                  "phase 4: seconds its sweep may take at the slowest link phase 3 measured; larger sizes "
+                  "(then iterations) are cut to fit")
+      ->capture_default_str()
+      ->check(finiteRange(0, 86400, "seconds", true));
   cmd->add_option("--pairs-bytes", cli->pairs_bytes, "phase 3: bytes each pair moves per iteration")
       ->capture_default_str();
   cmd->add_option("--pairs-iters", cli->pairs_iters, "phase 3: iterations per pair")

@@ -39,6 +39,7 @@ Report::Report(const ValidateConfig& config, int ranks) : ranks_(ranks) {
                {"min_bytes", b.min_bytes},
                {"max_bytes", b.max_bytes},
                {"iters", b.sweep.iters},
+               {"collectives_budget_seconds", config.collectives_budget_seconds},
                {"fail_fast", config.fail_fast}};
 }
 
@@ -165,6 +166,7 @@ nlohmann::json Report::document() const {
       doc["phases"][phase]["seconds"] = seconds;
     }
   }
+  if (!sizing_.is_null()) doc["phases"]["collectives"]["sizing"] = sizing_;
   if (!line_rate_.is_null()) doc["line_rate"] = line_rate_;
   if (!incomplete_.empty()) doc["incomplete"] = incomplete_;
   return doc;

@@ -35,6 +35,8 @@ class Report {
   void setPeers(const bench::Transport& transport);
   // Phase 3: bench pairs' document and its slow-link / suspect-node lines.
   void setPairs(const nlohmann::json& pairs, const std::vector<std::string>& failures);
+  // Phase 4's sweep as cut to its time budget (run.cc's describePlan).
+  void setSizing(nlohmann::json sizing) { sizing_ = std::move(sizing); }
   // Phase 4.
   void setCollectives(const bench::CollectivesOutcome& outcome, const bench::BenchConfig& graded_by);
 
@@ -63,6 +65,7 @@ class Report {
   nlohmann::json pairs_;  // null until phase 3 ran
   std::vector<std::string> pair_failures_;
   std::vector<int> suspect_ranks_;
+  nlohmann::json sizing_;  // null until phase 4 was sized
   nlohmann::json collectives_ = nlohmann::json::array();
   std::vector<std::string> collective_failures_;
   nlohmann::json line_rate_;  // null unless --expect-line-rate

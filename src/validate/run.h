@@ -9,7 +9,10 @@
 //   3. links        bench's pairs matrix (n-1 rounds of disjoint pairs).
 //   4. collectives  each op swept and graded against the NIC bound, the
 //                   slowest node's data NIC rate read in phase 1 unless
-//                   --nic-gbps says otherwise.
+//                   --nic-gbps says otherwise. It starts once every rank
+//                   has left phase 3, with the sweep cut to fit
+//                   --collectives-budget at the slowest link phase 3
+//                   measured (collective_plan.h).
 // A node that fails phase 1 still takes part in 3 and 4, so one run shows
 // everything (--fail-fast stops after phase 2). A peer lost in phase 3 or 4
 // leaves rank 0 with what it has: the verdict is "incomplete" and the
@@ -33,6 +36,9 @@ struct ValidateConfig {
   std::vector<std::string> ops{"all_reduce"};
   bench::PairsOptions pairs;
   bool fail_fast = false;
+  // Phase 4 keeps the sizes whose runs fit this many seconds at the slowest
+  // link's measured rate (collective_plan.h).
+  double collectives_budget_seconds = 60;
   bool print_text = true;  // rank 0 streams progress and the verdict
 };
 

@@ -5,7 +5,9 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <fstream>
 #include <nlohmann/json.hpp>
+#include <sstream>
 
 #include "support/node_builder.h"
 #include "support/run_railkit.h"
@@ -52,12 +54,48 @@ TEST(ValidateCli, UsageErrorsAreOneLineAndExitTwo) {
       {"-w", "-1"},
       {"-b", "3Q"},
       {"-e", "1X"},
+      {"--collectives-budget", "0"},
+      {"--collectives-budget", "inf"},
   };
   for (const auto& extra : bad) {
     auto r = runRailkit(args(extra));
     EXPECT_EQ(r.exit_code, 2) << extra[0] << ": " << r.err;
     EXPECT_EQ(r.errLines(), 1) << extra[0] << ": " << r.err;
   }
+}
+
+// A budget no link can meet: phase 4 runs the smallest size alone, once,
+// without warm-up, and says so in the progress, the notes and the JSON.
+TEST(ValidateCli, CollectivesBudgetCutsTheSweep) {
+  namespace fs = std::filesystem;
+  fs::path dir = fs::temp_directory_path() / ("railkit-validate-budget-" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  railkit::testing::NodeBuilder::healthyDgxH100().write(dir / "healthy");
+  std::vector<std::string> argv{"validate", "--root", (dir / "healthy").string(), "--json-out",
+                                (dir / "out.json").string()};
+  std::istringstream flags(
+      "--local 2 -b 4K -e 64K -n 5 -w 2 --pairs-bytes 4K --pairs-iters 1 --slow-fraction 0.01 "
+      "--collectives-budget 1e-9");
+  for (std::string word; flags >> word;) argv.push_back(word);
+  auto cut = runRailkit(argv);
+  ASSERT_EQ(cut.exit_code, 0) << cut.err << cut.out.substr(0, 2000);
+  EXPECT_NE(
+      cut.out.find("# phase 4/4 collectives: sizes capped at 4K (asked 4K-64K), 1 iteration(s) and 0 "
+                   "warm-up (asked 5 and 2) to fit 1e-09 s (--collectives-budget): the slowest link r0-r1"),
+      std::string::npos)
+      << cut.out;
+  EXPECT_NE(cut.out.find("note: phase 4 sizes capped at 4K"), std::string::npos) << cut.out;
+  std::ifstream in(dir / "out.json");
+  auto doc = nlohmann::json::parse(in);
+  fs::remove_all(dir);
+  const auto& sizing = doc["phases"]["collectives"]["sizing"];
+  EXPECT_TRUE(sizing["capped"].get<bool>()) << sizing;
+  EXPECT_EQ(sizing["sizes"], nlohmann::json::array({4096})) << sizing;
+  EXPECT_EQ(sizing["iters"], 1) << sizing;
+  EXPECT_EQ(sizing["warmup"], 0) << sizing;
+  EXPECT_GT(sizing["slowest_link"]["gbps"].get<double>(), 0) << sizing;
+  ASSERT_EQ(doc["collectives"].size(), 1u);
+  EXPECT_EQ(doc["collectives"][0]["rows"].size(), 1u);
 }
 
 TEST(ValidateCli, VerdictIsTheExitStatus) {
@@ -72,6 +110,11 @@ TEST(ValidateCli, VerdictIsTheExitStatus) {
   EXPECT_EQ(doc["verdict"], "pass");
   EXPECT_EQ(doc["nodes"].size(), 2u);
   EXPECT_EQ(doc["collectives"][0]["wrong"], 0);
+  // Loopback's slowest link leaves phase 4's sweep as asked, and says which link it was.
+  const auto& sizing = doc["phases"]["collectives"]["sizing"];
+  EXPECT_FALSE(sizing["capped"].get<bool>()) << sizing;
+  EXPECT_EQ(sizing["slowest_link"]["a"], 0) << sizing;
+  EXPECT_EQ(sizing["slowest_link"]["b"], 1) << sizing;
   // Expecting more NICs than the node has fails every node, naming the count.
   auto short_of = runRailkit(args({"--root", (dir / "healthy").string(), "--expect-nics", "9"}));
   EXPECT_EQ(short_of.exit_code, 1) << short_of.err;
