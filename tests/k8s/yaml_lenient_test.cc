@@ -2,7 +2,9 @@
 // manifests with go-yaml, a Go port of libyaml; each form below is first
 // checked in the test itself with python3-yaml's two readers of that family
 // (tests/k8s/yaml_oracle.py), then railkit's tree is compared with libyaml's,
-// then `railkit lint` must lint it: exit 0 or 1, never 2.
+// then `railkit lint` must lint it: exit 0 or 1, never 2. Where kubectl is
+// installed (it is not a build dependency), it must read the file too:
+// `kubectl label --local` decodes it offline with kubectl's own YAML reader.
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -88,6 +90,11 @@ nlohmann::json toJson(const YamlNode& node) {
   return node.value;  // the text of a null too: "" or "~", as libyaml's BaseLoader keeps it
 }
 
+bool kubectlInstalled() {
+  static const bool installed = railkit::testing::captureStdout("command -v kubectl").rc == 0;
+  return installed;
+}
+
 class YamlLenient : public ::testing::Test {
  protected:
   void SetUp() override { dir_ = railkit::testing::freshTestDir("railkit-yaml-lenient"); }
@@ -109,6 +116,11 @@ class YamlLenient : public ::testing::Test {
       EXPECT_EQ(verdict["safe_load"], "ok");
     else
       EXPECT_NE(verdict["safe_load"], "ok") << "PyYAML now reads tabs as libyaml does: drop the flag";
+    if (kubectlInstalled()) {
+      auto kubectl = railkit::testing::runCommand("env KUBECONFIG=/dev/null kubectl label --local -f " +
+                                                  file.string() + " railkit-check=1 -o name");
+      EXPECT_EQ(kubectl.rc, 0) << kubectl.out;
+    }
     auto stream = parseYaml(text, "form.yaml");
     ASSERT_TRUE(stream) << stream.error().message;
     nlohmann::json ours = nlohmann::json::array();
