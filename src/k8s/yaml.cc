@@ -328,6 +328,13 @@ std::string parserProblem(const yaml_parser_t& parser, std::string_view text, lo
     message += std::string(" (") + parser.context + " at line " +
                std::to_string(parser.context_mark.line + 1) + ", column " +
                std::to_string(parser.context_mark.column + 1) + ")";
+  // The document's top node ended (say, at a line indented less than its
+  // first one) and more text follows. kubectl reads the top node and silently
+  // drops the rest up to the next `---`: refused here, so nothing is lost.
+  if (parser.problem != nullptr && std::strcmp(parser.problem, "did not find expected <document start>") == 0)
+    message +=
+        "; the document's top node ended before this line (is it indented less than the document's "
+        "first line?), and kubectl would silently ignore the text from here to the next '---'";
   return message;
 }
 

@@ -139,6 +139,19 @@ TEST(K8sYaml, MergeKeysFillInMissingKeys) {
       "list holding something else");
 }
 
+// A manifest pasted with its first line indented, then a line further left:
+// kubectl reads the first node and drops the rest without a word; here the
+// file is refused and the message says what kubectl would have lost.
+TEST(K8sYaml, TextAfterTheTopNodeIsRefusedWithKubectlsReading) {
+  auto stream = parseYaml("  apiVersion: v1\n  kind: ConfigMap\ndata: {a: b}\n", "t.yaml");
+  ASSERT_FALSE(stream);
+  EXPECT_EQ(
+      stream.error().message,
+      "t.yaml:3: not valid YAML: did not find expected <document start> at column 1; the document's top "
+      "node ended before this line (is it indented less than the document's first line?), and kubectl "
+      "would silently ignore the text from here to the next '---'");
+}
+
 TEST(K8sYaml, ControlCharacterIsRefusedWithItsColumn) {
   auto stream = parseYaml("a: b\nc: d\x01\n", "c.yaml");
   ASSERT_FALSE(stream);
