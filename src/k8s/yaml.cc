@@ -100,7 +100,8 @@ class Builder {
   bool charge(size_t nodes, long line);
   void remember(const std::string& anchor, const YamlNode& node);
   std::string nextPath() const;
-  void add(YamlNode node, bool is_merge_key = false);
+  // False when the node cannot be a mapping key, as kubectl reads keys.
+  bool add(YamlNode node, bool is_merge_key = false);
 
   YamlStream& out_;
   std::vector<Frame> stack_;
@@ -149,8 +150,7 @@ bool Builder::closeCollection() {
   std::string anchor = std::move(top.anchor);
   stack_.pop_back();
   if (!anchor.empty()) remember(anchor, node);
-  add(std::move(node));
-  return true;
+  return add(std::move(node));
 }
 
 bool Builder::onScalar(const yaml_event_t& event, long line) {
@@ -163,8 +163,7 @@ bool Builder::onScalar(const yaml_event_t& event, long line) {
   std::string anchor = text(scalar.anchor);
   if (!anchor.empty()) remember(anchor, node);
   bool is_merge_key = !node.quoted && node.value == "<<";
-  add(std::move(node), is_merge_key);
-  return true;
+  return add(std::move(node), is_merge_key);
 }
 
 // An alias stands for a copy of its anchor's node, as kubectl reads it.
@@ -179,8 +178,7 @@ bool Builder::onAlias(const yaml_event_t& event, long line) {
     return fail(line, "alias *" + name + " nests deeper than " + std::to_string(kMaxDepth));
   if (!charge(anchor.shape.nodes, line)) return false;
   YamlNode copy = anchor.node;
-  add(std::move(copy));
-  return true;
+  return add(std::move(copy));
 }
 
 bool Builder::charge(size_t nodes, long line) {
@@ -238,28 +236,35 @@ std::string Builder::nextPath() const {
   return top.path + "[" + std::to_string(top.node.items.size()) + "]";
 }
 
-void Builder::add(YamlNode node, bool is_merge_key) {
+bool Builder::add(YamlNode node, bool is_merge_key) {
   if (stack_.empty()) {
     out_.documents.push_back(YamlDocument{std::move(node), doc_line_});
-    return;
+    return true;
   }
   Frame& top = stack_.back();
   if (top.node.isSeq()) {
     top.node.items.push_back(std::move(node));
-    return;
+    return true;
   }
   if (!top.have_key) {
+    // kubectl turns YAML into JSON, whose keys are strings: a null, list or
+    // mapping key makes it refuse the whole file (unsupported map key).
+    if (!node.isScalar()) {
+      const char* found = node.isMap() ? "a mapping" : node.isSeq() ? "a list" : "null";
+      return fail(node.line,
+                  std::string("not valid YAML for Kubernetes: expected a text mapping key, found ") + found +
+                      " (kubectl refuses the file: unsupported map key)");
+    }
     top.have_key = true;
     top.key_is_merge = is_merge_key;
-    top.key =
-        node.isScalar() || node.type == YamlNode::Type::kNull ? node.value : std::string("<complex key>");
+    top.key = node.value;
     top.key_line = node.line;
-    return;
+    return true;
   }
   top.have_key = false;
   if (top.key_is_merge) {
     top.merges.push_back(std::move(node));
-    return;
+    return true;
   }
   auto [found, added] = top.index.emplace(top.key, top.node.entries.size());
   if (!added) {
@@ -267,10 +272,11 @@ void Builder::add(YamlNode node, bool is_merge_key) {
     out_.duplicates.push_back(DuplicateKey{top.key, top.path, top.node.key_lines[i], top.key_line});
     top.node.entries[i].second = std::move(node);  // the last one wins, as in the API server
     top.node.key_lines[i] = top.key_line;
-    return;
+    return true;
   }
   top.node.entries.push_back(YamlEntry{top.key, std::move(node)});
   top.node.key_lines.push_back(top.key_line);
+  return true;
 }
 
 }  // namespace

@@ -152,6 +152,24 @@ TEST(K8sYaml, TextAfterTheTopNodeIsRefusedWithKubectlsReading) {
       "would silently ignore the text from here to the next '---'");
 }
 
+// kubectl converts YAML to JSON, whose keys are text: it refuses a file with
+// a null, list or mapping key. Numbers and booleans become text keys.
+TEST(K8sYaml, KeysKubectlCannotUseAreRefused) {
+  for (const char* key : {"~", "null", "? [a, b]\n ", "? {a: 1}\n "}) {
+    std::string text = std::string("data:\n ") + key + ": x\n";
+    auto stream = parseYaml(text, "k.yaml");
+    ASSERT_FALSE(stream) << text;
+    EXPECT_EQ(stream.error().message.rfind(
+                  "k.yaml:2: not valid YAML for Kubernetes: expected a text mapping key, found ", 0),
+              0u)
+        << stream.error().message;
+  }
+  auto text_keys = parseYaml("data: {1: a, true: b, '': c}\n", "k.yaml");
+  ASSERT_TRUE(text_keys) << text_keys.error().message;
+  EXPECT_EQ(text_keys->documents[0].root.at({"data", "true"})->text(), "b");
+  EXPECT_EQ(text_keys->documents[0].root.at({"data", ""})->text(), "c");
+}
+
 TEST(K8sYaml, ControlCharacterIsRefusedWithItsColumn) {
   auto stream = parseYaml("a: b\nc: d\x01\n", "c.yaml");
   ASSERT_FALSE(stream);
