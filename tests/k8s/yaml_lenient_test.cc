@@ -135,13 +135,10 @@ class YamlLenient : public ::testing::Test {
 };
 
 TEST_F(YamlLenient, FormsKubectlReadsAreLinted) {
-  for (const Form& form : forms()) {
-    std::string text = form.text;
-    // Container fields complete the pod above; a form that starts a new
-    // document stands on its own after it.
-    text = std::string(kPod) + text;
-    expectLintedLikeKubectl(form.name, text, form.pure_python_reads_it);
-  }
+  // Container fields complete the pod above; a form that starts a new
+  // document stands on its own after it.
+  for (const Form& form : forms())
+    expectLintedLikeKubectl(form.name, std::string(kPod) + form.text, form.pure_python_reads_it);
 }
 
 fs::path lenientDir() {
