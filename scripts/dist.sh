@@ -31,7 +31,7 @@ notices="$root/share/doc/railkit/third-party"
 mkdir -p "$notices"
 # gcc-12-base holds the copyright of libstdc++ and libgcc (the GCC Runtime
 # Library Exception).
-for pkg in libfyaml-dev libpugixml-dev libarchive-dev zlib1g-dev libssl-dev libfmt-dev \
+for pkg in libyaml-dev libpugixml-dev libarchive-dev zlib1g-dev libssl-dev libfmt-dev \
            nlohmann-json3-dev libcli11-dev libexpected-dev gcc-12-base; do
   copyright=/usr/share/doc/$pkg/copyright
   [ -r "$copyright" ] || die "$copyright: not readable (is the package $pkg installed?)"

@@ -8,7 +8,7 @@ packages=(
   cmake g++ make pkg-config clang libclang-rt-14-dev
   # libraries (headers) from Debian
   libcli11-dev nlohmann-json3-dev libfmt-dev libexpected-dev
-  libgtest-dev libgmock-dev libpugixml-dev libarchive-dev libfyaml-dev
+  libgtest-dev libgmock-dev libpugixml-dev libarchive-dev libyaml-dev
   libucx-dev ucx-utils libopenmpi-dev openmpi-bin
   libssl-dev
   # tests: the sources follow .clang-format

@@ -1,11 +1,12 @@
 #include "k8s/yaml.h"
 
-#include <libfyaml.h>
+#include <yaml.h>
 
 #include <algorithm>
 #include <cstdio>
-#include <cstdlib>
 #include <cstring>
+#include <map>
+#include <unordered_map>
 
 namespace railkit::k8s {
 namespace {
@@ -13,139 +14,270 @@ namespace {
 const std::string kEmpty;
 
 // Depth bound: manifests are shallow; this keeps hostile input from
-// exhausting the stack in later recursive walks.
+// exhausting the stack in later recursive walks. Aliases count with the depth
+// of what they stand for.
 constexpr size_t kMaxDepth = 200;
+
+// Nodes that aliases and merge keys may copy in one stream. kubectl's reader
+// (go-yaml) refuses "excessive aliasing" too; it lets aliases make up 99% of
+// a document of up to 400,000 nodes, and a billion-laughs document of a few
+// hundred bytes would otherwise grow into gigabytes here.
+constexpr size_t kMaxAliasNodes = 400000;
+
+struct Shape {
+  size_t nodes = 0;
+  size_t height = 0;  // 1 for a scalar
+};
+
+// Recursion is bounded: every tree here is at most kMaxDepth deep.
+Shape shapeOf(const YamlNode& node) {
+  Shape shape{1, 1};
+  auto add = [&shape](const YamlNode& child) {
+    Shape inner = shapeOf(child);
+    shape.nodes += inner.nodes;
+    shape.height = std::max(shape.height, inner.height + 1);
+  };
+  for (const YamlEntry& entry : node.entries) add(entry.second);
+  for (const YamlNode& item : node.items) add(item);
+  return shape;
+}
+
+struct Anchor {
+  YamlNode node;
+  Shape shape;
+};
 
 struct Frame {
   YamlNode node;
   std::string path;
+  std::string anchor;     // the collection's anchor, recorded when it ends
   bool have_key = false;  // kMap: a key was read, the value is next
   std::string key;
+  bool key_is_merge = false;  // the key is a plain `<<`
   long key_line = 0;
+  std::vector<YamlNode> merges;  // kMap: values of `<<` keys, applied at the end
+  // kMap: entry of each key, so that a mapping of many keys is not checked
+  // for duplicates in quadratic time.
+  std::unordered_map<std::string, size_t> index;
 };
 
 std::string childPath(const std::string& base, const std::string& key) {
   return base.empty() ? key : base + "." + key;
 }
 
-// libfyaml reports "SOURCE:LINE:COLUMN: error: MESSAGE" followed by the
-// source line and a caret; keep the line number and the message.
-std::string diagnosticMessage(const std::string& text, long* line) {
-  size_t marker = text.find(": error: ");
-  if (marker == std::string::npos) return "syntax error";
-  size_t end = text.find('\n', marker);
-  std::string message =
-      text.substr(marker + 9, end == std::string::npos ? std::string::npos : end - marker - 9);
-  // Walk back over ":COLUMN" and ":LINE".
-  size_t column_colon = text.rfind(':', marker - 1);
-  if (column_colon != std::string::npos && column_colon > 0) {
-    size_t line_colon = text.rfind(':', column_colon - 1);
-    if (line_colon != std::string::npos) {
-      long value = std::strtol(text.c_str() + line_colon + 1, nullptr, 10);
-      if (value > 0) *line = value;
-    }
-  }
-  return message;
+std::string text(const yaml_char_t* value) {
+  return value != nullptr ? std::string(reinterpret_cast<const char*>(value)) : std::string();
 }
 
+// The plain scalars YAML 1.1 (and so kubectl) reads as null.
+bool isNullScalar(const std::string& value) {
+  return value.empty() || value == "~" || value == "null" || value == "Null" || value == "NULL";
+}
+
+// Builds the node tree from libyaml's events. Duplicate keys are legal to the
+// event parser; each is recorded with both lines before the last value wins.
 class Builder {
  public:
   explicit Builder(YamlStream& out) : out_(out) {}
 
-  // Returns false when the input nests deeper than we accept.
-  bool onEvent(fy_event* event) {
-    const fy_mark* mark = fy_event_start_mark(event);
-    long line = mark != nullptr ? mark->line + 1 : 0;
-    switch (event->type) {
-      case FYET_DOCUMENT_START:
-        stack_.clear();
-        doc_line_ = line;
-        return true;
-      case FYET_DOCUMENT_END: return true;
-      case FYET_MAPPING_START:
-      case FYET_SEQUENCE_START: {
-        if (stack_.size() >= kMaxDepth) return false;
-        Frame frame;
-        frame.node.type = event->type == FYET_MAPPING_START ? YamlNode::Type::kMap : YamlNode::Type::kSeq;
-        frame.node.line = line;
-        frame.path = nextPath();
-        stack_.push_back(std::move(frame));
-        return true;
-      }
-      case FYET_MAPPING_END:
-      case FYET_SEQUENCE_END: {
-        if (stack_.empty()) return true;
-        YamlNode node = std::move(stack_.back().node);
-        stack_.pop_back();
-        add(std::move(node));
-        return true;
-      }
-      case FYET_SCALAR:
-      case FYET_ALIAS: {
-        YamlNode node;
-        node.line = line;
-        fy_token* token = event->type == FYET_SCALAR ? event->scalar.value : event->alias.anchor;
-        size_t length = 0;
-        const char* text = token != nullptr ? fy_token_get_text(token, &length) : nullptr;
-        if (text != nullptr) node.value.assign(text, length);
-        if (event->type == FYET_SCALAR) {
-          fy_scalar_style style = fy_token_scalar_style(token);
-          node.quoted = style != FYSS_PLAIN && style != FYSS_ANY;
-          node.type = (!node.quoted && (node.value.empty() || node.value == "~" || node.value == "null"))
-                          ? YamlNode::Type::kNull
-                          : YamlNode::Type::kScalar;
-        } else {
-          node.type = YamlNode::Type::kNull;  // aliases are not followed
-        }
-        add(std::move(node));
-        return true;
-      }
-      default: return true;
-    }
-  }
+  // False when the input is refused; error() then says why, errorLine() where.
+  bool onEvent(const yaml_event_t& event);
+  const std::string& error() const { return error_; }
+  long errorLine() const { return error_line_; }
 
  private:
-  std::string nextPath() const {
-    if (stack_.empty()) return "";
-    const Frame& top = stack_.back();
-    if (top.node.isMap()) return top.have_key ? childPath(top.path, top.key) : top.path;
-    return top.path + "[" + std::to_string(top.node.items.size()) + "]";
+  bool fail(long line, std::string message) {
+    error_line_ = line;
+    error_ = std::move(message);
+    return false;
   }
-
-  void add(YamlNode node) {
-    if (stack_.empty()) {
-      out_.documents.push_back(YamlDocument{std::move(node), doc_line_});
-      return;
-    }
-    Frame& top = stack_.back();
-    if (top.node.isSeq()) {
-      top.node.items.push_back(std::move(node));
-      return;
-    }
-    if (!top.have_key) {
-      top.have_key = true;
-      top.key =
-          node.isScalar() || node.type == YamlNode::Type::kNull ? node.value : std::string("<complex key>");
-      top.key_line = node.line;
-      return;
-    }
-    top.have_key = false;
-    for (size_t i = 0; i < top.node.entries.size(); ++i) {
-      if (top.node.entries[i].first == top.key) {
-        out_.duplicates.push_back(DuplicateKey{top.key, top.path, top.node.key_lines[i], top.key_line});
-        top.node.entries[i].second = std::move(node);  // the last one wins, as in the API server
-        top.node.key_lines[i] = top.key_line;
-        return;
-      }
-    }
-    top.node.entries.push_back(YamlEntry{top.key, std::move(node)});
-    top.node.key_lines.push_back(top.key_line);
-  }
+  bool openCollection(const yaml_event_t& event, long line);
+  bool closeCollection();
+  bool onScalar(const yaml_event_t& event, long line);
+  bool onAlias(const yaml_event_t& event, long line);
+  bool applyMerges(Frame& frame);
+  bool mergeFrom(Frame& frame, const YamlNode& source);
+  bool charge(size_t nodes, long line);
+  void remember(const std::string& anchor, const YamlNode& node);
+  std::string nextPath() const;
+  // False when the node cannot be a mapping key, as kubectl reads keys.
+  bool add(YamlNode node, bool is_merge_key = false);
 
   YamlStream& out_;
   std::vector<Frame> stack_;
+  std::map<std::string, Anchor> anchors_;  // this document's, by name
+  size_t alias_nodes_ = 0;
   long doc_line_ = 0;
+  std::string error_;
+  long error_line_ = 0;
 };
+
+bool Builder::onEvent(const yaml_event_t& event) {
+  long line = static_cast<long>(event.start_mark.line) + 1;
+  switch (event.type) {
+    case YAML_DOCUMENT_START_EVENT:
+      stack_.clear();
+      anchors_.clear();  // anchors do not reach across documents
+      doc_line_ = line;
+      return true;
+    case YAML_MAPPING_START_EVENT:
+    case YAML_SEQUENCE_START_EVENT: return openCollection(event, line);
+    case YAML_MAPPING_END_EVENT:
+    case YAML_SEQUENCE_END_EVENT: return closeCollection();
+    case YAML_SCALAR_EVENT: return onScalar(event, line);
+    case YAML_ALIAS_EVENT: return onAlias(event, line);
+    default: return true;
+  }
+}
+
+bool Builder::openCollection(const yaml_event_t& event, long line) {
+  if (stack_.size() >= kMaxDepth) return fail(line, "nesting deeper than " + std::to_string(kMaxDepth));
+  Frame frame;
+  bool is_map = event.type == YAML_MAPPING_START_EVENT;
+  frame.node.type = is_map ? YamlNode::Type::kMap : YamlNode::Type::kSeq;
+  frame.node.line = line;
+  frame.path = nextPath();
+  frame.anchor = text(is_map ? event.data.mapping_start.anchor : event.data.sequence_start.anchor);
+  stack_.push_back(std::move(frame));
+  return true;
+}
+
+bool Builder::closeCollection() {
+  if (stack_.empty()) return true;
+  Frame& top = stack_.back();
+  if (!top.merges.empty() && !applyMerges(top)) return false;
+  YamlNode node = std::move(top.node);
+  std::string anchor = std::move(top.anchor);
+  stack_.pop_back();
+  if (!anchor.empty()) remember(anchor, node);
+  return add(std::move(node));
+}
+
+bool Builder::onScalar(const yaml_event_t& event, long line) {
+  const auto& scalar = event.data.scalar;
+  YamlNode node;
+  node.line = line;
+  node.value.assign(reinterpret_cast<const char*>(scalar.value), scalar.length);
+  node.quoted = scalar.style != YAML_PLAIN_SCALAR_STYLE && scalar.style != YAML_ANY_SCALAR_STYLE;
+  node.type = !node.quoted && isNullScalar(node.value) ? YamlNode::Type::kNull : YamlNode::Type::kScalar;
+  std::string anchor = text(scalar.anchor);
+  if (!anchor.empty()) remember(anchor, node);
+  bool is_merge_key = !node.quoted && node.value == "<<";
+  return add(std::move(node), is_merge_key);
+}
+
+// An alias stands for a copy of its anchor's node, as kubectl reads it.
+bool Builder::onAlias(const yaml_event_t& event, long line) {
+  std::string name = text(event.data.alias.anchor);
+  auto found = anchors_.find(name);
+  if (found == anchors_.end())
+    return fail(line,
+                "not valid YAML: alias *" + name + " refers to no anchor &" + name + " defined before it");
+  const Anchor& anchor = found->second;
+  if (stack_.size() + anchor.shape.height > kMaxDepth)
+    return fail(line, "alias *" + name + " nests deeper than " + std::to_string(kMaxDepth));
+  if (!charge(anchor.shape.nodes, line)) return false;
+  YamlNode copy = anchor.node;
+  return add(std::move(copy));
+}
+
+bool Builder::charge(size_t nodes, long line) {
+  alias_nodes_ += nodes;
+  if (alias_nodes_ <= kMaxAliasNodes) return true;
+  return fail(line, "aliases expand to more than " + std::to_string(kMaxAliasNodes) +
+                        " nodes (excessive aliasing, refused as kubectl refuses it)");
+}
+
+void Builder::remember(const std::string& anchor, const YamlNode& node) {
+  anchors_[anchor] = Anchor{node, shapeOf(node)};  // a later anchor of the same name wins
+}
+
+// Merge keys (`<<: *base`, `<<: [*a, *b]`): keys written in the mapping win,
+// then the merged mappings in the order given, as YAML 1.1 and go-yaml read them.
+bool Builder::applyMerges(Frame& frame) {
+  for (const YamlNode& value : frame.merges) {
+    if (value.isMap()) {
+      if (!mergeFrom(frame, value)) return false;
+      continue;
+    }
+    bool all_maps = value.isSeq();
+    for (const YamlNode& item : value.items) all_maps = all_maps && item.isMap();
+    if (!all_maps) {
+      const char* found = value.isSeq()      ? "a list holding something else"
+                          : value.isScalar() ? "a scalar"
+                                             : "nothing";
+      return fail(
+          value.line,
+          std::string(
+              "not valid YAML: expected a mapping or a list of mappings after the merge key <<, found ") +
+              found);
+    }
+    for (const YamlNode& item : value.items)
+      if (!mergeFrom(frame, item)) return false;
+  }
+  return true;
+}
+
+bool Builder::mergeFrom(Frame& frame, const YamlNode& source) {
+  for (size_t i = 0; i < source.entries.size(); ++i) {
+    const YamlEntry& entry = source.entries[i];
+    if (!frame.index.emplace(entry.first, frame.node.entries.size()).second) continue;  // written or merged
+    if (!charge(shapeOf(entry.second).nodes, source.line)) return false;
+    frame.node.entries.push_back(entry);
+    frame.node.key_lines.push_back(source.key_lines[i]);
+  }
+  return true;
+}
+
+std::string Builder::nextPath() const {
+  if (stack_.empty()) return "";
+  const Frame& top = stack_.back();
+  if (top.node.isMap()) return top.have_key ? childPath(top.path, top.key) : top.path;
+  return top.path + "[" + std::to_string(top.node.items.size()) + "]";
+}
+
+bool Builder::add(YamlNode node, bool is_merge_key) {
+  if (stack_.empty()) {
+    out_.documents.push_back(YamlDocument{std::move(node), doc_line_});
+    return true;
+  }
+  Frame& top = stack_.back();
+  if (top.node.isSeq()) {
+    top.node.items.push_back(std::move(node));
+    return true;
+  }
+  if (!top.have_key) {
+    // kubectl turns YAML into JSON, whose keys are strings: a null, list or
+    // mapping key makes it refuse the whole file (unsupported map key).
+    if (!node.isScalar()) {
+      const char* found = node.isMap() ? "a mapping" : node.isSeq() ? "a list" : "null";
+      return fail(node.line,
+                  std::string("not valid YAML for Kubernetes: expected a text mapping key, found ") + found +
+                      " (kubectl refuses the file: unsupported map key)");
+    }
+    top.have_key = true;
+    top.key_is_merge = is_merge_key;
+    top.key = node.value;
+    top.key_line = node.line;
+    return true;
+  }
+  top.have_key = false;
+  if (top.key_is_merge) {
+    top.merges.push_back(std::move(node));
+    return true;
+  }
+  auto [found, added] = top.index.emplace(top.key, top.node.entries.size());
+  if (!added) {
+    size_t i = found->second;
+    out_.duplicates.push_back(DuplicateKey{top.key, top.path, top.node.key_lines[i], top.key_line});
+    top.node.entries[i].second = std::move(node);  // the last one wins, as in the API server
+    top.node.key_lines[i] = top.key_line;
+    return true;
+  }
+  top.node.entries.push_back(YamlEntry{top.key, std::move(node)});
+  top.node.key_lines.push_back(top.key_line);
+  return true;
+}
 
 }  // namespace
 
@@ -171,9 +303,67 @@ const std::string& YamlNode::text() const {
 
 namespace {
 
+// 1-based line and column of byte `offset` of `text`.
+std::pair<size_t, size_t> lineAndColumn(std::string_view text, size_t offset) {
+  offset = std::min(offset, text.size());
+  size_t line =
+      1 + static_cast<size_t>(std::count(text.begin(), text.begin() + static_cast<long>(offset), '\n'));
+  size_t line_start = offset == 0 ? std::string_view::npos : text.rfind('\n', offset - 1);
+  size_t column = line_start == std::string_view::npos ? offset + 1 : offset - line_start;
+  return {line, column};
+}
+
+// libyaml's own words for what it expected and found, with where: "PROBLEM at
+// column C (while parsing a flow sequence at line L, column C)".
+std::string parserProblem(const yaml_parser_t& parser, std::string_view text, long* line) {
+  if (parser.error == YAML_READER_ERROR) {
+    auto [at_line, column] = lineAndColumn(text, parser.problem_offset);
+    *line = static_cast<long>(at_line);
+    std::string message = parser.problem != nullptr ? parser.problem : "cannot read the text";
+    if (parser.problem_value >= 0) {
+      char hex[16];
+      std::snprintf(hex, sizeof hex, " (0x%02x)", static_cast<unsigned>(parser.problem_value));
+      message += hex;
+    }
+    return message + " at column " + std::to_string(column);
+  }
+  *line = static_cast<long>(parser.problem_mark.line) + 1;
+  std::string message = parser.problem != nullptr ? parser.problem : "syntax error";
+  message += " at column " + std::to_string(parser.problem_mark.column + 1);
+  if (parser.context != nullptr)
+    message += std::string(" (") + parser.context + " at line " +
+               std::to_string(parser.context_mark.line + 1) + ", column " +
+               std::to_string(parser.context_mark.column + 1) + ")";
+  // The document's top node ended (say, at a line indented less than its
+  // first one) and more text follows. kubectl reads the top node and silently
+  // drops the rest up to the next `---`: refused here, so nothing is lost.
+  if (parser.problem != nullptr && std::strcmp(parser.problem, "did not find expected <document start>") == 0)
+    message +=
+        "; the document's top node ended before this line (is it indented less than the document's "
+        "first line?), and kubectl would silently ignore the text from here to the next '---'";
+  return message;
+}
+
+// The parser's state, released on every path out.
+class Parser {
+ public:
+  Parser() { ready_ = yaml_parser_initialize(&parser_) != 0; }
+  ~Parser() {
+    if (ready_) yaml_parser_delete(&parser_);
+  }
+  Parser(const Parser&) = delete;
+  Parser& operator=(const Parser&) = delete;
+  bool ready() const { return ready_; }
+  yaml_parser_t* get() { return &parser_; }
+
+ private:
+  yaml_parser_t parser_{};
+  bool ready_ = false;
+};
+
 // Offset of the first byte that does not start or continue a well-formed
-// UTF-8 sequence, or npos. YAML text is Unicode, and libfyaml 0.8 can loop
-// forever on a directive line holding such a byte (found by k8s_yaml_fuzz).
+// UTF-8 sequence, or npos. YAML text is Unicode, and kubectl refuses such a
+// byte too; checked first so that the message can name the byte and column.
 size_t firstInvalidUtf8(std::string_view text) {
   size_t i = 0;
   while (i < text.size()) {
@@ -215,65 +405,37 @@ Result<YamlStream> parseYaml(std::string_view text, std::string_view name) {
     return makeError(ErrorCode::kInvalidInput,
                      where + ":1: expected YAML text, found binary data (NUL byte)");
   if (size_t bad = firstInvalidUtf8(text); bad != std::string_view::npos) {
-    size_t line =
-        1 + static_cast<size_t>(std::count(text.begin(), text.begin() + static_cast<long>(bad), '\n'));
-    size_t line_start = bad == 0 ? std::string_view::npos : text.rfind('\n', bad - 1);
-    size_t column = line_start == std::string_view::npos ? bad + 1 : bad - line_start;
+    auto [line, column] = lineAndColumn(text, bad);
     char hex[8];
     std::snprintf(hex, sizeof hex, "0x%02x", static_cast<unsigned>(static_cast<unsigned char>(text[bad])));
     return makeError(ErrorCode::kInvalidInput,
                      where + ":" + std::to_string(line) + ": not valid YAML: byte " + hex + " at column " +
                          std::to_string(column) + " is not UTF-8 (YAML text must be Unicode)");
   }
-  // A diagnostic object that collects errors and prints nothing: the one
-  // line the user sees is ours.
-  fy_diag_cfg diag_cfg;
-  fy_diag_cfg_default(&diag_cfg);
-  diag_cfg.fp = nullptr;
-  diag_cfg.colorize = false;
-  std::string diag_text;
-  diag_cfg.user = &diag_text;
-  diag_cfg.output_fn = [](fy_diag*, void* user, const char* buf, size_t len) {
-    auto* text = static_cast<std::string*>(user);
-    if (text->size() < 4096) text->append(buf, len);
-  };
-  fy_diag* diag = fy_diag_create(&diag_cfg);
-  fy_parse_cfg cfg{};
-  cfg.flags = static_cast<fy_parse_cfg_flags>(FYPCF_QUIET | FYPCF_COLLECT_DIAG | FYPCF_ALLOW_DUPLICATE_KEYS);
-  cfg.diag = diag;
-  fy_parser* parser = fy_parser_create(&cfg);
-  if (diag != nullptr) fy_diag_unref(diag);  // the parser holds its own reference
-  if (parser == nullptr) return makeError(ErrorCode::kInternal, "cannot create YAML parser");
+  Parser parser;
+  if (!parser.ready())
+    return makeError(ErrorCode::kInternal, "cannot create the YAML parser (out of memory)");
+  yaml_parser_set_input_string(parser.get(), reinterpret_cast<const unsigned char*>(text.data()),
+                               text.size());
   YamlStream stream;
-  if (fy_parser_set_string(parser, text.data(), text.size()) != 0) {
-    fy_parser_destroy(parser);
-    return makeError(ErrorCode::kInvalidInput, where + ":1: cannot read input");
-  }
   Builder builder(stream);
-  bool too_deep = false;
-  long last_line = 1;
-  while (fy_event* event = fy_parser_parse(parser)) {
-    if (const fy_mark* mark = fy_event_start_mark(event)) last_line = mark->line + 1;
-    bool ok = builder.onEvent(event);
-    fy_parser_event_free(parser, event);
-    if (!ok) {
-      too_deep = true;
-      break;
+  for (bool done = false; !done;) {
+    yaml_event_t event;
+    if (yaml_parser_parse(parser.get(), &event) == 0) {
+      if (parser.get()->error == YAML_MEMORY_ERROR)
+        return makeError(ErrorCode::kInternal, where + ": out of memory while parsing YAML");
+      long line = 1;
+      std::string problem = parserProblem(*parser.get(), text, &line);
+      return makeError(ErrorCode::kInvalidInput,
+                       where + ":" + std::to_string(line) + ": not valid YAML: " + problem);
     }
+    done = event.type == YAML_STREAM_END_EVENT;
+    bool taken = builder.onEvent(event);
+    yaml_event_delete(&event);
+    if (!taken)
+      return makeError(ErrorCode::kInvalidInput,
+                       where + ":" + std::to_string(builder.errorLine()) + ": " + builder.error());
   }
-  if (too_deep) {
-    fy_parser_destroy(parser);
-    return makeError(ErrorCode::kInvalidInput, where + ":" + std::to_string(last_line) +
-                                                   ": nesting deeper than " + std::to_string(kMaxDepth));
-  }
-  if (fy_parser_get_stream_error(parser)) {
-    long line = last_line;
-    std::string message = diagnosticMessage(diag_text, &line);
-    fy_parser_destroy(parser);
-    return makeError(ErrorCode::kInvalidInput,
-                     where + ":" + std::to_string(line) + ": not valid YAML: " + message);
-  }
-  fy_parser_destroy(parser);
   return stream;
 }
 

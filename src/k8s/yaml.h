@@ -1,10 +1,13 @@
 #pragma once
-// The YAML front end. Manifests are read through libfyaml's event stream and
-// built into a small tree that keeps the line of every node and key, so lint
-// can say where a problem is. Duplicate mapping keys are legal to the event
-// parser but lost by node APIs (one value silently wins); here every
+// The YAML front end. Manifests are read through libyaml's event parser (the
+// C library kubectl's go-yaml is a port of, so what kubectl reads is read here)
+// and built into a small tree that keeps the line of every node and key, so
+// lint can say where a problem is. Duplicate mapping keys are legal to the
+// event parser but lost by node APIs (one value silently wins); here every
 // duplicate is recorded with both lines before the last value is kept.
-// JSON input is YAML too, so it goes through the same path.
+// Aliases are followed and merge keys (`<<`) applied, as kubectl does, within
+// bounds that refuse alias bombs. JSON input is YAML too, so it goes through
+// the same path.
 
 #include <memory>
 #include <string>

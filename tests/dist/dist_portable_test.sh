@@ -29,7 +29,7 @@ tops=$(tar -tzf "$tarball" | cut -d/ -f1 | sort -u)
 tar -xzf "$tarball" -C "$scratch"
 top=$scratch/$name
 for f in bin/railkit share/doc/railkit/README.md share/doc/railkit/LICENSE share/doc/railkit/docs/bench.md \
-         share/doc/railkit/docs/install.md share/doc/railkit/third-party/libfyaml-dev.copyright \
+         share/doc/railkit/docs/install.md share/doc/railkit/third-party/libyaml-dev.copyright \
          share/doc/railkit/third-party/gcc-12-base.copyright share/railkit/examples/dgx-h100-8gpu/proc/self/limits; do
   [ -e "$top/$f" ] || fail "$name/$f: missing from the tarball"
 done
