@@ -10,12 +10,6 @@ fuzzer=$1 work=$2 regressions=$3
 shift 3
 seconds=${RAILKIT_FUZZ_SECONDS:-0}
 mkdir -p "$work"
-# Targets that reach a library without frame pointers (RAILKIT_FUZZ_SLOW_UNWIND,
-# set by railkit_add_fuzzer SLOW_UNWIND) unwind allocations slowly, so leak
-# stacks name that library's functions (tests/bench/lsan.supp).
-if [ -n "${RAILKIT_FUZZ_SLOW_UNWIND:-}" ]; then
-  export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}fast_unwind_on_malloc=0"
-fi
 inputs=()
 for d in "$@" "$regressions"; do
   if [ -d "$d" ]; then inputs+=("$d"); else echo "run_fuzzer: input dir $d absent, going on without it"; fi
