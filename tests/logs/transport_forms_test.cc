@@ -77,6 +77,10 @@ TEST(TransportForms, GpuDirectTcpxPluginIsTcpx) {
   EXPECT_EQ(warns.link_layer, "");
   EXPECT_FALSE(warns.gdr.has_value());  // no GPUDirect RDMA question to ask of TCPX
   EXPECT_EQ(factsOf("tcpx_enabled.log").inter_node_transport, "TCPX");
+  // FastSocket, Google's older plugin, moves data over plain TCP sockets.
+  auto fastsocket = factsOf("fastsocket_not_tcpx.log");
+  EXPECT_NE(fastsocket.inter_node_transport, "TCPX");
+  EXPECT_NE(fastsocket.inter_node_transport, "TCPXO");
 }
 
 TEST(TransportForms, PluginNamesMapToTcpxOrTcpxo) {
