@@ -1,5 +1,5 @@
 // Fuzzes every sys/ text parser (limits, status, mountinfo, rate, state, GID
-// type, link speed, default route) on the same input: none may crash or hang.
+// type, link speed, default route, meminfo) on the same input: none may crash or hang.
 #include <cstddef>
 #include <cstdint>
 #include <string_view>
@@ -18,5 +18,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   (void)railkit::sys::mountinfoHasShm(text);
   (void)railkit::sys::parseLinkSpeedGts(text);
   (void)railkit::sys::parseDefaultRouteInterface(text);
+  (void)railkit::sys::parseMeminfoTotalBytes(text);
+  if (auto code = railkit::sys::parseStateCode(text)) (void)railkit::sys::physStateNameOfCode(*code);
   return 0;
 }

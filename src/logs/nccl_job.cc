@@ -92,8 +92,12 @@ NcclJobResult combineAnalyzedJob(const std::vector<NcclJobInput>& inputs) {
     rank_lists.push_back(&f.per_rank);
     if (f.nranks) job.nranks = std::max(job.nranks.value_or(0), *f.nranks);
     if (f.nnodes) job.nnodes = std::max(job.nnodes.value_or(0), *f.nnodes);
-    if (transportRank(f.inter_node_transport) > transportRank(job.inter_node_transport))
+    if (transportRank(f.inter_node_transport) > transportRank(job.inter_node_transport)) {
       job.inter_node_transport = f.inter_node_transport;
+      job.link_layer = f.link_layer;
+    }
+    if (job.link_layer.empty() && f.inter_node_transport == job.inter_node_transport)
+      job.link_layer = f.link_layer;
     if (f.gdr) job.gdr = job.gdr.value_or(false) || *f.gdr;
     if (network_hint.empty() && !f.networks.empty()) network_hint = f.networks.front();
     if (ranks.size() < s.ranks_seen.size()) ranks.resize(s.ranks_seen.size());
@@ -129,6 +133,7 @@ NcclJobResult combineAnalyzedJob(const std::vector<NcclJobInput>& inputs) {
     bool roce = std::any_of(job.hcas.begin(), job.hcas.end(),
                             [](const std::string& h) { return h.find("/RoCE") != std::string::npos; });
     if (roce && !ib) job.inter_node_transport = "RoCE";
+    if (roce || ib) job.link_layer = roce && !ib ? "Ethernet" : "InfiniBand";
   }
 
   NcclJobResult result;

@@ -299,7 +299,8 @@ void NcclLogAnalyzer::feedClassified(const nccl::NcclLine& line, uint64_t line_n
     if (recordCommonFacts(s, line, line_number) && line.level == LineLevel::kOther) ++s.nccl_text_lines;
     if (has(line.text, "NET/IB") || has(line.text, "ibv_") || has(line.text, "net_ib")) s.ib_mentioned = true;
     // A RoCE GID (IPv4-mapped) or a GID index: the RDMA network is RoCE.
-    if (has(line.text, "GID ::ffff:") || has(line.text, "GID index")) s.roce_gid_seen = true;
+    if (hasIpv4MappedGid(line.text) || has(line.text, "GID index")) s.roce_gid_seen = true;
+    if (auto kind = tcpDirectKind(line.text); !kind.empty()) s.tcp_direct = kind;
     if (line.level == LineLevel::kWarn) {
       s.last_warn = bounded(line.body, 300);
       s.last_warn_line = line_number;
@@ -349,6 +350,7 @@ std::vector<Finding> NcclLogAnalyzer::findings(const NcclLogFacts& facts) const 
 nlohmann::json factsToJson(const NcclLogFacts& f) {
   nlohmann::json j;
   j["inter_node_transport"] = f.inter_node_transport;
+  j["link_layer"] = f.link_layer.empty() ? nlohmann::json(nullptr) : nlohmann::json(f.link_layer);
   j["gdr"] = f.gdr ? nlohmann::json(*f.gdr) : nlohmann::json(nullptr);
   j["nccl_version"] =
       f.nccl_versions.empty() ? nlohmann::json(nullptr) : nlohmann::json(f.nccl_versions.front());

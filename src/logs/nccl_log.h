@@ -57,10 +57,12 @@ struct NcclLogFacts {
   std::vector<std::string> hcas;                 // "mlx5_0:1/IB", "mlx5_5:1/RoCE"
   std::vector<std::string> socket_interfaces;    // NET/Socket interfaces "eth0:10.0.0.1"
   std::map<std::string, uint64_t> transports;    // channel transport -> connections, e.g. "NET/IB/GDRDMA"
-  std::string inter_node_transport = "unknown";  // IB, RoCE, Socket, plugin network name, none, unknown
-  std::optional<bool> gdr;                       // see the issue: null when no NET/IB(-like) connection shown
-  uint64_t nccl_lines = 0;                       // lines recognised as NCCL output
-  NcclRanks per_rank;                            // each rank's host, transport, NICs, GDR, channels
+  std::string inter_node_transport =
+      "unknown";            // IB, RoCE, Socket, TCPX, TCPXO, plugin net name, none, unknown
+  std::string link_layer;   // under a verbs transport: "InfiniBand", "Ethernet", "" unknown
+  std::optional<bool> gdr;  // see the issue: null when no NET/IB(-like) connection shown
+  uint64_t nccl_lines = 0;  // lines recognised as NCCL output
+  NcclRanks per_rank;       // each rank's host, transport, NICs, GDR, channels
 };
 
 inline constexpr size_t kMaxListed = 256;  // per list in NcclLogFacts

@@ -88,6 +88,13 @@ std::string joined(const std::vector<std::string>& items, size_t limit = 6) {
   return out.empty() ? "none shown" : out;
 }
 
+// A plugin net keeps its name ("IBext_v8"); its link layer follows it.
+// IB and RoCE already say theirs.
+std::string transportText(const std::string& transport, const std::string& link_layer) {
+  if (link_layer.empty() || transport == "IB" || transport == "RoCE") return transport;
+  return transport + " (link layer " + link_layer + ")";
+}
+
 std::string gdrText(const std::optional<bool>& gdr) {
   return gdr ? (*gdr ? "yes" : "no") : "not shown";
 }
@@ -155,7 +162,8 @@ void renderNccl(std::string& out, const NcclLogFacts& f) {
   out += fmt::format("  NCCL {}{}\n",
                      f.nccl_versions.empty() ? "version not shown" : joined(f.nccl_versions, 3), who);
   out += fmt::format("  inter-node transport {}, GPUDirect RDMA {}; network {}; HCAs {}\n",
-                     f.inter_node_transport, gdrText(f.gdr), joined(f.networks), joined(f.hcas));
+                     transportText(f.inter_node_transport, f.link_layer), gdrText(f.gdr), joined(f.networks),
+                     joined(f.hcas));
   if (!f.transports.empty()) {
     std::vector<std::string> parts;
     for (const auto& [name, count] : f.transports) parts.push_back(fmt::format("{} x{}", name, count));
@@ -193,8 +201,11 @@ void renderJob(std::string& out, const LogsReport& report) {
   if (ranks != facts.end() && ranks->is_number() && ranks->get<double>() > 0)
     out += fmt::format("; {} rank(s) on {} host(s) seen", jsonText(facts, "ranks"),
                        jsonText(facts, "host_count"));
+  auto link = facts.find("link_layer");
   out += fmt::format("; inter-node transport {}, GPUDirect RDMA {}\n",
-                     jsonText(facts, "inter_node_transport"), jsonText(facts, "gdr"));
+                     transportText(jsonText(facts, "inter_node_transport"),
+                                   link != facts.end() && link->is_string() ? link->get<std::string>() : ""),
+                     jsonText(facts, "gdr"));
   // One file per rank is common: the job's line is the one that shows them all.
   if (report.inputs.size() > 1) renderJobRanks(out, facts);
 }

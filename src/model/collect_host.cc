@@ -114,6 +114,8 @@ ProcessFacts readProcessFacts(const FileRoot& root) {
   if (auto limits = root.readText(sys::paths::kSelfLimits)) {
     if (auto m = sys::parseLimitsMemlock(*limits)) p.memlock = {true, m->unlimited, m->bytes};
   }
+  if (auto meminfo = root.readText(sys::paths::kProcMeminfo))
+    p.mem_total_bytes = sys::parseMeminfoTotalBytes(*meminfo);
   if (auto mounts = root.readText(sys::paths::kSelfMountinfo)) {
     if (auto bytes = sys::parseMountinfoShmBytes(*mounts)) {
       p.shm_bytes = bytes;

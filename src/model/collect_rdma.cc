@@ -86,7 +86,9 @@ std::vector<RdmaDevice> readRdmaDevices(const FileRoot& root) {
         RdmaPort port;
         port.port = static_cast<int>(*number);
         port.state = sys::parseStateName(root.readLine(pd + "/state").value_or(""));
-        port.phys_state = sys::parseStateName(root.readLine(pd + "/phys_state").value_or(""));
+        std::string phys_state = root.readLine(pd + "/phys_state").value_or("");
+        port.phys_state = sys::parseStateName(phys_state);
+        port.phys_state_code = sys::parseStateCode(phys_state);
         port.rate_text = root.readLine(pd + "/rate").value_or("");
         port.rate_gbps = sys::parseRateGbps(port.rate_text);
         port.link_layer = root.readLine(pd + "/link_layer").value_or("");

@@ -27,6 +27,10 @@ struct RdmaPort {
   int port = 0;
   std::string state;       // "ACTIVE", "DOWN", "INIT", "ARMED", "ACTIVE_DEFER", "" when absent
   std::string phys_state;  // "LinkUp", "Disabled", "Polling", ... "" when absent
+  // The code before the text ("5" of "5: LinkUp"): the kernel prints both
+  // from one value, so a text that disagrees with the code is a broken
+  // capture or driver, and what carries traffic follows the code.
+  std::optional<int> phys_state_code;
   std::optional<double> rate_gbps;
   std::string rate_text;   // as sysfs prints it: "400 Gb/sec (4X NDR)"
   std::string link_layer;  // "InfiniBand" or "Ethernet"
@@ -35,6 +39,20 @@ struct RdmaPort {
   std::vector<Gid> gids;  // non-zero entries only
   std::string netdev;     // what ibdev2netdev prints for this port, "" when none
 };
+
+// Physically linked: phys_state code 5 (LinkUp), or the text LinkUp when
+// no code is printed. The code decides, as the kernel derives the text
+// from it.
+inline bool physLinkUp(const RdmaPort& p) {
+  return p.phys_state_code ? *p.phys_state_code == 5 : p.phys_state == "LinkUp";
+}
+
+// A port that carries traffic: physically linked and logically ACTIVE.
+// NCCL and UCX use only such ports; `railkit env` selects only them and
+// doctor checks lists against them.
+inline bool portUsable(const RdmaPort& p) {
+  return physLinkUp(p) && p.state == "ACTIVE";
+}
 
 struct PcieLink {
   std::optional<int> current_width;
@@ -146,6 +164,9 @@ struct MemoryLimit {
 struct ProcessFacts {
   std::optional<uint64_t> cap_eff;  // CapEff bitmask
   MemoryLimit memlock;              // "Max locked memory" soft limit
+  // The machine's MemTotal (/proc/meminfo): a memlock limit at or above it
+  // limits nothing in effect.
+  std::optional<uint64_t> mem_total_bytes;
   std::optional<uint64_t> shm_bytes;
   std::string shm_source;  // "mountinfo" or "statvfs"
   Environment env;         // NCCL_*, UCX_*, OMPI_*, PMIX_* only

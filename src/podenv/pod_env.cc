@@ -51,7 +51,10 @@ class Builder {
     }
     for (const auto& request : opts_.hcas) addHca(request);
     if (env_.ports.empty() && opts_.data_ifs.empty() && opts_.hcas.empty())
-      env_.missing.push_back({"rdma", "", "no interface of this pod has an RDMA device behind it"});
+      env_.missing.push_back({"rdma", "",
+                              skipped_.empty() ? "no interface of this pod has an RDMA device behind it"
+                                               : "no RDMA port of this pod is ACTIVE / LinkUp (" +
+                                                     std::to_string(skipped_.size()) + " skipped)"});
     writeExports();
     return std::move(env_);
   }
@@ -116,7 +119,29 @@ class Builder {
         env_.notes.push_back("skipped " + name + ": " + reason);
       return;
     }
+    if (!model::portUsable(*found.port)) {
+      skipUnusable(*found.device, *found.port, name, explicit_name ? "data-if" : "", name);
+      return;
+    }
     addPort(*found.device, *found.port, name, found.mapped_by);
+  }
+
+  // A port that is not ACTIVE and LinkUp is never exported: NCCL and UCX
+  // skip it, and doctor reports a list naming it (nccl-ib-hca-invalid,
+  // ucx-net-devices-invalid). Asked for by name (`missing_kind`), it is
+  // missing; found by discovery, a note says it was skipped.
+  void skipUnusable(const model::RdmaDevice& d, const model::RdmaPort& p, const std::string& netdev,
+                    const std::string& missing_kind, const std::string& requested) {
+    std::string port = d.name + ":" + std::to_string(p.port);
+    std::string state = (p.state.empty() ? "?" : p.state) + " / " +
+                        (p.phys_state.empty() ? "?" : p.phys_state) +
+                        " (not ACTIVE / LinkUp): NCCL and UCX skip such ports";
+    skipped_.push_back(port);
+    if (!missing_kind.empty())
+      env_.missing.push_back({missing_kind, requested, "port " + port + " is " + state});
+    else
+      env_.notes.push_back("skipped " + (netdev.empty() ? port : port + " (" + netdev + ")") + ", which is " +
+                           state);
   }
 
   void addHca(const HcaRequest& request) {
@@ -131,9 +156,16 @@ class Builder {
       return;
     }
     bool any = false;
+    int usable = 0;
+    std::vector<const model::RdmaPort*> unusable;
     for (const auto& p : device->ports) {
       if (request.port && p.port != *request.port) continue;
       any = true;
+      if (!model::portUsable(p)) {
+        unusable.push_back(&p);
+        continue;
+      }
+      ++usable;
       // The port's netdev, when the pod has it, names its GIDs and appears in the JSON.
       std::string netdev = findInterface(inv_, p.netdev) ? p.netdev : "";
       addPort(*device, p, netdev, "hca");
@@ -141,6 +173,8 @@ class Builder {
     if (!any)
       env_.missing.push_back(
           {"hca", spec, request.port ? "the device has no such port" : "the device has no ports"});
+    // The request is missing only when none of its ports is usable.
+    for (const auto* p : unusable) skipUnusable(*device, *p, p->netdev, usable == 0 ? "hca" : "", spec);
   }
 
   void addPort(const model::RdmaDevice& d, const model::RdmaPort& p, const std::string& netdev,
@@ -163,8 +197,6 @@ class Builder {
       s.gid_index = gid.index;
       if (!gid.note.empty()) env_.notes.push_back(describe(s) + ": " + gid.note);
     }
-    if (!s.state.empty() && s.state != "ACTIVE")
-      env_.notes.push_back(describe(s) + " is " + s.state + ": NCCL skips ports that are not ACTIVE");
     env_.ports.push_back(std::move(s));
   }
 
@@ -218,6 +250,7 @@ class Builder {
   const model::Inventory& inv_;
   const PodEnvOptions& opts_;
   PodEnv env_;
+  std::vector<std::string> skipped_;  // ports left out as not ACTIVE / LinkUp
 };
 
 }  // namespace

@@ -10,9 +10,14 @@
 //   each (podenv/port_map.h) -> NCCL_IB_HCA, UCX_NET_DEVICES, and on RoCE the
 //   GID index holding each interface's IPv4 address -> NCCL_IB_GID_INDEX.
 //
+// Only ports that carry traffic (ACTIVE and LinkUp, model::portUsable) are
+// exported, the rule doctor checks the lists by: NCCL and UCX skip the
+// others, so a DOWN port in the list would only make doctor warn about it.
+// A skipped port is a note, or missing when it was asked for by name.
+//
 // What is missing (an interface absent, one without an RDMA device, an --hca
-// device absent) is listed, never guessed around; the CLI decides whether
-// that fails (--check).
+// device absent, or a named one whose port is down) is listed, never guessed
+// around; the CLI decides whether that fails (--check).
 
 #include <optional>
 #include <string>

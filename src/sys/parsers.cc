@@ -44,6 +44,37 @@ std::optional<MemlockLimit> parseLimitsMemlock(std::string_view limits) {
   return std::nullopt;
 }
 
+std::optional<uint64_t> parseMeminfoTotalBytes(std::string_view meminfo) {
+  for (auto line : split(meminfo, '\n')) {
+    if (!startsWith(line, "MemTotal:")) continue;
+    auto words = splitWhitespace(line.substr(9));
+    if (words.empty()) return std::nullopt;
+    auto value = parseUint(words[0]);
+    // The kernel prints kB (KiB); a bare number would be bytes.
+    uint64_t unit = words.size() > 1 && words[1] == "kB" ? 1024 : 1;
+    if (!value || *value > UINT64_MAX / unit) return std::nullopt;
+    return *value * unit;
+  }
+  return std::nullopt;
+}
+
+std::optional<int> parseStateCode(std::string_view text) {
+  text = trim(text);
+  auto colon = text.find(':');
+  if (colon == std::string_view::npos) return std::nullopt;
+  auto code = parseUint(trim(text.substr(0, colon)));
+  if (!code || *code > 255) return std::nullopt;
+  return static_cast<int>(*code);
+}
+
+std::string_view physStateNameOfCode(int code) {
+  // drivers/infiniband/core/sysfs.c, phys_state_to_str().
+  static constexpr std::string_view kNames[] = {
+      "",        "Sleep", "Polling", "Disabled", "PortConfigurationTraining", "LinkUp", "LinkErrorRecovery",
+      "Phy Test"};
+  return code >= 0 && code < 8 ? kNames[code] : std::string_view();
+}
+
 std::optional<uint64_t> parseStatusCapEff(std::string_view status) {
   for (auto line : split(status, '\n')) {
     if (!startsWith(line, "CapEff:")) continue;

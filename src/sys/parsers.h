@@ -31,6 +31,17 @@ struct MemlockLimit {
 // "Max locked memory" row of /proc/<pid>/limits (soft limit).
 std::optional<MemlockLimit> parseLimitsMemlock(std::string_view limits);
 
+// "MemTotal:       2113200 kB" row of /proc/meminfo, in bytes.
+std::optional<uint64_t> parseMeminfoTotalBytes(std::string_view meminfo);
+
+// The code before the colon of a port's state or phys_state file ("5" of
+// "5: LinkUp"); nullopt for a bare word or blank text.
+std::optional<int> parseStateCode(std::string_view text);
+
+// The IB physical port state the code means (IBTA PortPhysicalState, as
+// the kernel's phys_state file spells it): 5 -> "LinkUp"; "" when unknown.
+std::string_view physStateNameOfCode(int code);
+
 // "CapEff:\t00000000a80425fb" line of /proc/<pid>/status.
 std::optional<uint64_t> parseStatusCapEff(std::string_view status);
 

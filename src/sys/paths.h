@@ -20,6 +20,8 @@ inline constexpr const char* kSelfExe = "/proc/self/exe";
 inline constexpr const char* kSelfLimits = "/proc/self/limits";
 inline constexpr const char* kSelfMountinfo = "/proc/self/mountinfo";
 inline constexpr const char* kSelfEnviron = "/proc/self/environ";
+// The machine's memory (MemTotal), what a "finite" memlock limit is compared to.
+inline constexpr const char* kProcMeminfo = "/proc/meminfo";
 // Every process of the root's PID namespace: <kProc>/<pid>/ns/net names its
 // network namespace, <kProc>/<pid>/cgroup its pod (exporter --pods).
 inline constexpr const char* kProc = "/proc";

@@ -3,6 +3,10 @@
 railkit_add_gtest(doctor_rules_tests
   SOURCES ${CMAKE_CURRENT_LIST_DIR}/rules_test.cc
   LIBS railkit_doctor railkit_node_builder)
+# memlock-limit and rdma-port-down on real /proc captures (tests/fixtures/doctor/procfs).
+railkit_add_gtest(doctor_limits_tests
+  SOURCES ${CMAKE_CURRENT_LIST_DIR}/process_limits_test.cc
+  LIBS railkit_doctor railkit_node_builder)
 railkit_add_gtest(doctor_cli_tests
   SOURCES ${CMAKE_CURRENT_LIST_DIR}/cli_test.cc
   LIBS railkit_node_builder railkit_k8s railkit_core)

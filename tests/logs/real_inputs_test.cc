@@ -174,7 +174,9 @@ TEST(RealInputs, MergedNicFormat) {
   ASSERT_TRUE(r.nccl.has_value());
   EXPECT_EQ(r.nccl->hcas,
             (std::vector<std::string>{"mlx5_2:1/RoCE", "mlx5_3:1/RoCE", "mlx5_0:1/RoCE", "mlx5_1:1/RoCE"}));
-  EXPECT_EQ(r.nccl->inter_node_transport, "RoCE");
+  // The plugin net keeps its name; the /RoCE HCAs give its link layer.
+  EXPECT_EQ(r.nccl->inter_node_transport, "IBext_v8");
+  EXPECT_EQ(r.nccl->link_layer, "Ethernet");
   EXPECT_EQ(r.nccl->host_count, 3u);  // nNodes 3
 }
 

@@ -103,17 +103,68 @@ TEST_F(EnvCliTest, EvalSetsExactlyTheValuesEvenForAHostileInterfaceName) {
   EXPECT_EQ(run.out, "=" + hostile + "|=mlx5_3:1|mlx5_3:1") << run.err;
 }
 
-TEST_F(EnvCliTest, ExampleNodePrintsEveryRail) {
+// The example's mlx5_5 port is DOWN / Disabled: env leaves it out (NCCL and
+// UCX would skip it) and says so, on stdout and stderr.
+TEST_F(EnvCliTest, ExampleNodeExportsOnlyActivePorts) {
   auto run = runRailkit("env --root " + (sourceDir() / "examples" / "dgx-h100-8gpu").string(), dir_);
   ASSERT_EQ(run.status, 0) << run.err;
   EXPECT_NE(
-      run.out.find("export NCCL_IB_HCA='=mlx5_0:1,mlx5_1:1,mlx5_2:1,mlx5_3:1,mlx5_4:1,mlx5_5:1,mlx5_6:1,"
-                   "mlx5_7:1'\n"),
+      run.out.find("export NCCL_IB_HCA='=mlx5_0:1,mlx5_1:1,mlx5_2:1,mlx5_3:1,mlx5_4:1,mlx5_6:1,mlx5_7:1'\n"),
       std::string::npos)
       << run.out;
-  // mlx5_5's port is DOWN in the example: said, on stdout and stderr.
-  EXPECT_NE(run.out.find("# note: mlx5_5:1 (ib5) is DOWN"), std::string::npos) << run.out;
-  EXPECT_NE(run.err.find("note: mlx5_5:1 (ib5) is DOWN"), std::string::npos) << run.err;
+  EXPECT_NE(run.out.find(
+                "export UCX_NET_DEVICES='mlx5_0:1,mlx5_1:1,mlx5_2:1,mlx5_3:1,mlx5_4:1,mlx5_6:1,mlx5_7:1'\n"),
+            std::string::npos)
+      << run.out;
+  const std::string note = "note: skipped mlx5_5:1 (ib5), which is DOWN / Disabled (not ACTIVE / LinkUp)";
+  EXPECT_NE(run.out.find("# " + note), std::string::npos) << run.out;
+  EXPECT_NE(run.err.find(note), std::string::npos) << run.err;
+  // Named explicitly, the DOWN port is missing: --check fails on it.
+  auto named = runRailkit(
+      "env --root " + (sourceDir() / "examples" / "dgx-h100-8gpu").string() + " --data-if ib4,ib5 --check",
+      dir_);
+  EXPECT_EQ(named.status, 1) << named.err;
+  EXPECT_NE(named.err.find("missing: data interface ib5: port mlx5_5:1 is DOWN / Disabled"),
+            std::string::npos)
+      << named.err;
+}
+
+// env and doctor follow one rule: doctor, run in a pod whose environment is
+// exactly what env printed, finds nothing wrong with NCCL_IB_HCA or
+// UCX_NET_DEVICES. (Before, env listed the DOWN mlx5_5:1 and doctor warned
+// nccl-ib-hca-invalid about it.)
+TEST_F(EnvCliTest, DoctorFindsNothingInTheListsEnvWrote) {
+  namespace fs = std::filesystem;
+  fs::copy(sourceDir() / "examples" / "dgx-h100-8gpu", root_,
+           fs::copy_options::recursive | fs::copy_options::copy_symlinks);
+  // The pod's environment: the example's, with env's exports in place of its own.
+  std::string script = "set -e; cd " + root_.string() + "; out=$(" + railkitBinary() +
+                       " env --root .); eval \"$out\"; { tr '\\0' '\\n' < proc/self/environ | "
+                       "grep -v -e '^NCCL_IB_HCA=' -e '^UCX_NET_DEVICES=' -e '^NCCL_SOCKET_IFNAME='; "
+                       "printf 'NCCL_IB_HCA=%s\\nUCX_NET_DEVICES=%s\\nNCCL_SOCKET_IFNAME=%s\\n' "
+                       "\"$NCCL_IB_HCA\" \"$UCX_NET_DEVICES\" \"$NCCL_SOCKET_IFNAME\"; } | tr '\\n' '\\0' > "
+                       "environ.new; mv environ.new proc/self/environ; tr '\\0' '\\n' < proc/self/environ";
+  auto exported = runShell(script, dir_);
+  ASSERT_EQ(exported.status, 0) << exported.err;
+  ASSERT_NE(
+      exported.out.find("NCCL_IB_HCA==mlx5_0:1,mlx5_1:1,mlx5_2:1,mlx5_3:1,mlx5_4:1,mlx5_6:1,mlx5_7:1\n"),
+      std::string::npos)
+      << exported.out;
+  ASSERT_NE(exported.out.find("UCX_NET_DEVICES=mlx5_0:1,"), std::string::npos) << exported.out;
+
+  auto doctor = runRailkit("doctor --json --root " + root_.string(), dir_);
+  ASSERT_TRUE(doctor.status == 0 || doctor.status == 1) << doctor.err;
+  auto j = nlohmann::json::parse(doctor.out);
+  bool port_down = false;
+  for (const auto& f : j["findings"]) {
+    std::string id = f["id"];
+    EXPECT_NE(id, "nccl-ib-hca-invalid") << f.dump();
+    EXPECT_NE(id, "ucx-net-devices-invalid") << f.dump();
+    EXPECT_NE(id, "nccl-socket-ifname-invalid") << f.dump();
+    port_down = port_down || (id == "rdma-port-down" && f["subject"] == "mlx5_5:1");
+  }
+  // The port itself is still reported: env's choice hides nothing from doctor.
+  EXPECT_TRUE(port_down) << doctor.out;
 }
 
 }  // namespace

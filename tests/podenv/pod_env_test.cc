@@ -177,6 +177,52 @@ TEST_F(PodEnvTest, HcaDevicesAreSelectedOrMissing) {
   EXPECT_EQ(env.missing[1].name, "mlx5_2:2");
 }
 
+// Only ports NCCL and UCX would use are exported (model::portUsable, the
+// rule doctor checks the lists by): a DOWN, a Polling and an ACTIVE port
+// whose phys_state code is not LinkUp are each left out with a note.
+TEST_F(PodEnvTest, PortsNotActiveAndLinkUpAreSkippedWithANote) {
+  auto node = NodeBuilder::healthyDgxH100()
+                  .setPortState("mlx5_1", 1, "1: DOWN", "3: Disabled")
+                  .setPortState("mlx5_2", 1, "2: INIT", "2: Polling")
+                  .setPortState("mlx5_3", 1, "4: ACTIVE", "4: ACTIVE");
+  auto env = envOf(node);
+  EXPECT_EQ(exported(env, "NCCL_IB_HCA"), "=mlx5_0:1,mlx5_4:1,mlx5_5:1,mlx5_6:1,mlx5_7:1");
+  EXPECT_EQ(exported(env, "UCX_NET_DEVICES"), "mlx5_0:1,mlx5_4:1,mlx5_5:1,mlx5_6:1,mlx5_7:1");
+  std::string notes = allNotes(env);
+  EXPECT_NE(notes.find("skipped mlx5_1:1 (ib1), which is DOWN / Disabled (not ACTIVE / LinkUp)"),
+            std::string::npos)
+      << notes;
+  EXPECT_NE(notes.find("skipped mlx5_2:1 (ib2), which is INIT / Polling"), std::string::npos) << notes;
+  EXPECT_NE(notes.find("skipped mlx5_3:1 (ib3), which is ACTIVE / ACTIVE"), std::string::npos) << notes;
+  EXPECT_TRUE(env.missing.empty());
+}
+
+TEST_F(PodEnvTest, DownPortAskedForByNameIsMissing) {
+  PodEnvOptions options;
+  options.hcas = {{"mlx5_1", std::nullopt}, {"mlx5_0", 1}};
+  auto env =
+      envOf(NodeBuilder::healthyDgxH100().setPortState("mlx5_1", 1, "1: DOWN", "3: Disabled"), options);
+  ASSERT_EQ(env.ports.size(), 1u);
+  EXPECT_EQ(env.ports[0].name(), "mlx5_0:1");
+  ASSERT_EQ(env.missing.size(), 1u);
+  EXPECT_EQ(env.missing[0].kind, "hca");
+  EXPECT_EQ(env.missing[0].name, "mlx5_1");
+  EXPECT_NE(env.missing[0].reason.find("port mlx5_1:1 is DOWN / Disabled"), std::string::npos)
+      << env.missing[0].reason;
+}
+
+TEST_F(PodEnvTest, EveryPortDownIsMissingRdmaWithTheCount) {
+  auto node = NodeBuilder::healthyDgxH100();
+  for (int i = 0; i < 8; ++i) node.setPortState("mlx5_" + std::to_string(i), 1, "1: DOWN", "3: Disabled");
+  auto env = envOf(node);
+  EXPECT_EQ(exported(env, "NCCL_IB_HCA"), "<unset>");
+  ASSERT_EQ(env.missing.size(), 1u);
+  EXPECT_EQ(env.missing[0].kind, "rdma");
+  EXPECT_NE(env.missing[0].reason.find("no RDMA port of this pod is ACTIVE / LinkUp (8 skipped)"),
+            std::string::npos)
+      << env.missing[0].reason;
+}
+
 TEST_F(PodEnvTest, PodWithoutRdmaSetsOnlyTheSocketInterfaceAndMissesRdma) {
   auto env = envOf(NodeBuilder::emptyPod());
   EXPECT_EQ(exported(env, "NCCL_SOCKET_IFNAME"), "=eth0");

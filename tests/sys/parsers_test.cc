@@ -30,6 +30,25 @@ TEST(SysParsers, States) {
   EXPECT_FALSE(isZeroGid("fe80:0000:0000:0000:0000:0000:0000:0001"));
 }
 
+TEST(SysParsers, StateCodes) {
+  EXPECT_EQ(parseStateCode("5: LinkUp\n"), 5);
+  EXPECT_EQ(parseStateCode("4: ACTIVE"), 4);
+  EXPECT_EQ(parseStateCode("LinkUp"), std::nullopt);
+  EXPECT_EQ(parseStateCode("x: y"), std::nullopt);
+  EXPECT_EQ(parseStateCode("300: Big"), std::nullopt);
+  EXPECT_EQ(physStateNameOfCode(5), "LinkUp");
+  EXPECT_EQ(physStateNameOfCode(3), "Disabled");
+  EXPECT_EQ(physStateNameOfCode(4), "PortConfigurationTraining");
+  EXPECT_EQ(physStateNameOfCode(9), "");
+}
+
+TEST(SysParsers, MeminfoTotal) {
+  EXPECT_EQ(parseMeminfoTotalBytes("MemTotal:       15666184 kB\nMemFree:  440324 kB\n"), 15666184ull * 1024);
+  EXPECT_EQ(parseMeminfoTotalBytes("MemFree: 1 kB\n"), std::nullopt);
+  EXPECT_EQ(parseMeminfoTotalBytes("MemTotal: lots kB\n"), std::nullopt);
+  EXPECT_EQ(parseMeminfoTotalBytes("MemTotal: 18446744073709551615 kB\n"), std::nullopt);  // overflows bytes
+}
+
 TEST(SysParsers, LimitsMemlock) {
   std::string real =
       "Limit                     Soft Limit           Hard Limit           Units     \n"

@@ -39,10 +39,8 @@ inline std::string netPath(const std::string& netdev, const std::string& file) {
   return std::string(sys::paths::kClassNet) + "/" + netdev + "/" + file;
 }
 
-// A port that carries traffic: physically linked and logically active.
-inline bool portUsable(const model::RdmaPort& p) {
-  return p.phys_state == "LinkUp" && p.state == "ACTIVE";
-}
+// A port that carries traffic (model/inventory.h): the one definition env shares.
+using model::portUsable;
 
 // The usable ports NCCL will use: those NCCL_IB_HCA selects. When the list
 // selects none (nccl-ib-hca-invalid reports that), every usable port: the

@@ -8,7 +8,7 @@ std::vector<Finding> check(const DoctorInput& in) {
   std::vector<Finding> out;
   for (const auto& d : in.inventory.rdma_devices) {
     for (const auto& p : d.ports) {
-      if (p.link_layer != "InfiniBand" || p.phys_state != "LinkUp") continue;
+      if (p.link_layer != "InfiniBand" || !model::physLinkUp(p)) continue;
       bool waiting = p.state == "INIT" || p.state == "ARMED";
       bool no_sm = p.state == "ACTIVE" && p.sm_lid && *p.sm_lid == 0;
       if (!waiting && !no_sm) continue;

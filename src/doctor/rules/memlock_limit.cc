@@ -6,11 +6,22 @@ namespace railkit::doctor {
 namespace {
 constexpr uint64_t kGiB = 1ull << 30;
 constexpr int kCapIpcLock = 14;
+// A finite limit this large cannot bind: runtimes write "unlimited" as
+// 2^64 - 1 minus some rounding (18446744073708503040 = 2^64 - 1 MiB in a
+// real /proc/PID/limits), and no machine has 2^63 bytes to pin.
+constexpr uint64_t kNearTwoTo64 = 1ull << 63;
+
+// Unlimited in effect: the word, a value near 2^64, or one at or above all
+// the memory the machine has (nothing more could be pinned anyway).
+bool unlimitedInEffect(const model::ProcessFacts& p) {
+  const auto& m = p.memlock;
+  return m.unlimited || m.bytes >= kNearTwoTo64 || (p.mem_total_bytes && m.bytes >= *p.mem_total_bytes);
+}
 
 std::vector<Finding> check(const DoctorInput& in) {
   const auto& inv = in.inventory;
   const auto& m = inv.process.memlock;
-  if (inv.rdma_devices.empty() || !m.known || m.unlimited) return {};
+  if (inv.rdma_devices.empty() || !m.known || unlimitedInEffect(inv.process)) return {};
   // The kernel holds a registration to the limit only for a process without
   // CAP_IPC_LOCK (ib_umem_get: pinned pages over RLIMIT_MEMLOCK fail with
   // ENOMEM unless capable(CAP_IPC_LOCK)).
@@ -34,7 +45,9 @@ extern const Rule kMemlockLimit = {
     {"memlock-limit", Severity::kError, "Locked-memory limit is finite",
      R"(RDMA registers (pins) every buffer it sends from; with RLIMIT_MEMLOCK at the common 64 KiB default, ibv_reg_mr
 of 1 MiB or more fails ('Couldn't allocate MR', perftest works for small messages only) and NCCL/UCX abort or
-fall back. Error below 1 GiB, warning for any other finite value. A process with CAP_IPC_LOCK is not held to
+fall back. Error below 1 GiB, warning for any other finite value below the machine's memory (MemTotal in
+/proc/meminfo); a limit at or above it, or near 2^64 (runtimes write 18446744073708503040 for
+"unlimited"), binds nothing and is taken as unlimited. A process with CAP_IPC_LOCK is not held to
 the limit by the kernel for its registrations (pinned pages over RLIMIT_MEMLOCK fail only without the
 capability), so there it is a warning: some MPI and libfabric stacks still read the limit themselves.
 A pod cannot raise it itself (`ulimit -l unlimited` in the container fails), Kubernetes has no pod-level

@@ -1,31 +1,47 @@
 // rdma-port-down: a port that is not LinkUp/ACTIVE carries no traffic; when
 // no port at all is usable the job cannot use RDMA.
 #include "doctor/rules/helpers.h"
+#include "sys/parsers.h"
 
 namespace railkit::doctor {
 namespace {
-bool usable(const model::RdmaPort& p) {
-  return p.phys_state == "LinkUp" && p.state == "ACTIVE";
+// The physical state as the file says it: the text, and the code too when
+// the text is not the one the kernel prints for that code (a port with
+// "3: LinkUp" is Disabled, whatever the word says: model::physLinkUp).
+std::string physText(const model::RdmaPort& p) {
+  if (p.phys_state.empty()) return "?";
+  if (!p.phys_state_code) return p.phys_state;
+  auto meant = sys::physStateNameOfCode(*p.phys_state_code);
+  if (meant == p.phys_state) return p.phys_state;
+  std::string code = std::to_string(*p.phys_state_code);
+  return "phys_state \"" + code + ": " + p.phys_state + "\" (code " + code + " is " +
+         (meant.empty() ? std::string("no known state") : std::string(meant)) +
+         (*p.phys_state_code == 5 ? "" : ", not LinkUp") + "; the text disagrees with the code)";
+}
+
+// The file's text as read; with its code when the two disagree.
+std::string physEvidence(const model::RdmaPort& p) {
+  if (!p.phys_state_code || sys::physStateNameOfCode(*p.phys_state_code) == p.phys_state) return p.phys_state;
+  return std::to_string(*p.phys_state_code) + ": " + p.phys_state;
 }
 
 std::vector<Finding> check(const DoctorInput& in) {
   std::vector<Finding> out;
   bool any_usable = false;
   for (const auto& d : in.inventory.rdma_devices)
-    for (const auto& p : d.ports) any_usable = any_usable || usable(p);
+    for (const auto& p : d.ports) any_usable = any_usable || portUsable(p);
   for (const auto& d : in.inventory.rdma_devices) {
     for (const auto& p : d.ports) {
-      bool phys_bad = !p.phys_state.empty() && p.phys_state != "LinkUp";
+      bool phys_bad = !p.phys_state.empty() && !model::physLinkUp(p);
       bool state_down = p.state == "DOWN";
       if (!phys_bad && !state_down) continue;
       std::string subject = d.name + ":" + std::to_string(p.port);
       out.push_back(makeFinding(
           "rdma-port-down", any_usable ? Severity::kWarning : Severity::kError, subject,
-          "port " + subject + " is " + (p.state.empty() ? "?" : p.state) + " / " +
-              (p.phys_state.empty() ? "?" : p.phys_state) +
+          "port " + subject + " is " + (p.state.empty() ? "?" : p.state) + " / " + physText(p) +
               (any_usable ? "" : "; no port on this node is usable"),
           {{portPath(d.name, p.port, "state"), std::nullopt, p.state},
-           {portPath(d.name, p.port, "phys_state"), std::nullopt, p.phys_state}},
+           {portPath(d.name, p.port, "phys_state"), std::nullopt, physEvidence(p)}},
           "check the cable and switch port (ibstat " + d.name + "; ip link set <netdev> up for RoCE)"));
     }
   }

@@ -165,7 +165,14 @@ bool recordNetLine(AnalyzerState& s, const NcclLine& line, uint64_t ln) {
       s.gdr_enabled_said = true;
       return true;
     }
+    // "NET/IB: ... GID ::ffff:10.0.0.1": the port's GID is IPv4-mapped.
+    if (hasIpv4MappedGid(b)) s.roce_gid_seen = true;
     return false;
+  }
+  if (auto kind = tcpDirectKind(b.substr(0, b.find_first_of(" :"))); !kind.empty()) {
+    // "NET/GPUDirectTCPX ver. 3.1.8.", "NET/FasTrak: ...": Google's GPUDirect plugins.
+    s.tcp_direct = kind;
+    return !has(b, "rror") && !has(b, "ail");
   }
   if (startsWith(b, "NET/Socket")) {
     if (has(b, "Using ")) {

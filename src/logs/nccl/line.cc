@@ -131,6 +131,58 @@ void headerWithMemo(std::string_view text, size_t at, NcclLine* out, HeaderMemo*
   memo->fresh = true;
 }
 
+bool tokenStart(std::string_view text, size_t at) {
+  return at == 0 || text[at - 1] == ' ' || text[at - 1] == '\t' || text[at - 1] == ']' ||
+         text[at - 1] == ':' || text[at - 1] == '>';
+}
+
+// A line pasted without NCCL's `NCCL INFO` tag (often without its header
+// too) still carries the body NCCL printed. Only bodies specific to NCCL
+// are taken, so other programs' lines stay out: a connection `Channel
+// 00/0 : 0[0] -> 8[0] [receive] via NET/IB/0/GDRDMA` (or `Ring 00 : ...
+// via ...`), a device list `NET/IB : Using [0]mlx5_0:1/IB ...`, and a
+// whole line `Using network IBext`. Whatever header stands before the body
+// is parsed as usual.
+size_t bareBodyStart(std::string_view text) {
+  size_t via = findIn(text, " via ");
+  if (via != std::string_view::npos) {
+    for (std::string_view word : {"Channel ", "Ring "}) {
+      size_t at = findIn(text.substr(0, via), word);
+      if (at == std::string_view::npos || !tokenStart(text, at) || !isDigit(text[at + word.size()])) continue;
+      // NCCL's "N : a[x] -> b[y]" between the word and "via".
+      std::string_view ranks = text.substr(at, via - at);
+      if (has(ranks, " : ") && has(ranks, " -> ")) return at;
+    }
+    return std::string_view::npos;
+  }
+  size_t net = findIn(text, "NET/");
+  if (net != std::string_view::npos) {
+    size_t name_end = text.find_first_of(" :", net);
+    bool named = name_end != std::string_view::npos && name_end > net + 4;
+    return tokenStart(text, net) && named && findIn(text, "Using ", net) != std::string_view::npos
+               ? net
+               : std::string_view::npos;
+  }
+  // "Using network AWS Libfabric": the whole line, a name of letters, digits, `_` and spaces.
+  std::string_view line = trimView(text);
+  constexpr std::string_view kUsing = "Using network ";
+  if (!startsWith(line, kUsing) || line.size() == kUsing.size() || line.size() > kUsing.size() + 32)
+    return std::string_view::npos;
+  for (char c : line.substr(kUsing.size()))
+    if (!(isDigit(c) || (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || c == '_' || c == ' '))
+      return std::string_view::npos;
+  return static_cast<size_t>(line.data() - text.data());
+}
+
+bool bareInfoLine(std::string_view text, NcclLine* out) {
+  size_t start = bareBodyStart(text);
+  if (start == std::string_view::npos) return false;
+  out->level = LineLevel::kInfo;
+  out->body = trimView(text.substr(start));
+  parseHeader(text.substr(0, start), out);
+  return true;
+}
+
 bool mentionsRareWords(std::string_view text) {
   return has(text, "nccl") || has(text, "WARN") || has(text, "SIG") || has(text, "egmentation fault");
 }
@@ -169,6 +221,7 @@ bool classifyLine(std::string_view text, NcclLine* out, HeaderMemo* memo) {
   // Old NCCL (before 2.4) printed `host:pid:tid [dev] INFO msg` without the
   // word NCCL, and `host:pid:tid [dev] file:line WARN msg`.
   size_t info = mentioned ? std::string_view::npos : findIn(text, "] INFO ");
+  if (info == std::string_view::npos && bareInfoLine(text, out)) return true;
   if (!mentioned && info == std::string_view::npos && !mentionsRareWords(text)) return false;
   if (info != std::string_view::npos) {
     NcclLine probe{};

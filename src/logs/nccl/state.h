@@ -106,6 +106,10 @@ class AnalyzerState {
   bool gdr_enabled_said = false;
   bool ib_mentioned = false;   // NET/IB or ibv_* named in a WARN or other line
   bool roce_gid_seen = false;  // an IPv4-mapped GID or a GID index: RoCE
+  // "TCPX" or "TCPXO" when Google's GPUDirect plugin spoke (NET/GPUDirectTCPX,
+  // NET/FasTrak, its tcpx* functions in a WARN): the transport when nothing
+  // stronger (channels, `Using network`) names one.
+  std::string_view tcp_direct;
   bool socket_traced = false;  // a failure traced through transport/net_socket
   bool init_failed = false;    // a `-> N` trace reached init/group: a call failed
   Hits sig_error_trace;        // those trace lines

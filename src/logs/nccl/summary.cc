@@ -21,9 +21,21 @@ std::string ibKind(const std::vector<std::string>& hcas, bool roce_gid) {
   return ((roce || roce_gid) && !ib) ? "RoCE" : "IB";
 }
 
+// NCCL's own IB net is named by its link layer (IB or RoCE); Google's
+// GPUDirect plugins by what they are (TCPX, TCPXO); any other plugin net
+// (IBext_v8, AWS Libfabric) keeps its name, its link layer told apart.
 std::string fromNetworkName(const std::string& name, const std::vector<std::string>& hcas, bool roce_gid) {
-  if (name == "IB" || startsWith(name, "IBext")) return ibKind(hcas, roce_gid);
+  if (name == "IB") return ibKind(hcas, roce_gid);
+  if (auto kind = tcpDirectKind(name); !kind.empty()) return std::string(kind);
   return name;
+}
+
+// The link layer under an IB-verbs transport, when the log shows it: the
+// HCAs' `/IB` or `/RoCE`, or a RoCE GID. "" otherwise.
+std::string linkLayer(const std::string& transport, const std::vector<std::string>& hcas, bool roce_gid) {
+  bool verbs = transport == "IB" || transport == "RoCE" || startsWith(transport, "IBext");
+  if (!verbs || (hcas.empty() && !roce_gid)) return "";
+  return ibKind(hcas, roce_gid) == "RoCE" ? "Ethernet" : "InfiniBand";
 }
 
 // The hosts the evidence proves, never fewer than one when ranks ran.
@@ -46,8 +58,10 @@ uint64_t hostCount(const AnalyzerState& s, uint64_t ranks) {
 
 }  // namespace
 
+// TCPX and TCPXO move data over TCP into GPU memory: no GPUDirect RDMA
+// question to ask of them.
 bool isIbLike(const std::string& t) {
-  return t != "Socket" && t != "none" && t != "unknown";
+  return t != "Socket" && t != "none" && t != "unknown" && t != "TCPX" && t != "TCPXO";
 }
 
 NcclLogFacts summarize(const AnalyzerState& s) {
@@ -92,6 +106,8 @@ NcclLogFacts summarize(const AnalyzerState& s) {
     f.inter_node_transport = "none";
   } else if (!f.networks.empty()) {
     f.inter_node_transport = fromNetworkName(f.networks.front(), f.hcas, roce_gid);
+  } else if (!s.tcp_direct.empty()) {
+    f.inter_node_transport = std::string(s.tcp_direct);
   } else if (!f.hcas.empty()) {
     f.inter_node_transport = ibKind(f.hcas, roce_gid);
   } else if (s.ib_mentioned || roce_gid) {
@@ -102,6 +118,7 @@ NcclLogFacts summarize(const AnalyzerState& s) {
     // One host, and every rank of the job is on it (or the job size is not shown).
     f.inter_node_transport = "none";
   }
+  f.link_layer = linkLayer(f.inter_node_transport, f.hcas, roce_gid);
 
   // GPUDirect RDMA.
   if (s.net_gdr_channels > 0) {

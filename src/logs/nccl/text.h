@@ -115,6 +115,35 @@ inline bool has(std::string_view hay, std::string_view needle) {
   return findIn(hay, needle) != std::string_view::npos;
 }
 
+// An IPv4-mapped GID (RoCE v2 over IPv4) in each spelling NCCL printed
+// over the years: "GID ::ffff:10.0.0.1" (ibvwrap), "localGid ::ffff:..."
+// and "remoteGids::ffff:..." (completion errors, 2.19+), "local GID
+// ::ffff:..." / "remote GID ::ffff:..." (modify_qp failures, 2.21+):
+// "::ffff:" right after "gid" or "gids" in any case, spaces between.
+inline bool hasIpv4MappedGid(std::string_view text) {
+  auto lower = [](char c) { return static_cast<char>(c >= 'A' && c <= 'Z' ? c + 32 : c); };
+  for (size_t at = findIn(text, "::ffff:"); at != std::string_view::npos;
+       at = findIn(text, "::ffff:", at + 7)) {
+    size_t i = at;
+    while (i > 0 && text[i - 1] == ' ') --i;
+    if (i > 0 && lower(text[i - 1]) == 's') --i;
+    if (i >= 3 && lower(text[i - 3]) == 'g' && lower(text[i - 2]) == 'i' && lower(text[i - 1]) == 'd')
+      return true;
+  }
+  return false;
+}
+
+// Google's GPUDirect net plugins by the names they print: FasTrak is
+// GPUDirect-TCPXO (A3 Mega); GPUDirectTCPX and its tcpx* functions
+// ("tcpxResult_t tcpxCommProgress(...)") are GPUDirect-TCPX (A3 High).
+// "TCPXO", "TCPX", or empty for any other text.
+inline std::string_view tcpDirectKind(std::string_view text) {
+  if (has(text, "FasTrak") || has(text, "fastrak") || has(text, "TCPXO") || has(text, "tcpxo"))
+    return "TCPXO";
+  if (has(text, "TCPX") || has(text, "tcpx")) return "TCPX";
+  return {};
+}
+
 inline bool startsWith(std::string_view s, std::string_view prefix) {
   return s.size() >= prefix.size() && std::memcmp(s.data(), prefix.data(), prefix.size()) == 0;
 }
