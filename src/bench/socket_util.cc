@@ -1,6 +1,7 @@
 #include "bench/socket_util.h"
 
 #include <arpa/inet.h>
+#include <fcntl.h>
 #include <ifaddrs.h>
 #include <netdb.h>
 #include <netinet/in.h>
@@ -130,6 +131,34 @@ Result<int> connectTo(const std::string& host, int port, const std::string& bind
   }
   return makeError(ErrorCode::kTimeout,
                    "cannot connect to " + host + ":" + std::to_string(port) + " (" + last + ")");
+}
+
+Result<int> connectOnce(const std::string& host, int port, const std::string& bind_addr,
+                        Clock::time_point deadline) {
+  auto sa = resolve(host, port);
+  if (!sa) return tl::unexpected(sa.error());
+  int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+  if (fd < 0) return makeError(ErrorCode::kIo, std::string("socket: ") + strerror(errno));
+  auto fail = [fd](ErrorCode code, const std::string& why) -> Result<int> {
+    closeFd(fd);
+    return makeError(code, why);
+  };
+  if (!bind_addr.empty()) {
+    auto local = resolve(bind_addr, 0);
+    if (!local || bind(fd, reinterpret_cast<sockaddr*>(&*local), sizeof *local) != 0)
+      return fail(ErrorCode::kIo, "cannot bind to " + bind_addr + ": " + strerror(errno));
+  }
+  if (connect(fd, reinterpret_cast<sockaddr*>(&*sa), sizeof *sa) != 0) {
+    if (errno != EINPROGRESS) return fail(ErrorCode::kPeerLost, strerror(errno));
+    if (auto s = waitFd(fd, POLLOUT, deadline, "connecting"); !s)
+      return fail(ErrorCode::kPeerLost, s.error().message);
+    int err = 0;
+    socklen_t len = sizeof err;
+    getsockopt(fd, SOL_SOCKET, SO_ERROR, &err, &len);
+    if (err != 0) return fail(ErrorCode::kPeerLost, strerror(err));
+  }
+  fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+  return fd;
 }
 
 Result<int> acceptUntil(int listen_fd, Clock::time_point deadline) {

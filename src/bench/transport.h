@@ -1,6 +1,7 @@
 #pragma once
 // The transport is the only thing a collective algorithm talks to. A Transport
-// connects this rank to every peer of the job and moves contiguous byte
+// reaches every peer of the job (tcp opens a peer's streams on the first
+// operation posted to it) and moves contiguous byte
 // ranges; algorithms (ring all_reduce, chain broadcast, pairwise alltoall) are
 // written once against it and never include a concrete backend (tcp, ucx,
 // nccl). Operations are posted, not performed: postSend/postRecv return a
