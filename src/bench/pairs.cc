@@ -153,12 +153,27 @@ Result<nlohmann::json> runPairs(Transport& t, Bootstrap& boot, const PairsOption
   }
   std::vector<PairLink> links;
   nlohmann::json rounds_json = nlohmann::json::array();
-  for (std::size_t ri = 0; ri < rounds.size(); ++ri) {
-    int peer = -1;
+  auto peerIn = [&](std::size_t ri) {
     for (auto [a, b] : rounds[ri]) {
-      if (a == me) peer = b;
-      if (b == me) peer = a;
+      if (a == me) return b;
+      if (b == me) return a;
     }
+    return -1;
+  };
+  // Each round's partner is connected ahead, before the barrier that
+  // precedes its round, while this rank waits for the others anyway: the
+  // streams open on first use (tcp), and a connection set up inside the
+  // round would be on every round's critical path.
+  auto connectAhead = [&](std::size_t ri) -> Status {
+    int next = ri < rounds.size() ? peerIn(ri) : -1;
+    if (next < 0) return okStatus();
+    if (auto s = t.connect(next); !s)
+      return tl::unexpected(s.error().withContext(fmt::format("pairs round {} with rank {}", ri + 1, next)));
+    return okStatus();
+  };
+  if (auto s = connectAhead(0); !s) return tl::unexpected(s.error());
+  for (std::size_t ri = 0; ri < rounds.size(); ++ri) {
+    int peer = peerIn(ri);
     // Rounds never overlap: a link's figure is its own round's.
     if (auto s = boot.barrier(); !s) return tl::unexpected(s.error());
     double us = 0;
@@ -169,6 +184,7 @@ Result<nlohmann::json> runPairs(Transport& t, Bootstrap& boot, const PairsOption
             r.error().withContext(fmt::format("pairs round {} with rank {}", ri + 1, peer)));
       us = *r;
     }
+    if (auto s = connectAhead(ri + 1); !s) return tl::unexpected(s.error());
     // Only rank 0 needs the timings: a gather, not an allgather (at 1024
     // ranks every round would otherwise send 1024 timings to every rank).
     auto all = boot.gather(fmt::format("{:.3f}", us));

@@ -91,6 +91,10 @@ class Transport {
   virtual Status wait(RequestId id) = 0;
   // Waits for all ids (progressing all of them together).
   virtual Status waitAll(const std::vector<RequestId>& ids);
+  // Opens the way to `peer` now instead of on the first post, so a schedule
+  // that knows its next partner (pairs) sets it up while it waits anyway.
+  // Never needed for correctness; backends that connect up front do nothing.
+  virtual Status connect(int /*peer*/) { return okStatus(); }
 
   // Optional: a backend that runs whole collectives (caps().collectives).
   virtual Status barrier() = 0;

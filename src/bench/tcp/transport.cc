@@ -100,6 +100,13 @@ class TcpTransport final : public Transport, private tcp::LaneEvents {
 
   Status barrier() override { return disseminationBarrier(*this); }
 
+  // The higher rank of the pair dials; the lower one's acceptor takes it.
+  Status connect(int peer) override {
+    if (peer < 0 || peer >= size_ || peer == rank_) return okStatus();
+    if (auto f = requests_.failure()) return tl::unexpected(*f);
+    return ensureConnected(peer);
+  }
+
  private:
   // LaneEvents, called on the I/O threads.
   void segmentsFinished(const std::vector<RequestId>& ids) override { requests_.finish(ids); }
