@@ -428,6 +428,38 @@ TEST(BenchTcpTransport, StreamsOpenOnlyToThePeersUsed) {
   EXPECT_LE(after_collective.load(), 2 * 6 * kConns);
 }
 
+// Transport::connect opens a pair's streams before anything is posted (pairs
+// connects each round's partner ahead): from the higher rank it dials, from
+// the lower one it is a no-op (its acceptor takes the streams).
+TEST(BenchTcpTransport, ConnectOpensTheStreamsAheadFromTheHigherRank) {
+  constexpr int kConns = 3;
+  std::atomic<int> after_lower{-1}, after_higher{-1};
+  runRanks(3, kConns, std::chrono::seconds(20), [&](int rank, Transport& t, Bootstrap& boot) {
+    std::set<int> ports;
+    for (int r = 0; r < 3; ++r) ports.insert(portOf(t.peer(r)));
+    if (rank == 0) {
+      ASSERT_TRUE(t.connect(2).has_value());
+    }
+    ASSERT_TRUE(boot.barrier().has_value());
+    if (rank == 0) after_lower = establishedOn(ports);
+    ASSERT_TRUE(boot.barrier().has_value());
+    if (rank == 2) {
+      ASSERT_TRUE(t.connect(0).has_value());
+    }
+    ASSERT_TRUE(t.connect(rank).has_value());  // itself: nothing to open
+    ASSERT_TRUE(boot.barrier().has_value());
+    if (rank == 0) after_higher = establishedOn(ports);
+    ASSERT_TRUE(boot.barrier().has_value());
+    if (rank != 1) {  // and the streams carry the pair's bytes
+      int mine = rank, theirs = -1;
+      ASSERT_TRUE(sendRecv(t, 2 - rank, &mine, sizeof mine, 2 - rank, &theirs, sizeof theirs).has_value());
+      EXPECT_EQ(theirs, 2 - rank);
+    }
+  });
+  EXPECT_EQ(after_lower.load(), 0);
+  EXPECT_EQ(after_higher.load(), 2 * kConns);
+}
+
 // The pieces of a lazy stream set-up on their own: rank 1 dials rank 0,
 // whose acceptor takes the streams.
 struct TwoRankDirectories {
