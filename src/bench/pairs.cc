@@ -137,6 +137,76 @@ std::string formatPairsMatrix(int n, const std::vector<std::string>& labels,
   return out;
 }
 
+namespace {
+
+// Rank 0's verdict on the measured links: the text (matrix, median, slow
+// links, suspect nodes), the failure lines and the document.
+nlohmann::json pairsDocument(const Transport& t, const PairsOptions& o, std::size_t bytes,
+                             const char* direction, const nlohmann::json& rounds_json,
+                             const std::vector<PairLink>& links, std::ostream* text,
+                             std::vector<std::string>* failures) {
+  const int n = t.size();
+
+  PairsAnalysis an = analysePairs(n, links, o.fraction);
+  std::vector<std::string> labels;
+  nlohmann::json nodes = nlohmann::json::array();
+  for (int r = 0; r < n; ++r) {
+    labels.push_back(fmt::format("r{} = {}", r, rankLabel(t, r)));
+    const PeerInfo& p = t.peer(r);
+    nodes.push_back(
+        {{"rank", r}, {"host", p.host}, {"interface", p.interface}, {"address", addressOnly(p.address)}});
+  }
+  auto slowLine = [&](const PairLink& l) {
+    return fmt::format("slow link r{} <-> r{} ({} <-> {}): {:.2f} Gb/s, {:.0f}% of the median {:.2f} Gb/s",
+                       l.a, l.b, rankLabel(t, l.a), rankLabel(t, l.b), l.gbps, 100 * l.gbps / an.median_gbps,
+                       an.median_gbps);
+  };
+  std::vector<std::string> verdicts;
+  for (const auto& s : an.suspects) {
+    verdicts.push_back(
+        fmt::format("suspect node r{} ({}): {} of its {} links are below {:.0f}% of the median", s.rank,
+                    rankLabel(t, s.rank), s.slow_links, s.links, o.fraction * 100));
+  }
+  for (const auto& l : an.slow) {
+    bool explained = std::any_of(an.suspects.begin(), an.suspects.end(),
+                                 [&](const SuspectNode& s) { return s.rank == l.a || s.rank == l.b; });
+    verdicts.push_back(slowLine(l) + (explained ? "" : " (suspect cable or port)"));
+  }
+  if (text) {
+    // Past kMaxMatrixRanks a matrix is unreadable text; the JSON has every link.
+    if (n <= kMaxMatrixRanks) *text << formatPairsMatrix(n, labels, links);
+    *text << fmt::format("# median {:.2f} Gb/s; slow below {:.2f} Gb/s ({:.0f}% of the median): {} link(s)\n",
+                         an.median_gbps, an.threshold_gbps, o.fraction * 100, an.slow.size());
+    for (const auto& v : verdicts) *text << "# " << v << "\n";
+    *text << std::flush;
+  }
+  if (failures) failures->insert(failures->end(), verdicts.begin(), verdicts.end());
+  nlohmann::json links_json = nlohmann::json::array(), slow_json = nlohmann::json::array(),
+                 suspects_json = nlohmann::json::array();
+  for (const auto& l : links) {
+    links_json.push_back({{"a", l.a},
+                          {"b", l.b},
+                          {"bw_gbps", l.gbps},
+                          {"time_us", l.time_us},
+                          {"slow", l.gbps < an.threshold_gbps}});
+  }
+  for (const auto& l : an.slow) slow_json.push_back({{"a", l.a}, {"b", l.b}, {"bw_gbps", l.gbps}});
+  for (const auto& s : an.suspects) {
+    suspects_json.push_back({{"rank", s.rank},
+                             {"host", t.peer(s.rank).host},
+                             {"address", addressOnly(t.peer(s.rank).address)},
+                             {"slow_links", s.slow_links},
+                             {"links", s.links}});
+  }
+  return nlohmann::json{{"size_bytes", bytes},           {"iterations", o.iters},
+                        {"direction", direction},        {"nodes", nodes},
+                        {"rounds", rounds_json},         {"links", links_json},
+                        {"median_gbps", an.median_gbps}, {"threshold_gbps", an.threshold_gbps},
+                        {"slow_links", slow_json},       {"suspect_nodes", suspects_json}};
+}
+
+}  // namespace
+
 Result<nlohmann::json> runPairs(Transport& t, Bootstrap& boot, const PairsOptions& o, std::ostream* text,
                                 std::vector<std::string>* failures) {
   int n = t.size(), me = t.rank();
@@ -210,63 +280,7 @@ Result<nlohmann::json> runPairs(Transport& t, Bootstrap& boot, const PairsOption
             << std::flush;
   }
   if (me != 0) return nlohmann::json{};
-
-  PairsAnalysis an = analysePairs(n, links, o.fraction);
-  std::vector<std::string> labels;
-  nlohmann::json nodes = nlohmann::json::array();
-  for (int r = 0; r < n; ++r) {
-    labels.push_back(fmt::format("r{} = {}", r, rankLabel(t, r)));
-    const PeerInfo& p = t.peer(r);
-    nodes.push_back(
-        {{"rank", r}, {"host", p.host}, {"interface", p.interface}, {"address", addressOnly(p.address)}});
-  }
-  auto slowLine = [&](const PairLink& l) {
-    return fmt::format("slow link r{} <-> r{} ({} <-> {}): {:.2f} Gb/s, {:.0f}% of the median {:.2f} Gb/s",
-                       l.a, l.b, rankLabel(t, l.a), rankLabel(t, l.b), l.gbps, 100 * l.gbps / an.median_gbps,
-                       an.median_gbps);
-  };
-  std::vector<std::string> verdicts;
-  for (const auto& s : an.suspects) {
-    verdicts.push_back(
-        fmt::format("suspect node r{} ({}): {} of its {} links are below {:.0f}% of the median", s.rank,
-                    rankLabel(t, s.rank), s.slow_links, s.links, o.fraction * 100));
-  }
-  for (const auto& l : an.slow) {
-    bool explained = std::any_of(an.suspects.begin(), an.suspects.end(),
-                                 [&](const SuspectNode& s) { return s.rank == l.a || s.rank == l.b; });
-    verdicts.push_back(slowLine(l) + (explained ? "" : " (suspect cable or port)"));
-  }
-  if (text) {
-    // Past kMaxMatrixRanks a matrix is unreadable text; the JSON has every link.
-    if (n <= kMaxMatrixRanks) *text << formatPairsMatrix(n, labels, links);
-    *text << fmt::format("# median {:.2f} Gb/s; slow below {:.2f} Gb/s ({:.0f}% of the median): {} link(s)\n",
-                         an.median_gbps, an.threshold_gbps, o.fraction * 100, an.slow.size());
-    for (const auto& v : verdicts) *text << "# " << v << "\n";
-    *text << std::flush;
-  }
-  if (failures) failures->insert(failures->end(), verdicts.begin(), verdicts.end());
-  nlohmann::json links_json = nlohmann::json::array(), slow_json = nlohmann::json::array(),
-                 suspects_json = nlohmann::json::array();
-  for (const auto& l : links) {
-    links_json.push_back({{"a", l.a},
-                          {"b", l.b},
-                          {"bw_gbps", l.gbps},
-                          {"time_us", l.time_us},
-                          {"slow", l.gbps < an.threshold_gbps}});
-  }
-  for (const auto& l : an.slow) slow_json.push_back({{"a", l.a}, {"b", l.b}, {"bw_gbps", l.gbps}});
-  for (const auto& s : an.suspects) {
-    suspects_json.push_back({{"rank", s.rank},
-                             {"host", t.peer(s.rank).host},
-                             {"address", addressOnly(t.peer(s.rank).address)},
-                             {"slow_links", s.slow_links},
-                             {"links", s.links}});
-  }
-  return nlohmann::json{{"size_bytes", send.size()},     {"iterations", o.iters},
-                        {"direction", direction},        {"nodes", nodes},
-                        {"rounds", rounds_json},         {"links", links_json},
-                        {"median_gbps", an.median_gbps}, {"threshold_gbps", an.threshold_gbps},
-                        {"slow_links", slow_json},       {"suspect_nodes", suspects_json}};
+  return pairsDocument(t, o, send.size(), direction, rounds_json, links, text, failures);
 }
 
 }  // namespace railkit::bench
