@@ -7,8 +7,9 @@
 # node sharing that node's --root tree (railkit_node_root) and its IPs. The env
 # bootstrap, tiny sizes (1 KiB collectives, 4 KiB x 1 per pair, one tcp
 # stream per peer), so what is measured is the control plane: the rendezvous,
-# the gathering of node reports, the connect storm and the per-round cost of
-# the pairs schedule.
+# the gathering of node reports, the data plane's set-up (the endpoints'
+# allgather; streams open on first use, inside the rounds) and the per-round
+# cost of the pairs schedule.
 # Prints rank 0's phase times, the cost per pairs round (links seconds /
 # rounds) and per gathered node (node seconds / RANKS), the document's size
 # and the load (uptime) before and after. Rank 0's JSON is copied to
@@ -85,10 +86,12 @@ fi
 cp "$RK_WORK/validate.json" "$out"
 # Every rank's complaints (lines starting "railkit:") go beside the document.
 grep -H '^railkit:' "$RK_WORK"/out* >"$out.log" 2>/dev/null || true
+refused=$(grep -c 'Connection refused' "$out.log" || true)
+dropped=$(grep -c 'data plane: dropped' "$out.log" || true)
 [[ $rc0 -le 1 ]] || { tail -n 3 "$RK_WORK/out0"; head -n 20 "$out.log"; }
 
 python3 - "$out" "$ranks" "$nodes" "$rc0" "$others" "$start" "$launched" "$end" "$load_before" "$load_after" \
-  "$retrans" "$timeouts" <<'PY'
+  "$retrans" "$timeouts" "$refused" "$dropped" <<'PY'
 import json, os, sys
 path, ranks, nodes, rc0, others = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), sys.argv[4], sys.argv[5]
 start, launched, end = (float(x) for x in sys.argv[6:9])
@@ -103,11 +106,12 @@ print(f"  ranks 1.. started, settled   {launched - start:8.3f} s (then rank 0 st
 print(f"  wall (rank 0 start to end)   {end - launched:8.3f} s")
 print(f"  node (incl. rendezvous)      {fmt(node):>8} s   per gathered node {fmt(1e3 * node / ranks if node else None)} ms")
 print(f"  consistency                  {fmt(sec('consistency')):>8} s")
-print(f"  connect (tcp mesh)           {fmt((ph.get('links') or {}).get('connect_seconds')):>8} s")
+print(f"  data plane set-up            {fmt((ph.get('links') or {}).get('connect_seconds')):>8} s")
 print(f"  links ({rounds} rounds)          {fmt(links):>8} s   per round {fmt(1e3 * links / rounds if links else None)} ms")
 print(f"  collectives                  {fmt(sec('collectives')):>8} s")
 print(f"  document                     {os.path.getsize(path) / 1e6:8.2f} MB ({path})")
 print(f"  tcp retransmitted segments   {sys.argv[11]:>8} (retransmit timeouts {sys.argv[12]}, all nodes)")
+print(f"  rank lines: 'Connection refused' {sys.argv[13]}, 'data plane: dropped' {sys.argv[14]} ({path}.log)")
 print(f"  load before: {sys.argv[9].strip()}")
 print(f"  load after:  {sys.argv[10].strip()}")
 PY

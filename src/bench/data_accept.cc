@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <optional>
 #include <vector>
 
 #include "bench/job_token.h"
@@ -21,6 +22,30 @@ struct Pending {
   Clock::time_point deadline;
 };
 
+// Reads what has arrived of a pending connection's hello. Returns why to
+// drop it, or nothing; *taken says whether it went to o.take.
+std::optional<std::string> serveHello(Pending& p, const DataAcceptOptions& o, bool* taken) {
+  char buf[sizeof(DataHello)];
+  ssize_t n = ::recv(p.fd, buf, sizeof(DataHello) - p.bytes.size(), MSG_DONTWAIT);
+  if (n < 0 && (errno == EAGAIN || errno == EINTR)) return std::nullopt;
+  if (n <= 0) return "closed before its data hello";
+  p.bytes.append(buf, static_cast<std::size_t>(n));
+  if (p.bytes.size() < sizeof(DataHello)) return std::nullopt;
+  DataHello h;
+  std::memcpy(&h, p.bytes.data(), sizeof h);
+  std::string_view cookie(reinterpret_cast<const char*>(h.cookie.data()), h.cookie.size());
+  if (h.magic != kDataMagic || !sameBytes(cookie, o.cookie)) return "not a data hello of this job";
+  if (!o.wanted(h)) {
+    return "data hello for rank " + std::to_string(h.rank) + " stream " + std::to_string(h.index) +
+           " that is out of range or already connected";
+  }
+  if (o.ack && ::send(p.fd, &kDataAck, 1, MSG_NOSIGNAL | MSG_DONTWAIT) != 1)
+    return std::string("cannot acknowledge its data hello: ") + std::strerror(errno);
+  o.take(p.fd, h);
+  *taken = true;
+  return std::nullopt;
+}
+
 }  // namespace
 
 Status acceptDataConnections(int listener, const DataAcceptOptions& o, Clock::time_point deadline) {
@@ -35,7 +60,8 @@ Status acceptDataConnections(int listener, const DataAcceptOptions& o, Clock::ti
   };
   int left = o.expected;
   Status result = okStatus();
-  while (left > 0) {
+  auto serving = [&] { return o.stop != nullptr ? !o.stop->load() : left > 0; };
+  while (serving()) {
     auto now = Clock::now();
     if (now >= deadline) {
       result = makeError(ErrorCode::kTimeout, "waiting for data connections");
@@ -44,7 +70,7 @@ Status acceptDataConnections(int listener, const DataAcceptOptions& o, Clock::ti
     for (std::size_t i = pending.size(); i-- > 0;) {
       if (now >= pending[i].deadline) drop(i, "no complete data hello within the per-connection deadline");
     }
-    std::vector<pollfd> fds{{listener, POLLIN, 0}};
+    std::vector<pollfd> fds{{listener, POLLIN, 0}, {o.stop_fd, POLLIN, 0}};  // poll skips a -1
     auto wake = deadline;
     for (const auto& p : pending) {
       fds.push_back({p.fd, POLLIN, 0});
@@ -59,37 +85,18 @@ Status acceptDataConnections(int listener, const DataAcceptOptions& o, Clock::ti
     if (rc <= 0) continue;
     std::vector<int> ready;
     for (std::size_t i = 0; i < pending.size(); ++i) {
-      if (fds[1 + i].revents != 0) ready.push_back(pending[i].fd);
+      if (fds[2 + i].revents != 0) ready.push_back(pending[i].fd);
     }
     for (int fd : ready) {
       auto it = std::find_if(pending.begin(), pending.end(), [fd](const Pending& p) { return p.fd == fd; });
       if (it == pending.end()) continue;
-      std::size_t i = static_cast<std::size_t>(it - pending.begin());
-      char buf[sizeof(DataHello)];
-      std::size_t want = sizeof(DataHello) - it->bytes.size();
-      ssize_t n = ::recv(fd, buf, want, MSG_DONTWAIT);
-      if (n < 0 && (errno == EAGAIN || errno == EINTR)) continue;
-      if (n <= 0) {
-        drop(i, "closed before its data hello");
-        continue;
+      bool taken = false;
+      if (auto why = serveHello(*it, o, &taken)) {
+        drop(static_cast<std::size_t>(it - pending.begin()), *why);
+      } else if (taken) {
+        pending.erase(it);
+        --left;
       }
-      it->bytes.append(buf, static_cast<std::size_t>(n));
-      if (it->bytes.size() < sizeof(DataHello)) continue;
-      DataHello h;
-      std::memcpy(&h, it->bytes.data(), sizeof h);
-      std::string_view cookie(reinterpret_cast<const char*>(h.cookie.data()), h.cookie.size());
-      if (h.magic != kDataMagic || !sameBytes(cookie, o.cookie)) {
-        drop(i, "not a data hello of this job");
-        continue;
-      }
-      if (!o.wanted(h)) {
-        drop(i, "data hello for rank " + std::to_string(h.rank) + " stream " + std::to_string(h.index) +
-                    " that is out of range or already connected");
-        continue;
-      }
-      o.take(fd, h);
-      pending.erase(it);
-      --left;
     }
     if (fds[0].revents != 0) {
       int fd = accept4(listener, nullptr, nullptr, SOCK_CLOEXEC);

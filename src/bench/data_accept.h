@@ -6,9 +6,12 @@
 // finds the ephemeral port cannot take a stream. All pending connections are
 // served at once, each with its own short deadline (at most `max_pending`
 // wait; the oldest is dropped for a newcomer): a silent or wrong client is
-// dropped without delaying the real ones, and is never fatal.
+// dropped without delaying the real ones, and is never fatal. With `ack`, a
+// taken stream is answered with kDataAck before it carries data, so the
+// dialler knows the stream was kept and dials again when it was not.
 
 #include <array>
+#include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <functional>
@@ -21,6 +24,7 @@ namespace railkit::bench {
 
 inline constexpr std::size_t kDataCookieBytes = 16;
 inline constexpr std::int32_t kDataMagic = 0x524b5444;  // "RKTD"
+inline constexpr unsigned char kDataAck = 0x06;
 
 struct DataHello {
   std::int32_t magic = kDataMagic;
@@ -39,6 +43,12 @@ struct DataAcceptOptions {
   std::function<bool(const DataHello&)> wanted;
   std::function<void(int fd, const DataHello&)> take;
   std::function<void(const std::string&)> notice;  // dropped strangers, rate-limited
+  bool ack = false;                                // answer a taken stream with kDataAck
+  // When set: serve until it reads true, whatever `expected` says (the
+  // transport's acceptor thread); `stop_fd`, polled with the listener, is
+  // made readable when it is set, so stopping takes no poll timeout.
+  const std::atomic<bool>* stop = nullptr;
+  int stop_fd = -1;
 };
 
 // kTimeout at `deadline` (the caller names the missing peers).

@@ -137,63 +137,15 @@ std::string formatPairsMatrix(int n, const std::vector<std::string>& labels,
   return out;
 }
 
-Result<nlohmann::json> runPairs(Transport& t, Bootstrap& boot, const PairsOptions& o, std::ostream* text,
-                                std::vector<std::string>* failures) {
-  int n = t.size(), me = t.rank();
-  if (n < 2) return makeError(ErrorCode::kUsage, "pairs needs at least 2 ranks (one per node)");
-  auto rounds = roundRobinSchedule(n);
-  std::vector<char> send(std::max<std::uint64_t>(o.bytes, 1), 1), recv(send.size(), 0);
-  const char* direction = o.bidirectional ? "bidirectional" : "one-way";
-  if (text) {
-    *text << fmt::format(
-                 "# railkit pairs: {} ranks, {} rounds of disjoint pairs, {} bytes x {} iterations, {} "
-                 "(bandwidth per direction)\n",
-                 n, rounds.size(), send.size(), o.iters, direction)
-          << std::flush;
-  }
-  std::vector<PairLink> links;
-  nlohmann::json rounds_json = nlohmann::json::array();
-  for (std::size_t ri = 0; ri < rounds.size(); ++ri) {
-    int peer = -1;
-    for (auto [a, b] : rounds[ri]) {
-      if (a == me) peer = b;
-      if (b == me) peer = a;
-    }
-    // Rounds never overlap: a link's figure is its own round's.
-    if (auto s = boot.barrier(); !s) return tl::unexpected(s.error());
-    double us = 0;
-    if (peer >= 0) {
-      auto r = exchange(t, peer, o, send, recv);
-      if (!r)
-        return tl::unexpected(
-            r.error().withContext(fmt::format("pairs round {} with rank {}", ri + 1, peer)));
-      us = *r;
-    }
-    // Only rank 0 needs the timings: a gather, not an allgather (at 1024
-    // ranks every round would otherwise send 1024 timings to every rank).
-    auto all = boot.gather(fmt::format("{:.3f}", us));
-    if (!all) return tl::unexpected(all.error());
-    if (me != 0) continue;
-    nlohmann::json round_json = nlohmann::json::array();
-    std::vector<double> round_gbps;
-    std::string pairs_text;
-    for (auto [a, b] : rounds[ri]) {
-      double ta = parseDouble((*all)[static_cast<std::size_t>(a)]).value_or(0);
-      double tb = parseDouble((*all)[static_cast<std::size_t>(b)]).value_or(0);
-      PairLink l{a, b, 0, std::max(ta, tb)};
-      l.gbps = l.time_us > 0 ? static_cast<double>(send.size()) * o.iters * 8 / (l.time_us * 1e3) : 0;
-      links.push_back(l);
-      round_gbps.push_back(l.gbps);
-      pairs_text += fmt::format("  r{}-r{} {:.2f}", a, b, l.gbps);
-      round_json.push_back({a, b});
-    }
-    rounds_json.push_back(round_json);
-    if (text)
-      *text << fmt::format("# round {}/{}:", ri + 1, rounds.size()) << roundSummary(n, pairs_text, round_gbps)
-            << " Gb/s\n"
-            << std::flush;
-  }
-  if (me != 0) return nlohmann::json{};
+namespace {
+
+// Rank 0's verdict on the measured links: the text (matrix, median, slow
+// links, suspect nodes), the failure lines and the document.
+nlohmann::json pairsDocument(const Transport& t, const PairsOptions& o, std::size_t bytes,
+                             const char* direction, const nlohmann::json& rounds_json,
+                             const std::vector<PairLink>& links, std::ostream* text,
+                             std::vector<std::string>* failures) {
+  const int n = t.size();
 
   PairsAnalysis an = analysePairs(n, links, o.fraction);
   std::vector<std::string> labels;
@@ -246,11 +198,89 @@ Result<nlohmann::json> runPairs(Transport& t, Bootstrap& boot, const PairsOption
                              {"slow_links", s.slow_links},
                              {"links", s.links}});
   }
-  return nlohmann::json{{"size_bytes", send.size()},     {"iterations", o.iters},
+  return nlohmann::json{{"size_bytes", bytes},           {"iterations", o.iters},
                         {"direction", direction},        {"nodes", nodes},
                         {"rounds", rounds_json},         {"links", links_json},
                         {"median_gbps", an.median_gbps}, {"threshold_gbps", an.threshold_gbps},
                         {"slow_links", slow_json},       {"suspect_nodes", suspects_json}};
+}
+
+}  // namespace
+
+Result<nlohmann::json> runPairs(Transport& t, Bootstrap& boot, const PairsOptions& o, std::ostream* text,
+                                std::vector<std::string>* failures) {
+  int n = t.size(), me = t.rank();
+  if (n < 2) return makeError(ErrorCode::kUsage, "pairs needs at least 2 ranks (one per node)");
+  auto rounds = roundRobinSchedule(n);
+  std::vector<char> send(std::max<std::uint64_t>(o.bytes, 1), 1), recv(send.size(), 0);
+  const char* direction = o.bidirectional ? "bidirectional" : "one-way";
+  if (text) {
+    *text << fmt::format(
+                 "# railkit pairs: {} ranks, {} rounds of disjoint pairs, {} bytes x {} iterations, {} "
+                 "(bandwidth per direction)\n",
+                 n, rounds.size(), send.size(), o.iters, direction)
+          << std::flush;
+  }
+  std::vector<PairLink> links;
+  nlohmann::json rounds_json = nlohmann::json::array();
+  auto peerIn = [&](std::size_t ri) {
+    for (auto [a, b] : rounds[ri]) {
+      if (a == me) return b;
+      if (b == me) return a;
+    }
+    return -1;
+  };
+  // Each round's partner is connected ahead, before the barrier that
+  // precedes its round, while this rank waits for the others anyway: the
+  // streams open on first use (tcp), and a connection set up inside the
+  // round would be on every round's critical path.
+  auto connectAhead = [&](std::size_t ri) -> Status {
+    int next = ri < rounds.size() ? peerIn(ri) : -1;
+    if (next < 0) return okStatus();
+    if (auto s = t.connect(next); !s)
+      return tl::unexpected(s.error().withContext(fmt::format("pairs round {} with rank {}", ri + 1, next)));
+    return okStatus();
+  };
+  if (auto s = connectAhead(0); !s) return tl::unexpected(s.error());
+  for (std::size_t ri = 0; ri < rounds.size(); ++ri) {
+    int peer = peerIn(ri);
+    // Rounds never overlap: a link's figure is its own round's.
+    if (auto s = boot.barrier(); !s) return tl::unexpected(s.error());
+    double us = 0;
+    if (peer >= 0) {
+      auto r = exchange(t, peer, o, send, recv);
+      if (!r)
+        return tl::unexpected(
+            r.error().withContext(fmt::format("pairs round {} with rank {}", ri + 1, peer)));
+      us = *r;
+    }
+    if (auto s = connectAhead(ri + 1); !s) return tl::unexpected(s.error());
+    // Only rank 0 needs the timings: a gather, not an allgather (at 1024
+    // ranks every round would otherwise send 1024 timings to every rank).
+    auto all = boot.gather(fmt::format("{:.3f}", us));
+    if (!all) return tl::unexpected(all.error());
+    if (me != 0) continue;
+    nlohmann::json round_json = nlohmann::json::array();
+    std::vector<double> round_gbps;
+    std::string pairs_text;
+    for (auto [a, b] : rounds[ri]) {
+      double ta = parseDouble((*all)[static_cast<std::size_t>(a)]).value_or(0);
+      double tb = parseDouble((*all)[static_cast<std::size_t>(b)]).value_or(0);
+      PairLink l{a, b, 0, std::max(ta, tb)};
+      l.gbps = l.time_us > 0 ? static_cast<double>(send.size()) * o.iters * 8 / (l.time_us * 1e3) : 0;
+      links.push_back(l);
+      round_gbps.push_back(l.gbps);
+      pairs_text += fmt::format("  r{}-r{} {:.2f}", a, b, l.gbps);
+      round_json.push_back({a, b});
+    }
+    rounds_json.push_back(round_json);
+    if (text)
+      *text << fmt::format("# round {}/{}:", ri + 1, rounds.size()) << roundSummary(n, pairs_text, round_gbps)
+            << " Gb/s\n"
+            << std::flush;
+  }
+  if (me != 0) return nlohmann::json{};
+  return pairsDocument(t, o, send.size(), direction, rounds_json, links, text, failures);
 }
 
 }  // namespace railkit::bench

@@ -17,6 +17,11 @@ Result<int> listenOn(const std::string& addr, int port, int* bound_port);
 // connections until `deadline`.
 Result<int> connectTo(const std::string& host, int port, const std::string& bind_addr,
                       Clock::time_point deadline);
+// One connect attempt, non-blocking and bounded by `deadline` (a blocking
+// connect to a node that drops SYNs waits the kernel's two minutes). The fd
+// comes back blocking. kPeerLost with the reason ("Connection refused").
+Result<int> connectOnce(const std::string& host, int port, const std::string& bind_addr,
+                        Clock::time_point deadline);
 // Accepts one connection or fails at the deadline.
 Result<int> acceptUntil(int listen_fd, Clock::time_point deadline);
 // Data-plane tuning: TCP_NODELAY, big buffers, TCP_USER_TIMEOUT.

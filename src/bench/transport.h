@@ -1,6 +1,7 @@
 #pragma once
 // The transport is the only thing a collective algorithm talks to. A Transport
-// connects this rank to every peer of the job and moves contiguous byte
+// reaches every peer of the job (tcp opens a peer's streams on the first
+// operation posted to it) and moves contiguous byte
 // ranges; algorithms (ring all_reduce, chain broadcast, pairwise alltoall) are
 // written once against it and never include a concrete backend (tcp, ucx,
 // nccl). Operations are posted, not performed: postSend/postRecv return a
@@ -90,6 +91,10 @@ class Transport {
   virtual Status wait(RequestId id) = 0;
   // Waits for all ids (progressing all of them together).
   virtual Status waitAll(const std::vector<RequestId>& ids);
+  // Opens the way to `peer` now instead of on the first post, so a schedule
+  // that knows its next partner (pairs) sets it up while it waits anyway.
+  // Never needed for correctness; backends that connect up front do nothing.
+  virtual Status connect(int /*peer*/) { return okStatus(); }
 
   // Optional: a backend that runs whole collectives (caps().collectives).
   virtual Status barrier() = 0;

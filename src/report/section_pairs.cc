@@ -9,6 +9,7 @@
 #include <cmath>
 #include <set>
 
+#include "core/pair_links.h"
 #include "report/html.h"
 #include "report/sections.h"
 
@@ -31,6 +32,7 @@ struct Pairs {
   std::vector<Link> links;
   std::set<int> suspects;
   double median = 0, threshold = 0;
+  std::string error;  // the links could not be read
 };
 
 // Viridis in six steps of the fraction of the median: dark is slow.
@@ -67,8 +69,14 @@ Pairs readPairs(const std::string& label, const nlohmann::json& p) {
     std::string addr = textAt(n, "address");
     if (!addr.empty()) out.names[rank] += " " + addr;
   }
-  for (const auto& l : arrayAt(p, "links")) {
-    Link link{intAt(l, "a", -1), intAt(l, "b", -1), numberAt(l, "bw_gbps"), boolAt(l, "slow")};
+  // Either form: bench's link objects or validate's rows (core/pair_links.h).
+  auto links = readPairLinks(p);
+  if (!links) {
+    out.error = links.error().message;
+    return out;
+  }
+  for (const auto& l : *links) {
+    Link link{l.a, l.b, l.gbps, l.slow};
     if (link.a < 0 || link.b < 0 || link.a >= kMaxRanks || link.b >= kMaxRanks || link.a == link.b) continue;
     size_t need = static_cast<size_t>(std::max(link.a, link.b)) + 1;
     if (out.names.size() < need) out.names.resize(need);
@@ -221,6 +229,7 @@ std::string renderPairs(const Documents& docs) {
       p = &doc.json["pairs"];
     if (p == nullptr) continue;
     Pairs pairs = readPairs(fmt::format("{} ({})", doc.source, shortKind(doc.kind)), *p);
+    if (!pairs.error.empty()) body += "<p class=\"bad\">" + esc(pairs.label + ": " + pairs.error) + "</p>\n";
     if (!pairs.links.empty()) body += onePairs(pairs);
   }
   return body.empty() ? "" : section("pairs", "Pairs bandwidth", body);

@@ -8,6 +8,7 @@
 #include <map>
 #include <set>
 
+#include "core/pair_links.h"
 #include "report/html.h"
 #include "report/sections.h"
 
@@ -65,8 +66,13 @@ struct Tally {
 // Slow links fail a pairs run (bench exits 1 on them) and a validate run.
 void tallyPairs(const Document& doc, Tally& t) {
   const auto& p = objectAt(doc.json, "pairs");
-  size_t slow = 0, links = arrayAt(p, "links").size();
-  for (const auto& l : arrayAt(p, "links")) slow += boolAt(l, "slow") ? 1 : 0;
+  auto read = readPairLinks(p);
+  if (!read) {
+    t.failed.push_back(fmt::format("{}: pairs: {}", doc.source, read.error().message));
+    return;
+  }
+  size_t slow = 0, links = read->size();
+  for (const auto& l : *read) slow += l.slow ? 1 : 0;
   std::string suspects;
   for (const auto& s : arrayAt(p, "suspect_nodes"))
     suspects += fmt::format(" r{} {}", textAt(s, "rank"), textAt(s, "host"));

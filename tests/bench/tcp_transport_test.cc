@@ -3,17 +3,24 @@
 // one large message received in odd-sized pieces), the stall deadline, a
 // lost peer, and what the bootstrap and transport errors name.
 #include <gtest/gtest.h>
+#include <sys/socket.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <fstream>
 #include <functional>
 #include <numeric>
+#include <set>
+#include <sstream>
 #include <thread>
 
 #include "bench/bootstrap.h"
+#include "bench/data_accept.h"
 #include "bench/harness.h"
+#include "bench/socket_util.h"
+#include "bench/tcp/streams.h"
 #include "bench/tcp/transport.h"
 
 namespace railkit::bench {
@@ -282,13 +289,23 @@ TEST(BenchTcpTransport, ClosedPeerIsLost) {
       ASSERT_TRUE(boot.has_value());
       auto t = makeTcpTransport(**boot, transportOptions(3, std::chrono::seconds(20)));
       ASSERT_TRUE(t.has_value());
-      // Leaves at once: its sockets close.
+      // One byte opens the streams (they open on first use); then it leaves
+      // at once and its sockets close.
+      char c = 'h';
+      auto id = (*t)->postSend(0, &c, 1);
+      ASSERT_TRUE(id.has_value());
+      ASSERT_TRUE((*t)->wait(*id).has_value());
     });
     auto boot = makeTcpBootstrap(bootOptions(0, 2, port, std::chrono::seconds(20)));
     ASSERT_TRUE(boot.has_value());
     auto t = makeTcpTransport(**boot, transportOptions(3, std::chrono::seconds(20)));
     ASSERT_TRUE(t.has_value());
     peer.join();
+    char hello = 0;
+    auto first = (*t)->postRecv(1, &hello, 1);
+    ASSERT_TRUE(first.has_value());
+    ASSERT_TRUE((*t)->wait(*first).has_value());
+    EXPECT_EQ(hello, 'h');
     std::vector<char> buf(bytes);
     // A small receive may find the closed socket already when it is posted.
     auto id = (*t)->postRecv(1, buf.data(), buf.size());
@@ -310,20 +327,31 @@ TEST(BenchTcpTransport, FailedWaitStopsOtherPostedOperations) {
   constexpr std::size_t kBytes = std::size_t{128} << 20;  // far more than loopback socket buffers hold
   runRanks(3, 2, std::chrono::seconds(3),
            [&](int rank, Transport& t) {
-             if (rank == 2) return;  // leaves at once: its sockets close
+             char one = 'o';
+             if (rank == 2) {  // opens its streams to rank 0, then leaves: its sockets close
+               auto id = t.postSend(0, &one, 1);
+               ASSERT_TRUE(id.has_value());
+               ASSERT_TRUE(t.wait(*id).has_value());
+               return;
+             }
              if (rank == 0) {
                {
+                 // Rank 1's streams first (they open on first use), so the
+                 // large send is in flight when the wait on rank 2 fails.
+                 auto hello = t.postRecv(1, &one, 1);
+                 ASSERT_TRUE(hello.has_value());
+                 ASSERT_TRUE(t.wait(*hello).has_value());
                  std::vector<char> send(kBytes, 'x');
-                 char c = 0;
+                 char c[2] = {0, 0};
                  auto sent = t.postSend(1, send.data(), send.size());
                  ASSERT_TRUE(sent.has_value());
-                 auto recv = t.postRecv(2, &c, 1);
+                 auto recv = t.postRecv(2, c, 2);  // rank 2 sends 1 byte and leaves
                  Status s = recv ? t.wait(*recv) : Status(tl::unexpected(recv.error()));
                  ASSERT_FALSE(s.has_value());
                  EXPECT_EQ(s.error().code, ErrorCode::kPeerLost) << s.error().message;
                  std::fill(send.begin(), send.end(), 'y');  // the memory is the caller's again
                  // Later operations report the same loss.
-                 auto again = t.postSend(1, &c, 1);
+                 auto again = t.postSend(1, c, 1);
                  Status s2 = again ? t.wait(*again) : Status(tl::unexpected(again.error()));
                  ASSERT_FALSE(s2.has_value());
                  EXPECT_EQ(s2.error().message, s.error().message);
@@ -332,6 +360,9 @@ TEST(BenchTcpTransport, FailedWaitStopsOtherPostedOperations) {
                std::this_thread::sleep_for(std::chrono::milliseconds(500));
                return;
              }
+             auto hello = t.postSend(0, &one, 1);
+             ASSERT_TRUE(hello.has_value());
+             ASSERT_TRUE(t.wait(*hello).has_value());
              std::this_thread::sleep_for(std::chrono::milliseconds(300));
              std::vector<char> recv(kBytes, 0);
              auto id = t.postRecv(0, recv.data(), recv.size());
@@ -342,6 +373,203 @@ TEST(BenchTcpTransport, FailedWaitStopsOtherPostedOperations) {
              EXPECT_EQ(std::count(recv.begin(), recv.end(), 'y'), 0)
                  << "rank 0 sent bytes written after its wait failed";
            });
+}
+
+// ESTABLISHED TCP sockets in this network namespace with a local or remote
+// port among `ports` (/proc/net/tcp: "local rem_address st" in hex). On
+// loopback both ends of a connection are listed.
+int establishedOn(const std::set<int>& ports) {
+  std::ifstream in("/proc/net/tcp");
+  std::string line;
+  std::getline(in, line);  // header
+  int n = 0;
+  while (std::getline(in, line)) {
+    std::istringstream f(line);
+    std::string slot, local, remote, state;
+    f >> slot >> local >> remote >> state;
+    auto port = [](const std::string& addr) {
+      return std::stoi(addr.substr(addr.find(':') + 1), nullptr, 16);
+    };
+    if (state == "01" && (ports.count(port(local)) || ports.count(port(remote)))) ++n;
+  }
+  return n;
+}
+
+int portOf(const PeerInfo& p) {
+  return std::stoi(p.address.substr(p.address.rfind(':') + 1));
+}
+
+// Streams open on first use (tcp/streams.h): four ranks of which only 0 and
+// 1 talk hold the K streams of that one pair, not the 6 x K of a mesh; and a
+// collective over all four then opens what it needs and is correct.
+TEST(BenchTcpTransport, StreamsOpenOnlyToThePeersUsed) {
+  constexpr int kConns = 2;
+  std::atomic<int> counted{-1};
+  std::atomic<int> after_collective{-1};
+  runRanks(4, kConns, std::chrono::seconds(20), [&](int rank, Transport& t, Bootstrap& boot) {
+    std::set<int> ports;
+    for (int r = 0; r < 4; ++r) ports.insert(portOf(t.peer(r)));
+    if (rank < 2) {
+      int mine = 10 + rank, theirs = 0;
+      auto s = sendRecv(t, 1 - rank, &mine, sizeof mine, 1 - rank, &theirs, sizeof theirs);
+      ASSERT_TRUE(s.has_value()) << s.error().message;
+      EXPECT_EQ(theirs, 11 - rank);
+    }
+    ASSERT_TRUE(boot.barrier().has_value());
+    if (rank == 0) counted = establishedOn(ports);
+    ASSERT_TRUE(boot.barrier().has_value());
+    ASSERT_TRUE(t.barrier().has_value());  // dissemination: every rank talks to r+1 and r+2
+    ASSERT_TRUE(boot.barrier().has_value());
+    if (rank == 0) after_collective = establishedOn(ports);
+    ASSERT_TRUE(boot.barrier().has_value());
+  });
+  EXPECT_EQ(counted.load(), 2 * kConns);  // both ends of the one pair's streams
+  EXPECT_GT(after_collective.load(), counted.load());
+  EXPECT_LE(after_collective.load(), 2 * 6 * kConns);
+}
+
+// Transport::connect opens a pair's streams before anything is posted (pairs
+// connects each round's partner ahead): from the higher rank it dials, from
+// the lower one it is a no-op (its acceptor takes the streams).
+TEST(BenchTcpTransport, ConnectOpensTheStreamsAheadFromTheHigherRank) {
+  constexpr int kConns = 3;
+  std::atomic<int> after_lower{-1}, after_higher{-1};
+  runRanks(3, kConns, std::chrono::seconds(20), [&](int rank, Transport& t, Bootstrap& boot) {
+    std::set<int> ports;
+    for (int r = 0; r < 3; ++r) ports.insert(portOf(t.peer(r)));
+    if (rank == 0) {
+      ASSERT_TRUE(t.connect(2).has_value());
+    }
+    ASSERT_TRUE(boot.barrier().has_value());
+    if (rank == 0) after_lower = establishedOn(ports);
+    ASSERT_TRUE(boot.barrier().has_value());
+    if (rank == 2) {
+      ASSERT_TRUE(t.connect(0).has_value());
+    }
+    ASSERT_TRUE(t.connect(rank).has_value());  // itself: nothing to open
+    ASSERT_TRUE(boot.barrier().has_value());
+    if (rank == 0) after_higher = establishedOn(ports);
+    ASSERT_TRUE(boot.barrier().has_value());
+    if (rank != 1) {  // and the streams carry the pair's bytes
+      int mine = rank, theirs = -1;
+      ASSERT_TRUE(sendRecv(t, 2 - rank, &mine, sizeof mine, 2 - rank, &theirs, sizeof theirs).has_value());
+      EXPECT_EQ(theirs, 2 - rank);
+    }
+  });
+  EXPECT_EQ(after_lower.load(), 0);
+  EXPECT_EQ(after_higher.load(), 2 * kConns);
+}
+
+// The pieces of a lazy stream set-up on their own: rank 1 dials rank 0,
+// whose acceptor takes the streams.
+struct TwoRankDirectories {
+  tcp::Directory lower, higher;  // rank 0's and rank 1's views
+  TwoRankDirectories(int port, const std::string& cookie) {
+    for (auto* d : {&lower, &higher}) {
+      for (int r = 0; r < 2; ++r) {
+        d->peers.push_back(PeerInfo{r, "testhost", "lo", "127.0.0.1:" + std::to_string(r == 0 ? port : 1)});
+        d->endpoints.push_back(
+            tcp::Endpoint{"127.0.0.1", r == 0 ? port : 1, std::string(kDataCookieBytes, 'c')});
+      }
+    }
+    lower.cookie = cookie;
+  }
+};
+
+int unusedPort() {
+  int port = 0;
+  auto fd = listenOn("127.0.0.1", 0, &port);
+  closeFd(*fd);
+  return port;
+}
+
+TEST(BenchTcpTransport, ARefusedStreamIsDialledAgainUntilThePeerListens) {
+  int port = unusedPort();
+  TwoRankDirectories dirs(port, std::string(kDataCookieBytes, 'c'));
+  auto options = transportOptions(2, std::chrono::seconds(10));
+  std::vector<int> taken;
+  std::atomic<bool> done{false};
+  std::thread lower([&] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(400));  // refused meanwhile
+    int bound = 0;
+    auto listener = listenOn("127.0.0.1", port, &bound);
+    ASSERT_TRUE(listener.has_value()) << listener.error().message;
+    dirs.lower.listener = *listener;
+    tcp::StreamAcceptor acceptor(dirs.lower, 0, 2, options, [&](int r, const std::vector<int>& fds) {
+      EXPECT_EQ(r, 1);
+      taken = fds;
+      done = true;
+    });
+    ASSERT_TRUE(acceptor.start().has_value());
+    for (int i = 0; i < 100 && !done; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    acceptor.stop();
+    closeFd(*listener);
+  });
+  auto start = Clock::now();
+  auto fds = tcp::dialPeer(dirs.higher, 1, 0, 2, options, Clock::now() + std::chrono::seconds(10));
+  lower.join();
+  ASSERT_TRUE(fds.has_value()) << fds.error().message;
+  EXPECT_EQ(fds->size(), 2u);
+  EXPECT_GE(Clock::now() - start, std::chrono::milliseconds(350));
+  ASSERT_EQ(taken.size(), 2u);
+  // Stream k of the dialler is stream k of the acceptor.
+  char c = 'k';
+  ASSERT_EQ(::send((*fds)[1], &c, 1, 0), 1);
+  char got = 0;
+  ASSERT_EQ(::recv(taken[1], &got, 1, 0), 1);
+  EXPECT_EQ(got, 'k');
+  for (int fd : *fds) closeFd(fd);
+  for (int fd : taken) closeFd(fd);
+}
+
+TEST(BenchTcpTransport, APeerThatNeverListensIsNamedAtTheStallTimeout) {
+  int port = unusedPort();
+  TwoRankDirectories dirs(port, std::string(kDataCookieBytes, 'c'));
+  auto options = transportOptions(1, std::chrono::milliseconds(600));
+  auto start = Clock::now();
+  auto fds = tcp::dialPeer(dirs.higher, 1, 0, 1, options, Clock::now() + options.stall_timeout);
+  auto took = Clock::now() - start;
+  ASSERT_FALSE(fds.has_value());
+  EXPECT_EQ(fds.error().code, ErrorCode::kPeerLost);
+  EXPECT_NE(fds.error().message.find("cannot connect to rank 0 (host testhost, interface lo, 127.0.0.1:" +
+                                     std::to_string(port)),
+            std::string::npos)
+      << fds.error().message;
+  EXPECT_NE(fds.error().message.find("within 600 ms (--stall-timeout)"), std::string::npos)
+      << fds.error().message;
+  EXPECT_NE(fds.error().message.find("Connection refused"), std::string::npos) << fds.error().message;
+  EXPECT_GE(took,
+            std::chrono::milliseconds(590));  // retried until the deadline, not given up at the first refusal
+  EXPECT_LT(took, std::chrono::seconds(3));
+}
+
+// A stream the lower rank dropped before acknowledging it (a late hello,
+// too many waiting) is dialled again, not counted as up.
+TEST(BenchTcpTransport, AStreamClosedBeforeItsAcknowledgementIsDialledAgain) {
+  int port = 0;
+  auto listener = listenOn("127.0.0.1", 0, &port);
+  ASSERT_TRUE(listener.has_value());
+  TwoRankDirectories dirs(port, std::string(kDataCookieBytes, 'c'));
+  dirs.lower.listener = *listener;
+  auto options = transportOptions(1, std::chrono::seconds(10));
+  std::atomic<bool> done{false};
+  std::thread lower([&] {
+    auto first = acceptUntil(*listener, Clock::now() + std::chrono::seconds(5));
+    ASSERT_TRUE(first.has_value());
+    closeFd(*first);  // dropped without an acknowledgement
+    tcp::StreamAcceptor acceptor(dirs.lower, 0, 1, options, [&](int, const std::vector<int>& fds) {
+      for (int fd : fds) closeFd(fd);
+      done = true;
+    });
+    ASSERT_TRUE(acceptor.start().has_value());
+    for (int i = 0; i < 100 && !done; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  });
+  auto fds = tcp::dialPeer(dirs.higher, 1, 0, 1, options, Clock::now() + std::chrono::seconds(10));
+  lower.join();
+  ASSERT_TRUE(fds.has_value()) << fds.error().message;
+  EXPECT_TRUE(done.load());
+  for (int fd : *fds) closeFd(fd);
+  closeFd(*listener);
 }
 
 TEST(BenchTcpTransport, BootstrapTimeoutNamesMissingRankAndInterface) {

@@ -8,6 +8,7 @@
 #include <set>
 #include <sstream>
 
+#include "core/pair_links.h"
 #include "report/html.h"
 #include "report/inputs.h"
 #include "report_test_util.h"
@@ -193,6 +194,39 @@ TEST(ReportPairs, OneCellPerOrderedPairAndSlowLinksAndSuspectsMarked) {
   EXPECT_NE(sectionOf(page({doc("p.json", readJson(reportFixture("bench-pairs-local4.json")))}), "verdict")
                 .find("data-verdict=\"pass\""),
             std::string::npos);
+}
+
+// validate documents before and after the links became rows (core/pair_links.h):
+// the committed netns run in the object form, and the same run rewritten as
+// validate writes it now, draw the same matrix and the same verdict.
+TEST(ReportPairs, ValidateLinksAsObjectsAndAsRowsDrawTheSameMatrix) {
+  auto old_form = readJson(reportFixture("validate-netns-broken.json"));
+  ASSERT_TRUE(old_form["pairs"].contains("links"));
+  auto links = readPairLinks(old_form["pairs"]);
+  ASSERT_TRUE(links);
+  auto rows_form = old_form;
+  auto& p = rows_form["pairs"];
+  p["link_rows"] = encodeLinkRows(static_cast<int>(p["nodes"].size()), *links);
+  p.erase("links");
+  p.erase("rounds");
+  std::string before = sectionOf(page({doc("v.json", old_form)}), "pairs");
+  std::string after = sectionOf(page({doc("v.json", rows_form)}), "pairs");
+  EXPECT_EQ(countOf(after, "<rect class=\"cell "), 12u);
+  EXPECT_EQ(countOf(after, "<rect class=\"cell "), countOf(before, "<rect class=\"cell "));
+  EXPECT_EQ(countOf(after, " slow\" x="), 6u);  // node4's 3 links, both halves
+  EXPECT_EQ(countOf(after, " slow\" x="), countOf(before, " slow\" x="));
+  EXPECT_EQ(countOf(after, "class=\"suspect-band\""), 1u);
+  for (const auto& form : {old_form, rows_form}) {
+    std::string verdict = sectionOf(page({doc("v.json", form)}), "verdict");
+    EXPECT_NE(verdict.find("3 slow link(s) of 6; suspect node(s): r3 node4"), std::string::npos) << verdict;
+  }
+  p["link_rows"][1] = "7.8 fast";  // a hand-edited document: named, the page still made
+  std::string broken = page({doc("v.json", rows_form)});
+  EXPECT_NE(sectionOf(broken, "pairs")
+                .find("link row 1: expected a non-negative Gb/s figure or &#39;-&#39; at field 2"),
+            std::string::npos)
+      << sectionOf(broken, "pairs");
+  EXPECT_NE(sectionOf(broken, "verdict").find("v.json: pairs: link row 1"), std::string::npos);
 }
 
 TEST(ReportEscaping, HostileStringsFromEveryInputComeOutAsText) {

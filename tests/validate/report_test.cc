@@ -6,6 +6,7 @@
 
 #include <functional>
 
+#include "core/pair_links.h"
 #include "validate/node_report.h"
 #include "validate/run.h"
 
@@ -93,6 +94,117 @@ TEST(ValidateReport, LargeClustersListOnlyFailingNodes) {
   EXPECT_NE(text.find("99 node(s) pass (not listed"), std::string::npos) << text.substr(0, 300);
   EXPECT_NE(text.find("node42"), std::string::npos);
   EXPECT_EQ(text.find("node41 "), std::string::npos);
+}
+
+// A node's inventory about the size of a DGX's (24 KB), different per host.
+nlohmann::json inventoryOf(const std::string& host, int devices = 8) {
+  nlohmann::json rdma = nlohmann::json::array();
+  for (int d = 0; d < devices; ++d)
+    rdma.push_back({{"name", "mlx5_" + std::to_string(d)},
+                    {"firmware", "28.39.1002"},
+                    {"node_guid", "b8ce:f603:00a1:" + std::to_string(1000 + d)},
+                    {"ports",
+                     {{{"port", 1},
+                       {"state", "ACTIVE"},
+                       {"rate", "400 Gb/sec (4X NDR)"},
+                       {"gids", std::string(2600, 'g')}}}}});
+  return {{"hostname", host}, {"rdma_devices", rdma}};
+}
+
+TEST(ValidateReport, PastThirtyTwoNodesOnlyFailingNodesKeepTheirInventory) {
+  Report report = reportOf(40, {7});
+  auto nodes = report.nodes();
+  for (auto& n : nodes)
+    n["inventory"] = inventoryOf(n["host"] == "node9" ? "node8" : n["host"].get<std::string>());
+  std::vector<std::string> labels;
+  for (int r = 0; r < 40; ++r) labels.push_back("node" + std::to_string(r));
+  report.setNodes(nodes, labels);
+  auto doc = report.document();
+  EXPECT_EQ(doc["nodes"][7]["inventory"], inventoryOf("node7"));
+  EXPECT_FALSE(doc["nodes"][7].contains("inventory_hash"));
+  for (int r : {0, 8, 9, 39}) {
+    EXPECT_FALSE(doc["nodes"][r].contains("inventory")) << r;
+    EXPECT_EQ(doc["nodes"][r]["inventory_hash"].get<std::string>().size(),
+              std::string("fnv1a64:").size() + 16);
+  }
+  EXPECT_EQ(doc["nodes"][8]["inventory_hash"], doc["nodes"][9]["inventory_hash"]);  // same inventory
+  EXPECT_NE(doc["nodes"][0]["inventory_hash"], doc["nodes"][8]["inventory_hash"]);
+
+  Report small = reportOf(32, {});
+  auto few = small.nodes();
+  for (auto& n : few) n["inventory"] = inventoryOf(n["host"]);
+  small.setNodes(few, std::vector<std::string>(32, "n"));
+  for (const auto& n : small.document()["nodes"]) EXPECT_TRUE(n.contains("inventory"));
+}
+
+// bench pairs' document for n ranks: link (a, b) at 380 to 420 Gb/s, the
+// links of `slow_rank` at 1 Gb/s and named as bench names them.
+nlohmann::json pairsOf(int n, int slow_rank) {
+  nlohmann::json nodes = nlohmann::json::array(), links = nlohmann::json::array(),
+                 slow = nlohmann::json::array();
+  for (int r = 0; r < n; ++r)
+    nodes.push_back({{"rank", r},
+                     {"host", "node" + std::to_string(r)},
+                     {"interface", "net1"},
+                     {"address", "198.18.20." + std::to_string(r % 250)}});
+  for (int a = 0; a < n; ++a) {
+    for (int b = a + 1; b < n; ++b) {
+      bool is_slow = a == slow_rank || b == slow_rank;
+      double gbps = is_slow ? 1.0 : 380.0 + (a * 7 + b * 13) % 400 / 10.0;
+      links.push_back(
+          {{"a", a}, {"b", b}, {"bw_gbps", gbps}, {"time_us", 1342.2 * 400 / gbps}, {"slow", is_slow}});
+      if (is_slow) slow.push_back({{"a", a}, {"b", b}, {"bw_gbps", gbps}});
+    }
+  }
+  return {{"size_bytes", 67108864},
+          {"iterations", 5},
+          {"direction", "bidirectional"},
+          {"nodes", nodes},
+          {"rounds", nlohmann::json::array()},
+          {"links", links},
+          {"median_gbps", 400.0},
+          {"threshold_gbps", 320.0},
+          {"slow_links", slow},
+          {"suspect_nodes", {{{"rank", slow_rank}, {"slow_links", n - 1}, {"links", n - 1}}}}};
+}
+
+TEST(ValidateReport, LinksAreWrittenAsRowsWithoutTheRoundsAndReadBackWhole) {
+  Report report = reportOf(4, {});
+  report.setPairs(pairsOf(4, 3), {"suspect node r3"});
+  auto doc = report.document();
+  const auto& p = doc["pairs"];
+  EXPECT_FALSE(p.contains("links"));
+  EXPECT_FALSE(p.contains("rounds"));
+  ASSERT_EQ(p["link_rows"].size(), 3u);
+  EXPECT_EQ(p["link_rows"][2], "1");  // r2-r3
+  auto links = readPairLinks(p);
+  ASSERT_TRUE(links);
+  ASSERT_EQ(links->size(), 6u);
+  for (const auto& l : *links) EXPECT_EQ(l.slow, l.b == 3) << l.a << "-" << l.b;
+  EXPECT_NE(formatVerdict(doc).find("Links: 6 pair(s), median 400.00 Gb/s per direction, 3 slow"),
+            std::string::npos);
+}
+
+TEST(ValidateReport, A1024NodeDocumentIsUnderTenMegabytes) {
+  constexpr int n = 1024;
+  Report report = reportOf(n, {5, 600});
+  auto nodes = report.nodes();
+  for (auto& node : nodes) node["inventory"] = inventoryOf(node["host"]);
+  std::vector<std::string> labels;
+  for (int r = 0; r < n; ++r) labels.push_back("node" + std::to_string(r));
+  ASSERT_GT(nodes[0]["inventory"].dump().size(), 20000u);
+  report.setNodes(nodes, labels);
+  report.setPairs(pairsOf(n, 77), {"suspect node r77"});
+  auto doc = report.document();
+  // What --json-out writes (cli/common.cc prints as dump(2) does).
+  std::size_t bytes = doc.dump(2).size();
+  EXPECT_LT(bytes, 10u * 1000 * 1000) << bytes;
+  int inventories = 0;
+  for (const auto& node : doc["nodes"]) inventories += node.contains("inventory");
+  EXPECT_EQ(inventories, 3);  // nodes 5, 600 (errors) and 77 (the suspect node)
+  auto links = readPairLinks(doc["pairs"]);
+  ASSERT_TRUE(links);
+  EXPECT_EQ(links->size(), static_cast<std::size_t>(n) * (n - 1) / 2);
 }
 
 }  // namespace

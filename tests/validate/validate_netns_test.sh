@@ -128,11 +128,13 @@ if mode == "healthy":
         assert x["verdict"] == "pass" and not ids(x), (x["host"], ids(x))
         assert x["counts"]["nics_active"] == 8 and x["counts"]["gpus"] == 8, x["counts"]
     assert doc["outliers"] == [], doc["outliers"]
-    assert len(doc["pairs"]["links"]) == n * (n - 1) // 2, doc["pairs"]["links"]
+    # Links as rows (core/pair_links.h): row a lists a-(a+1) .. a-(n-1).
+    links = [float(g) for row in doc["pairs"]["link_rows"] for g in row.split()]
+    assert len(links) == n * (n - 1) // 2 and min(links) > 0, doc["pairs"]["link_rows"]
     assert doc["pairs"]["slow_links"] == [] and doc["pairs"]["suspect_nodes"] == [], doc["pairs"]
     (ar,) = doc["collectives"]
     assert ar["op"] == "all_reduce" and ar["wrong"] == 0 and len(ar["rows"]) == 2, ar
-    print(f"ok: {n} nodes pass, {len(doc['pairs']['links'])} links, all_reduce #wrong 0")
+    print(f"ok: {n} nodes pass, {len(links)} links, all_reduce #wrong 0")
 elif mode == "broken":
     assert doc["verdict"] == "fail", doc["verdict"]
     byhost = {x["host"]: x for x in nodes}

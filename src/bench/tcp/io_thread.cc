@@ -22,8 +22,14 @@ Status IoThread::open() {
   return okStatus();
 }
 
-void IoThread::serve(Lane* lane) {
-  lanes_.push_back(lane);
+void IoThread::adopt(Lane* lane) {
+  bool waking = false;
+  {
+    std::lock_guard lock(mu_);
+    adopted_.push_back(lane);
+    waking = !has_inbox_.exchange(true);
+  }
+  if (waking) wake();
 }
 
 void IoThread::start() {
@@ -58,6 +64,8 @@ void IoThread::wake() {
 void IoThread::takeInbox() {
   std::lock_guard lock(mu_);
   has_inbox_.store(false);
+  lanes_.insert(lanes_.end(), adopted_.begin(), adopted_.end());
+  adopted_.clear();
   for (Lane* l : lanes_) {
     l->queue.insert(l->queue.end(), l->inbox.begin(), l->inbox.end());
     l->inbox.clear();

@@ -35,9 +35,11 @@ class IoThread {
   IoThread(const IoThread&) = delete;
   IoThread& operator=(const IoThread&) = delete;
 
-  Status open();           // its wake-up eventfd
-  void serve(Lane* lane);  // before start()
+  Status open();  // its wake-up eventfd
   void start();
+  // Gives the thread a lane whose stream has just opened, at any time;
+  // segments handed to it before are moved from then on.
+  void adopt(Lane* lane);
   // Queues segments on one of this thread's lanes: one lock and at most one
   // wake-up for the lot.
   void hand(Lane& lane, std::span<const Segment> segments);
@@ -51,7 +53,8 @@ class IoThread {
 
   LaneEvents& events_;
   std::mutex mu_;
-  std::vector<Lane*> lanes_;
+  std::vector<Lane*> lanes_;    // the thread's own
+  std::vector<Lane*> adopted_;  // under mu_, until the thread takes them
   std::atomic<bool> has_inbox_{false};
   std::atomic<bool> stop_{false};
   int wake_fd_ = -1;

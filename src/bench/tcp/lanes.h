@@ -56,6 +56,10 @@ struct Peer {
   std::vector<Lane> sends, recvs;                  // one of each per connection
   std::uint64_t send_offset = 0, recv_offset = 0;  // logical stream positions
   std::atomic<std::int64_t> last_progress{0};      // Clock ticks of the last byte moved
+  // Set once the K streams are open and their lanes are with the I/O
+  // threads (streams open on first use, see streams.h). Until then a post
+  // to the peer only queues on the lanes.
+  std::atomic<bool> connected{false};
 };
 
 inline std::int64_t ticks(Clock::time_point t) {

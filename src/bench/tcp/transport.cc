@@ -11,7 +11,9 @@
 // itself, see kInlineBytes): a ring reduces chunk k while the threads keep
 // every socket of both directions busy, and on a machine with idle cores the
 // kernel's copies run in parallel. Operations to the rank itself are copied
-// at post time (a 1-rank job needs no socket).
+// at post time (a 1-rank job needs no socket). A peer's streams open on the
+// first operation posted to it (streams.h), so a job opens only the
+// connections its algorithms use.
 #include "bench/tcp/transport.h"
 
 #include <poll.h>
@@ -54,6 +56,9 @@ class TcpTransport final : public Transport, private tcp::LaneEvents {
     }
   }
   ~TcpTransport() override {
+    // The acceptor first: it hands lanes to the I/O threads.
+    if (acceptor_) acceptor_->stop();
+    closeFd(dir_.listener);
     stopThreads();
     threads_.clear();
     for (auto& p : peers_) {
@@ -66,18 +71,17 @@ class TcpTransport final : public Transport, private tcp::LaneEvents {
   int size() const override { return size_; }
   const PeerInfo& peer(int r) const override { return infos_[static_cast<std::size_t>(r)]; }
 
-  Status connectAll(Bootstrap& bootstrap) {
-    auto streams = tcp::connectStreams(bootstrap, conns_, options_);
-    if (!streams) return tl::unexpected(streams.error());
-    infos_ = std::move(streams->peers);
-    for (int r = 0; r < size_; ++r) {
-      Peer& p = peers_[static_cast<std::size_t>(r)];
-      for (int k = 0; k < conns_; ++k) {
-        int fd = streams->fds[static_cast<std::size_t>(r)][static_cast<std::size_t>(k)];
-        p.sends[static_cast<std::size_t>(k)].fd = p.recvs[static_cast<std::size_t>(k)].fd = fd;
-      }
-    }
-    return startThreads();
+  // Publishes this rank's endpoint and starts the acceptor; streams open on
+  // first use (streams.h).
+  Status setUp(Bootstrap& bootstrap) {
+    auto dir = tcp::publishEndpoints(bootstrap, conns_, options_);
+    if (!dir) return tl::unexpected(dir.error());
+    dir_ = std::move(*dir);
+    infos_ = dir_.peers;
+    if (auto s = startThreads(); !s) return s;
+    acceptor_ = std::make_unique<tcp::StreamAcceptor>(
+        dir_, rank_, conns_, options_, [this](int r, const std::vector<int>& fds) { attach(r, fds); });
+    return acceptor_->start();
   }
 
   Result<RequestId> postSend(int peer, const void* data, std::size_t bytes) override {
@@ -95,6 +99,13 @@ class TcpTransport final : public Transport, private tcp::LaneEvents {
   }
 
   Status barrier() override { return disseminationBarrier(*this); }
+
+  // The higher rank of the pair dials; the lower one's acceptor takes it.
+  Status connect(int peer) override {
+    if (peer < 0 || peer >= size_ || peer == rank_) return okStatus();
+    if (auto f = requests_.failure()) return tl::unexpected(*f);
+    return ensureConnected(peer);
+  }
 
  private:
   // LaneEvents, called on the I/O threads.
@@ -163,15 +174,32 @@ class TcpTransport final : public Transport, private tcp::LaneEvents {
       if (auto s = t->open(); !s) return s;
       threads_.push_back(std::move(t));
     }
-    for (int r = 0; r < size_; ++r) {
-      if (r == rank_) continue;
-      Peer& p = peers_[static_cast<std::size_t>(r)];
-      for (int k = 0; k < conns_; ++k) {
-        threadOf(k, true).serve(&p.sends[static_cast<std::size_t>(k)]);
-        threadOf(k, false).serve(&p.recvs[static_cast<std::size_t>(k)]);
-      }
-    }
     for (auto& t : threads_) t->start();
+    return okStatus();
+  }
+
+  // A peer's K streams are open: its lanes go to their I/O threads (on the
+  // acceptor's thread for a higher peer, the poster's for a lower one).
+  void attach(int r, const std::vector<int>& fds) {
+    Peer& p = peers_[static_cast<std::size_t>(r)];
+    for (int k = 0; k < conns_; ++k) {
+      p.sends[static_cast<std::size_t>(k)].fd = p.recvs[static_cast<std::size_t>(k)].fd =
+          fds[static_cast<std::size_t>(k)];
+      threadOf(k, true).adopt(&p.sends[static_cast<std::size_t>(k)]);
+      threadOf(k, false).adopt(&p.recvs[static_cast<std::size_t>(k)]);
+    }
+    markProgress(r);
+    p.connected.store(true, std::memory_order_release);
+  }
+
+  // The higher rank of a pair dials on its first post to the peer; the lower
+  // one's posts queue until its acceptor has the streams.
+  Status ensureConnected(int peer) {
+    Peer& p = peers_[static_cast<std::size_t>(peer)];
+    if (p.connected.load(std::memory_order_acquire) || rank_ < peer) return okStatus();
+    auto fds = tcp::dialPeer(dir_, rank_, peer, conns_, options_, Clock::now() + options_.stall_timeout);
+    if (!fds) return abandon(fds.error());
+    attach(peer, *fds);
     return okStatus();
   }
 
@@ -192,6 +220,7 @@ class TcpTransport final : public Transport, private tcp::LaneEvents {
       requests_.postSelf(id, rank_, send, data, bytes);
       return id;
     }
+    if (auto s = ensureConnected(peer); !s) return tl::unexpected(s.error());
     Peer& p = peers_[static_cast<std::size_t>(peer)];
     // A parked receive must reach its lane's thread before anything posted after it.
     if (!send) unparkPeer(p);
@@ -213,7 +242,8 @@ class TcpTransport final : public Transport, private tcp::LaneEvents {
     if (segments == 1) {
       Segment& seg = cuts_[static_cast<std::size_t>(last_k)][0];
       Lane& lane = laneOf(p, last_k, send);
-      if (seg.left <= tcp::kInlineBytes && lane.owned.load(std::memory_order_acquire) == 0) {
+      if (seg.left <= tcp::kInlineBytes && p.connected.load(std::memory_order_acquire) &&
+          lane.owned.load(std::memory_order_acquire) == 0) {
         bool moved = false;
         auto err = tcp::moveSegment(lane, seg, &moved);
         if (moved) markProgress(peer);
@@ -316,7 +346,11 @@ class TcpTransport final : public Transport, private tcp::LaneEvents {
 
   Error stalled(const std::vector<int>& ranks) const {
     std::string who;
-    for (int r : ranks) who += (who.empty() ? "" : ", ") + describe(r);
+    for (int r : ranks) {
+      who += (who.empty() ? "" : ", ") + describe(r);
+      if (!peers_[static_cast<std::size_t>(r)].connected.load(std::memory_order_acquire))
+        who += " (no stream yet: it has not dialled this rank)";
+    }
     if (who.empty()) who = "no peer";
     return Error{ErrorCode::kTimeout, "no progress for " + std::to_string(options_.stall_timeout.count()) +
                                           " ms (--stall-timeout) with " + who};
@@ -328,6 +362,8 @@ class TcpTransport final : public Transport, private tcp::LaneEvents {
   TransportOptions options_;
   std::vector<Peer> peers_;
   std::vector<PeerInfo> infos_;
+  tcp::Directory dir_;
+  std::unique_ptr<tcp::StreamAcceptor> acceptor_;
   std::vector<std::unique_ptr<IoThread>> threads_;
   std::atomic<bool> stopped_{false};
   std::vector<std::vector<Segment>> cuts_;  // post()'s scratch, per connection
@@ -340,7 +376,7 @@ class TcpTransport final : public Transport, private tcp::LaneEvents {
 
 Result<std::unique_ptr<Transport>> makeTcpTransport(Bootstrap& bootstrap, const TransportOptions& options) {
   auto t = std::make_unique<TcpTransport>(bootstrap.rank(), bootstrap.size(), options);
-  if (auto s = t->connectAll(bootstrap); !s) return tl::unexpected(s.error());
+  if (auto s = t->setUp(bootstrap); !s) return tl::unexpected(s.error());
   return std::unique_ptr<Transport>(std::move(t));
 }
 
