@@ -15,7 +15,7 @@ trap 'rm -rf "$work"' EXIT
 eval "$(sed -n '/^nccl_binary()/p; /^railkit_binary()/p' "$here/podrun_test.sh")"
 fail=0
 for mode in rdma-shared sriov; do
-  for launcher in mpijob indexed-job jobset trainjob; do
+  for launcher in mpijob indexed-job jobset trainjob volcano-job; do
     "$rk" render --profile "$here/profiles/nccl-tests.yaml" --mode "$mode" --launcher "$launcher" \
       --job-token podrun-fixed-job-token-0123456789 >"$work/a.yaml"
     sed "s|$(nccl_binary)|$(railkit_binary)|" "$work/a.yaml" >"$work/b.yaml"
@@ -31,7 +31,7 @@ done
 # their renders differ from it in the binary and its flags alone, on each line
 # that names it (server, client, messages).
 for mode in rdma-shared sriov; do
-  for launcher in mpijob indexed-job jobset trainjob; do
+  for launcher in mpijob indexed-job jobset trainjob volcano-job; do
     "$rk" render --profile "$here/profiles/perftest.yaml" --mode "$mode" --launcher "$launcher" \
       --job-token podrun-fixed-job-token-0123456789 >"$work/a.yaml"
     for op in ib_read_bw ib_send_bw ib_atomic_lat; do
