@@ -54,7 +54,6 @@ std::string taskEnvKey(const std::string& task) {
 struct Task {
   std::string name;
   long replicas = 0;
-  bool completes_job = false;  // policies: TaskCompleted -> CompleteJob
   PodTemplate pod;
 };
 
@@ -71,11 +70,6 @@ Result<std::vector<Task>> readTasks(const YamlNode& spec, const std::string& whe
     auto replicas = intField(item.get("replicas"), 0, here + ".replicas");
     if (!replicas) return tl::unexpected(replicas.error());
     task.replicas = *replicas;
-    if (const YamlNode* policies = item.get("policies"); policies != nullptr && policies->isSeq())
-      for (const YamlNode& policy : policies->items)
-        task.completes_job = task.completes_job || (policy.get("event") && policy.get("action") &&
-                                                    policy.get("event")->text() == "TaskCompleted" &&
-                                                    policy.get("action")->text() == "CompleteJob");
     if (item.get("template") == nullptr) return makeError(ErrorCode::kInvalidInput, here + ": no template");
     auto pod = parsePodTemplate(*item.get("template"), here + ".template");
     if (!pod) return tl::unexpected(pod.error());
@@ -229,8 +223,6 @@ Status expandVolcanoJob(const k8s::Object& object, Expansion& out) {
   if (!tasks) return tl::unexpected(tasks.error());
   const std::string& job = object.name;
   std::string queue = spec->get("queue") ? spec->get("queue")->text() : "default";
-  bool any_completes =
-      std::any_of(tasks->begin(), tasks->end(), [](const Task& t) { return t.completes_job; });
   if (plugins->count("svc") != 0) out.data.push_back(svcConfigMap(job, object.ns, *tasks));
   for (const Task& task : *tasks) {
     for (long i = 0; i < task.replicas; ++i) {
@@ -243,9 +235,10 @@ Status expandVolcanoJob(const k8s::Object& object, Expansion& out) {
       pod.spec = task.pod;
       pod.hostname = task.pod.hostname;
       pod.subdomain = task.pod.subdomain;
-      // A TaskCompleted -> CompleteJob policy ends the job when its task
-      // is done; Volcano then kills the other tasks' pods still running.
-      if (any_completes && !task.completes_job) pod.end = PlannedPod::End::kDeletedWhenDone;
+      // Every pod must end by itself. A TaskCompleted -> CompleteJob policy
+      // would have Volcano stop the pods still running once that task is
+      // done; the runner does not, so a pod that would only end that way
+      // fails the run, and a pass here is one in the cluster too.
       for (auto& [key, value] :
            std::map<std::string, std::string>{{"volcano.sh/job-name", job},
                                               {"volcano.sh/job-namespace", object.ns},
