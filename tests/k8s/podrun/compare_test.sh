@@ -12,7 +12,11 @@ here=$(cd "$(dirname "$0")" && pwd)
 rk=$1 podplan=$2
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
+# railkit_binary names $railkit (podrun_test.sh: the image's railkit unless
+# injected); unset, the swap would be to nothing and every check vacuous.
+railkit=railkit
 eval "$(sed -n '/^nccl_binary()/p; /^railkit_binary()/p' "$here/podrun_test.sh")"
+[[ -n $(railkit_binary) && $(railkit_binary) == "railkit bench "* ]] || { echo "FAIL: railkit_binary is '$(railkit_binary)'" >&2; exit 1; }
 fail=0
 for mode in rdma-shared sriov; do
   for launcher in mpijob indexed-job jobset trainjob volcano-job; do
