@@ -5,6 +5,7 @@
 // for pytorch, mpi and tensorflow), pkg/controllers/job/plugins/svc/svc.go,
 // distributed-framework/pytorch/pytorch.go and env/env.go.
 #include <algorithm>
+#include <cctype>
 
 #include "controllers.h"
 
