@@ -183,7 +183,7 @@ void addProfileFlags(CLI::App& command, RenderOptions& options) {
   command.add_option("--profile", options.profile, "profile YAML (see docs/render.md)");
   command.add_option("--output", options.out_dir, "write one file per object into DIR")->type_name("DIR");
   command.add_option("--mode", options.mode, "rdma-shared sriov host-device dra gke-tcpxo host-network");
-  command.add_option("--launcher", options.launcher, "mpijob indexed-job jobset trainjob");
+  command.add_option("--launcher", options.launcher, "mpijob indexed-job jobset trainjob volcano-job");
   command.add_option("--image", options.image,
                      "image with the NCCL stack (and railkit, without --railkit-image)");
   command.add_option(
@@ -195,9 +195,9 @@ void addProfileFlags(CLI::App& command, RenderOptions& options) {
   command.add_option("--nodes", options.nodes, "worker nodes")->check(wholeNumber(1, kMaxNodes));
   command.add_option("--gpus-per-node", options.gpus, "GPUs per node")
       ->check(wholeNumber(0, kMaxGpusPerNode));
-  command.add_option(
-      "--job-token", options.job_token,
-      "job token for the rendezvous Secret (indexed-job, jobset, trainjob; default: random per render)");
+  command.add_option("--job-token", options.job_token,
+                     "job token for the rendezvous Secret (indexed-job, jobset, trainjob, volcano-job; "
+                     "default: random per render)");
   addOutputFlags(command, options.output);
 }
 

@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "k8s/lint/lint.h"
+#include "k8s/lint/pod_facts.h"
 #include "k8s/schema.h"
 #include "lint_helpers.h"
 #include "support/test_support.h"
@@ -377,6 +378,86 @@ spec:
   EXPECT_TRUE(withId(testing::lintText(serving), "shm-default").empty());
   serving.replace(serving.find("[python, serve.py]"), 18, "[python, -m, torch.distributed.run, train.py]");
   EXPECT_EQ(withId(testing::lintText(serving), "shm-default").size(), 1u);
+
+// The containers of every Volcano Job task in `text`, as lint sees them.
+std::vector<ContainerFacts> volcanoContainers(const std::string& text) {
+  LintInput input;
+  auto manifest = loadManifest(text, "t.yaml");
+  EXPECT_TRUE(manifest) << manifest.error().message;
+  if (!manifest) return {};
+  input.manifests.push_back(std::move(*manifest));
+  std::vector<ContainerFacts> out;
+  for (const PodFacts& pod : allPods(input))
+    for (const ContainerFacts& container : pod.containers) out.push_back(container);
+  return out;
+}
+
+// Volcano Jobs (batch.volcano.sh): their tasks' pod templates get every
+// workload rule, and the env the job plugins add at pod creation counts as
+// set. Nebius' NCCL test: the pytorch plugin's MASTER_ADDR, MASTER_PORT,
+// WORLD_SIZE and RANK (torchrun reads them); the privileged master is found
+// in its task. (Its worker task is a YAML alias of the master's pod spec,
+// which the YAML reader does not follow yet.)
+TEST(K8sLintReal, VolcanoPytorchPluginJob) {
+  std::string text = fixture("nebius-nccl-test-pytorch-volcano-job.yaml");
+  auto findings = testing::lintText(text);
+  EXPECT_EQ(problemIds(findings), std::multiset<std::string>{"privileged-container"});
+  auto privileged = withId(findings, "privileged-container");
+  ASSERT_EQ(privileged.size(), 1u);
+  EXPECT_EQ(privileged[0].path, "spec.tasks[0].template.spec.containers[0].securityContext.privileged");
+  auto containers = volcanoContainers(text);
+  ASSERT_FALSE(containers.empty());
+  const auto& env = containers[0].env;
+  EXPECT_EQ(env.at("MASTER_ADDR"), "nccl-test-pytorch-master-0.nccl-test-pytorch");
+  EXPECT_EQ(env.at("MASTER_PORT"), "29500");
+  EXPECT_EQ(env.at("WORLD_SIZE"), "2");
+  EXPECT_EQ(env.at("RANK"), "0");
+  // Without the plugin nothing sets them.
+  text.replace(text.find("pytorch: ["), 10, "tensorflow: [");
+  EXPECT_EQ(volcanoContainers(text)[0].env.count("MASTER_ADDR"), 0u);
+}
+
+// Volcano's pytorch plugin guide: the worker task's RANK differs per pod
+// (set, value unknown); WORLD_SIZE is master + worker replicas.
+TEST(K8sLintReal, VolcanoPytorchPluginGuideLintsClean) {
+  std::string text = fixture("volcano-pytorch-plugin-guide-job.yaml");
+  EXPECT_EQ(problemIds(testing::lintText(text)), std::multiset<std::string>{});
+  auto containers = volcanoContainers(text);
+  ASSERT_EQ(containers.size(), 2u);
+  EXPECT_EQ(containers[1].name, "worker");
+  EXPECT_EQ(containers[1].env.at("RANK"), "");
+  EXPECT_EQ(containers[1].env.at("WORLD_SIZE"), "3");
+  EXPECT_EQ(containers[1].env.at("MASTER_PORT"), "23456");
+}
+
+// Oracle's OKE Volcano Job with hostNetwork and the node's RDMA devices: the
+// env plugin's VC_TASK_INDEX counts as set; the CAP_ prefix (an error: the
+// runtime rejects it), privileged and hostNetwork are found in the task.
+TEST(K8sLintReal, VolcanoHostNetworkRdmaJob) {
+  std::string text = fixture("oci-oke-yolov5-hostnetwork-volcano-job.yaml");
+  auto findings = testing::lintText(text);
+  EXPECT_EQ(problemIds(findings),
+            (std::multiset<std::string>{"cap-prefix", "host-network", "privileged-container"}));
+  for (const Finding& finding : findings)
+    if (finding.severity != Severity::kInfo)
+      EXPECT_EQ(finding.path.rfind("spec.tasks[0].template.spec.", 0), 0u) << finding.path;
+  auto containers = volcanoContainers(text);
+  ASSERT_EQ(containers.size(), 1u);
+  EXPECT_EQ(containers[0].env.count("VC_TASK_INDEX"), 1u);
+  EXPECT_EQ(containers[0].env.count("RANK"), 0u);  // no pytorch plugin
+}
+
+// Volcano's own MindSpore GPU example (mpiexec from an mpimaster task) lints
+// clean; give its workers an RDMA resource without IPC_LOCK and the rule
+// finds the worker task's container.
+TEST(K8sLintReal, VolcanoMpiExampleTasksGetTheRules) {
+  std::string text = fixture("volcano-mindspore-gpu-job.yaml");
+  EXPECT_EQ(problemIds(testing::lintText(text)), std::multiset<std::string>{});
+  text.replace(text.find("nvidia.com/gpu: \"1\""), 19,
+               "nvidia.com/gpu: \"1\"\n                  rdma/ib: \"1\"");
+  auto findings = withId(testing::lintText(text), "ipc-lock-missing");
+  ASSERT_EQ(findings.size(), 1u);
+  EXPECT_EQ(findings[0].path.rfind("spec.tasks[1].template.spec.containers[0]", 0), 0u) << findings[0].path;
 }
 
 }  // namespace

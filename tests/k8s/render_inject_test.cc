@@ -158,8 +158,9 @@ TEST(K8sRenderInject, TheRenderWithTheImageIsTheRenderWithoutItPlusTheCopy) {
           EXPECT_EQ(object, without[i].object) << where << " " << kind;
           EXPECT_EQ(pods > before, holds_pods) << where << " " << kind;
         }
-        // MPIJob and Trainer's mpi policy: a launcher pod and a worker pod.
-        bool two_pods = std::string(launcher) == "mpijob" ||
+        // MPIJob and Trainer's mpi policy: a launcher pod and a worker pod;
+        // a Volcano Job: its master and worker tasks.
+        bool two_pods = std::string(launcher) == "mpijob" || std::string(launcher) == "volcano-job" ||
                         (std::string(launcher) == "trainjob" && std::string(tool) == "nccl-tests");
         EXPECT_EQ(pods, two_pods ? 2 : 1) << where;
       }

@@ -214,6 +214,97 @@ TEST(RenderLaunchers, IndexedPodsRunNcclTestsOverSsh) {
   EXPECT_NE(script.find("while [ ! -e /run/railkit-run-over ]; do"), std::string::npos) << script;
 }
 
+const json& volcanoTask(const json& job, const std::string& name) {
+  for (const auto& task : job["spec"]["tasks"])
+    if (task["name"] == name) return task;
+  ADD_FAILURE() << "no task " << name;
+  static const json none;
+  return none;
+}
+
+// 3. Volcano Job: master and worker tasks, gang-scheduled by volcano; the svc
+// and pytorch plugins give the env bootstrap its names and RANK.
+TEST(RenderLaunchers, VolcanoJobMasterAndWorkerTasks) {
+  Profile profile = profileOf("sriov", "volcano-job", "railkit");
+  profile.nodes = 3;
+  auto objects = rendered(profile);
+  const json* job = objectOfKind(objects, "Job");
+  ASSERT_NE(job, nullptr);
+  EXPECT_EQ((*job)["apiVersion"], "batch.volcano.sh/v1alpha1");
+  const json& spec = (*job)["spec"];
+  EXPECT_EQ(spec["schedulerName"], "volcano");
+  EXPECT_EQ(spec["minAvailable"], 3);  // all pods or none
+  EXPECT_EQ(spec["plugins"]["svc"], json::array({"--publish-not-ready-addresses"}));
+  EXPECT_EQ(spec["plugins"]["pytorch"], json::array({"--master=master", "--worker=worker", "--port=29500"}));
+  EXPECT_EQ(spec["policies"][0], (json{{"event", "PodFailed"}, {"action", "TerminateJob"}}));
+  ASSERT_EQ(spec["tasks"].size(), 2u);
+  const json& master = volcanoTask(*job, "master");
+  const json& worker = volcanoTask(*job, "worker");
+  EXPECT_EQ(master["replicas"], 1);
+  EXPECT_EQ(worker["replicas"], 2);
+  EXPECT_EQ(master["policies"], json::array({{{"event", "TaskCompleted"}, {"action", "CompleteJob"}}}));
+  EXPECT_FALSE(worker.contains("policies"));
+  for (const json* task : {&master, &worker}) {
+    const json& pod = (*task)["template"]["spec"];
+    EXPECT_EQ(pod["restartPolicy"], "Never");
+    EXPECT_EQ((*task)["template"]["metadata"]["annotations"]["k8s.v1.cni.cncf.io/networks"],
+              "nccl-check-rail0@net1,nccl-check-rail1@net2");
+    const json& container = pod["containers"][0];
+    EXPECT_EQ(container["name"], (*task)["name"]);
+    EXPECT_EQ(container["securityContext"]["capabilities"]["add"], json::array({"IPC_LOCK"}));
+    EXPECT_EQ(container["volumeMounts"][0], (json{{"name", "dshm"}, {"mountPath", "/dev/shm"}}));
+    EXPECT_EQ(
+        scriptOf(container),
+        std::string(kPrelude) +
+            "exec railkit bench all_reduce --backend nccl --data-if =net1,net2 --ctrl-if =eth0 -b 8 -e 8G"
+            " --nproc-per-node 8\n");
+    // RANK, WORLD_SIZE, MASTER_ADDR and MASTER_PORT are the pytorch plugin's.
+    for (const char* name : {"RANK", "WORLD_SIZE", "MASTER_ADDR", "MASTER_PORT", "NCCL_IB_HCA"})
+      EXPECT_FALSE(envOf(container, name)) << name;
+    EXPECT_EQ((*envOf(container, "RAILKIT_JOB_TOKEN"))["valueFrom"]["secretKeyRef"]["name"],
+              "nccl-check-job-token");
+  }
+  EXPECT_NE(objectOfKind(objects, "Secret"), nullptr);  // the job token
+  // One node: the master task alone.
+  profile.nodes = 1;
+  auto one = rendered(profile);
+  const json* single = objectOfKind(one, "Job");
+  ASSERT_NE(single, nullptr);
+  EXPECT_EQ((*single)["spec"]["tasks"].size(), 1u);
+  EXPECT_EQ((*single)["spec"]["minAvailable"], 1);
+}
+
+// nccl-tests in a Volcano Job: rank 0 (the master's pod) names its peers by
+// the svc plugin's pattern, JOB-worker-(RANK-1).JOB; perftest's client finds
+// the server at JOB-master-0.JOB.
+TEST(RenderLaunchers, VolcanoJobNcclTestsAndPerftestHosts) {
+  auto objects = rendered(profileOf("rdma-shared", "volcano-job", "nccl-tests"));
+  const json* job = objectOfKind(objects, "Job");
+  ASSERT_NE(job, nullptr);
+  bool keys = false;
+  for (const auto& object : objects) keys = keys || object.object["metadata"]["name"] == "nccl-check-ssh";
+  EXPECT_TRUE(keys);
+  for (const char* task : {"master", "worker"}) {
+    const json& pod = volcanoTask(*job, task)["template"]["spec"];
+    bool mounted = false;
+    for (const auto& mount : pod["containers"][0]["volumeMounts"])
+      mounted = mounted || (mount["name"] == "ssh-keys" && mount["mountPath"] == "/etc/railkit/ssh");
+    EXPECT_TRUE(mounted) << task;
+    std::string script = scriptOf(pod["containers"][0]);
+    for (const char* needle :
+         {"rank_host() { if [ \"$1\" = 0 ]; then echo nccl-check-master-0.nccl-check; else echo "
+          "\"nccl-check-worker-$(($1 - 1)).nccl-check\"; fi; }\n",
+          "echo \"$(rank_host \"$i\") slots=8\" >>\"$hostfile\"", "mpirun --hostfile \"$hostfile\" -np 16",
+          "\"$(rank_host \"$i\")\" 'touch /run/railkit-run-over'", "master=nccl-check-master-0.nccl-check\n"})
+      EXPECT_NE(script.find(needle), std::string::npos) << task << ": " << needle << "\n" << script;
+  }
+  auto perftest = rendered(profileOf("rdma-shared", "volcano-job", "perftest"));
+  std::string script =
+      scriptOf(volcanoTask(*objectOfKind(perftest, "Job"), "worker")["template"]["spec"]["containers"][0]);
+  EXPECT_NE(script.find("echo nccl-check-master-0.nccl-check >/tmp/railkit-server"), std::string::npos)
+      << script;
+}
+
 TEST(RenderLaunchers, TestNamesMapToRealBinaries) {
   for (const char* op : {"all_reduce", "alltoall", "sendrecv", "reduce_scatter"}) {
     Profile profile = profileOf("rdma-shared", "mpijob", "nccl-tests");
@@ -412,8 +503,9 @@ TEST(RenderLaunchers, EveryScriptParsesAsShell) {
         EXPECT_EQ(from_yaml, from_json) << mode << " " << launcher << " " << tool;
       }
   std::filesystem::remove_all(dir);
-  // 21 pod scripts and 7 rank wrappers (mpijob x4, trainjob mpi, indexed-job and jobset mpi) per mode.
-  EXPECT_EQ(scripts, 6 * (21 + 7));
+  // 21 pod scripts and 7 rank wrappers (mpijob x4, trainjob mpi, indexed-job and jobset mpi) per mode,
+  // and the Volcano Job's 8 (master and worker task x 4 tools) with 2 wrappers (nccl-tests in each task).
+  EXPECT_EQ(scripts, 6 * (21 + 7 + 8 + 2));
 }
 
 // A mode's own lines (GKE's NCCL env profile) run after railkit env, in the

@@ -71,5 +71,37 @@ TEST(K8sRenderModes, RenderedPoolsAreSchemaChecked) {
   }
 }
 
+// The Volcano Job of every mode is checked against Volcano's Job CRD
+// (batch.volcano.sh_jobs.yaml): a policy event Volcano does not know, or a
+// minAvailable that is not a number, is a schema error.
+TEST(K8sRenderModes, VolcanoJobIsSchemaChecked) {
+  RAILKIT_REQUIRE_SHARED();
+  for (const char* mode : kModes) {
+    Profile profile = profileFor(mode);
+    profile.launcher = "volcano-job";
+    profile.ssh_private_key = "(private key)\n";  // nccl-tests: sshd in every pod
+    profile.ssh_public_key = "(public key)\n";
+    auto rendered = renderProfile(profile);
+    ASSERT_TRUE(rendered) << rendered.error().message;
+    auto errors = schemaErrors(*rendered);
+    EXPECT_TRUE(errors.empty()) << mode << ": " << errors.front();
+  }
+  Profile profile = profileFor("sriov");
+  profile.launcher = "volcano-job";
+  profile.test.tool = "railkit";
+  auto rendered = renderProfile(profile);
+  ASSERT_TRUE(rendered) << rendered.error().message;
+  for (auto& object : *rendered)
+    if (object.object["kind"] == "Job") {
+      object.object["spec"]["policies"][0]["event"] = "PodFail";
+      object.object["spec"]["minAvailable"] = "two";
+    }
+  auto errors = schemaErrors(*rendered);
+  ASSERT_EQ(errors.size(), 2u);
+  std::string all = errors[0] + "\n" + errors[1];
+  EXPECT_NE(all.find("Job/job spec.policies[0].event"), std::string::npos) << all;
+  EXPECT_NE(all.find("Job/job spec.minAvailable"), std::string::npos) << all;
+}
+
 }  // namespace
 }  // namespace railkit::k8s::render

@@ -1,6 +1,7 @@
 #include "k8s/lint/pod_facts.h"
 
 #include <algorithm>
+#include <cstring>
 #include <nlohmann/json.hpp>
 #include <optional>
 
@@ -179,6 +180,53 @@ std::string memlockPlatform(const PodSpecView& view, const std::vector<Container
   return "";
 }
 
+// A Volcano Job plugin's `--name=value` argument, or `fallback`.
+std::string volcanoFlag(const YamlNode* args, const std::string& name, const std::string& fallback) {
+  if (args == nullptr || !args->isSeq()) return fallback;
+  for (const YamlNode& arg : args->items)
+    for (const char* dashes : {"--", "-"})
+      if (arg.text().rfind(dashes + name + "=", 0) == 0)
+        return arg.text().substr(name.size() + 1 + strlen(dashes));
+  return fallback;
+}
+
+// Volcano's job plugins add env at pod creation (volcano-sh/volcano
+// pkg/controllers/job/plugins): pytorch gives the containers of its master
+// and worker tasks MASTER_ADDR, MASTER_PORT, WORLD_SIZE and RANK; env gives
+// every container VC_TASK_INDEX. They count as set; a value that differs per
+// pod is left empty.
+void addVolcanoPluginEnv(const PodSpecView& view, PodFacts& pod) {
+  const Object* object = view.object;
+  if (object == nullptr || object->api_version.rfind("batch.volcano.sh/", 0) != 0) return;
+  const YamlNode* plugins = object->root->at({"spec", "plugins"});
+  const YamlNode* tasks = object->root->at({"spec", "tasks"});
+  size_t open = view.path.find("spec.tasks[");
+  if (plugins == nullptr || tasks == nullptr || !tasks->isSeq() || open != 0) return;
+  auto index = parseUint(view.path.substr(11, view.path.find(']') - 11));
+  if (!index || *index >= tasks->items.size()) return;
+  auto taskName = [](const YamlNode& task) { return task.get("name") ? task.get("name")->text() : ""; };
+  std::string task = taskName(tasks->items[*index]);
+  std::map<std::string, std::string> env;
+  if (plugins->get("env") != nullptr) env["VC_TASK_INDEX"] = env["VK_TASK_INDEX"] = "";
+  if (const YamlNode* torch = plugins->get("pytorch")) {
+    std::string master = volcanoFlag(torch, "master", "master");
+    std::string worker = volcanoFlag(torch, "worker", "worker");
+    long world = 0;
+    for (const YamlNode& item : tasks->items)
+      if (taskName(item) == master || taskName(item) == worker)
+        world += item.get("replicas") ? parseQuantityCount(item.get("replicas")->text()) : 0;
+    if (task == master || task == worker) {
+      env["MASTER_ADDR"] = object->name + "-" + master + "-0." + object->name;
+      env["MASTER_PORT"] = volcanoFlag(torch, "port", "23456");
+      env["WORLD_SIZE"] = std::to_string(world);
+      env["RANK"] = task == master ? "0" : "";
+    }
+  }
+  for (ContainerFacts& container : pod.containers)
+    if (!container.init)
+      for (const auto& [name, value] : env) container.env.emplace(name, value);
+}
+
 }  // namespace
 
 long parseQuantityCount(const std::string& text) {
@@ -200,6 +248,7 @@ PodFacts podFacts(const PodSpecView& view) {
                                                 view.path + "." + key + "[" + std::to_string(i) + "]",
                                                 std::string(key) == "initContainers"));
   }
+  addVolcanoPluginEnv(view, pod);
   if (const YamlNode* volumes = spec.get("volumes"); volumes && volumes->isSeq()) {
     for (const YamlNode& volume : volumes->items) {
       std::string name = volume.get("name") ? volume.get("name")->text() : "";

@@ -143,7 +143,13 @@ std::string indexedMpiScript(const Profile& profile, const PodNetwork& net, cons
   size_t at = host_of_rank.find("{i}");
   std::string before = host_of_rank.substr(0, at);
   std::string after = host_of_rank.substr(at + 3);
-  std::string master = before + "0" + after;
+  return indexedMpiScript(profile, net, RankHosts{"", before + "$i" + after, before + "0" + after}, forward);
+}
+
+std::string indexedMpiScript(const Profile& profile, const PodNetwork& net, const RankHosts& hosts,
+                             const std::vector<std::string>& forward) {
+  const std::string& master = hosts.master;
+  const std::string& host = hosts.host;
   std::string ranks = std::to_string(profile.nodes * profile.gpus_per_node);
   std::string port = std::to_string(net.ssh_port);
   // ssh starts the ranks with a bare environment: the pod's variables go with -x.
@@ -151,7 +157,7 @@ std::string indexedMpiScript(const Profile& profile, const PodNetwork& net, cons
   if (std::find(forward.begin(), forward.end(), "LD_LIBRARY_PATH") == forward.end())
     exports += " -x LD_LIBRARY_PATH";
   for (const std::string& name : forward) exports += " -x " + name;
-  return envPrelude(net) + sshdStartLines(net) +
+  return envPrelude(net) + sshdStartLines(net) + hosts.setup +
          "if [ \"${RANK:-${PET_NODE_RANK:-}}\" = 0 ]; then\n"
          "  hostfile=/tmp/railkit-hostfile\n"
          "  : >\"$hostfile\"\n"
@@ -160,7 +166,7 @@ std::string indexedMpiScript(const Profile& profile, const PodNetwork& net, cons
          std::to_string(profile.nodes) +
          " ]; do\n"
          "    echo \"" +
-         before + "$i" + after + " slots=" + std::to_string(profile.gpus_per_node) +
+         host + " slots=" + std::to_string(profile.gpus_per_node) +
          "\" >>\"$hostfile\"\n"
          "    i=$((i + 1))\n"
          "  done\n"
@@ -185,8 +191,7 @@ std::string indexedMpiScript(const Profile& profile, const PodNetwork& net, cons
          "-o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null -o BatchMode=yes -o ConnectTimeout=10 "
          "\\\n"
          "      \"" +
-         before + "$i" + after + "\" 'touch " + kRunOverMarker + "' || echo \"could not tell " + before +
-         "$i" + after +
+         host + "\" 'touch " + kRunOverMarker + "' || echo \"could not tell " + host +
          " the run is over\" >&2\n"
          "    i=$((i + 1))\n"
          "  done\n"

@@ -60,6 +60,19 @@ std::string indexedBenchScript(const Profile& profile, const PodNetwork& net);
 std::string indexedMpiScript(const Profile& profile, const PodNetwork& net, const std::string& host_of_rank,
                              const std::vector<std::string>& forward);
 
+// How the script names rank $i's host where no one pattern covers every rank
+// (a Volcano Job: rank 0 is the master task's pod, the rest the worker
+// task's): `setup` holds shell lines the script runs first (a function),
+// `host` the text, inside double quotes, that names rank $i's host, `master`
+// rank 0's host as a literal.
+struct RankHosts {
+  std::string setup;
+  std::string host;
+  std::string master;
+};
+std::string indexedMpiScript(const Profile& profile, const PodNetwork& net, const RankHosts& hosts,
+                             const std::vector<std::string>& forward);
+
 // perftest between two indexed pods: rank 0 serves, rank 1 connects to
 // `server`. Both sides bounded by timeout.
 std::string indexedPerftestScript(const Profile& profile, const PodNetwork& net, const std::string& server);

@@ -15,13 +15,16 @@ json metadata(const std::string& name, const std::string& ns) {
 }
 
 bool usesEnvBootstrap(const std::string& launcher) {
-  return launcher == "indexed-job" || launcher == "jobset" || launcher == "trainjob";
+  return launcher == "indexed-job" || launcher == "jobset" || launcher == "trainjob" ||
+         launcher == "volcano-job";
 }
 
 // Trainer's mpi policy makes its own keys (like the MPI Operator); a plain
-// Indexed Job or JobSet has nobody to do it.
+// Indexed Job or JobSet has nobody to do it, nor a Volcano Job without its
+// ssh plugin (railkit's own Secret keeps one way of starting sshd).
 bool needsSshKeys(const Profile& profile) {
-  return (profile.launcher == "indexed-job" || profile.launcher == "jobset") &&
+  return (profile.launcher == "indexed-job" || profile.launcher == "jobset" ||
+          profile.launcher == "volcano-job") &&
          profile.test.tool == "nccl-tests";
 }
 
@@ -151,10 +154,6 @@ json workerPodSpec(const Profile& profile, const PodDecoration& decoration, cons
   return spec;
 }
 
-namespace {
-
-constexpr const char* kMasterPort = "29500";
-
 json podTemplate(const json& annotations, const json& spec) {
   json tmpl = {{"spec", spec}};
   if (!annotations.empty()) tmpl["metadata"] = {{"annotations", annotations}};
@@ -169,6 +168,16 @@ json tokenEnv(const Profile& profile) {
   return {{"name", "RAILKIT_JOB_TOKEN"},
           {"valueFrom", {{"secretKeyRef", {{"name", jobTokenSecretName(profile)}, {"key", "token"}}}}}};
 }
+
+void mountSshKeys(const Profile& profile, json& spec, const std::string& container) {
+  spec["volumes"].push_back(
+      {{"name", "ssh-keys"}, {"secret", {{"secretName", sshKeySecretName(profile)}, {"defaultMode", 0400}}}});
+  for (auto& item : spec["containers"])
+    if (item["name"] == container)
+      item["volumeMounts"].push_back({{"name", "ssh-keys"}, {"mountPath", kSshKeyMount}, {"readOnly", true}});
+}
+
+namespace {
 
 // Env bootstrap for Indexed Jobs: rank from the completion index.
 json indexedEnv(const Profile& profile, const std::string& master) {
@@ -194,14 +203,6 @@ std::string indexedScript(const Profile& profile, const PodDecoration& decoratio
   std::vector<std::string> forward;
   for (const auto& item : ncclEnv(profile, decoration)) forward.push_back(item["name"].get<std::string>());
   return indexedMpiScript(profile, net, host_of_rank, forward);
-}
-
-void mountSshKeys(const Profile& profile, json& spec, const std::string& container) {
-  spec["volumes"].push_back(
-      {{"name", "ssh-keys"}, {"secret", {{"secretName", sshKeySecretName(profile)}, {"defaultMode", 0400}}}});
-  for (auto& item : spec["containers"])
-    if (item["name"] == container)
-      item["volumeMounts"].push_back({{"name", "ssh-keys"}, {"mountPath", kSshKeyMount}, {"readOnly", true}});
 }
 
 json indexedJobSpec(const Profile& profile, const PodDecoration& decoration, const std::string& service,
@@ -428,6 +429,8 @@ Result<std::vector<RenderedObject>> renderLauncher(const Profile& profile, const
            {{"network",
              {{"enableDNSHostnames", true}, {"subdomain", name}, {"publishNotReadyAddresses", true}}},
             {"replicatedJobs", {{{"name", "workers"}, {"replicas", 1}, {"template", {{"spec", job}}}}}}}}}});
+  } else if (profile.launcher == "volcano-job") {
+    objects.push_back(volcanoJob(profile, decoration));
   } else if (profile.launcher == "trainjob") {
     objects.push_back(
         {"trainingruntime.yaml",

@@ -65,6 +65,19 @@ json metadata(const std::string& name, const std::string& ns);
 // on that name only).
 json workerPodSpec(const Profile& profile, const PodDecoration& decoration, const json& command,
                    const json& extra_env, const std::string& container = "worker");
+// The port of rank 0's rendezvous (MASTER_PORT) in every launcher.
+inline constexpr const char* kMasterPort = "29500";
+// ["/bin/bash", "-c", script]
+json bash(const std::string& script);
+// A pod template: `spec`, with metadata.annotations when there are any.
+json podTemplate(const json& annotations, const json& spec);
+// RAILKIT_JOB_TOKEN from the job token Secret.
+json tokenEnv(const Profile& profile);
+// The SSH key Secret as a volume, mounted read-only in `container`.
+void mountSshKeys(const Profile& profile, json& spec, const std::string& container);
+// The Volcano Job (launcher volcano-job): master and worker tasks.
+RenderedObject volcanoJob(const Profile& profile, const PodDecoration& decoration);
+
 // The Secret holding profile.job_token (key "token"), one per job.
 Result<RenderedObject> jobTokenSecret(const Profile& profile);
 std::string jobTokenSecretName(const Profile& profile);

@@ -38,7 +38,7 @@ struct Profile {
   int gpus_per_node = 8;              // 0 only with test.tool validate (a node that must have no GPU)
   std::string fabric = "infiniband";  // infiniband | roce | tcpxo
   std::string mode = "rdma-shared";   // rdma-shared | sriov | host-device | dra | gke-tcpxo | host-network
-  std::string launcher = "mpijob";    // mpijob | indexed-job | jobset | trainjob
+  std::string launcher = "mpijob";    // mpijob | indexed-job | jobset | trainjob | volcano-job
   std::string resource_name;          // default per mode
   std::string control_interface = "eth0";
   std::vector<std::string> data_interfaces;  // host NICs (PF / master names)
@@ -65,7 +65,7 @@ struct Profile {
 
 inline constexpr const char* kModes[] = {"rdma-shared", "sriov",     "host-device",
                                          "dra",         "gke-tcpxo", "host-network"};
-inline constexpr const char* kLaunchers[] = {"mpijob", "indexed-job", "jobset", "trainjob"};
+inline constexpr const char* kLaunchers[] = {"mpijob", "indexed-job", "jobset", "trainjob", "volcano-job"};
 
 // Launchers whose pods meet at railkit's env rendezvous (RANK, WORLD_SIZE,
 // MASTER_ADDR): they get the job token Secret.

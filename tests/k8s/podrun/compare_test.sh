@@ -12,10 +12,14 @@ here=$(cd "$(dirname "$0")" && pwd)
 rk=$1 podplan=$2
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
+# railkit_binary names $railkit (podrun_test.sh: the image's railkit unless
+# injected); unset, the swap would be to nothing and every check vacuous.
+railkit=railkit
 eval "$(sed -n '/^nccl_binary()/p; /^railkit_binary()/p' "$here/podrun_test.sh")"
+[[ -n $(railkit_binary) && $(railkit_binary) == "railkit bench "* ]] || { echo "FAIL: railkit_binary is '$(railkit_binary)'" >&2; exit 1; }
 fail=0
 for mode in rdma-shared sriov; do
-  for launcher in mpijob indexed-job jobset trainjob; do
+  for launcher in mpijob indexed-job jobset trainjob volcano-job; do
     "$rk" render --profile "$here/profiles/nccl-tests.yaml" --mode "$mode" --launcher "$launcher" \
       --job-token podrun-fixed-job-token-0123456789 >"$work/a.yaml"
     sed "s|$(nccl_binary)|$(railkit_binary)|" "$work/a.yaml" >"$work/b.yaml"
@@ -31,7 +35,7 @@ done
 # their renders differ from it in the binary and its flags alone, on each line
 # that names it (server, client, messages).
 for mode in rdma-shared sriov; do
-  for launcher in mpijob indexed-job jobset trainjob; do
+  for launcher in mpijob indexed-job jobset trainjob volcano-job; do
     "$rk" render --profile "$here/profiles/perftest.yaml" --mode "$mode" --launcher "$launcher" \
       --job-token podrun-fixed-job-token-0123456789 >"$work/a.yaml"
     for op in ib_read_bw ib_send_bw ib_atomic_lat; do

@@ -236,7 +236,10 @@ Result<Expansion> expandControllers(const k8s::Manifest& manifest, const Control
   }
   for (const k8s::Object& object : manifest.objects) {
     Status status;
-    if (object.kind == "Job")
+    bool volcano = object.api_version.rfind("batch.volcano.sh/", 0) == 0;
+    if (object.kind == "Job" && volcano)
+      status = expandVolcanoJob(object, out);
+    else if (object.kind == "Job")
       status = expandJob(object, out);
     else if (object.kind == "JobSet")
       status = expandJobSet(object, out);
@@ -250,7 +253,8 @@ Result<Expansion> expandControllers(const k8s::Manifest& manifest, const Control
     if (!status) return tl::unexpected(status.error());
   }
   if (out.pods.empty())
-    return makeError(ErrorCode::kInvalidInput, manifest.file + ": no Job, JobSet, TrainJob or MPIJob");
+    return makeError(ErrorCode::kInvalidInput,
+                     manifest.file + ": no Job, JobSet, TrainJob, MPIJob or Volcano Job");
   publishByServices(manifest, out);
   if (out.report_pod.empty()) {
     for (const PlannedPod& pod : out.pods)

@@ -4,7 +4,8 @@
 // completion), JobSet, Kubeflow Trainer v2 (TrainJob + TrainingRuntime: a JobSet
 // stamped from the runtime) and the MPI Operator v2beta1 (launcher + workers,
 // hostfile ConfigMap, SSH Secret) would create them. Each simulation follows
-// the upstream controller's source; what a controller makes that the manifest
+// the upstream controller's source (and Volcano's job controller with its svc
+// and pytorch plugins); what a controller makes that the manifest
 // does not hold (the MPI hostfile, the SSH key Secret) becomes a DataObject.
 
 #include <map>
@@ -22,10 +23,10 @@ struct PlannedPod {
   std::string ns;
   std::string hostname;
   std::string subdomain;
-  std::string controller;  // "MPIJob/rk", "Job/rk", "JobSet/rk", "TrainJob/rk"
+  std::string controller;  // "MPIJob/rk", "Job/rk" (batch or Volcano), "JobSet/rk", "TrainJob/rk"
   std::string job;         // the batch Job it belongs to ("rk-launcher", "rk-workers-0")
   int completion_index = -1;
-  std::string role;  // "launcher", "worker", or the replicated job's name
+  std::string role;  // "launcher", "worker", the replicated job's or Volcano task's name
   // How the pod ends: by itself (a Job's pod); deleted by its controller once
   // the pods that end by themselves have ended (an MPIJob's workers with
   // cleanPodPolicy Running or All; a JobSet's jobs outside its
@@ -100,6 +101,9 @@ Result<JobSetShape> parseJobSetSpec(const k8s::YamlNode& spec, const std::string
 void stampJobSet(const JobSetShape& jobset, const std::string& controller, Expansion& out);
 
 Status expandMpiJob(const k8s::Object& object, const ControllerOptions& options, Expansion& out);
+// A Volcano Job (batch.volcano.sh): its tasks' pods and what the svc,
+// pytorch and env plugins add; any other plugin is an error.
+Status expandVolcanoJob(const k8s::Object& object, Expansion& out);
 Status expandTrainJob(const k8s::Object& object, const k8s::Manifest& manifest,
                       const ControllerOptions& options, Expansion& out);
 
