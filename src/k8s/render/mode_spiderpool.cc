@@ -19,6 +19,12 @@ constexpr const char* kResourcePrefix = "spidernet.io";
 // (rdma.rdmaSharedDevicePlugin.name); the guide edits it for one resource per NIC.
 constexpr const char* kSharedPluginConfig = "spiderpool-rdma-shared-device-plugin";
 
+// rdmaIsolation moves the VF's RDMA device into the pod, which needs the
+// node's RDMA subsystem in exclusive netns mode; with Spiderpool nothing sets it.
+constexpr const char* kExclusiveNetns =
+    " (rdmaIsolation needs the RDMA subsystem in exclusive netns mode on the node: railkit render node-prep, "
+    "ib_core-netns-exclusive.conf)";
+
 std::string resource(const Profile& profile, size_t rail) {
   return profile.resource_name + std::to_string(rail);
 }
@@ -66,9 +72,10 @@ RenderedObject vfPolicy(const Profile& profile, size_t rail) {
                {"deviceType", "netdevice"},
                {"linkType", profile.fabric == "infiniband" ? "IB" : "ETH"},
                {"nicSelector", {{"vendor", "15b3"}, {"pfNames", {pf}}}}};
+  std::string comment = "SriovNetworkNodePolicy for the SR-IOV operator Spiderpool installs";
+  if (rail == 0) comment += " (" + helmCommand(profile) + ")";
   return {"sriov-policy-rail" + std::to_string(rail) + ".yaml",
-          "SriovNetworkNodePolicy for the SR-IOV operator Spiderpool installs (" + helmCommand(profile) +
-              "): RDMA VFs on " + pf + " (rail " + std::to_string(rail) + ") advertised as " +
+          comment + ": RDMA VFs on " + pf + " (rail " + std::to_string(rail) + ") advertised as " +
               kResourcePrefix + "/" + resource(profile, rail) +
               ". The operator reboots each node to make them.",
           {{"apiVersion", "sriovnetwork.openshift.io/v1"},
@@ -113,11 +120,11 @@ RenderedObject multusConfig(const Profile& profile, size_t rail, const json& poo
   } else if (profile.fabric == "infiniband") {
     spec["cniType"] = "ib-sriov";
     spec["ibsriov"] = {{"resourceName", res}, {"rdmaIsolation", true}, {"ippools", {{"ipv4", pools}}}};
-    what = "an IB VF of " + nic + " (" + res + ") with its own RDMA device";
+    what = "an IB VF of " + nic + " (" + res + ") with its own RDMA device" + kExclusiveNetns;
   } else {
     spec["cniType"] = "sriov";
     spec["sriov"] = {{"resourceName", res}, {"rdmaIsolation", true}, {"ippools", {{"ipv4", pools}}}};
-    what = "a VF of " + nic + " (" + res + ") with its own RDMA device";
+    what = "a VF of " + nic + " (" + res + ") with its own RDMA device" + kExclusiveNetns;
   }
   return {"spidermultusconfig-rail" + std::to_string(rail) + ".yaml",
           "SpiderMultusConfig: rail " + std::to_string(rail) + " in the pod as net" +
