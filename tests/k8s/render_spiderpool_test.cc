@@ -4,6 +4,8 @@
 // plans that do not fit are refused in one line, exit 2.
 #include <gtest/gtest.h>
 
+#include <fstream>
+#include <iterator>
 #include <map>
 #include <set>
 
@@ -287,6 +289,22 @@ TEST(K8sRenderSpiderpool, TheCrdsCatchABrokenPoolOrConfig) {
   for (auto& object : broken)
     if (object.object["kind"] == "SpiderMultusConfig") object.object["spec"]["cniType"] = "sriov-ib";
   EXPECT_EQ(schemaErrors(broken).size(), 8u);
+}
+
+// docs/render.md's Spiderpool example: examples/profiles/spiderpool-exclusive.yaml
+// renders and lints clean.
+TEST(K8sRenderSpiderpool, TheDocumentedExampleProfileLintsClean) {
+  RAILKIT_REQUIRE_SHARED();
+  std::ifstream in(railkit::testing::sourceDir() / "examples" / "profiles" / "spiderpool-exclusive.yaml");
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  auto profile = parseProfile(text, "spiderpool-exclusive.yaml");
+  ASSERT_TRUE(profile) << profile.error().message;
+  profile->job_token = "fixed-job-token-for-tests-0123456789";
+  auto objects = renderOrFail(*profile);
+  EXPECT_EQ(ofKind(objects, "SpiderIPPool").size(), 4u);
+  for (const Finding& finding : lintRendered(objects))
+    EXPECT_EQ(finding.severity, Severity::kInfo)
+        << finding.id << " " << finding.object << ": " << finding.message;
 }
 
 // --- refusals -----------------------------------------------------------------
