@@ -145,6 +145,9 @@ int runRender(const RenderOptions& options) {
 int runNodePrep(const RenderOptions& options) {
   auto profile = loadProfile(options);
   if (!profile) return reportError(profile.error());
+  // Spiderpool's node pieces follow the subnet plan: check it and fill its ranges first.
+  if (profile->cni == "spiderpool")
+    if (auto s = k8s::render::finishProfile(*profile); !s) return reportError(s.error());
   return emit(k8s::render::renderNodePrep(*profile), options);
 }
 

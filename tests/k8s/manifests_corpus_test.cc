@@ -55,20 +55,21 @@ TEST(K8sManifestsCorpus, AllFilesReadAndIndexMistakesFound) {
   }
   // The MISTAKE notes of INDEX.md, by file number and the rule that names them.
   const std::vector<std::pair<std::string, std::string>> expected = {
-      {"013", "schema"},                   // spec.nodeSelector required
-      {"014", "cni-config-invalid-json"},  // trailing comma in ipam
-      {"025", "schema"},                   // nicSelector.pfName
-      {"026", "schema"},                   // metaPluginsConfig
-      {"028", "unexpanded-placeholder"},   // ${VF_NUM}, ${LINK_TYPE}
-      {"028", "schema"},                   // string where integer / enum
-      {"051", "unexpanded-placeholder"},   // image <account>.dkr.ecr.<region>...
-      {"029", "schema"},                   // sriov.enableRdma
-      {"030", "schema"},                   // sriov.matchMasterSubnet
-      {"053", "yaml-duplicate-key"},       // resources twice
-      {"054", "unexpanded-placeholder"},   // __NUM_NODES__
-      {"054", "yaml-duplicate-key"},       // restartPolicy twice
-      {"057", "yaml-duplicate-key"},       // resources twice
-      {"063", "schema"},                   // mlPolicy.torch.numProcPerNode
+      {"013", "schema"},                     // spec.nodeSelector required
+      {"014", "cni-config-invalid-json"},    // trailing comma in ipam
+      {"025", "schema"},                     // nicSelector.pfName
+      {"026", "schema"},                     // metaPluginsConfig
+      {"028", "unexpanded-placeholder"},     // ${VF_NUM}, ${LINK_TYPE}
+      {"028", "schema"},                     // string where integer / enum
+      {"051", "unexpanded-placeholder"},     // image <account>.dkr.ecr.<region>...
+      {"029", "schema"},                     // sriov.enableRdma
+      {"029", "spiderpool-ippool-invalid"},  // subnet 172.16.11.0/16: host bits set
+      {"030", "schema"},                     // sriov.matchMasterSubnet
+      {"053", "yaml-duplicate-key"},         // resources twice
+      {"054", "unexpanded-placeholder"},     // __NUM_NODES__
+      {"054", "yaml-duplicate-key"},         // restartPolicy twice
+      {"057", "yaml-duplicate-key"},         // resources twice
+      {"063", "schema"},                     // mlPolicy.torch.numProcPerNode
   };
   for (const auto& [file, id] : expected)
     EXPECT_GE(errors_by_file[file].count(id), 1u) << file << " should have " << id;

@@ -37,6 +37,15 @@ void prepareLintInput(LintInput& input) {
           for (const char* prefix : {"openshift.io", "nvidia.com"})
             addDeclared(root.at({"spec", "resourceName"}), prefix, input);
         }
+      } else if (object.kind == "SpiderMultusConfig") {
+        // Spiderpool names the RDMA resource of each attachment (with its prefix).
+        for (const char* block : {"macvlan", "ipvlan", "vlan"})
+          addDeclared(root.at({"spec", block, "rdmaResourceName"}), "spidernet.io", input);
+        // An IB VF is RDMA; an Ethernet VF is when its RDMA device moves with it.
+        addDeclared(root.at({"spec", "ibsriov", "resourceName"}), "spidernet.io", input);
+        const YamlNode* isolated = root.at({"spec", "sriov", "rdmaIsolation"});
+        if (isolated != nullptr && isolated->text() == "true")
+          addDeclared(root.at({"spec", "sriov", "resourceName"}), "spidernet.io", input);
       } else if (object.kind == "NicClusterPolicy") {
         // Both plugins carry their resource list in a JSON config string;
         // the names appear as "resourceName": "x" (prefix rdma/ or nvidia.com/).

@@ -61,6 +61,7 @@ Result<std::vector<RenderedObject>> renderMode(const Profile& profile, PodDecora
       {"rdma-shared", renderNetworkOperatorMode},
       {"sriov", renderSriovMode},
   };
+  if (profile.cni == "spiderpool") return renderSpiderpoolMode(profile, decoration);
   for (const Entry& entry : kModeTable)
     if (profile.mode == entry.mode) return entry.render(profile, decoration);
   return makeError(ErrorCode::kUsage, "profile: unknown mode '" + profile.mode + "'");

@@ -17,6 +17,9 @@ using Objects = std::vector<RenderedObject>;
 Result<Objects> renderNetworkOperatorMode(const Profile& profile, PodDecoration& decoration);
 // sriov: SR-IOV Network Operator.
 Result<Objects> renderSriovMode(const Profile& profile, PodDecoration& decoration);
+// rdma-shared and sriov with cni spiderpool: Spiderpool's SpiderMultusConfig
+// and SpiderIPPool per rail (mode_spiderpool.cc).
+Result<Objects> renderSpiderpoolMode(const Profile& profile, PodDecoration& decoration);
 // dra: google/dranet (and the NVIDIA GPU DRA driver with draGpus).
 Result<Objects> renderDraMode(const Profile& profile, PodDecoration& decoration);
 // gke-tcpxo: GPUDirect-TCPXO on GKE.

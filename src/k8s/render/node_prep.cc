@@ -1,6 +1,7 @@
 // railkit render node-prep: the node-side pieces no manifest can carry.
 // Which upstream documentation each follows: docs/render.md, "node-prep".
 #include "k8s/render/render.h"
+#include "k8s/render/subnet_plan.h"
 
 namespace railkit::k8s::render {
 namespace {
@@ -83,7 +84,11 @@ std::string netnsModeFile(const Profile& profile) {
       "# The option applies when ib_core loads: reboot the node (update-initramfs -u first where the\n"
       "# initramfs loads ib_core). Never 'rdma system set netns exclusive' on a node that runs pods:\n"
       "# the kernel refuses to switch while any other network namespace exists (EBUSY).\n";
-  if (profile.mode == "sriov")
+  if (profile.mode == "sriov" && profile.cni == "spiderpool")
+    out +=
+        "# With Spiderpool (cni spiderpool) nothing else sets it: install this file on every SR-IOV node,\n"
+        "# as Spiderpool's SR-IOV guide does, before its SpiderMultusConfigs (rdmaIsolation) are used.\n";
+  else if (profile.mode == "sriov")
     out +=
         "# With the SR-IOV Network Operator, the SriovNetworkPoolConfig (rdmaMode: exclusive) in the render\n"
         "# writes this same option and reboots the nodes for you: use that instead of this file.\n";
@@ -108,6 +113,7 @@ std::vector<std::pair<std::string, std::string>> renderNodePrep(const Profile& p
       "# and the RDMA resources are never advertised.\n"
       "spec:\n  tolerations:\n  - key: nvidia.com/gpu\n    operator: Exists\n    effect: NoSchedule\n");
   files.emplace_back("ib_core-netns-exclusive.conf", netnsModeFile(profile));
+  addSpiderpoolNodePrep(profile, files);
   return files;
 }
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "core/strings.h"
+#include "k8s/render/subnet_plan.h"
 #include "k8s/yaml.h"
 
 namespace railkit::k8s::render {
@@ -154,11 +155,18 @@ Result<Profile> parseProfile(std::string_view text, std::string_view file) {
   if (stream->documents.empty() || !stream->documents[0].root.isMap())
     return makeError(ErrorCode::kInvalidInput, where + ":1: expected a profile mapping");
   const YamlNode& root = stream->documents[0].root;
-  static const char* kKnown[] = {"name",         "namespace",        "image",          "nodes",
-                                 "gpusPerNode",  "fabric",           "mode",           "launcher",
-                                 "resourceName", "controlInterface", "dataInterfaces", "hcas",
-                                 "shmSize",      "draGpus",          "test",           "dataPciAddresses",
-                                 "railkitImage"};
+  static const char* kKnown[] = {"name",           "namespace",
+                                 "image",          "nodes",
+                                 "gpusPerNode",    "fabric",
+                                 "mode",           "launcher",
+                                 "resourceName",   "controlInterface",
+                                 "dataInterfaces", "hcas",
+                                 "shmSize",        "draGpus",
+                                 "test",           "dataPciAddresses",
+                                 "railkitImage",   "cni",
+                                 "subnetPlan",     "railRanges",
+                                 "nodeBlockSize",  "nodeNames",
+                                 "podsPerNode"};
   for (size_t i = 0; i < root.entries.size(); ++i) {
     const std::string& key = root.entries[i].first;
     if (std::find_if(std::begin(kKnown), std::end(kKnown), [&](const char* k) { return key == k; }) ==
@@ -180,6 +188,18 @@ Result<Profile> parseProfile(std::string_view text, std::string_view file) {
   str("resourceName", profile.resource_name);
   str("controlInterface", profile.control_interface);
   str("shmSize", profile.shm_size);
+  str("cni", profile.cni);
+  str("subnetPlan", profile.subnets.plan);
+  readList(root.get("railRanges"), profile.subnets.rail_ranges);
+  readList(root.get("nodeNames"), profile.subnets.node_names);
+  if (auto status = readInt(root.get("nodeBlockSize"), profile.subnets.node_block_size, where,
+                            "nodeBlockSize", 1 << 24);
+      !status)
+    return tl::unexpected(status.error());
+  if (auto status =
+          readInt(root.get("podsPerNode"), profile.subnets.pods_per_node, where, "podsPerNode", 256);
+      !status)
+    return tl::unexpected(status.error());
   if (auto status = readInt(root.get("nodes"), profile.nodes, where, "nodes", 100000); !status)
     return tl::unexpected(status.error());
   if (auto status = readInt(root.get("gpusPerNode"), profile.gpus_per_node, where, "gpusPerNode", 64, 0);
@@ -251,7 +271,7 @@ Status finishProfile(Profile& profile) {
     if (profile.mode == "host-device") profile.resource_name = "hostdev";
     if (profile.mode == "dra") profile.resource_name = "rdma";
   }
-  return okStatus();
+  return finishSubnetPlan(profile);
 }
 
 }  // namespace railkit::k8s::render

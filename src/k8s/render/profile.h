@@ -26,6 +26,17 @@ struct TestSpec {
   std::string slow_fraction;
 };
 
+// How Spiderpool addresses the rails (seed 003's two plans for a
+// rail-optimized RoCE fabric): "shared", one subnet per rail for every node;
+// "exclusive", one block of each rail's range per node, routed by the leaves.
+struct SubnetPlan {
+  std::string plan = "shared";
+  std::vector<std::string> rail_ranges;  // one CIDR per data interface; default per rail
+  int node_block_size = 32;              // addresses in each node's block (exclusive)
+  std::vector<std::string> node_names;   // the nodes the blocks go to (exclusive)
+  int pods_per_node = 1;                 // pods of the job that share a node's block
+};
+
 struct Profile {
   std::string name;
   std::string ns = "rdma-test";
@@ -49,6 +60,11 @@ struct Profile {
   std::vector<std::string> data_pci_addresses;
   std::string shm_size = "64Gi";
   bool dra_gpus = false;  // GPUs also through DRA: one claim aligned by pcieRoot
+  // The CNI and IPAM of rdma-shared and sriov: "operator" (the NVIDIA Network
+  // Operator with nv-ipam, the SR-IOV Network Operator with Whereabouts) or
+  // "spiderpool" (SpiderMultusConfig and SpiderIPPool; docs/render.md).
+  std::string cni = "operator";
+  SubnetPlan subnets;
   TestSpec test;
   // Not from the YAML: the shared secret of this job's rendezvous
   // (railkit bench --job-token), put in a Secret for the launchers that use

@@ -3,6 +3,9 @@
 #include <nlohmann/json.hpp>
 #include <set>
 
+#include "k8s/ipv4.h"
+#include "k8s/lint/rules/spiderpool.h"
+
 namespace railkit::podrun {
 namespace {
 
@@ -16,22 +19,28 @@ std::string trim(const std::string& text) {
 
 // Multus' selection annotation: "a,ns/b@net7" or a JSON list of
 // {"name", "namespace", "interface"}. Unnamed attachments are net1, net2, ...
-// by position.
-Result<std::vector<std::string>> multusInterfaces(const std::string& annotation, const std::string& where) {
-  std::vector<std::string> names;
+// by position. Each entry: the network's name (namespace dropped) and the
+// interface name.
+Result<std::vector<std::pair<std::string, std::string>>> multusAttachments(const std::string& annotation,
+                                                                           const std::string& where) {
+  std::vector<std::pair<std::string, std::string>> out;
   std::string text = trim(annotation);
-  if (text.empty()) return names;
+  if (text.empty()) return out;
+  auto interface = [&](std::string name) {
+    return name.empty() ? "net" + std::to_string(out.size() + 1) : name;
+  };
   if (text.front() == '[') {
     auto list = nlohmann::json::parse(text, nullptr, false);
     if (list.is_discarded() || !list.is_array())
       return makeError(ErrorCode::kInvalidInput, where + ": k8s.v1.cni.cncf.io/networks is not a JSON list");
     for (const auto& item : list) {
-      std::string name = item.is_object() && item.contains("interface") && item["interface"].is_string()
-                             ? item["interface"].get<std::string>()
-                             : "";
-      names.push_back(name.empty() ? "net" + std::to_string(names.size() + 1) : name);
+      auto field = [&](const char* key) {
+        return item.is_object() && item.contains(key) && item[key].is_string() ? item[key].get<std::string>()
+                                                                               : std::string();
+      };
+      out.emplace_back(field("name"), interface(field("interface")));
     }
-    return names;
+    return out;
   }
   size_t start = 0;
   while (start <= text.size()) {
@@ -40,13 +49,14 @@ Result<std::vector<std::string>> multusInterfaces(const std::string& annotation,
         trim(text.substr(start, comma == std::string::npos ? std::string::npos : comma - start));
     if (!entry.empty()) {
       size_t at = entry.find('@');
-      names.push_back(at == std::string::npos ? "net" + std::to_string(names.size() + 1)
-                                              : entry.substr(at + 1));
+      std::string network = entry.substr(0, at);
+      if (size_t slash = network.find('/'); slash != std::string::npos) network = network.substr(slash + 1);
+      out.emplace_back(network, interface(at == std::string::npos ? "" : entry.substr(at + 1)));
     }
     if (comma == std::string::npos) break;
     start = comma + 1;
   }
-  return names;
+  return out;
 }
 
 // dra.net names the interface in the claim's opaque config
@@ -126,9 +136,9 @@ Result<std::vector<std::string>> dataInterfaces(const PlannedPod& pod, const k8s
   std::vector<std::string> names;
   auto found = pod.spec.annotations.find("k8s.v1.cni.cncf.io/networks");
   if (found != pod.spec.annotations.end()) {
-    auto multus = multusInterfaces(found->second, "pod " + pod.name);
+    auto multus = multusAttachments(found->second, "pod " + pod.name);
     if (!multus) return tl::unexpected(multus.error());
-    names = *multus;
+    for (const auto& [network, name] : *multus) names.push_back(name);
   }
   auto gke = gkeInterfaces(pod);
   if (!gke) return tl::unexpected(gke.error());
@@ -138,6 +148,93 @@ Result<std::vector<std::string>> dataInterfaces(const PlannedPod& pod, const k8s
     if (!name.empty()) names.push_back(name);
   }
   return names;
+}
+
+Result<std::vector<std::string>> multusNetworks(const PlannedPod& pod) {
+  std::vector<std::string> networks;
+  auto found = pod.spec.annotations.find("k8s.v1.cni.cncf.io/networks");
+  if (found == pod.spec.annotations.end()) return networks;
+  auto multus = multusAttachments(found->second, "pod " + pod.name);
+  if (!multus) return tl::unexpected(multus.error());
+  for (const auto& [network, name] : *multus) networks.push_back(network);
+  return networks;
+}
+
+namespace {
+
+// The pool's node affinity takes node "node<N>": none at all, or
+// matchLabels kubernetes.io/hostname naming it.
+bool takesNode(const YamlNode& pool, int node) {
+  const YamlNode* affinity = pool.at({"spec", "nodeAffinity"});
+  if (affinity == nullptr) return true;
+  const YamlNode* host = affinity->at({"matchLabels", "kubernetes.io/hostname"});
+  return host != nullptr && host->text() == "node" + std::to_string(node);
+}
+
+const k8s::Object* findObject(const k8s::Manifest& manifest, const std::string& kind,
+                              const std::string& name) {
+  for (const k8s::Object& object : manifest.objects)
+    if (object.kind == kind && object.name == name) return &object;
+  return nullptr;
+}
+
+// The ippools.ipv4 references of a SpiderMultusConfig, from its cniType's block.
+std::vector<std::string> poolReferences(const k8s::Object& config) {
+  std::string type = config.root->at({"spec", "cniType"}) ? config.root->at({"spec", "cniType"})->text() : "";
+  const YamlNode* list = config.root->at({"spec", type == "ib-sriov" ? "ibsriov" : type, "ippools", "ipv4"});
+  std::vector<std::string> out;
+  if (list != nullptr && list->isSeq())
+    for (const YamlNode& item : list->items) out.push_back(item.text());
+  return out;
+}
+
+}  // namespace
+
+Result<std::optional<PoolLease>> SpiderpoolIpam::lease(const std::string& network, int node,
+                                                       const std::string& where) {
+  const k8s::Object* config = findObject(manifest_, "SpiderMultusConfig", network);
+  if (config == nullptr) return std::optional<PoolLease>();
+  for (const std::string& reference : poolReferences(*config))
+    for (const k8s::Object& pool : manifest_.objects) {
+      if (pool.kind != "SpiderIPPool" || !k8s::rules::poolNameMatches(reference, pool.name) ||
+          !takesNode(*pool.root, node))
+        continue;
+      auto subnet = k8s::parseIpv4Net(
+          pool.root->at({"spec", "subnet"}) ? pool.root->at({"spec", "subnet"})->text() : "");
+      const YamlNode* ips = pool.root->at({"spec", "ips"});
+      if (!subnet || ips == nullptr || !ips->isSeq() || ips->items.empty())
+        return makeError(ErrorCode::kInvalidInput,
+                         where + ": " + pool.ref() + " has no subnet or ips to give");
+      uint32_t& used = used_[pool.name];
+      // The pool's addresses in order, across its ips entries.
+      uint32_t skip = used;
+      for (const YamlNode& entry : ips->items) {
+        auto range = k8s::rules::parseIpRange(entry.text());
+        if (!range)
+          return makeError(ErrorCode::kInvalidInput,
+                           where + ": " + pool.ref() + ": bad ips entry '" + entry.text() + "'");
+        uint64_t count = uint64_t{range->second} - range->first + 1;
+        if (skip >= count) {
+          skip -= static_cast<uint32_t>(count);
+          continue;
+        }
+        ++used;
+        PoolLease lease;
+        lease.address = k8s::ipv4Text(range->first + skip) + "/" + std::to_string(subnet->prefix);
+        const YamlNode* gateway = pool.root->at({"spec", "gateway"});
+        if (gateway != nullptr && !gateway->text().empty())
+          lease.gateway = gateway->text() + "/" + std::to_string(subnet->prefix);
+        if (const YamlNode* routes = pool.root->at({"spec", "routes"}); routes != nullptr && routes->isSeq())
+          for (const YamlNode& route : routes->items)
+            if (route.get("dst") && route.get("gw"))
+              lease.routes.emplace_back(route.get("dst")->text(), route.get("gw")->text());
+        return std::optional<PoolLease>(std::move(lease));
+      }
+      return makeError(ErrorCode::kInvalidInput, where + ": " + pool.ref() + " has no address left");
+    }
+  return makeError(ErrorCode::kInvalidInput, where + ": no SpiderIPPool of " + config->ref() +
+                                                 " takes node node" + std::to_string(node) +
+                                                 " (its node affinity, kubernetes.io/hostname)");
 }
 
 std::string hostsFile(const ResolvedPod& self, const std::vector<ResolvedPod>& pods,

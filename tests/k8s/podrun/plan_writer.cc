@@ -92,9 +92,11 @@ Status writePlan(const Plan& plan, const fs::path& dir) {
                (p.published ? "." + p.subdomain : "") + ") " + ifs +
                (p.name == plan.report_pod ? "  <- rank 0's table" : "") + "\n";
     fs::path pod_dir = dir / "pods" / p.name;
-    std::string netifs, containers;
-    for (const NetIf& netif : pod.netifs)
+    std::string netifs, containers, routes;
+    for (const NetIf& netif : pod.netifs) {
       netifs += netif.name + " " + netif.address + (netif.data ? " data\n" : " ctrl\n");
+      for (const auto& [dst, via] : netif.routes) routes += dst + " " + via + " " + netif.name + "\n";
+    }
     for (const ResolvedContainer& c : pod.containers) {
       containers += c.kind + " " + c.name + "\n";
       auto status = writeContainer(c, pod_dir / "c" / c.name);
@@ -103,15 +105,19 @@ Status writePlan(const Plan& plan, const fs::path& dir) {
     for (auto [name, content] : {std::pair{"hostname", p.hostname + "\n"},
                                  {"hosts", pod.hosts},
                                  {"netifs", netifs},
+                                 {"routes", routes},
                                  {"containers", containers}}) {
       auto status = writeFile(pod_dir / name, content);
       if (!status) return status;
     }
   }
   for (const std::string& note : plan.notes) notes += note + "\n";
+  std::string gateways;
+  for (const std::string& gateway : plan.gateways) gateways += gateway + "\n";
   for (auto [name, content] : {std::pair{"pods.tsv", pods},
                                {"summary", summary},
                                {"notes", notes},
+                               {"gateways", gateways},
                                {"report", plan.report_pod + "\n"}}) {
     auto status = writeFile(dir / name, content);
     if (!status) return status;

@@ -106,9 +106,11 @@ pr_run() {
     local ifs=()
     while read -r name addr plane; do ifs+=("$name=$addr"); done <"$PR_PLAN/pods/$pod/netifs"
     rk_netns_add_node "$node" "${ifs[@]}"
+    pr_pod_routes "$node" "$pod" || return 2
     mkdir -p "$RK_WORK/nodes/$node" || return 2
     if [[ -n ${PR_NODE_ROOT:-} ]]; then cp -a "$PR_NODE_ROOT/." "$RK_WORK/nodes/$node/" || return 2; fi
   done < <(pr_pods)
+  pr_leaf_router || return 2
   while IFS=$'\t' read -r node pod host end role job ctrl; do
     ip netns exec "$(rk_node "$node")" unshare --uts --mount --propagation private \
       bash "$RK_WORK/bin/pod.sh" pod "$PR_PLAN/pods/$pod" "$pod_rk" "$RK_WORK/image" "$RK_WORK/nodes/$node" &
@@ -152,6 +154,35 @@ pr_run() {
     sleep 0.2
   done
   pr_report
+}
+
+# pr_pod_routes NODE POD: what the IPAM gave the pod's data interfaces beyond
+# their addresses (a SpiderIPPool's routes: the rail's range through its
+# block's gateway), and ARP answered only by the interface that owns the
+# address, as Spiderpool's coordinator and the node prep set it: every rail
+# shares the runner's one data bridge.
+pr_pod_routes() {
+  local ns dst via dev name addr plane
+  ns=$(rk_node "$1")
+  while read -r name addr plane; do
+    [[ $plane == data ]] || continue
+    ip netns exec "$ns" sysctl -qw "net.ipv4.conf.$name.arp_ignore=1" "net.ipv4.conf.$name.arp_announce=2" || return 1
+  done <"$PR_PLAN/pods/$2/netifs"
+  [[ -f $PR_PLAN/pods/$2/routes ]] || return 0
+  while read -r dst via dev; do
+    ip -n "$ns" route add "$dst" via "$via" dev "$dev" || return 1
+  done <"$PR_PLAN/pods/$2/routes"
+}
+
+# pr_leaf_router: the plan's gateways (the leaves' addresses in each node's
+# block, subnetPlan exclusive) go on the data bridge, which then forwards
+# between the blocks as the leaf switches route between them.
+pr_leaf_router() {
+  local br="${RK_PREFIX}br" gw
+  [[ -s $PR_PLAN/gateways ]] || return 0
+  ip netns exec "$br" sysctl -qw net.ipv4.ip_forward=1 net.ipv4.conf.all.send_redirects=0 \
+    net.ipv4.conf.databr.send_redirects=0 || return 1
+  while read -r gw; do ip -n "$br" addr add "$gw" dev databr || return 1; done <"$PR_PLAN/gateways"
 }
 
 # pr_railkit_image RAILKIT: the root of railkit's OCI image, as

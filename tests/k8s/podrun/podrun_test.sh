@@ -43,6 +43,9 @@ fi
 profile="$here/profiles/tcp.yaml"
 [[ $tool == nccl-tests ]] && profile="$here/profiles/nccl-tests.yaml"
 [[ $mode == gke-tcpxo ]] && profile="$here/profiles/gke-tcpxo.yaml"
+# PODRUN_PROFILE: another profile (spiderpool_test.sh's subnet plans);
+# PODRUN_CHECKS: a script whose podrun_extra_checks runs after the checks below.
+profile=${PODRUN_PROFILE:-$profile}
 
 render() {
   "$rk" render --profile "$profile" --mode "$mode" --launcher "$launcher" --nodes "$nodes" --gpus-per-node "$gpus" \
@@ -140,4 +143,5 @@ inject_checks() {
   echo "injection: $n test containers ran /opt/railkit/railkit, copied by railkit-install (nobody) from $railkit_image"
 }
 [[ $inject == inject ]] && inject_checks
+if [[ -n ${PODRUN_CHECKS:-} ]]; then source "$PODRUN_CHECKS"; podrun_extra_checks; fi
 echo "ok: $mode $launcher: $((nodes * gpus)) ranks on $nodes hosts over $data_if, every pod ended"

@@ -1,5 +1,7 @@
 #include "resolve.h"
 
+#include <algorithm>
+
 #include "network.h"
 
 namespace railkit::podrun {
@@ -203,6 +205,7 @@ Result<Plan> planManifest(const k8s::Manifest& manifest, const PlanOptions& opti
   plan.report_pod = expansion->report_pod;
   plan.notes = expansion->notes;
   int node = 0;
+  SpiderpoolIpam ipam(manifest);
   for (PlannedPod& planned : expansion->pods) {
     ResolvedPod pod;
     pod.pod = std::move(planned);
@@ -211,12 +214,28 @@ Result<Plan> planManifest(const k8s::Manifest& manifest, const PlanOptions& opti
     pod.netifs.push_back({"eth0", pod.ip + "/24", false});
     auto data_ifs = dataInterfaces(pod.pod, manifest, plan.notes);
     if (!data_ifs) return tl::unexpected(data_ifs.error());
+    auto networks = multusNetworks(pod.pod);
+    if (!networks) return tl::unexpected(networks.error());
     int rail = 0;
     for (const std::string& name : *data_ifs) {
       size_t dot = options.data_net.rfind('.');
       std::string net = options.data_net.substr(0, dot + 1) +
-                        std::to_string(std::stoi(options.data_net.substr(dot + 1)) + rail++);
-      pod.netifs.push_back({name, net + "." + std::to_string(node + 10) + "/24", true});
+                        std::to_string(std::stoi(options.data_net.substr(dot + 1)) + rail);
+      NetIf netif{name, net + "." + std::to_string(node + 10) + "/24", true, {}};
+      // A Spiderpool network: its pools' address and routes instead.
+      if (static_cast<size_t>(rail) < networks->size()) {
+        auto lease = ipam.lease((*networks)[rail], node, "pod " + pod.pod.name + " " + name);
+        if (!lease) return tl::unexpected(lease.error());
+        if (*lease) {
+          netif.address = (*lease)->address;
+          netif.routes = (*lease)->routes;
+          if (!(*lease)->gateway.empty() &&
+              std::find(plan.gateways.begin(), plan.gateways.end(), (*lease)->gateway) == plan.gateways.end())
+            plan.gateways.push_back((*lease)->gateway);
+        }
+      }
+      ++rail;
+      pod.netifs.push_back(std::move(netif));
     }
     plan.pods.push_back(std::move(pod));
   }

@@ -22,6 +22,9 @@ struct NetIf {
   std::string name;     // as the pod sees it: eth0, net1, dranet0
   std::string address;  // IPv4/prefix
   bool data = false;    // on the data bridge (else the pod network)
+  // Routes the IPAM gives the interface (destination, next hop): a
+  // SpiderIPPool's routes, through the leaf of the exclusive subnet plan.
+  std::vector<std::pair<std::string, std::string>> routes;
 };
 
 struct InjectedFile {
@@ -81,6 +84,10 @@ struct ResolvedPod {
 
 struct Plan {
   std::vector<ResolvedPod> pods;
+  // Addresses (IPv4/prefix) of the router on the data segment: the pools'
+  // gateways, which podrun.sh puts on the data bridge so it routes between
+  // blocks as the leaves would.
+  std::vector<std::string> gateways;
   std::string report_pod;
   std::vector<std::string> notes;
 };
