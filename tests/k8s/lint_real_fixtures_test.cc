@@ -378,6 +378,7 @@ spec:
   EXPECT_TRUE(withId(testing::lintText(serving), "shm-default").empty());
   serving.replace(serving.find("[python, serve.py]"), 18, "[python, -m, torch.distributed.run, train.py]");
   EXPECT_EQ(withId(testing::lintText(serving), "shm-default").size(), 1u);
+}
 
 // The containers of every Volcano Job task in `text`, as lint sees them.
 std::vector<ContainerFacts> volcanoContainers(const std::string& text) {
@@ -438,9 +439,11 @@ TEST(K8sLintReal, VolcanoHostNetworkRdmaJob) {
   auto findings = testing::lintText(text);
   EXPECT_EQ(problemIds(findings),
             (std::multiset<std::string>{"cap-prefix", "host-network", "privileged-container"}));
-  for (const Finding& finding : findings)
-    if (finding.severity != Severity::kInfo)
+  for (const Finding& finding : findings) {
+    if (finding.severity != Severity::kInfo) {
       EXPECT_EQ(finding.path.rfind("spec.tasks[0].template.spec.", 0), 0u) << finding.path;
+    }
+  }
   auto containers = volcanoContainers(text);
   ASSERT_EQ(containers.size(), 1u);
   EXPECT_EQ(containers[0].env.count("VC_TASK_INDEX"), 1u);

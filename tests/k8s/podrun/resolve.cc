@@ -211,7 +211,7 @@ Result<Plan> planManifest(const k8s::Manifest& manifest, const PlanOptions& opti
     pod.pod = std::move(planned);
     pod.node = ++node;
     pod.ip = options.ctrl_net + "." + std::to_string(node + 10);
-    pod.netifs.push_back({"eth0", pod.ip + "/24", false});
+    pod.netifs.push_back({"eth0", pod.ip + "/24", false, {}});
     auto data_ifs = dataInterfaces(pod.pod, manifest, plan.notes);
     if (!data_ifs) return tl::unexpected(data_ifs.error());
     auto networks = multusNetworks(pod.pod);
