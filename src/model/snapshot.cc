@@ -206,7 +206,12 @@ Result<SnapshotStats> writeDirectory(const FileRoot& root, const SnapshotRecorde
   fs::path parent = out.parent_path().empty() ? fs::path(".") : out.parent_path();
   // Built beside the final name (same file system), then renamed into place:
   // a killed run leaves no half-written snapshot under that name.
-  auto temp = makeTempDir(parent, "." + out.filename().string() + ".railkit-snap-");
+  // Appended, not "." + name + ...: GCC 12 warns falsely (-Wrestrict) on
+  // that chain of operator+ once it is inlined here (GCC bug 105329).
+  std::string prefix = ".";
+  prefix += out.filename().string();
+  prefix += ".railkit-snap-";
+  auto temp = makeTempDir(parent, prefix);
   if (!temp) return tl::unexpected(temp.error());
   TempTree cleanup(*temp);
   ::chmod(temp->c_str(), 0755);  // mkdtemp's 0700 is for staging, not for a result

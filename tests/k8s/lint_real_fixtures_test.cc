@@ -396,16 +396,20 @@ std::vector<ContainerFacts> volcanoContainers(const std::string& text) {
 // Volcano Jobs (batch.volcano.sh): their tasks' pod templates get every
 // workload rule, and the env the job plugins add at pod creation counts as
 // set. Nebius' NCCL test: the pytorch plugin's MASTER_ADDR, MASTER_PORT,
-// WORLD_SIZE and RANK (torchrun reads them); the privileged master is found
-// in its task. (Its worker task is a YAML alias of the master's pod spec,
-// which the YAML reader does not follow yet.)
+// WORLD_SIZE and RANK (torchrun reads them); the privileged container is
+// found in both tasks: the worker's pod spec is a YAML alias of the
+// master's, which the reader follows as kubectl does.
 TEST(K8sLintReal, VolcanoPytorchPluginJob) {
   std::string text = fixture("nebius-nccl-test-pytorch-volcano-job.yaml");
   auto findings = testing::lintText(text);
-  EXPECT_EQ(problemIds(findings), std::multiset<std::string>{"privileged-container"});
+  EXPECT_EQ(problemIds(findings),
+            (std::multiset<std::string>{"privileged-container", "privileged-container"}));
   auto privileged = withId(findings, "privileged-container");
-  ASSERT_EQ(privileged.size(), 1u);
-  EXPECT_EQ(privileged[0].path, "spec.tasks[0].template.spec.containers[0].securityContext.privileged");
+  ASSERT_EQ(privileged.size(), 2u);
+  std::set<std::string> paths{privileged[0].path, privileged[1].path};
+  EXPECT_EQ(paths,
+            (std::set<std::string>{"spec.tasks[0].template.spec.containers[0].securityContext.privileged",
+                                   "spec.tasks[1].template.spec.containers[0].securityContext.privileged"}));
   auto containers = volcanoContainers(text);
   ASSERT_FALSE(containers.empty());
   const auto& env = containers[0].env;

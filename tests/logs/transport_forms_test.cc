@@ -83,6 +83,13 @@ TEST(TransportForms, GpuDirectTcpxPluginIsTcpx) {
   EXPECT_NE(fastsocket.inter_node_transport, "TCPXO");
 }
 
+// A3 Mega's GPUDirect-TCPXO plugin announces itself as FasTrak.
+TEST(TransportForms, FasTrakPluginIsTcpxo) {
+  auto facts = factsOf("tcpxo_fastrak.log");
+  EXPECT_EQ(facts.inter_node_transport, "TCPXO");
+  EXPECT_FALSE(facts.gdr.has_value());
+}
+
 TEST(TransportForms, PluginNamesMapToTcpxOrTcpxo) {
   EXPECT_EQ(nccl::tcpDirectKind("GPUDirectTCPX_v7"), "TCPX");
   EXPECT_EQ(nccl::tcpDirectKind("tcpxResult_t tcpxCommProgress(tcpxComm*):1231"), "TCPX");
