@@ -14,3 +14,10 @@ add_test(NAME bench_netns_scale_48
   COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/scale_test.sh $<TARGET_FILE:railkit>)
 set_tests_properties(bench_netns_scale_48 PROPERTIES
   SKIP_RETURN_CODE 77 RESOURCE_LOCK netns TIMEOUT 180)
+# A collective over 4 netns nodes with one node's net1 throttled (tc tbf):
+# it completes, every size has a row, #wrong 0 (the bench half of the
+# degraded-link case; validate_netns_degraded is validate's).
+add_test(NAME bench_netns_degraded_all_reduce
+  COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/degraded_collective_test.sh $<TARGET_FILE:railkit>)
+set_tests_properties(bench_netns_degraded_all_reduce PROPERTIES
+  SKIP_RETURN_CODE 77 RESOURCE_LOCK netns TIMEOUT 180)
