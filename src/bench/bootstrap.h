@@ -85,8 +85,6 @@ Result<std::unique_ptr<Bootstrap>> makeTcpBootstrap(const BootstrapOptions& opti
 // Under mpirun; kUnavailable when built without MPI. Implemented in bootstrap_mpi.cc.
 Result<std::unique_ptr<Bootstrap>> makeMpiBootstrap(const BootstrapOptions& options);
 
-// Whether the environment was set up by an MPI launcher (OMPI_COMM_WORLD_SIZE, PMI_SIZE).
-bool launchedByMpi(const Environment& env);
 // Whether makeMpiBootstrap can work (this railkit was built with the MPI headers;
 // whether libmpi.so.40 loads is known only when it runs).
 bool mpiBootstrapBuiltIn();

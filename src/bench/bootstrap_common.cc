@@ -1,12 +1,8 @@
-// Launcher detection shared by every bootstrap, and the MPI stand-in for
-// builds without MPI (bootstrap_mpi.cc replaces it under RAILKIT_HAVE_MPI).
+// Whether the MPI bootstrap is built in, and its stand-in for builds without
+// MPI (bootstrap_mpi.cc replaces it under RAILKIT_HAVE_MPI).
 #include "bench/bootstrap.h"
 
 namespace railkit::bench {
-
-bool launchedByMpi(const Environment& env) {
-  return lookup(env, "OMPI_COMM_WORLD_SIZE").has_value() || lookup(env, "PMI_SIZE").has_value();
-}
 
 bool mpiBootstrapBuiltIn() {
 #ifdef RAILKIT_HAVE_MPI

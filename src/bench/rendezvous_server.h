@@ -53,7 +53,6 @@ class RateLimitedLog {
                  std::chrono::milliseconds window = std::chrono::seconds(1))
       : sink_(std::move(sink)), burst_(burst), window_(window) {}
   void operator()(const std::string& line, Clock::time_point now = Clock::now());
-  std::size_t suppressed() const { return suppressed_; }
 
  private:
   std::function<void(const std::string&)> sink_;

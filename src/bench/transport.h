@@ -116,7 +116,4 @@ Status disseminationBarrier(Transport& t);
 Result<std::unique_ptr<Transport>> makeTransport(const std::string& backend, Bootstrap& bootstrap,
                                                  const TransportOptions& options);
 
-// Names of the backends compiled in, for --help and errors.
-std::vector<std::string> transportNames();
-
 }  // namespace railkit::bench

@@ -45,12 +45,6 @@ Result<std::unique_ptr<Transport>> makeTransport(const std::string& backend, Boo
   return makeError(ErrorCode::kUsage, "unknown --backend '" + backend + "' (expected tcp, ucx or nccl)");
 }
 
-std::vector<std::string> transportNames() {
-  std::vector<std::string> names;
-  for (const auto& entry : kBackends) names.emplace_back(entry.name);
-  return names;
-}
-
 Status Transport::waitAll(const std::vector<RequestId>& ids) {
   for (RequestId id : ids) {
     if (auto status = wait(id); !status) return status;

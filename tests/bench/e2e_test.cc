@@ -115,22 +115,36 @@ std::string envRank(int rank, int size, int port) {
          " bench all_reduce --ctrl-if lo --data-if lo -b 1K -e 64K --bootstrap-timeout 20 --stall-timeout 10";
 }
 
-TEST(BenchEnv, ForeignClientOnRendezvousIsIgnored) {
-  int port = freePort();
-  CmdRun rank1, rank0;
-  std::thread t0([&] { rank0 = runCommand(envRank(0, 2, port)); });
-  // A stranger connects first and sends garbage, a second one sends a wrong job id.
-  std::this_thread::sleep_for(std::chrono::milliseconds(500));
-  for (const char* junk : {"GET / HTTP/1.0\r\n\r\n", "RAILKIT-RDV 1 other-job 1 2 -\n"}) {
+// Connects to 127.0.0.1:port, retrying until `deadline` (rank 0 may not
+// listen yet); -1 when it never accepted.
+int connectWhenListening(int port, std::chrono::steady_clock::time_point deadline) {
+  while (std::chrono::steady_clock::now() < deadline) {
     int fd = socket(AF_INET, SOCK_STREAM, 0);
     sockaddr_in sa{};
     sa.sin_family = AF_INET;
     sa.sin_port = htons(static_cast<uint16_t>(port));
     sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    if (connect(fd, reinterpret_cast<sockaddr*>(&sa), sizeof sa) == 0) {
-      ssize_t ignored = write(fd, junk, strlen(junk));
-      (void)ignored;
-    }
+    if (connect(fd, reinterpret_cast<sockaddr*>(&sa), sizeof sa) == 0) return fd;
+    close(fd);
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  return -1;
+}
+
+// Two strangers reach rank 0's rendezvous before rank 1 does: one sends
+// garbage, one a wrong job id. Rank 0 must say it dropped each, and the run
+// must complete with correct results.
+TEST(BenchEnv, ForeignClientOnRendezvousIsIgnored) {
+  int port = freePort();
+  CmdRun rank1, rank0;
+  std::thread t0([&] { rank0 = runCommand(envRank(0, 2, port)); });
+  auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+  for (const char* junk : {"GET / HTTP/1.0\r\n\r\n", "RAILKIT-RDV 1 other-job 1 2 -\n"}) {
+    int fd = connectWhenListening(port, deadline);
+    EXPECT_GE(fd, 0) << "rank 0 never listened on port " << port;
+    if (fd < 0) break;
+    ssize_t ignored = write(fd, junk, strlen(junk));
+    (void)ignored;
     close(fd);
   }
   std::thread t1([&] { rank1 = runCommand(envRank(1, 2, port)); });
@@ -141,6 +155,10 @@ TEST(BenchEnv, ForeignClientOnRendezvousIsIgnored) {
   int nonzero = 0;
   EXPECT_GT(countRows(rank0.out, &nonzero), 0) << rank0.out;
   EXPECT_EQ(nonzero, 0);
+  size_t drops = 0;
+  for (size_t at = 0; (at = rank0.out.find("rendezvous: dropped 127.0.0.1", at)) != std::string::npos; ++at)
+    ++drops;
+  EXPECT_EQ(drops, 2u) << "rank 0 must report each stranger it dropped:\n" << rank0.out;
 }
 
 TEST(BenchEnv, PeerThatNeverArrivesExitsThree) {

@@ -140,9 +140,17 @@ TEST(NcclRobust, BinaryGarbage) {
       "NCCL INFO \x1b[ NCCL WARN [ ] : -> 99999999999999999999 via NET/ peer  Got completion with error ";
   NcclLogAnalyzer a("garbage");
   feedText(a, garbage);
-  (void)a.findings();
-  (void)factsToJson(a.facts());
-  SUCCEED();
+  // Garbage gives no facts it does not show: no version, no rank count
+  // from the 20-digit number, no transport; what it reports serialises.
+  auto facts = a.facts();
+  EXPECT_TRUE(facts.nccl_versions.empty());
+  EXPECT_FALSE(facts.nranks.has_value());
+  EXPECT_EQ(facts.inter_node_transport, "unknown");
+  EXPECT_TRUE(facts.hcas.empty());
+  for (const auto& finding : a.findings()) EXPECT_FALSE(finding.id.empty());
+  auto json = factsToJson(facts);
+  ASSERT_TRUE(json.is_object());
+  EXPECT_NO_THROW((void)json.dump());
 }
 
 TEST(NcclRobust, InvalidUtf8StillGivesJson) {

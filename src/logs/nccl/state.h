@@ -30,7 +30,6 @@ class DistinctList {
   bool add(std::string_view value);  // true when new (and kept)
   const std::vector<std::string>& values() const { return values_; }
   size_t size() const { return values_.size(); }
-  bool overflowed() const { return overflowed_; }
 
  private:
   struct Hash {
