@@ -9,6 +9,8 @@
 #include <nlohmann/json.hpp>
 #include <unordered_map>
 
+#include "validate/subnet_plan.h"
+
 namespace railkit::validate {
 namespace {
 
@@ -61,6 +63,7 @@ std::vector<Outlier> findOutliers(const std::vector<NodeAttributes>& nodes) {
   std::map<std::string, AttributeValues, std::less<>> attributes;
   for (int node = 0; node < n; ++node) {
     for (const auto& a : nodes[static_cast<size_t>(node)].attributes) {
+      if (isRailAddress(a.name)) continue;  // each node's own; findSubnetPlans judges them
       auto& values = attributes[a.name];
       if (values.of_node.empty()) {
         values.of_node.assign(static_cast<size_t>(n), kNoValue);

@@ -11,6 +11,7 @@
 
 #include "core/strings.h"
 #include "validate/consistency.h"
+#include "validate/subnet_plan.h"
 
 namespace railkit::validate {
 namespace {
@@ -74,6 +75,17 @@ std::optional<std::string> moduleVersion(const model::Inventory& inv, const std:
   return std::nullopt;
 }
 
+// A port's netdev: its MTU, and its first IPv4 address for the subnet plan
+// (live inventories only; a --root capture has no addresses).
+void addInterface(const model::NetInterface& n, Attributes& out) {
+  if (n.mtu) out.add(n.name + " MTU", std::to_string(*n.mtu));
+  for (const std::string& address : n.addresses) {
+    if (address.find('.') == std::string::npos) continue;  // IPv6
+    out.add(n.name + std::string(kRailAddressSuffix), address);
+    break;
+  }
+}
+
 // The rail of a device: the netdev of its first port that has one (a pod's
 // net1 is the same rail on every node whatever the VF is called), else its name.
 std::string railOf(const model::RdmaDevice& d) {
@@ -114,7 +126,7 @@ void addDevice(const model::Inventory& inv, const model::RdmaDevice& d, Attribut
     }
     if (!p.netdev.empty()) {
       for (const auto& n : inv.interfaces)
-        if (n.name == p.netdev && n.mtu) out.add(n.name + " MTU", std::to_string(*n.mtu));
+        if (n.name == p.netdev) addInterface(n, out);
     }
   }
 }

@@ -188,10 +188,11 @@ nlohmann::json Report::document() const {
                      {"notes", notes_}};
   // Each phase's own failure lines, so a reader (and the human view) can
   // tell a node's problem from a link's or a collective's.
-  doc["phases"] = {{"node", {{"nodes_with_errors", nodesWithErrors()}}},
-                   {"consistency", {{"outliers", outliers_.size()}}},
-                   {"links", {{"ran", !pairs_.is_null()}, {"failures", pair_failures_}}},
-                   {"collectives", {{"ran", !collectives_.empty()}, {"failures", collective_failures_}}}};
+  doc["phases"] = {
+      {"node", {{"nodes_with_errors", nodesWithErrors()}}},
+      {"consistency", {{"outliers", outliers_.size()}, {"subnet_plans", subnetPlansToJson(subnet_plans_)}}},
+      {"links", {{"ran", !pairs_.is_null()}, {"failures", pair_failures_}}},
+      {"collectives", {{"ran", !collectives_.empty()}, {"failures", collective_failures_}}}};
   for (const auto& [phase, seconds] : seconds_) {
     if (phase == "connect") {
       doc["phases"]["links"]["connect_seconds"] = seconds;

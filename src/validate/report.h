@@ -16,6 +16,7 @@
 #include "bench/run.h"
 #include "bench/transport.h"
 #include "validate/consistency.h"
+#include "validate/subnet_plan.h"
 
 namespace railkit::validate {
 
@@ -31,6 +32,7 @@ class Report {
   int nodesWithErrors() const;
   // Phase 2.
   void setOutliers(std::vector<Outlier> outliers);
+  void setSubnetPlans(std::vector<RailPlan> plans) { subnet_plans_ = std::move(plans); }
   // Where each rank's data plane is (host, interface, address).
   void setPeers(const bench::Transport& transport);
   // Phase 3: bench pairs' document and its slow-link / suspect-node lines.
@@ -61,7 +63,8 @@ class Report {
   nlohmann::json settings_;
   std::vector<nlohmann::json> nodes_;
   std::vector<std::string> labels_;
-  std::vector<Outlier> outliers_;
+  std::vector<Outlier> outliers_;  // the subnet plan's among them
+  std::vector<RailPlan> subnet_plans_;
   nlohmann::json pairs_;  // null until phase 3 ran
   std::vector<std::string> pair_failures_;
   std::vector<int> suspect_ranks_;

@@ -42,8 +42,9 @@ std::vector<std::string> nodeLabels(const std::vector<nlohmann::json>& reports) 
   return labels;
 }
 
-std::vector<Outlier> compareNodes(const std::vector<nlohmann::json>& reports,
-                                  const std::vector<std::string>& labels) {
+// Phase 2: the value outliers, then the subnet plan's (its outliers appended).
+SubnetPlans compareNodes(const std::vector<nlohmann::json>& reports, const std::vector<std::string>& labels,
+                         std::vector<Outlier>& outliers) {
   std::vector<NodeAttributes> nodes;
   for (std::size_t i = 0; i < reports.size(); ++i) {
     auto attributes = attributesFromJson(reports[i]["attributes"]);
@@ -51,7 +52,10 @@ std::vector<Outlier> compareNodes(const std::vector<nlohmann::json>& reports,
     if (attributes) (void)applyAttributeLabels(reports[i]["attribute_labels"], *attributes);
     nodes.push_back({labels[i], attributes ? *attributes : std::vector<NodeAttribute>{}});
   }
-  return findOutliers(nodes);
+  outliers = findOutliers(nodes);
+  SubnetPlans plans = findSubnetPlans(nodes);
+  outliers.insert(outliers.end(), plans.outliers.begin(), plans.outliers.end());
+  return plans;
 }
 
 // The slowest node bounds a collective: its data NIC rate is the graded bound.
@@ -190,10 +194,13 @@ Status checkNodes(const ValidateConfig& config, const NodeInput& node, bench::Bo
   report.setSeconds("node", secondsSince(phase_start));
   phase_start = std::chrono::steady_clock::now();
   say(progress(1, fmt::format("node: {} of {} node(s) with errors", report.nodesWithErrors(), n)));
-  auto outliers = compareNodes(report.nodes(), labels);
+  std::vector<Outlier> outliers;
+  SubnetPlans plans = compareNodes(report.nodes(), labels, outliers);
   say(progress(2, fmt::format("consistency: {} outlier(s)", outliers.size())));
+  for (const auto& line : formatSubnetPlans(plans.rails)) say("#   subnet plan " + line + "\n");
   for (const auto& line : formatOutliers(outliers, n)) say("#   " + line + "\n");
   report.setOutliers(outliers);
+  report.setSubnetPlans(std::move(plans.rails));
   report.setSeconds("consistency", secondsSince(phase_start));
   return okStatus();
 }

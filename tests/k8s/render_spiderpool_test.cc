@@ -10,7 +10,7 @@
 #include <set>
 
 #include "../cli/cli_run.h"
-#include "k8s/ipv4.h"
+#include "core/ipv4.h"
 #include "k8s/lint/lint.h"
 #include "k8s/render/parts.h"
 #include "k8s/render/render.h"

@@ -12,8 +12,8 @@
 #include <utility>
 #include <vector>
 
+#include "core/ipv4.h"
 #include "core/result.h"
-#include "k8s/ipv4.h"
 #include "k8s/render/profile.h"
 
 namespace railkit::k8s::render {

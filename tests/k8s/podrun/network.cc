@@ -3,7 +3,7 @@
 #include <nlohmann/json.hpp>
 #include <set>
 
-#include "k8s/ipv4.h"
+#include "core/ipv4.h"
 #include "k8s/lint/rules/spiderpool.h"
 
 namespace railkit::podrun {
@@ -199,8 +199,8 @@ Result<std::optional<PoolLease>> SpiderpoolIpam::lease(const std::string& networ
       if (pool.kind != "SpiderIPPool" || !k8s::rules::poolNameMatches(reference, pool.name) ||
           !takesNode(*pool.root, node))
         continue;
-      auto subnet = k8s::parseIpv4Net(
-          pool.root->at({"spec", "subnet"}) ? pool.root->at({"spec", "subnet"})->text() : "");
+      auto subnet =
+          parseIpv4Net(pool.root->at({"spec", "subnet"}) ? pool.root->at({"spec", "subnet"})->text() : "");
       const YamlNode* ips = pool.root->at({"spec", "ips"});
       if (!subnet || ips == nullptr || !ips->isSeq() || ips->items.empty())
         return makeError(ErrorCode::kInvalidInput,
@@ -220,7 +220,7 @@ Result<std::optional<PoolLease>> SpiderpoolIpam::lease(const std::string& networ
         }
         ++used;
         PoolLease lease;
-        lease.address = k8s::ipv4Text(range->first + skip) + "/" + std::to_string(subnet->prefix);
+        lease.address = ipv4Text(range->first + skip) + "/" + std::to_string(subnet->prefix);
         const YamlNode* gateway = pool.root->at({"spec", "gateway"});
         if (gateway != nullptr && !gateway->text().empty())
           lease.gateway = gateway->text() + "/" + std::to_string(subnet->prefix);

@@ -10,7 +10,7 @@
 #include <utility>
 #include <vector>
 
-#include "k8s/ipv4.h"
+#include "core/ipv4.h"
 #include "k8s/lint/lint.h"
 
 namespace railkit::k8s::rules {

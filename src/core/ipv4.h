@@ -1,13 +1,14 @@
 #pragma once
-// IPv4 networks as manifests write them ("172.17.0.0/24", "172.17.0.1"):
-// Spiderpool's subnet plans (render) and the checks of SpiderIPPool objects
-// (lint) do their address arithmetic here.
+// IPv4 networks as manifests and interfaces write them ("172.17.0.0/24",
+// "172.17.0.1"): Spiderpool's subnet plans (render), the checks of
+// SpiderIPPool objects (lint) and validate's subnet plan per rail do their
+// address arithmetic here.
 #include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
 
-namespace railkit::k8s {
+namespace railkit {
 
 struct Ipv4Net {
   uint32_t address = 0;  // host order; may have host bits set (see hostBits)
@@ -31,4 +32,4 @@ std::string ipv4Text(uint32_t address);
 // NETWORK/PREFIX of `net` (host bits dropped).
 std::string ipv4NetText(const Ipv4Net& net);
 
-}  // namespace railkit::k8s
+}  // namespace railkit

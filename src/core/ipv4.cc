@@ -1,6 +1,6 @@
-#include "k8s/ipv4.h"
+#include "core/ipv4.h"
 
-namespace railkit::k8s {
+namespace railkit {
 
 std::optional<uint32_t> parseIpv4Address(std::string_view text) {
   uint32_t out = 0;
@@ -47,4 +47,4 @@ std::string ipv4NetText(const Ipv4Net& net) {
   return ipv4Text(net.network()) + "/" + std::to_string(net.prefix);
 }
 
-}  // namespace railkit::k8s
+}  // namespace railkit
