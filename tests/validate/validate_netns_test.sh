@@ -51,8 +51,7 @@ for ((i = 1; i <= n; i++)); do
   "$node_root" "$RK_WORK/root$i" "${flags[@]}" || { echo "FAIL: railkit_node_root node$i" >&2; exit 1; }
 done
 if [[ $mode == broken || $mode == degraded ]]; then
-  command -v tc >/dev/null || rk_skip "tc (iproute2) not found"
-  rk_exec 4 tc qdisc add dev net1 root tbf rate 10mbit burst 64kb latency 100ms || rk_skip "cannot add a tbf qdisc here"
+  rk_throttle 4 10mbit
 fi
 
 export MASTER_ADDR=$(rk_ctrl_ip 1) MASTER_PORT=29500 WORLD_SIZE=$n

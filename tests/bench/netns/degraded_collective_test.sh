@@ -7,10 +7,8 @@
 set -euo pipefail
 source "$(dirname "$0")/netns_lib.sh"
 rk=$1 n=4 bad=4
-command -v tc >/dev/null || rk_skip "tc (iproute2) not found"
 rk_netns_setup "$n"
-rk_exec "$bad" tc qdisc add dev net1 root tbf rate 100mbit burst 64kb latency 100ms \
-  || rk_skip "cannot add a tbf qdisc here"
+rk_throttle "$bad" 100mbit
 export MASTER_ADDR=$(rk_ctrl_ip 1) MASTER_PORT=29500 WORLD_SIZE=$n
 pids=()
 for ((i = 1; i <= n; i++)); do

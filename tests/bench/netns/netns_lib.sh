@@ -25,6 +25,13 @@ rk_node() { echo "${RK_PREFIX}n$1"; }
 rk_ctrl_ip() { echo "${RK_CTRL_NET}.$(( $1 + 10 ))"; }
 rk_data_ip() { echo "${RK_DATA_NET}.$(( $1 + 10 ))"; }
 rk_exec() { local i=$1; shift; ip netns exec "$(rk_node "$i")" "$@"; }
+# rk_throttle I RATE: node I's net1 limited to RATE (tc tbf, e.g. 100mbit); skips
+# the test where tc or the tbf qdisc is missing.
+rk_throttle() {
+  command -v tc >/dev/null || rk_skip "tc (iproute2) not found"
+  rk_exec "$1" tc qdisc add dev net1 root tbf rate "$2" burst 64kb latency 100ms \
+    || rk_skip "cannot add a tbf qdisc here"
+}
 
 rk_cleanup() {
   local i pids

@@ -9,10 +9,9 @@
 set -euo pipefail
 source "$(dirname "$0")/netns_lib.sh"
 rk=$1 n=2
-command -v tc >/dev/null || rk_skip "tc (iproute2) not found"
 rk_netns_setup "$n"
 for ((i = 1; i <= n; i++)); do
-  rk_exec "$i" tc qdisc add dev net1 root tbf rate 200mbit burst 64kb latency 100ms || rk_skip "cannot add a tbf qdisc here"
+  rk_throttle "$i" 200mbit
 done
 export MASTER_ADDR=$(rk_ctrl_ip 1) WORLD_SIZE=$n
 port=29600
