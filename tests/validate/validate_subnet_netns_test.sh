@@ -33,9 +33,11 @@ rail_net() { echo "198.18.$((31 + $1))"; }  # rail_net R: rail R's /24
 addr() {
   if [[ $plan == shared ]]; then echo "$(rail_net "$2").$((10 + $1))/24"; return; fi
   if [[ $plan == outlier && $1 -eq 4 && $2 -eq 2 ]]; then echo "$(rail_net 1).$((32 * 3 + 4))/27"; return; fi
-  echo "$(rail_net "$2").$((32 * ($1 - 1) + 1))/27"
+  echo "$(rail_net "$2").$((32 * ($1 - 1) + 2))/27"
 }
-gateway() { echo "$(rail_net "$2").$((32 * ($1 - 1) + 30))"; }
+# The block's first address, as render's spiderpool-rail-routes.sh and
+# Spiderpool's setNicAddr.sh (IPV4_GATEWAY) take the leaf's.
+gateway() { echo "$(rail_net "$2").$((32 * ($1 - 1) + 1))"; }
 
 rk_netns_begin
 for ((i = 1; i <= n; i++)); do
