@@ -64,8 +64,9 @@ bool sharedPlan(const std::vector<Member>& members, RailAnalysis& out) {
 // Each node its own block of the rail's range. Off the plan: a block of
 // another size than most; a block without which the range around the others
 // is 256 times smaller or more (8 prefix bits: an address from elsewhere);
-// a block that shares addresses with another rail's and sits outside the
-// range of this rail's other blocks.
+// a block without which the rail's range no longer reaches another rail's
+// blocks; a block that shares addresses with another rail's and sits outside
+// the range of this rail's other blocks.
 void exclusivePlan(const std::vector<Member>& members, const std::vector<Ipv4Net>& other_rails_blocks,
                    RailAnalysis& out) {
   constexpr int kForeignBits = 8;
