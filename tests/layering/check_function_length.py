@@ -99,16 +99,21 @@ def head_kind(head):
     if re.search(r'\bextern\s*"\s*"\s*$', head):
         return 'scope', None
     depth = 0
+    angles = 0  # template parameter lists: `template <typename T = int>`
     first_paren = None
     has_eq = False
     for k, ch in enumerate(head):
-        if ch in '(<[' and ch == '(' and depth == 0 and first_paren is None:
+        if ch == '(' and depth == 0 and first_paren is None:
             first_paren = k
         if ch == '(':
             depth += 1
         elif ch == ')':
             depth -= 1
-        elif ch == '=' and depth == 0 and first_paren is None:
+        elif ch == '<' and first_paren is None:
+            angles += 1
+        elif ch == '>' and first_paren is None and angles > 0:
+            angles -= 1
+        elif ch == '=' and depth == 0 and angles == 0 and first_paren is None:
             prev = head[k - 1] if k else ''
             nxt = head[k + 1] if k + 1 < len(head) else ''
             if prev not in '=!<>' and nxt != '=' and 'operator' not in words:
