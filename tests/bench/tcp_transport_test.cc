@@ -514,7 +514,7 @@ TEST(BenchTcpTransport, ARefusedStreamIsDialledAgainUntilThePeerListens) {
   TwoRankDirectories dirs(port, std::string(kDataCookieBytes, 'c'));
   auto options = transportOptions(2, std::chrono::seconds(10));
   std::vector<int> taken;
-  std::atomic<bool> done{false};
+  testing::Event accepted;  // the acceptor took the dialler's streams
   std::thread lower([&] {
     // Not an ordering: a peer slow to listen is what is tested, and the
     // dialler is refused meanwhile.
@@ -526,10 +526,10 @@ TEST(BenchTcpTransport, ARefusedStreamIsDialledAgainUntilThePeerListens) {
     tcp::StreamAcceptor acceptor(dirs.lower, 0, 2, options, [&](int r, const std::vector<int>& fds) {
       EXPECT_EQ(r, 1);
       taken = fds;
-      done = true;
+      accepted.set();
     });
     ASSERT_TRUE(acceptor.start().has_value());
-    for (int i = 0; i < 100 && !done; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    EXPECT_TRUE(accepted.waitFor(std::chrono::seconds(10))) << "no streams accepted within 10 s";
     acceptor.stop();
     closeFd(*listener);
   });
@@ -580,22 +580,21 @@ TEST(BenchTcpTransport, AStreamClosedBeforeItsAcknowledgementIsDialledAgain) {
   TwoRankDirectories dirs(port, std::string(kDataCookieBytes, 'c'));
   dirs.lower.listener = *listener;
   auto options = transportOptions(1, std::chrono::seconds(10));
-  std::atomic<bool> done{false};
+  testing::Event accepted;  // the acceptor took the dialler's streams
   std::thread lower([&] {
     auto first = acceptUntil(*listener, Clock::now() + std::chrono::seconds(5));
     ASSERT_TRUE(first.has_value());
     closeFd(*first);  // dropped without an acknowledgement
     tcp::StreamAcceptor acceptor(dirs.lower, 0, 1, options, [&](int, const std::vector<int>& fds) {
       for (int fd : fds) closeFd(fd);
-      done = true;
+      accepted.set();
     });
     ASSERT_TRUE(acceptor.start().has_value());
-    for (int i = 0; i < 100 && !done; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    EXPECT_TRUE(accepted.waitFor(std::chrono::seconds(10))) << "no streams accepted within 10 s";
   });
   auto fds = tcp::dialPeer(dirs.higher, 1, 0, 1, options, Clock::now() + std::chrono::seconds(10));
   lower.join();
   ASSERT_TRUE(fds.has_value()) << fds.error().message;
-  EXPECT_TRUE(done.load());
   for (int fd : *fds) closeFd(fd);
   closeFd(*listener);
 }
