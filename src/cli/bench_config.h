@@ -5,6 +5,7 @@
 #include <functional>
 
 #include "bench/bench_flags.h"
+#include "bench/bench_options.h"
 #include "bench/rank_processes.h"
 #include "bench/run.h"
 #include "cli/command.h"
@@ -16,11 +17,10 @@ namespace railkit::cli {
 // A rank exiting 2 (usage) or worse stops the others; a crash counts as 3.
 inline constexpr bench::SuperviseStatuses kRankStatuses{kExitOk, kExitUsage, kExitIncomplete};
 
-// --backend, --data-if, --ctrl-if, --local, --job-id, --job-token(-file),
-// --bootstrap-timeout, --stall-timeout, --connections, --expect-line-rate[=F],
-// --nic-gbps, --nccl-lib, --ucx-lib, --mpi-lib. After parsing, the caller sets
+// The options of bench::benchOptions() that `which` takes (validate: the
+// shared rows), each checked while parsing. After parsing, the caller sets
 // flags.expect_line_rate_set from the count of --expect-line-rate.
-void addLaunchFlags(CLI::App& command, bench::BenchFlags& flags);
+void addBenchOptions(CLI::App& command, bench::BenchFlags& flags, bench::Command which);
 
 // Every flag checked, then the launcher, interfaces and data NICs resolved.
 // `nic_root` is where the data NICs' rates are read (--expect-line-rate

@@ -150,12 +150,8 @@ void registerValidate(CLI::App& app, CommandContext& context) {
       "Certify a cluster's RDMA fabric in one launch: every node, their consistency, every "
       "link and the collectives (one rank per node)");
   auto cli = std::make_shared<ValidateCli>();
+  cli->flags = bench::defaultFlags(bench::Command::kValidate);
   bench::BenchFlags* f = &cli->flags;
-  f->min_bytes = "1M";
-  f->max_bytes = "64M";
-  f->factor = "4";
-  f->iters = 10;
-  f->warmup = 2;
   cmd->add_option("--root", cli->root,
                   "Phase 1 reads this snapshot (directory or .tar.gz) instead of this machine");
   cmd->add_option("--expect-nics", cli->expect_nics,
@@ -165,21 +161,6 @@ void registerValidate(CLI::App& app, CommandContext& context) {
   cmd->add_option("--rails", cli->rails,
                   "the data rails, in NCCL_IB_HCA syntax (default NCCL_IB_HCA; unset: every RDMA port)");
   cmd->add_option("--ops", cli->ops, "collectives of phase 4, comma-separated")->capture_default_str();
-  cmd->add_option("-b,--minbytes", f->min_bytes, "phase 4: smallest size (K/M/G suffixes)")
-      ->capture_default_str()
-      ->check(sizeValue());
-  cmd->add_option("-e,--maxbytes", f->max_bytes, "phase 4: largest size")
-      ->capture_default_str()
-      ->check(sizeValue());
-  cmd->add_option("-f,--stepfactor", f->factor, "phase 4: multiply the size by this each step")
-      ->capture_default_str();
-  cmd->add_option("-n,--iters", f->iters, "phase 4: timed iterations")
-      ->capture_default_str()
-      ->check(wholeNumber(1, bench::kMaxIters,
-                          "at least 1 timed iteration (up to " + std::to_string(bench::kMaxIters) + ")"));
-  cmd->add_option("-w,--warmup_iters", f->warmup, "phase 4: warm-up iterations")
-      ->capture_default_str()
-      ->check(wholeNumber(0, bench::kMaxIters));
   cmd->add_option("--collectives-budget", cli->collectives_budget,
                   "phase 4: seconds its sweep may take at the slowest link phase 3 measured; larger sizes "
                   "(then iterations) are cut to fit")
@@ -197,7 +178,7 @@ void registerValidate(CLI::App& app, CommandContext& context) {
   cmd->add_flag("--fail-fast", cli->fail_fast, "stop after phases 1-2 when a node fails or differs");
   cmd->add_flag("--list-rules", cli->list_rules,
                 "List the ids validate raises itself (phase 1 also reports doctor's: doctor --list-rules)");
-  addLaunchFlags(*cmd, *f);
+  addBenchOptions(*cmd, *f, bench::Command::kValidate);
   addOutputFlags(*cmd, cli->output);
   cmd->callback([&context, cli, cmd] {
     cli->flags.op = "all_reduce";
