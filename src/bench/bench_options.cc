@@ -230,12 +230,12 @@ std::vector<BenchOption> makeTable() {
   return t;
 }
 
-std::string found(const BenchOption& o, const std::string& text) {
+std::string found(const OptionSpec& o, const std::string& text) {
   return "expected " + expectedText(o) + ", found '" + text.substr(0, 40) + (text.size() > 40 ? "...'" : "'");
 }
 
 // `value` is the number when the option is numeric and the text read as one.
-std::string problem(const BenchOption& o, std::optional<double> value, const std::string& text) {
+std::string problem(const OptionSpec& o, std::optional<double> value, const std::string& text) {
   switch (o.check) {
     case OptionCheck::kWhole:
       if (!value || *value != std::floor(*value) || *value < o.lo || *value > o.hi) return found(o, text);
@@ -247,7 +247,8 @@ std::string problem(const BenchOption& o, std::optional<double> value, const std
     case OptionCheck::kSize: {
       auto size = parseSize(text);
       if (!size && *o.meaning == '\0') return size.error().message;
-      if (!size || static_cast<double>(*size) > o.hi) return found(o, text);
+      if (!size || static_cast<double>(*size) < o.lo || static_cast<double>(*size) > o.hi)
+        return found(o, text);
       return "";
     }
     case OptionCheck::kChoice:
@@ -256,23 +257,6 @@ std::string problem(const BenchOption& o, std::optional<double> value, const std
       return found(o, text);
     default: return "";
   }
-}
-
-void applyDefault(const BenchOption& o, const char* text, BenchFlags& flags) {
-  std::visit(
-      [&](auto member) {
-        using T = std::remove_reference_t<decltype(flags.*member)>;
-        if constexpr (std::is_same_v<T, std::string>) {
-          flags.*member = text;
-        } else if constexpr (std::is_same_v<T, int>) {
-          flags.*member = static_cast<int>(parseInt(text).value_or(0));
-        } else if constexpr (std::is_same_v<T, double> || std::is_same_v<T, std::optional<double>>) {
-          flags.*member = parseDouble(text).value_or(0);
-        } else {
-          flags.*member = std::string_view(text) == "true";
-        }
-      },
-      o.field);
 }
 
 }  // namespace
@@ -289,14 +273,14 @@ std::vector<const BenchOption*> optionsOf(Command command) {
   return out;
 }
 
-std::string optionLabel(const BenchOption& option) {
+std::string optionLabel(const OptionSpec& option) {
   std::string label = option.names;
   for (auto& c : label)
     if (c == ',') c = '/';
   return label;
 }
 
-std::string expectedText(const BenchOption& o) {
+std::string expectedText(const OptionSpec& o) {
   if (*o.meaning != '\0') return o.meaning;
   std::string unit = o.unit;
   switch (o.check) {
@@ -322,7 +306,7 @@ std::string expectedText(const BenchOption& o) {
   }
 }
 
-std::string checkOptionText(const BenchOption& option, const std::string& text) {
+std::string checkOptionText(const OptionSpec& option, const std::string& text) {
   std::optional<double> value;
   if (option.check == OptionCheck::kWhole) {
     if (auto v = parseInt(text)) value = static_cast<double>(*v);
@@ -336,16 +320,16 @@ BenchFlags defaultFlags(Command command) {
   BenchFlags flags;
   if (command == Command::kBench) return flags;
   for (const auto* o : optionsOf(command))
-    if (o->validate_default) applyDefault(*o, o->validate_default, flags);
+    if (o->validate_default) setFromText(flags, o->field, o->validate_default);
   return flags;
 }
 
 BenchFlags::BenchFlags() {
   for (const auto& o : benchOptions())
-    if (o.bench_default) applyDefault(o, o.bench_default, *this);
+    if (o.bench_default) setFromText(*this, o.field, o.bench_default);
 }
 
-std::string defaultText(const BenchOption& option, Command command) {
+std::string defaultText(const OptionSpec& option, Command command) {
   if (command == Command::kValidate && option.validate_default) return option.validate_default;
   return option.bench_default ? option.bench_default : "";
 }

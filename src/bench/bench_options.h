@@ -9,10 +9,13 @@
 #include <limits>
 #include <optional>
 #include <string>
+#include <string_view>
+#include <type_traits>
 #include <variant>
 #include <vector>
 
 #include "bench/bench_flags.h"
+#include "core/strings.h"
 
 namespace railkit::bench {
 
@@ -36,9 +39,11 @@ enum class Command { kBench, kValidate };
 
 inline constexpr double kUnbounded = std::numeric_limits<double>::infinity();
 
-struct BenchOption {
+// What the CLI, the checks and the docs read of an option, whichever flags
+// struct it sets (bench's BenchFlags here, validate's own in
+// validate/validate_options.h).
+struct OptionSpec {
   const char* names = "";  // CLI11's spelling: "-n,--iters", "--backend"
-  FlagField field;
   OptionCheck check = OptionCheck::kText;
   double lo = 0, hi = kUnbounded;
   bool lo_open = false;
@@ -55,8 +60,12 @@ struct BenchOption {
   const char* help = "";                   // the --help line
   const char* validate_help = nullptr;     // nullptr: help
   const char* details = "";                // appended to help in the docs only
-  OptionUse use = OptionUse::kBoth;
-  const char* switch_value = nullptr;  // kSwitchWithValue: the value of the bare flag
+  OptionUse use = OptionUse::kBoth;        // a bench row: does validate share it
+  const char* switch_value = nullptr;      // kSwitchWithValue: the value of the bare flag
+};
+
+struct BenchOption : OptionSpec {
+  FlagField field;
 };
 
 // The table, in --help and docs order.
@@ -66,23 +75,43 @@ const std::vector<BenchOption>& benchOptions();
 std::vector<const BenchOption*> optionsOf(Command command);
 
 // "-n/--iters" for messages; "--backend" for a long name alone.
-std::string optionLabel(const BenchOption& option);
+std::string optionLabel(const OptionSpec& option);
 
 // What a valid value is: "1 to 1000000 timed iterations", "seconds above 0
 // up to 86400", "one of sum prod min max".
-std::string expectedText(const BenchOption& option);
+std::string expectedText(const OptionSpec& option);
 
 // Empty when `text`, as the user wrote it, is a valid value of `option`;
 // else "expected <expectedText>, found '<text>'". The CLI checks each value
 // with this while it parses.
-std::string checkOptionText(const BenchOption& option, const std::string& text);
+std::string checkOptionText(const OptionSpec& option, const std::string& text);
 
 // The flags of `command` with every tabled default applied (bench's
 // BenchFlags{} already holds bench's defaults).
 BenchFlags defaultFlags(Command command);
 
 // The default of `option` for `command` as the docs show it ("" when none).
-std::string defaultText(const BenchOption& option, Command command);
+std::string defaultText(const OptionSpec& option, Command command);
+
+// Sets the member `field` (a variant of member pointers) of `flags` from
+// `text` as a default is written in a table.
+template <class Flags, class Field>
+void setFromText(Flags& flags, const Field& field, const char* text) {
+  std::visit(
+      [&](auto member) {
+        using T = std::remove_reference_t<decltype(flags.*member)>;
+        if constexpr (std::is_same_v<T, std::string>) {
+          flags.*member = text;
+        } else if constexpr (std::is_same_v<T, int> || std::is_same_v<T, std::optional<int>>) {
+          flags.*member = static_cast<int>(parseInt(text).value_or(0));
+        } else if constexpr (std::is_same_v<T, double> || std::is_same_v<T, std::optional<double>>) {
+          flags.*member = parseDouble(text).value_or(0);
+        } else {
+          flags.*member = std::string_view(text) == "true";
+        }
+      },
+      field);
+}
 
 // Every tabled option of `flags` that was given (or has a default) within
 // its bounds: the first one out of them as kUsage "-n/--iters: expected ...,

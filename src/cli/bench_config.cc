@@ -7,8 +7,6 @@
 
 #include <algorithm>
 #include <cstdio>
-#include <type_traits>
-#include <variant>
 
 #include "bench/bench_options.h"
 #include "bench/datatype.h"
@@ -19,7 +17,6 @@
 #include "bench/socket_util.h"
 #include "bench/sweep.h"
 #include "cli/command.h"
-#include "cli/flag_checks.h"
 #include "core/strings.h"
 
 namespace railkit::cli {
@@ -177,39 +174,6 @@ Result<std::vector<std::string>> selectInterfaces(const BenchFlags& f, const Env
   return names;
 }
 
-// One row of the table as a CLI11 option of `which`, checked while the
-// command line is parsed with the check validateBenchFlags runs.
-void addTabledOption(CLI::App& command, BenchFlags& flags, const bench::BenchOption& o,
-                     bench::Command which) {
-  std::string help = which == bench::Command::kValidate && o.validate_help ? o.validate_help : o.help;
-  CLI::Option* option = std::visit(
-      [&](auto member) -> CLI::Option* {
-        auto& value = flags.*member;
-        using T = std::remove_reference_t<decltype(value)>;
-        if constexpr (std::is_same_v<T, bool>) {
-          return command.add_flag(o.names, value, help);
-        } else if constexpr (std::is_same_v<T, std::string>) {
-          if (o.check == bench::OptionCheck::kSwitchWithValue) {
-            // A flag with an optional =F, as in logs: a separate word after
-            // it stays an argument of its own (never taken for F).
-            return command.add_flag(std::string(o.names) + "{" + o.switch_value + "}", value, help)
-                ->type_name("F");
-          }
-          return command.add_option(o.names, value, help);
-        } else {
-          return command.add_option(o.names, value, help);
-        }
-      },
-      o.field);
-  if (!bench::defaultText(o, which).empty()) option->capture_default_str();
-  if (o.check == bench::OptionCheck::kText || o.check == bench::OptionCheck::kSwitch ||
-      o.check == bench::OptionCheck::kSwitchWithValue)
-    return;
-  const bench::BenchOption* row = &o;  // the table lives as long as the program
-  option->check(CLI::Validator([row](std::string& value) { return bench::checkOptionText(*row, value); },
-                               bench::expectedText(o)));
-}
-
 }  // namespace
 
 Result<bench::BenchConfig> makeBenchConfig(const BenchFlags& f, const Environment& env,
@@ -247,7 +211,10 @@ Result<bench::BenchConfig> makeBenchConfig(const BenchFlags& f, const Environmen
 }
 
 void addBenchOptions(CLI::App& command, BenchFlags& flags, bench::Command which) {
-  for (const bench::BenchOption* o : bench::optionsOf(which)) addTabledOption(command, flags, *o, which);
+  for (const bench::BenchOption* o : bench::optionsOf(which)) {
+    const char* help = which == bench::Command::kValidate && o->validate_help ? o->validate_help : o->help;
+    addTabledOption(command, flags, *o, help, !bench::defaultText(*o, which).empty());
+  }
 }
 
 Status probeBackendOnce(const bench::BenchConfig& c) {

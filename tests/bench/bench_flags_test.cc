@@ -9,6 +9,7 @@
 #include <functional>
 #include <limits>
 #include <set>
+#include <sstream>
 #include <variant>
 
 #include "bench/bench_options.h"
@@ -115,6 +116,57 @@ TEST(BenchOptions, DefaultsPassTheirOwnChecks) {
   // validate's phase 4 sweeps a range of sizes where bench's default is one.
   EXPECT_NE(v.min_bytes, v.max_bytes);
   EXPECT_EQ(local().min_bytes, local().max_bytes);
+}
+
+// nccl-tests command lines as public repositories run them: every flag letter
+// railkit shares with nccl-tests takes the value as written there, and a
+// type railkit lacks (-d half) is refused naming the ones it has. -g, -t, -z
+// and -R are nccl-tests' own (GPUs per thread, threads, blocking, buffer
+// registration): railkit runs one rank per GPU and has none of them.
+TEST(BenchOptions, RealNcclTestsCommandLines) {
+  struct Case {
+    const char* source;
+    const char* args;
+  };
+  const Case cases[] = {
+      {"https://github.com/aws/deep-learning-containers/blob/HEAD/test/sagemaker_tests/healthcheck_tests/"
+       "nccl_test.sh",
+       "-b 8 -e 128M -f 2 -g 8"},
+      {"https://github.com/aistabci/abci2.0benchmark/blob/HEAD/allreduce/nccl_anode.sh",
+       "-t 1 -g 1 -b 4 -e 32M -f 2 -n 100"},
+      {"https://github.com/FlagOpen/FlagPerf/blob/HEAD/base/toolkits/interconnect-MPI_intraserver/denglin/"
+       "GS40/"
+       "main.sh",
+       "-t 1 -g 1 -b 2M -e 32M -d float -o sum"},
+      {"https://github.com/sfantao/lumi-ai-workflow-tests/blob/HEAD/rccltest/rocm701.runfolder/run.sh",
+       "-z 1 -b 2M -e 2048M -f 2 -g 1 -t 1 -R 1 -n 80 -w 5 -d half"},
+  };
+  auto rowOf = [](const std::string& letter) -> const BenchOption* {
+    for (const auto& o : benchOptions())
+      if (std::string(o.names).rfind(letter + ",", 0) == 0) return &o;
+    return nullptr;
+  };
+  int checked = 0;
+  for (const auto& c : cases) {
+    std::istringstream words(c.args);
+    for (std::string flag, value; words >> flag >> value;) {
+      const BenchOption* row = rowOf(flag);
+      if (!row) {
+        EXPECT_NE(std::string("-g -t -z -R").find(flag), std::string::npos) << c.source << ": " << flag;
+        continue;
+      }
+      ++checked;
+      std::string problem = checkOptionText(*row, value);
+      if (flag == "-d" && value == "half") {
+        EXPECT_NE(problem.find("expected one of int8 uint8 int32 uint32 int64 uint64 float double"),
+                  std::string::npos)
+            << problem;
+      } else {
+        EXPECT_EQ(problem, "") << c.source << ": " << flag << " " << value;
+      }
+    }
+  }
+  EXPECT_EQ(checked, 17);
 }
 
 // Every bounded whole-number or numeric row refuses one past each bound and

@@ -28,6 +28,7 @@
 #include "k8s/lint/lint.h"
 #include "logs/catalogue.h"
 #include "logs/nccl/rule.h"
+#include "validate/validate_options.h"
 
 namespace fs = std::filesystem;
 
@@ -104,24 +105,40 @@ std::string ruleTable(const Table& table) {
   return out;
 }
 
-// The options `command` takes, from bench/bench_options.h.
-std::string optionTable(railkit::bench::Command command) {
+// One option's row of a docs table.
+std::string optionRow(const railkit::bench::OptionSpec& o, railkit::bench::Command command) {
   using railkit::bench::OptionCheck;
-  std::string out = "| flag | default | accepts | meaning |\n| --- | --- | --- | --- |\n";
-  for (const auto* o : railkit::bench::optionsOf(command)) {
-    std::string flags;
-    std::stringstream names(railkit::bench::optionLabel(*o));
-    for (std::string one; std::getline(names, one, '/');) flags += (flags.empty() ? "`" : ", `") + one + "`";
-    std::string value = railkit::bench::defaultText(*o, command);
-    if (o->check == OptionCheck::kSwitchWithValue) {
-      flags.insert(flags.size() - 1, "[=F]");
-      value = std::string("F = ") + o->switch_value;
-    }
-    std::string help =
-        command == railkit::bench::Command::kValidate && o->validate_help ? o->validate_help : o->help;
-    out += "| " + flags + " | " + (value.empty() ? "" : "`" + value + "`") + " | " +
-           cell(railkit::bench::expectedText(*o)) + " | " + cell(help + o->details) + " |\n";
+  std::string flags;
+  std::stringstream names(railkit::bench::optionLabel(o));
+  for (std::string one; std::getline(names, one, '/');) flags += (flags.empty() ? "`" : ", `") + one + "`";
+  std::string value = railkit::bench::defaultText(o, command);
+  if (o.check == OptionCheck::kSwitchWithValue) {
+    flags.insert(flags.size() - 1, "[=F]");
+    value = std::string("F = ") + o.switch_value;
   }
+  std::string help =
+      command == railkit::bench::Command::kValidate && o.validate_help ? o.validate_help : o.help;
+  return "| " + flags + " | " + (value.empty() ? "" : "`" + value + "`") + " | " +
+         cell(railkit::bench::expectedText(o)) + " | " + cell(help + o.details) + " |\n";
+}
+
+const std::string kOptionHeader = "| flag | default | accepts | meaning |\n| --- | --- | --- | --- |\n";
+
+// bench's options (bench/bench_options.h).
+std::string benchOptionTable() {
+  std::string out = kOptionHeader;
+  for (const auto* o : railkit::bench::optionsOf(railkit::bench::Command::kBench))
+    out += optionRow(*o, railkit::bench::Command::kBench);
+  return out;
+}
+
+// validate's own options (validate/validate_options.h), then the bench rows it shares.
+std::string validateOptionTable() {
+  using railkit::bench::Command;
+  std::string out = kOptionHeader;
+  for (const auto& o : railkit::validate::validateOptions()) out += optionRow(o, Command::kValidate);
+  for (const auto* o : railkit::bench::optionsOf(Command::kValidate))
+    out += optionRow(*o, Command::kValidate);
   return out;
 }
 
@@ -132,13 +149,12 @@ struct Region {
 };
 
 std::vector<Region> generatedRegions() {
-  using railkit::bench::Command;
   return {
       {"docs/doctor.md", "doctor-rules", ruleTable(railkit::doctor::allRules())},
       {"docs/lint.md", "lint-rules", ruleTable(railkit::k8s::allRules())},
       {"docs/logs.md", "logs-rules", ruleTable(railkit::logs::logsCatalogue())},
-      {"docs/bench.md", "bench-options", optionTable(Command::kBench)},
-      {"docs/validate.md", "validate-options", optionTable(Command::kValidate)},
+      {"docs/bench.md", "bench-options", benchOptionTable()},
+      {"docs/validate.md", "validate-options", validateOptionTable()},
   };
 }
 
@@ -188,6 +204,31 @@ TEST(ReferenceTables, CompareNamesTheFirstDifferingLine) {
   EXPECT_EQ(c.rewritten, "# t\n<!-- generated: x -->\n| a |\n| c |\n" + kEndMarker + "\ntail\n");
   EXPECT_NE(compareRegion("d.md", doc, "x", "| a |\n").error.find("d.md:4: "), std::string::npos);
   EXPECT_NE(compareRegion("d.md", doc, "y", "").error.find("no region"), std::string::npos);
+}
+
+// A table's default the CLI would refuse would show in --help and the docs
+// and fail every run that leaves the option out.
+TEST(ReferenceTables, ValidateDefaultsPassTheirOwnChecks) {
+  auto byName = [](const std::string& names) {
+    for (const auto& o : railkit::validate::validateOptions())
+      if (o.names == names) return o;
+    ADD_FAILURE() << "no row " << names;
+    return railkit::validate::ValidateOption{};
+  };
+  railkit::validate::ValidateFlags flags;
+  EXPECT_EQ(flags.pairs_iters, std::stoi(byName("--pairs-iters").bench_default));
+  EXPECT_EQ(flags.pairs_bytes, byName("--pairs-bytes").bench_default);
+  int with_default = 0;
+  for (const auto& o : railkit::validate::validateOptions()) {
+    std::string d = railkit::bench::defaultText(o, railkit::bench::Command::kValidate);
+    if (d.empty()) continue;
+    ++with_default;
+    EXPECT_EQ(railkit::bench::checkOptionText(o, d), "") << o.names;
+  }
+  EXPECT_GE(with_default, 5);
+  EXPECT_NE(railkit::bench::checkOptionText(byName("--pairs-bytes"), "0"), "");
+  EXPECT_NE(railkit::bench::checkOptionText(byName("--pairs-bytes"), "5G"), "");
+  EXPECT_EQ(railkit::bench::checkOptionText(byName("--pairs-bytes"), "4G"), "");
 }
 
 TEST(ReferenceTables, CommittedDocsMatchTheDeclarations) {
