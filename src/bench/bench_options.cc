@@ -245,6 +245,8 @@ std::string problem(const OptionSpec& o, std::optional<double> value, const std:
         return found(o, text);
       return "";
     case OptionCheck::kSize: {
+      // parseSize, the fuzzed parser, not CLI::AsSizeValue: that one reads
+      // "1.5M" and "1KiB", which nccl-tests does not.
       auto size = parseSize(text);
       if (!size && *o.meaning == '\0') return size.error().message;
       if (!size || static_cast<double>(*size) < o.lo || static_cast<double>(*size) > o.hi)
