@@ -77,8 +77,8 @@ fuzz: asan-build
 test: test-fast test-sanitize
 
 # The generated reference tables of docs/ (the rule tables of doctor, lint and
-# logs, the option tables of bench and validate), rewritten from their
-# declarations; the cli_rule_tables_test.ReferenceTables.* tests fail when a
+# logs, the option tables of bench and validate, render's modes), rewritten
+# from their declarations; the cli_rule_tables_test.ReferenceTables.* tests fail when a
 # committed table differs.
 .PHONY: docs
 docs:

@@ -4,7 +4,7 @@
 // function listed (logs).
 //
 // The reference tables of the docs (the rule tables of doctor, lint and logs,
-// the option tables of bench and validate) are generated from the same
+// the option tables of bench and validate, render's list of modes) are generated from the same
 // declarations: ReferenceTables fails when a committed table differs, naming
 // the file and its first differing line. With RAILKIT_WRITE_DOCS=1 it
 // rewrites them instead (`make docs`).
@@ -26,6 +26,7 @@
 #include "core/finding.h"
 #include "doctor/rule.h"
 #include "k8s/lint/lint.h"
+#include "k8s/render/profile.h"
 #include "logs/catalogue.h"
 #include "logs/nccl/rule.h"
 #include "validate/validate_options.h"
@@ -142,6 +143,18 @@ std::string validateOptionTable() {
   return out;
 }
 
+// The render modes in the order of their table (k8s/render/modes.cc).
+std::string modeList() {
+  std::string out =
+      "The modes, from the renderer table in `src/k8s/render/modes.cc`; the first is the default:";
+  const char* separator = " ";
+  for (const char* mode : railkit::k8s::render::modeNames()) {
+    out += separator + std::string("`") + mode + "`";
+    separator = ", ";
+  }
+  return out + ".\n";
+}
+
 struct Region {
   std::string file;  // relative to the source tree
   std::string name;  // <!-- generated: NAME -->
@@ -155,6 +168,7 @@ std::vector<Region> generatedRegions() {
       {"docs/logs.md", "logs-rules", ruleTable(railkit::logs::logsCatalogue())},
       {"docs/bench.md", "bench-options", benchOptionTable()},
       {"docs/validate.md", "validate-options", validateOptionTable()},
+      {"docs/render.md", "render-modes", modeList()},
   };
 }
 
