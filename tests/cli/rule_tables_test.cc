@@ -29,6 +29,7 @@
 #include "k8s/render/profile.h"
 #include "logs/catalogue.h"
 #include "logs/nccl/rule.h"
+#include "support/run_railkit.h"
 #include "validate/validate_options.h"
 
 namespace fs = std::filesystem;
@@ -243,6 +244,26 @@ TEST(ReferenceTables, ValidateDefaultsPassTheirOwnChecks) {
   EXPECT_NE(railkit::bench::checkOptionText(byName("--pairs-bytes"), "0"), "");
   EXPECT_NE(railkit::bench::checkOptionText(byName("--pairs-bytes"), "5G"), "");
   EXPECT_EQ(railkit::bench::checkOptionText(byName("--pairs-bytes"), "4G"), "");
+}
+
+// The CLI registers from the tables: bench's --help shows every bench row,
+// validate's its own rows and the shared ones only.
+TEST(ReferenceTables, HelpShowsTheTablesRows) {
+  using railkit::bench::OptionUse;
+  auto bench = railkit::testing::runRailkit({"bench", "--help"});
+  auto validate = railkit::testing::runRailkit({"validate", "--help"});
+  ASSERT_EQ(bench.exit_code, 0) << bench.err;
+  ASSERT_EQ(validate.exit_code, 0) << validate.err;
+  auto shown = [](const std::string& help, const std::string& names) {
+    return help.find("  " + names + " ") != std::string::npos ||
+           help.find("  " + names + "{") != std::string::npos;
+  };
+  for (const auto& o : railkit::bench::benchOptions()) {
+    EXPECT_TRUE(shown(bench.out, o.names)) << o.names;
+    EXPECT_EQ(shown(validate.out, o.names), o.use == OptionUse::kBoth) << o.names;
+  }
+  for (const auto& o : railkit::validate::validateOptions())
+    EXPECT_TRUE(shown(validate.out, o.names)) << o.names;
 }
 
 TEST(ReferenceTables, CommittedDocsMatchTheDeclarations) {
