@@ -8,7 +8,8 @@
 #              corpora; that build compiles while the plain tests run.
 # Extra targets: make dist (the release tarball), make image (the OCI image),
 #   make fuzz (each libFuzzer target fuzzes for FUZZ_SECONDS; make test only
-#   replays their seeds and past crashes).
+#   replays their seeds and past crashes), make docs (rewrites the generated
+#   rule and option tables of docs/).
 JOBS ?= $(shell nproc)
 BUILD ?= build
 ASAN_BUILD ?= build-asan
@@ -89,6 +90,16 @@ test: build
 	echo "== sanitizer tests ($(ASAN_BUILD))"; \
 	( cd $(ASAN_BUILD) && $(SANITIZER_ENV) ctest --output-on-failure -j $(JOBS) ) || exit $$?; \
 	exit $$plain
+
+# The generated reference tables of docs/ (the rule tables of doctor, lint and
+# logs, the option tables of bench and validate, render's modes), rewritten
+# from their declarations; the cli_rule_tables_test.ReferenceTables.* tests fail when a
+# committed table differs.
+.PHONY: docs
+docs:
+	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release >/dev/null
+	cmake --build $(BUILD) -j $(JOBS) --target cli_rule_tables_test
+	RAILKIT_WRITE_DOCS=1 ./$(BUILD)/tests/cli/cli_rule_tables_test --gtest_filter='ReferenceTables.*'
 
 clean:
 	rm -rf $(BUILD) $(ASAN_BUILD) dist

@@ -2,9 +2,10 @@
 
 #include <unistd.h>
 
-#include <cmath>
+#include <algorithm>
 #include <cstdio>
 
+#include "bench/bench_options.h"
 #include "bench/collectives/collective.h"
 #include "bench/job_token.h"
 #include "bench/rendezvous.h"
@@ -49,12 +50,6 @@ std::string bytesText(long double bytes) {
   }
   char buf[64];
   std::snprintf(buf, sizeof buf, u == 0 ? "%.0Lf %s" : "%.1Lf %s", bytes, units[u]);
-  return buf;
-}
-
-std::string num(double v) {
-  char buf[64];
-  std::snprintf(buf, sizeof buf, "%g", v);
   return buf;
 }
 
@@ -184,85 +179,25 @@ long double bufferBytesPerRank(const std::string& op, std::uint64_t max_bytes) {
   return 2 * std::max<long double>(b, 1);
 }
 
-Status validateBenchFlags(const BenchFlags& f, const Launch& launch, std::uint64_t memory_bytes) {
+namespace {
+
+// The op is a collective, all, p2p or pairs; -r names a rank of this job.
+Status checkOpAndRoot(const BenchFlags& f, const Launch& launch) {
   if (f.op != "all" && f.op != "p2p" && f.op != "pairs" && findCollective(f.op) == nullptr) {
     std::string known;
     for (const auto& c : collectives()) known += std::string(c.name) + " ";
     return tl::unexpected(usage("unknown op " + quoted(f.op) + " (" + known + "all p2p pairs)"));
   }
-  if (f.backend != "tcp" && f.backend != "ucx" && f.backend != "nccl") {
-    return tl::unexpected(usage("--backend: unknown backend " + quoted(f.backend) + " (tcp ucx nccl)"));
-  }
-  if (auto s = inRange(f.iters >= 1 && f.iters <= kMaxIters,
-                       "-n/--iters: expected at least 1 timed iteration (up to " + std::to_string(kMaxIters) +
-                           "), found " + std::to_string(f.iters));
-      !s) {
-    return s;
-  }
-  if (auto s = inRange(f.warmup >= 0 && f.warmup <= kMaxIters, "-w/--warmup_iters: expected 0 to " +
-                                                                   std::to_string(kMaxIters) + ", found " +
-                                                                   std::to_string(f.warmup));
-      !s) {
-    return s;
-  }
-  if (auto s = inRange(f.check == 0 || f.check == 1,
-                       "-c/--check: expected 0 or 1, found " + std::to_string(f.check));
-      !s)
-    return s;
-  if (auto s = inRange(f.average >= 0 && f.average <= 3,
-                       "-a/--average: expected 0 (rank 0), 1 (mean), 2 (min) or 3 (max), found " +
-                           std::to_string(f.average));
-      !s) {
-    return s;
-  }
-  if (auto s =
-          inRange(f.root >= 0 && f.root < launch.size,
-                  "-r/--root: rank " + std::to_string(f.root) + " is not in this job of " +
-                      std::to_string(launch.size) + " rank(s) (0.." + std::to_string(launch.size - 1) + ")");
-      !s) {
-    return s;
-  }
-  if (auto s = inRange(f.connections >= 1 && f.connections <= kMaxConnectionsPerPeer,
-                       "--connections: expected 1.." + std::to_string(kMaxConnectionsPerPeer) +
-                           " streams per peer, found " + std::to_string(f.connections));
-      !s) {
-    return s;
-  }
-  // setsockopt takes an int, and the kernel doubles what it is given.
-  auto sockbuf = parseSize(f.socket_buffer);
-  if (auto s = inRange(sockbuf && *sockbuf <= kMaxSocketBufferBytes,
-                       "--socket-buffer: expected 0 (kernel autotuning) or a size up to 256M, found " +
-                           quoted(f.socket_buffer));
-      !s) {
-    return s;
-  }
-  auto seconds = [](double v, bool zero_ok) {
-    return std::isfinite(v) && (zero_ok ? v >= 0 : v > 0) && v <= kMaxTimeoutSeconds;
-  };
-  if (auto s = inRange(seconds(f.stall_timeout, false),
-                       "--stall-timeout: expected seconds in (0, 86400], found " + num(f.stall_timeout));
-      !s) {
-    return s;
-  }
-  if (auto s =
-          inRange(seconds(f.bootstrap_timeout, true),
-                  "--bootstrap-timeout: expected seconds in [0, 86400], found " + num(f.bootstrap_timeout));
-      !s) {
-    return s;
-  }
-  if (f.expect_busbw && !(std::isfinite(*f.expect_busbw) && *f.expect_busbw >= 0)) {
-    return tl::unexpected(usage("--expect-busbw: expected GB/s of 0 or more, found " + num(*f.expect_busbw)));
-  }
-  if (f.nic_gbps && !(std::isfinite(*f.nic_gbps) && *f.nic_gbps > 0)) {
-    return tl::unexpected(usage("--nic-gbps: expected a positive rate in Gb/s, found " + num(*f.nic_gbps)));
-  }
+  return inRange(f.root >= 0 && f.root < launch.size,
+                 "-r/--root: rank " + std::to_string(f.root) + " is not in this job of " +
+                     std::to_string(launch.size) + " rank(s) (0.." + std::to_string(launch.size - 1) + ")");
+}
+
+// Flags that exclude each other, and the job id the rendezvous compares.
+Status checkCombinations(const BenchFlags& f) {
   if (f.local > 0 && f.nproc_per_node > 0) {
     return tl::unexpected(
         usage("--nproc-per-node cannot be used with --local (--local N already forks every rank)"));
-  }
-  if (f.nproc_per_node < 0 || f.nproc_per_node > kMaxRanksPerNode) {
-    return tl::unexpected(usage("--nproc-per-node: expected 1 to " + std::to_string(kMaxRanksPerNode) +
-                                ", found " + std::to_string(f.nproc_per_node)));
   }
   if (f.local > 0 && (!f.data_if.empty() || !f.ctrl_if.empty())) {
     return tl::unexpected(usage(std::string(f.data_if.empty() ? "--ctrl-if" : "--data-if") +
@@ -275,17 +210,31 @@ Status validateBenchFlags(const BenchFlags& f, const Launch& launch, std::uint64
     if (c <= ' ' || c >= 0x7f)
       return tl::unexpected(usage("--job-id: holds a space or a non-printable character"));
   }
-  auto max_bytes = parseSize(f.max_bytes);
-  if (max_bytes && memory_bytes > 0) {
-    long double need = bufferBytesPerRank(f.op, *max_bytes) * std::max(1, launch.ranks_on_this_host);
-    if (need > static_cast<long double>(memory_bytes)) {
-      return tl::unexpected(
-          usage("-e " + f.max_bytes + ": " + std::to_string(std::max(1, launch.ranks_on_this_host)) +
-                " rank(s) on this host would need about " + bytesText(need) + " of buffers, more than its " +
-                bytesText(static_cast<long double>(memory_bytes)) + " of memory"));
-    }
-  }
   return okStatus();
+}
+
+// Every rank on this host allocates its buffers for -e: they must fit.
+Status checkMemory(const BenchFlags& f, const Launch& launch, std::uint64_t memory_bytes) {
+  auto max_bytes = parseSize(f.max_bytes);
+  if (!max_bytes || memory_bytes == 0) return okStatus();
+  int ranks = std::max(1, launch.ranks_on_this_host);
+  long double need = bufferBytesPerRank(f.op, *max_bytes) * ranks;
+  if (need <= static_cast<long double>(memory_bytes)) return okStatus();
+  return tl::unexpected(usage("-e " + f.max_bytes + ": " + std::to_string(ranks) +
+                              " rank(s) on this host would need about " + bytesText(need) +
+                              " of buffers, more than its " +
+                              bytesText(static_cast<long double>(memory_bytes)) + " of memory"));
+}
+
+}  // namespace
+
+Status validateBenchFlags(const BenchFlags& f, const Launch& launch, std::uint64_t memory_bytes) {
+  if (auto s = checkOpAndRoot(f, launch); !s) return s;
+  // Each tabled option within its bounds (bench_options.h): the same check
+  // the CLI ran while parsing, for callers that fill BenchFlags themselves.
+  if (auto s = checkTabledOptions(f); !s) return s;
+  if (auto s = checkCombinations(f); !s) return s;
+  return checkMemory(f, launch, memory_bytes);
 }
 
 std::uint64_t physicalMemoryBytes() {

@@ -20,18 +20,21 @@ inline constexpr std::uint64_t kMaxSocketBufferBytes = 256ull
 inline constexpr int kMaxRanksPerNode = 64;                    // --local and --nproc-per-node
 inline constexpr int kMaxIters = 1000000;                      // -n and -w: past this a sweep runs for days
 
+// The options as given. Defaults, bounds and help of the tabled ones live in
+// benchOptions() (bench_options.h); BenchFlags() applies bench's defaults.
 struct BenchFlags {
+  BenchFlags();
   std::string op;
-  std::string min_bytes = "32M", max_bytes = "32M", factor = "2", step = "0";
-  int iters = 20, warmup = 5, check = 1, average = 1, root = 0;
-  std::string redop = "sum", type = "float";
-  std::string backend = "tcp";
+  std::string min_bytes, max_bytes, factor, step;
+  int iters = 0, warmup = 0, check = 0, average = 0, root = 0;
+  std::string redop, type;
+  std::string backend;
   std::string data_if, ctrl_if;
   int local = 0;
   int nproc_per_node = 0;  // --nproc-per-node G: RANK/WORLD_SIZE count nodes; G ranks forked here
   std::string job_id;
   std::string job_token, job_token_file;
-  double bootstrap_timeout = 300, stall_timeout = 30;
+  double bootstrap_timeout = 0, stall_timeout = 0;
   std::optional<double> expect_busbw;
   std::string expect_line_rate;
   bool expect_line_rate_set = false;
@@ -39,8 +42,8 @@ struct BenchFlags {
   std::string nccl_lib;
   std::string ucx_lib;  // --ucx-lib; empty: RAILKIT_UCX_LIB, else the loader path only
   std::string mpi_lib;  // --mpi-lib; empty: RAILKIT_MPI_LIB, else the loader path only
-  int connections = 4;
-  std::string socket_buffer = "256K";  // tcp: SO_SNDBUF/SO_RCVBUF per stream, 0 = kernel autotuning
+  int connections = 0;
+  std::string socket_buffer;  // tcp: SO_SNDBUF/SO_RCVBUF per stream, 0 = kernel autotuning
   bool one_way = false;
 };
 

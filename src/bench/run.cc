@@ -37,15 +37,16 @@ nlohmann::json rowToJson(const std::string& op, const Row& row) {
   return out;
 }
 
-}  // namespace
-
-Result<CollectivesOutcome> runCollectives(const BenchConfig& c, Transport& t, Bootstrap& boot,
-                                          const std::vector<const Collective*>& ops, std::ostream* text) {
-  CollectivesOutcome out;
-  bool speak = text != nullptr;
+// Every rank's line of the header and its JSON: rank 0 prints them all.
+struct RankTable {
   std::vector<RankLine> lines;
+  nlohmann::json devices = nlohmann::json::array();
+  int nodes = 0;  // distinct host and data address pairs
+};
+
+Result<RankTable> rankTable(Transport& t, Bootstrap& boot) {
+  RankTable out;
   std::set<std::string> hosts;
-  nlohmann::json ranks = nlohmann::json::array();
   // Pids travel to rank 0 with the bootstrap so it can print every rank's line.
   auto pids = boot.gather(std::to_string(getpid()));
   if (!pids) return tl::unexpected(pids.error());
@@ -57,14 +58,58 @@ Result<CollectivesOutcome> runCollectives(const BenchConfig& c, Transport& t, Bo
     hosts.insert(p.host + " " + (colon == std::string::npos ? p.address : p.address.substr(0, colon)));
     long pid =
         pids->empty() ? 0 : static_cast<long>(parseUint((*pids)[static_cast<std::size_t>(r)]).value_or(0));
-    lines.push_back(RankLine{r, pid, p.host, fmt::format("{} {} {}", t.name(), p.interface, p.address)});
-    ranks.push_back(
+    out.lines.push_back(RankLine{r, pid, p.host, fmt::format("{} {} {}", t.name(), p.interface, p.address)});
+    out.devices.push_back(
         {{"rank", r}, {"pid", pid}, {"host", p.host}, {"interface", p.interface}, {"address", p.address}});
   }
-  int nodes = c.nodes > 0 ? c.nodes : static_cast<int>(hosts.size());
+  out.nodes = static_cast<int>(hosts.size());
+  return out;
+}
+
+// Grades one collective's busbw at its largest size against --expect-busbw
+// and --expect-line-rate (the stricter wins); the bounds go into `entry`.
+void gradeCollective(const BenchConfig& c, const Collective& coll, int ranks, int nodes,
+                     const SweepResult& sweep, nlohmann::json& entry, std::vector<std::string>& failures) {
+  double last_busbw = sweep.rows.empty() ? 0 : sweep.rows.back().in_place.busbw;
+  std::optional<double> expected = c.expect_busbw;
+  if (c.expect_line_rate) {
+    std::optional<double> line;
+    if (c.nic_gbps) line = expectedBusbwFromLineRate(coll.op, ranks, nodes, *c.nic_gbps, *c.expect_line_rate);
+    if (!c.nic_gbps) {
+      failures.push_back(fmt::format("{}: --expect-line-rate cannot be graded: {}; pass --nic-gbps",
+                                     coll.name, c.nic_rate_source));
+    } else if (!line) {
+      failures.push_back(
+          fmt::format("{}: --expect-line-rate cannot be graded: all {} ranks are on one node, "
+                      "so no NIC is on the path",
+                      coll.name, ranks));
+    } else {
+      // The bound itself, so a report draws it right even when
+      // --expect-busbw is the stricter of the two expectations.
+      entry["nic_bound_busbw_gbs"] = *line / *c.expect_line_rate;
+      if (!expected || *line > *expected) expected = line;
+    }
+  }
+  if (!expected) return;
+  entry["expected_busbw_gbs"] = *expected;
+  if (last_busbw < *expected) {
+    failures.push_back(fmt::format("{}: busbw {:.2f} GB/s at {} bytes is below the expected {:.2f} GB/s",
+                                   coll.name, last_busbw, sweep.rows.back().size, *expected));
+  }
+}
+
+}  // namespace
+
+Result<CollectivesOutcome> runCollectives(const BenchConfig& c, Transport& t, Bootstrap& boot,
+                                          const std::vector<const Collective*>& ops, std::ostream* text) {
+  CollectivesOutcome out;
+  bool speak = text != nullptr;
+  auto ranks = rankTable(t, boot);
+  if (!ranks) return tl::unexpected(ranks.error());
+  int nodes = c.nodes > 0 ? c.nodes : ranks->nodes;
   HeaderInfo header{c.min_bytes,   c.max_bytes,          c.factor, c.step, c.sweep.warmup,
                     c.sweep.iters, c.sweep.check ? 1 : 0};
-  if (speak) *text << formatHeader(header, lines) << std::flush;
+  if (speak) *text << formatHeader(header, ranks->lines) << std::flush;
 
   // A backend that is its own collective engine (nccl) runs the ops itself.
   SweepOptions sweep_options = c.sweep;
@@ -83,37 +128,9 @@ Result<CollectivesOutcome> runCollectives(const BenchConfig& c, Transport& t, Bo
     if (speak) *text << formatFooter(sweep->wrong, sweep->avg_busbw) << std::flush;
     nlohmann::json rows = nlohmann::json::array();
     for (const auto& row : sweep->rows) rows.push_back(rowToJson(coll->name, row));
-    double last_busbw = sweep->rows.empty() ? 0 : sweep->rows.back().in_place.busbw;
     nlohmann::json entry{
         {"op", coll->name}, {"rows", rows}, {"wrong", sweep->wrong}, {"avg_busbw_gbs", sweep->avg_busbw}};
-    std::optional<double> expected = c.expect_busbw;
-    if (c.expect_line_rate) {
-      std::optional<double> line;
-      if (c.nic_gbps)
-        line = expectedBusbwFromLineRate(coll->op, t.size(), nodes, *c.nic_gbps, *c.expect_line_rate);
-      if (!c.nic_gbps) {
-        out.failures.push_back(fmt::format("{}: --expect-line-rate cannot be graded: {}; pass --nic-gbps",
-                                           coll->name, c.nic_rate_source));
-      } else if (!line) {
-        out.failures.push_back(
-            fmt::format("{}: --expect-line-rate cannot be graded: all {} ranks are on one node, "
-                        "so no NIC is on the path",
-                        coll->name, t.size()));
-      } else {
-        // The bound itself, so a report draws it right even when
-        // --expect-busbw is the stricter of the two expectations.
-        entry["nic_bound_busbw_gbs"] = *line / *c.expect_line_rate;
-        if (!expected || *line > *expected) expected = line;
-      }
-    }
-    if (expected) {
-      entry["expected_busbw_gbs"] = *expected;
-      if (last_busbw < *expected) {
-        out.failures.push_back(
-            fmt::format("{}: busbw {:.2f} GB/s at {} bytes is below the expected {:.2f} GB/s", coll->name,
-                        last_busbw, sweep->rows.back().size, *expected));
-      }
-    }
+    gradeCollective(c, *coll, t.size(), nodes, *sweep, entry, out.failures);
     results.push_back(entry);
   }
   if (out.wrong > 0) {
@@ -121,22 +138,92 @@ Result<CollectivesOutcome> runCollectives(const BenchConfig& c, Transport& t, Bo
         fmt::format("{} wrong element(s): the data plane corrupted or misrouted data", out.wrong));
   }
   out.nodes = nodes;
-  out.devices = std::move(ranks);
+  out.devices = std::move(ranks->devices);
   out.results = std::move(results);
   return out;
 }
 
-Result<BenchOutcome> runBench(const BenchConfig& c, std::ostream& text) {
+namespace {
+
+// The collectives `op` names: one, every one for "all", none for p2p and pairs.
+Result<std::vector<const Collective*>> selectOps(const std::string& op) {
   std::vector<const Collective*> ops;
-  if (c.op == "p2p" || c.op == "pairs") {
-    // handled below, once the transport exists
-  } else if (c.op == "all") {
+  if (op == "p2p" || op == "pairs") return ops;
+  if (op == "all") {
     for (const auto& coll : collectives()) ops.push_back(&coll);
-  } else if (const Collective* coll = findCollective(c.op)) {
+  } else if (const Collective* coll = findCollective(op)) {
     ops.push_back(coll);
   } else {
-    return makeError(ErrorCode::kUsage, "unknown op '" + c.op + "'");
+    return makeError(ErrorCode::kUsage, "unknown op '" + op + "'");
   }
+  return ops;
+}
+
+Result<nlohmann::json> p2pDocument(const BenchConfig& c, Transport& t, std::ostream* text) {
+  P2pOptions p2p;
+  p2p.max_bytes = std::max<std::uint64_t>(2, c.max_bytes);
+  p2p.iters = std::max(5, c.sweep.iters * 50);
+  p2p.lat_iters = std::max(10, c.sweep.iters * 50);
+  auto doc = runP2p(t, p2p, text);
+  if (!doc) return tl::unexpected(doc.error().withContext("p2p"));
+  return nlohmann::json{{"backend", t.name()},
+                        {"op", "p2p"},
+                        {"data_interface", c.transport_options.data_interface},
+                        {"control_interface", c.control_interface},
+                        {"p2p", *doc},
+                        {"environment", c.environment}};
+}
+
+Result<nlohmann::json> pairsDocument(const BenchConfig& c, Transport& t, Bootstrap& boot, std::ostream* text,
+                                     std::vector<std::string>& failures) {
+  PairsOptions pairs;
+  pairs.bytes = std::max<std::uint64_t>(1, c.max_bytes);
+  pairs.iters = std::max(1, c.sweep.iters);
+  pairs.warmup = c.sweep.warmup;
+  pairs.bidirectional = !c.pairs_one_way;
+  auto doc = runPairs(t, boot, pairs, text, &failures);
+  if (!doc) return tl::unexpected(doc.error());
+  return nlohmann::json{{"backend", t.name()},
+                        {"bootstrap", boot.kind()},
+                        {"op", "pairs"},
+                        {"ranks", t.size()},
+                        {"data_interface", c.transport_options.data_interface},
+                        {"control_interface", c.control_interface},
+                        {"pairs", *doc},
+                        {"failures", failures},
+                        {"environment", c.environment}};
+}
+
+nlohmann::json collectivesDocument(const BenchConfig& c, Transport& t, Bootstrap& boot,
+                                   CollectivesOutcome& run, const BenchOutcome& outcome) {
+  nlohmann::json doc = {{"backend", t.name()},
+                        {"bootstrap", boot.kind()},
+                        {"ranks", t.size()},
+                        {"nodes", run.nodes},
+                        {"control_interface", c.control_interface},
+                        {"data_interface", c.transport_options.data_interface},
+                        {"devices", std::move(run.devices)},
+                        {"type", dataTypeName(c.sweep.type)},
+                        {"redop", reduceOpName(c.sweep.op)},
+                        {"iters", c.sweep.iters},
+                        {"warmup", c.sweep.warmup},
+                        {"results", std::move(run.results)},
+                        {"wrong", outcome.wrong},
+                        {"failures", outcome.failures},
+                        {"environment", c.environment}};
+  if (c.expect_line_rate) {
+    doc["line_rate"] = {{"fraction", *c.expect_line_rate},
+                        {"nic_gbps", c.nic_gbps ? nlohmann::json(*c.nic_gbps) : nlohmann::json(nullptr)},
+                        {"source", c.nic_rate_source}};
+  }
+  return doc;
+}
+
+}  // namespace
+
+Result<BenchOutcome> runBench(const BenchConfig& c, std::ostream& text) {
+  auto ops = selectOps(c.op);
+  if (!ops) return tl::unexpected(ops.error());
   auto bootstrap = makeBootstrap(c);
   if (!bootstrap) return tl::unexpected(bootstrap.error());
   Bootstrap& boot = **bootstrap;
@@ -159,69 +246,23 @@ Result<BenchOutcome> runBench(const BenchConfig& c, std::ostream& text) {
 
   BenchOutcome outcome;
   outcome.is_root = t.rank() == 0;
-  bool speak = outcome.is_root && c.print_text;
+  std::ostream* speak = outcome.is_root && c.print_text ? &text : nullptr;
   if (c.op == "p2p") {
-    P2pOptions p2p;
-    p2p.max_bytes = std::max<std::uint64_t>(2, c.max_bytes);
-    p2p.iters = std::max(5, c.sweep.iters * 50);
-    p2p.lat_iters = std::max(10, c.sweep.iters * 50);
-    auto doc = runP2p(t, p2p, speak ? &text : nullptr);
-    if (!doc) return giveUp(doc.error().withContext("p2p"));
-    outcome.document = {{"backend", t.name()},
-                        {"op", "p2p"},
-                        {"data_interface", c.transport_options.data_interface},
-                        {"control_interface", c.control_interface},
-                        {"p2p", *doc},
-                        {"environment", c.environment}};
+    auto doc = p2pDocument(c, t, speak);
+    if (!doc) return giveUp(doc.error());
+    outcome.document = std::move(*doc);
     return outcome;
   }
   if (c.op == "pairs") {
-    PairsOptions pairs;
-    pairs.bytes = std::max<std::uint64_t>(1, c.max_bytes);
-    pairs.iters = std::max(1, c.sweep.iters);
-    pairs.warmup = c.sweep.warmup;
-    pairs.bidirectional = !c.pairs_one_way;
-    auto doc = runPairs(t, boot, pairs, speak ? &text : nullptr, &outcome.failures);
+    auto doc = pairsDocument(c, t, boot, speak, outcome.failures);
     if (!doc) return giveUp(doc.error());
-    outcome.document = {{"backend", t.name()},
-                        {"bootstrap", boot.kind()},
-                        {"op", "pairs"},
-                        {"ranks", t.size()},
-                        {"data_interface", c.transport_options.data_interface},
-                        {"control_interface", c.control_interface},
-                        {"pairs", *doc},
-                        {"failures", outcome.failures},
-                        {"environment", c.environment}};
-    if (auto s = boot.barrier(); !s) return giveUp(s.error());
-    return outcome;
-  }
-  auto collectives = runCollectives(c, t, boot, ops, speak ? &text : nullptr);
-  if (!collectives) return giveUp(collectives.error());
-  outcome.wrong = collectives->wrong;
-  outcome.failures = collectives->failures;
-  int nodes = collectives->nodes;
-  nlohmann::json& ranks = collectives->devices;
-  nlohmann::json& results = collectives->results;
-  outcome.document = {{"backend", t.name()},
-                      {"bootstrap", boot.kind()},
-                      {"ranks", t.size()},
-                      {"nodes", nodes},
-                      {"control_interface", c.control_interface},
-                      {"data_interface", c.transport_options.data_interface},
-                      {"devices", ranks},
-                      {"type", dataTypeName(c.sweep.type)},
-                      {"redop", reduceOpName(c.sweep.op)},
-                      {"iters", c.sweep.iters},
-                      {"warmup", c.sweep.warmup},
-                      {"results", results},
-                      {"wrong", outcome.wrong},
-                      {"failures", outcome.failures},
-                      {"environment", c.environment}};
-  if (c.expect_line_rate) {
-    outcome.document["line_rate"] = {
-        {"fraction", *c.expect_line_rate},
-        {"nic_gbps", c.nic_gbps ? nlohmann::json(*c.nic_gbps) : nlohmann::json(nullptr)},
-        {"source", c.nic_rate_source}};
+    outcome.document = std::move(*doc);
+  } else {
+    auto run = runCollectives(c, t, boot, *ops, speak);
+    if (!run) return giveUp(run.error());
+    outcome.wrong = run->wrong;
+    outcome.failures = run->failures;
+    outcome.document = collectivesDocument(c, t, boot, *run, outcome);
   }
   if (auto s = boot.barrier(); !s) return giveUp(s.error());
   return outcome;

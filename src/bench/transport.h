@@ -108,6 +108,10 @@ Status sendRecv(Transport& t, int to, const void* send, std::size_t send_bytes, 
 // one byte), for backends with no barrier of their own (tcp, ucx).
 Status disseminationBarrier(Transport& t);
 
+// The names --backend takes (a build may lack ucx and nccl: makeTransport
+// then says so).
+inline constexpr const char* kBackendNames[] = {"tcp", "ucx", "nccl"};
+
 // Creates the transport named by --backend ("tcp", "ucx", "nccl"), connecting
 // to every peer through `bootstrap` (which carries the addresses). kUsage for
 // an unknown name, kUnavailable when the backend was not built in or its

@@ -8,11 +8,11 @@
 #include <nlohmann/json.hpp>
 
 #include "bench/bench_flags.h"
+#include "bench/collectives/collective.h"
 #include "bench/rank_processes.h"
 #include "bench/run.h"
 #include "cli/bench_config.h"
 #include "cli/commands.h"
-#include "cli/flag_checks.h"
 
 namespace railkit::cli {
 namespace {
@@ -70,47 +70,10 @@ void registerBench(CLI::App& app, CommandContext& context) {
   auto* cmd = app.add_subcommand("bench", "Data-plane test: nccl-tests style collectives over tcp/ucx/nccl");
   auto cli = std::make_shared<BenchCli>();
   BenchFlags* f = &cli->flags;
-  cmd->add_option(
-         "op", f->op,
-         "all_reduce all_gather reduce_scatter broadcast reduce alltoall sendrecv, all, p2p or pairs")
-      ->required();
-  cmd->add_option("-b,--minbytes", f->min_bytes, "smallest size (K/M/G suffixes)")
-      ->capture_default_str()
-      ->check(sizeValue());
-  cmd->add_option("-e,--maxbytes", f->max_bytes, "largest size")->capture_default_str()->check(sizeValue());
-  cmd->add_option("-f,--stepfactor", f->factor, "multiply the size by this each step")->capture_default_str();
-  cmd->add_option("-i,--stepbytes", f->step, "add this many bytes each step (instead of -f)")
-      ->check(sizeValue());
-  cmd->add_option("-n,--iters", f->iters, "timed iterations")
-      ->capture_default_str()
-      ->check(wholeNumber(1, bench::kMaxIters,
-                          "at least 1 timed iteration (up to " + std::to_string(bench::kMaxIters) + ")"));
-  cmd->add_option("-w,--warmup_iters", f->warmup, "warm-up iterations")
-      ->capture_default_str()
-      ->check(wholeNumber(0, bench::kMaxIters));
-  cmd->add_option("-c,--check", f->check, "check results (0/1)")
-      ->capture_default_str()
-      ->check(wholeNumber(0, 1, "0 or 1"));
-  cmd->add_option("-o,--op", f->redop, "reduction")
-      ->capture_default_str()
-      ->check(CLI::IsMember({"sum", "prod", "min", "max"}));
-  cmd->add_option("-d,--datatype", f->type, "element type")
-      ->capture_default_str()
-      ->check(CLI::IsMember({"int8", "uint8", "int32", "uint32", "int64", "uint64", "float", "double"}));
-  cmd->add_option("-r,--root", f->root, "root rank of broadcast/reduce")->capture_default_str();
-  cmd->add_option("-a,--average", f->average, "time across ranks: 0 rank 0, 1 mean, 2 min, 3 max")
-      ->capture_default_str()
-      ->check(wholeNumber(0, 3, "0 (rank 0), 1 (mean), 2 (min) or 3 (max)"));
-  addLaunchFlags(*cmd, *f);
-  cmd->add_option(
-         "--nproc-per-node", f->nproc_per_node,
-         "fork G ranks on this node; RANK/WORLD_SIZE (or PET_NODE_RANK/PET_NNODES) then count nodes, as with "
-         "torchrun --nproc-per-node")
-      ->check(CLI::Range(1, 64));
-  cmd->add_option("--expect-busbw", f->expect_busbw,
-                  "exit 1 when busbw at the largest size is below this (GB/s)")
-      ->check(finiteAtLeastZero("GB/s", true));
-  cmd->add_flag("--one-way", f->one_way, "pairs: measure a -> b only (default: both directions at once)");
+  std::string ops;
+  for (const auto& c : bench::collectives()) ops += std::string(c.name) + " ";
+  cmd->add_option("op", f->op, ops + "(collectives), all, p2p or pairs")->required();
+  addBenchOptions(*cmd, *f, bench::Command::kBench);
   addOutputFlags(*cmd, cli->output);
   cmd->callback([&context, cli, cmd] {
     cli->flags.expect_line_rate_set = cmd->count("--expect-line-rate") > 0;

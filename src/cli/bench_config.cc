@@ -8,6 +8,8 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "bench/bench_options.h"
+#include "bench/datatype.h"
 #include "bench/interfaces.h"
 #include "bench/job_token.h"
 #include "bench/nccl/nccl_env.h"
@@ -15,7 +17,6 @@
 #include "bench/socket_util.h"
 #include "bench/sweep.h"
 #include "cli/command.h"
-#include "cli/flag_checks.h"
 #include "core/strings.h"
 
 namespace railkit::cli {
@@ -55,18 +56,9 @@ void applyDataNics(const BenchFlags& f, const Environment& env, const FileRoot& 
   }
 }
 
-}  // namespace
-
-Result<bench::BenchConfig> makeBenchConfig(const BenchFlags& f, const Environment& env,
-                                           const FileRoot& nic_root) {
-  // Every flag is checked before any is used: a NaN timeout must not reach
-  // the conversions below (UBSan: nan outside the range of long).
-  auto launch = bench::resolveLaunch(f, env, bench::mpiBootstrapBuiltIn());
-  if (!launch) return tl::unexpected(launch.error());
-  if (auto s = bench::validateBenchFlags(f, *launch, bench::physicalMemoryBytes()); !s)
-    return tl::unexpected(s.error());
-  bench::BenchConfig c;
-  c.op = f.op;
+// The sweep: sizes from -b/-e/-f/-i (bounds checked by the table), the
+// element type and reduction, iterations and the row options.
+Status applySweep(const BenchFlags& f, bench::BenchConfig& c) {
   auto minb = bench::parseSize(f.min_bytes);
   auto maxb = bench::parseSize(f.max_bytes);
   auto factor = parseUint(f.factor);
@@ -88,27 +80,20 @@ Result<bench::BenchConfig> makeBenchConfig(const BenchFlags& f, const Environmen
   c.sweep.check = f.check != 0;
   c.sweep.average = f.average;
   c.sweep.root = f.root;
+  // -d and -o were checked against these same names by the table.
   auto type = bench::dataTypeFromName(f.type);
-  if (!type)
-    return makeError(ErrorCode::kUsage,
-                     "-d: unknown type '" + f.type + "' (int8 uint8 int32 uint32 int64 uint64 float double)");
   auto redop = bench::reduceOpFromName(f.redop);
-  if (!redop) return makeError(ErrorCode::kUsage, "-o: unknown op '" + f.redop + "' (sum prod min max)");
+  if (!type || !redop) return makeError(ErrorCode::kInternal, "-d/-o passed the table but have no kernel");
   c.sweep.type = *type;
   c.sweep.op = *redop;
-  c.backend = f.backend;
-  c.expect_busbw = f.expect_busbw;
-  if (f.expect_line_rate_set) {
-    auto fraction = parseLineRateFraction(f.expect_line_rate);
-    if (!fraction) return tl::unexpected(fraction.error());
-    c.expect_line_rate = *fraction;
-  }
-  c.nic_gbps = f.nic_gbps;
-  c.pairs_one_way = f.one_way;
+  return okStatus();
+}
 
-  auto& b = c.bootstrap_options;
-  b.timeout = std::chrono::milliseconds(static_cast<long>(f.bootstrap_timeout * 1000));
+// Timeouts, streams, the host name, and the variables the transports read
+// (passed on explicitly: the library never reads the environment).
+void applyTransport(const BenchFlags& f, const Environment& env, bench::BenchConfig& c) {
   auto& t = c.transport_options;
+  c.bootstrap_options.timeout = std::chrono::milliseconds(static_cast<long>(f.bootstrap_timeout * 1000));
   t.stall_timeout = std::chrono::milliseconds(static_cast<long>(f.stall_timeout * 1000));
   t.connections_per_peer = f.connections;
   t.socket_buffer_bytes = bench::parseSize(f.socket_buffer).value_or(t.socket_buffer_bytes);  // checked above
@@ -122,112 +107,114 @@ Result<bench::BenchConfig> makeBenchConfig(const BenchFlags& f, const Environmen
     }
   }
   if (!f.nccl_lib.empty()) t.env.push_back("RAILKIT_NCCL_LIB=" + f.nccl_lib);
-  // Where UCX and MPI are looked for before the loader path: the flag, else
-  // the variable (read here, once: the library never reads the environment).
+  // Where UCX is looked for before the loader path: the flag, else the variable.
   t.ucx_lib_dir = !f.ucx_lib.empty() ? f.ucx_lib : lookup(env, "RAILKIT_UCX_LIB").value_or("");
   // The nccl backend picks one GPU per rank by its local rank.
   for (const char* key : {"LOCAL_RANK", "OMPI_COMM_WORLD_LOCAL_RANK", "MPI_LOCALRANKID"}) {
     if (auto v = lookup(env, key)) t.env.push_back(std::string(key) + "=" + *v);
   }
+}
 
+// Who this rank is, where the rendezvous is, and the job's token.
+Status applyLaunch(const BenchFlags& f, const Environment& env, const bench::Launch& launch,
+                   bench::BenchConfig& c) {
   auto token = bench::resolveJobToken(f, env);
   if (!token) return tl::unexpected(token.error());
+  auto& b = c.bootstrap_options;
   b.job_token = *token;
-  c.bootstrap = launch->bootstrap;
-  b.kind = launch->bootstrap == "local" ? "local" : "env";
-  b.rank = launch->rank;
-  b.size = launch->size;
-  b.master_addr = launch->master_addr;
-  b.master_port = launch->master_port;
+  c.bootstrap = launch.bootstrap;
+  b.kind = launch.bootstrap == "local" ? "local" : "env";
+  b.rank = launch.rank;
+  b.size = launch.size;
+  b.master_addr = launch.master_addr;
+  b.master_port = launch.master_port;
   b.mpi_lib_dir = !f.mpi_lib.empty() ? f.mpi_lib : lookup(env, "RAILKIT_MPI_LIB").value_or("");
+  return okStatus();
+}
 
-  auto all = bench::listInterfaces();
-  std::vector<std::string> data_names;  // every data NIC of this node
+// The control and data interfaces (lo for --local); returns the names of
+// every data NIC of this node.
+Result<std::vector<std::string>> selectInterfaces(const BenchFlags& f, const Environment& env,
+                                                  bench::BenchConfig& c) {
+  auto& b = c.bootstrap_options;
+  auto& t = c.transport_options;
   if (f.local > 0) {
     b.control_address = "127.0.0.1";
     c.control_interface = "lo";
     t.data_interface = "lo";
     t.data_address = "127.0.0.1";
-  } else {
-    Result<bench::NetInterface> ctrl =
-        f.ctrl_if.empty() ? (b.master_addr.empty() ? bench::selectInterface(all, "^lo", "control")
-                                                   : bench::interfaceRouting(all, b.master_addr))
-                          : bench::selectInterface(all, f.ctrl_if, "control");
-    if (!ctrl) return tl::unexpected(ctrl.error());
-    c.control_interface = ctrl->name;
-    // Rank 0 serves the rendezvous on the control address; others bind their end there.
-    b.control_address = ctrl->address;
-    std::string data_spec = f.data_if;
-    if (data_spec.empty()) data_spec = lookup(env, "NCCL_SOCKET_IFNAME").value_or("");
-    Result<bench::NetInterface> data = ctrl;
-    if (data_spec.empty()) {
-      std::fprintf(stderr,
-                   "railkit: warning: no --data-if or NCCL_SOCKET_IFNAME; the data plane shares the control "
-                   "interface %s\n",
-                   ctrl->name.c_str());
-    } else {
-      data = bench::selectInterface(all, data_spec, "data");
-      if (!data) return tl::unexpected(data.error());
-    }
-    t.data_interface = data->name;
-    t.data_address = data->address;
-    if (!data_spec.empty()) data_names = bench::selectedNames(all, data_spec);
+    return std::vector<std::string>{"lo"};
   }
-  if (data_names.empty()) data_names.push_back(t.data_interface);
+  auto all = bench::listInterfaces();
+  Result<bench::NetInterface> ctrl =
+      f.ctrl_if.empty() ? (b.master_addr.empty() ? bench::selectInterface(all, "^lo", "control")
+                                                 : bench::interfaceRouting(all, b.master_addr))
+                        : bench::selectInterface(all, f.ctrl_if, "control");
+  if (!ctrl) return tl::unexpected(ctrl.error());
+  c.control_interface = ctrl->name;
+  // Rank 0 serves the rendezvous on the control address; others bind their end there.
+  b.control_address = ctrl->address;
+  std::string data_spec = f.data_if;
+  if (data_spec.empty()) data_spec = lookup(env, "NCCL_SOCKET_IFNAME").value_or("");
+  Result<bench::NetInterface> data = ctrl;
+  if (data_spec.empty()) {
+    std::fprintf(stderr,
+                 "railkit: warning: no --data-if or NCCL_SOCKET_IFNAME; the data plane shares the control "
+                 "interface %s\n",
+                 ctrl->name.c_str());
+  } else {
+    data = bench::selectInterface(all, data_spec, "data");
+    if (!data) return tl::unexpected(data.error());
+  }
+  t.data_interface = data->name;
+  t.data_address = data->address;
+  std::vector<std::string> names;
+  if (!data_spec.empty()) names = bench::selectedNames(all, data_spec);
+  if (names.empty()) names.push_back(t.data_interface);
+  return names;
+}
+
+}  // namespace
+
+Result<bench::BenchConfig> makeBenchConfig(const BenchFlags& f, const Environment& env,
+                                           const FileRoot& nic_root) {
+  // Every flag is checked before any is used: a NaN timeout must not reach
+  // the conversions below (UBSan: nan outside the range of long).
+  auto launch = bench::resolveLaunch(f, env, bench::mpiBootstrapBuiltIn());
+  if (!launch) return tl::unexpected(launch.error());
+  if (auto s = bench::validateBenchFlags(f, *launch, bench::physicalMemoryBytes()); !s)
+    return tl::unexpected(s.error());
+  bench::BenchConfig c;
+  c.op = f.op;
+  if (auto s = applySweep(f, c); !s) return tl::unexpected(s.error());
+  c.backend = f.backend;
+  c.expect_busbw = f.expect_busbw;
+  if (f.expect_line_rate_set) {
+    auto fraction = parseLineRateFraction(f.expect_line_rate);
+    if (!fraction) return tl::unexpected(fraction.error());
+    c.expect_line_rate = *fraction;
+  }
+  c.nic_gbps = f.nic_gbps;
+  c.pairs_one_way = f.one_way;
+  applyTransport(f, env, c);
+  if (auto s = applyLaunch(f, env, *launch, c); !s) return tl::unexpected(s.error());
+  auto data_names = selectInterfaces(f, env, c);
+  if (!data_names) return tl::unexpected(data_names.error());
+  auto& t = c.transport_options;
   if (f.backend == "ucx") t.data_rdma_ports = bench::rdmaPortsBehind(FileRoot("/"), t.data_interface);
-  applyDataNics(f, env, nic_root, data_names, c);
+  applyDataNics(f, env, nic_root, *data_names, c);
+  auto& b = c.bootstrap_options;
   b.job_id = f.job_id;
   if (b.job_id.empty()) b.job_id = lookup(env, "RAILKIT_JOB_ID").value_or("");
   if (b.job_id.empty()) b.job_id = bench::defaultJobId(b.master_addr, b.master_port, b.size);
   return c;
 }
 
-void addLaunchFlags(CLI::App& command, BenchFlags& flags) {
-  command.add_option("--backend", flags.backend, "data-plane transport")
-      ->capture_default_str()
-      ->check(CLI::IsMember({"tcp", "ucx", "nccl"}));
-  command.add_option("--data-if", flags.data_if, "data interface (NCCL_SOCKET_IFNAME syntax)");
-  command.add_option("--ctrl-if", flags.ctrl_if, "control interface (NCCL_SOCKET_IFNAME syntax)");
-  command.add_option("--local", flags.local, "fork N ranks on this host over lo")->check(CLI::Range(1, 64));
-  command.add_option("--job-id", flags.job_id,
-                     "job id checked at the rendezvous (default RAILKIT_JOB_ID or derived)");
-  command.add_option(
-      "--job-token", flags.job_token,
-      "shared secret every rank must hold; hellos carry an HMAC of it (default RAILKIT_JOB_TOKEN; "
-      "visible in ps: prefer the variable or --job-token-file)");
-  command.add_option("--job-token-file", flags.job_token_file,
-                     "read the job token from this file (e.g. a mounted Secret)");
-  command.add_option("--bootstrap-timeout", flags.bootstrap_timeout, "seconds to wait for every rank")
-      ->capture_default_str()
-      ->check(finiteRange(0, bench::kMaxTimeoutSeconds, "seconds"));
-  command
-      .add_option("--stall-timeout", flags.stall_timeout,
-                  "seconds without progress before a peer is declared lost")
-      ->capture_default_str()
-      ->check(finiteRange(0, bench::kMaxTimeoutSeconds, "seconds", true));
-  command.add_option("--connections", flags.connections, "tcp streams per peer")
-      ->capture_default_str()
-      ->check(CLI::Range(1, bench::kMaxConnectionsPerPeer));
-  command
-      .add_option("--socket-buffer", flags.socket_buffer,
-                  "tcp: SO_SNDBUF/SO_RCVBUF per stream (K/M suffixes; 0 = kernel autotuning)")
-      ->capture_default_str();
-  // A flag with an optional =F, as in logs: a separate word after it stays
-  // an argument of its own (never taken for F).
-  command
-      .add_flag("--expect-line-rate{0.8}", flags.expect_line_rate,
-                "exit 1 below F x the NIC-bound busbw (default F=0.8)")
-      ->type_name("F");
-  command.add_option("--nic-gbps", flags.nic_gbps, "per-node data NIC rate in Gb/s for --expect-line-rate")
-      ->check(finiteAtLeastZero("Gb/s", false));
-  command.add_option("--nccl-lib", flags.nccl_lib,
-                     "directory holding libnccl.so.2 / libcudart (nccl backend)");
-  command.add_option("--ucx-lib", flags.ucx_lib,
-                     "directory holding libucp.so.0 / libucs.so.0, searched before the loader path (ucx "
-                     "backend; default RAILKIT_UCX_LIB)");
-  command.add_option("--mpi-lib", flags.mpi_lib,
-                     "directory holding Open MPI's libmpi.so.40, searched before the loader path (under "
-                     "mpirun; default RAILKIT_MPI_LIB)");
+void addBenchOptions(CLI::App& command, BenchFlags& flags, bench::Command which) {
+  for (const bench::BenchOption* o : bench::optionsOf(which)) {
+    const char* help = which == bench::Command::kValidate && o->validate_help ? o->validate_help : o->help;
+    addTabledOption(command, flags, *o, help, !bench::defaultText(*o, which).empty());
+  }
 }
 
 Status probeBackendOnce(const bench::BenchConfig& c) {

@@ -9,8 +9,6 @@
 #include <cmath>
 #include <string>
 
-#include "bench/sweep.h"
-
 namespace railkit::cli {
 
 // A finite number in [lo, hi] ((lo, hi] when lo_open); `what` names the unit
@@ -60,19 +58,6 @@ inline CLI::Validator finiteAtLeastZero(const std::string& what, bool zero_ok) {
                   : "expected " + what + (zero_ok ? " of 0 or more" : " above 0") + ", found '" + value + "'";
       },
       zero_ok ? "FLOAT >= 0" : "FLOAT > 0");
-}
-
-// A size as nccl-tests writes it (8, 128K, 1M, 8G; K = 1024), through
-// bench::parseSize so the flag, the fuzzed parser and its message are one.
-// CLI::AsSizeValue is not used: it reads "1.5M" and "1KiB" that nccl-tests
-// does not, and its messages are not parseSize's.
-inline CLI::Validator sizeValue() {
-  return CLI::Validator(
-      [](std::string& value) -> std::string {
-        auto size = bench::parseSize(value);
-        return size ? std::string() : size.error().message;
-      },
-      "SIZE");
 }
 
 }  // namespace railkit::cli

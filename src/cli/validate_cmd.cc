@@ -11,7 +11,6 @@
 #include "bench/sweep.h"
 #include "cli/bench_config.h"
 #include "cli/commands.h"
-#include "cli/flag_checks.h"
 #include "cli/read_root.h"
 #include "cli/rule_list.h"
 #include "core/strings.h"
@@ -19,23 +18,15 @@
 #include "validate/report.h"
 #include "validate/rules.h"
 #include "validate/run.h"
+#include "validate/validate_options.h"
 
 namespace railkit::cli {
 namespace {
 
-struct ValidateCli {
+// validate's own options (validate/validate_options.h), bench's shared ones
+// and the output flags.
+struct ValidateCli : validate::ValidateFlags {
   bench::BenchFlags flags;
-  std::string root;
-  bool live_net = false;  // --live-net: the network state from this namespace even with --root
-  std::optional<int> expect_nics, expect_gpus;
-  std::string rails;
-  std::string ops = "all_reduce";
-  std::string pairs_bytes = "64M";
-  int pairs_iters = 5;
-  double slow_fraction = 0.8;
-  double collectives_budget = 60;
-  bool fail_fast = false;
-  bool list_rules = false;
   OutputOptions output;
 };
 
@@ -86,11 +77,8 @@ Result<validate::ValidateConfig> makeValidateConfig(const ValidateCli& cli,
   if (v.ops.empty())
     return makeError(ErrorCode::kUsage, "--ops: expected a comma-separated list of collectives");
   auto bytes = bench::parseSize(cli.pairs_bytes);
+  // Its bounds were checked while parsing (validate/validate_options.cc).
   if (!bytes) return tl::unexpected(bytes.error().withContext("--pairs-bytes"));
-  if (*bytes == 0 || *bytes > (1ull << 32)) {
-    return makeError(ErrorCode::kUsage,
-                     "--pairs-bytes: expected 1 byte to 4G, found '" + cli.pairs_bytes + "'");
-  }
   v.pairs.bytes = *bytes;
   v.pairs.iters = cli.pairs_iters;
   v.pairs.warmup = 1;
@@ -153,57 +141,12 @@ void registerValidate(CLI::App& app, CommandContext& context) {
       "Certify a cluster's RDMA fabric in one launch: every node, their consistency, every "
       "link and the collectives (one rank per node)");
   auto cli = std::make_shared<ValidateCli>();
+  cli->flags = bench::defaultFlags(bench::Command::kValidate);
   bench::BenchFlags* f = &cli->flags;
-  f->min_bytes = "1M";
-  f->max_bytes = "64M";
-  f->factor = "4";
-  f->iters = 10;
-  f->warmup = 2;
-  cmd->add_option("--root", cli->root,
-                  "Phase 1 reads this snapshot (directory or .tar.gz) instead of this machine");
-  cmd->add_flag("--live-net", cli->live_net,
-                "With --root: take addresses (the subnet plan's), routes, policy rules, IPv4 sysctls and DCB "
-                "from this machine's network namespace instead of the snapshot's railkit/live.json");
-  cmd->add_option("--expect-nics", cli->expect_nics,
-                  "active RDMA ports each node must have on its data rails")
-      ->check(CLI::Range(0, 1024));
-  cmd->add_option("--expect-gpus", cli->expect_gpus, "GPUs each node must have")->check(CLI::Range(0, 1024));
-  cmd->add_option("--rails", cli->rails,
-                  "the data rails, in NCCL_IB_HCA syntax (default NCCL_IB_HCA; unset: every RDMA port)");
-  cmd->add_option("--ops", cli->ops, "collectives of phase 4, comma-separated")->capture_default_str();
-  cmd->add_option("-b,--minbytes", f->min_bytes, "phase 4: smallest size (K/M/G suffixes)")
-      ->capture_default_str()
-      ->check(sizeValue());
-  cmd->add_option("-e,--maxbytes", f->max_bytes, "phase 4: largest size")
-      ->capture_default_str()
-      ->check(sizeValue());
-  cmd->add_option("-f,--stepfactor", f->factor, "phase 4: multiply the size by this each step")
-      ->capture_default_str();
-  cmd->add_option("-n,--iters", f->iters, "phase 4: timed iterations")
-      ->capture_default_str()
-      ->check(wholeNumber(1, bench::kMaxIters,
-                          "at least 1 timed iteration (up to " + std::to_string(bench::kMaxIters) + ")"));
-  cmd->add_option("-w,--warmup_iters", f->warmup, "phase 4: warm-up iterations")
-      ->capture_default_str()
-      ->check(wholeNumber(0, bench::kMaxIters));
-  cmd->add_option("--collectives-budget", cli->collectives_budget,
-                  "phase 4: seconds its sweep may take at the slowest link phase 3 measured; larger sizes "
-                  "(then iterations) are cut to fit")
-      ->capture_default_str()
-      ->check(finiteRange(0, 86400, "seconds", true));
-  cmd->add_option("--pairs-bytes", cli->pairs_bytes, "phase 3: bytes each pair moves per iteration")
-      ->capture_default_str();
-  cmd->add_option("--pairs-iters", cli->pairs_iters, "phase 3: iterations per pair")
-      ->capture_default_str()
-      ->check(CLI::Range(1, 1000));
-  cmd->add_option("--slow-fraction", cli->slow_fraction,
-                  "phase 3: a link below this fraction of the median is slow")
-      ->capture_default_str()
-      ->check(finiteRange(0, 1, "a fraction of the median", true));
-  cmd->add_flag("--fail-fast", cli->fail_fast, "stop after phases 1-2 when a node fails or differs");
-  cmd->add_flag("--list-rules", cli->list_rules,
-                "List the ids validate raises itself (phase 1 also reports doctor's: doctor --list-rules)");
-  addLaunchFlags(*cmd, *f);
+  validate::ValidateFlags& own = *cli;
+  for (const auto& o : validate::validateOptions())
+    addTabledOption(*cmd, own, o, o.help, !bench::defaultText(o, bench::Command::kValidate).empty());
+  addBenchOptions(*cmd, *f, bench::Command::kValidate);
   addOutputFlags(*cmd, cli->output);
   cmd->callback([&context, cli, cmd] {
     cli->flags.op = "all_reduce";

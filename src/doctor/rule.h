@@ -1,6 +1,6 @@
 #pragma once
 // A doctor rule: one problem that keeps RDMA, NCCL or MPI from working on a
-// node or pod. Each rule is one file in rules/ and one line in all_rules.cc.
+// node or pod. Each rule is one file in rules/ and one line in rules/list.inc.
 // A rule reads only the DoctorInput (the inventory plus optional extras such
 // as a resolved hostfile) and returns findings; it never touches the machine,
 // so every rule is testable from hand-built inventories.

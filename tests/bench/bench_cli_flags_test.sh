@@ -34,14 +34,14 @@ env_for=(env -u RANK -u WORLD_SIZE -u MASTER_ADDR -u MASTER_PORT -u OMPI_COMM_WO
 expect_usage "-e 16T" "-e 16T" "${env_for[@]}" "$rk" bench all_reduce --local 2 -e 16T
 expect_usage "unknown op with --local" "unknown op 'bogus'" "${env_for[@]}" "$rk" bench bogus --local 4
 expect_usage "-r >= ranks" "-r/--root" "${env_for[@]}" "$rk" bench broadcast --local 2 -r 2
-expect_usage "-r negative" "-r/--root" "${env_for[@]}" "$rk" bench broadcast --local 2 -r -1
+expect_usage "-r negative" "--root: expected a whole number from 0 to 65535, found '-1'" "${env_for[@]}" "$rk" bench broadcast --local 2 -r -1
 expect_usage "--stall-timeout nan" "--stall-timeout" "${env_for[@]}" "$rk" bench all_reduce --local 2 --stall-timeout nan
 expect_usage "--stall-timeout 0" "--stall-timeout" "${env_for[@]}" "$rk" bench all_reduce --local 2 --stall-timeout 0
 expect_usage "--bootstrap-timeout -1" "--bootstrap-timeout" "${env_for[@]}" "$rk" bench all_reduce --local 2 --bootstrap-timeout -1
-expect_usage "-n 0" "--iters: expected at least 1 timed iteration" "${env_for[@]}" "$rk" bench all_reduce --local 2 -n 0
+expect_usage "-n 0" "--iters: expected 1 to 1000000 timed iterations, found '0'" "${env_for[@]}" "$rk" bench all_reduce --local 2 -n 0
 expect_usage "-a 9" "--average: expected 0 (rank 0), 1 (mean), 2 (min) or 3 (max), found '9'" "${env_for[@]}" "$rk" bench all_reduce --local 2 -a 9
-expect_usage "-n 1.5" "--iters: expected at least 1 timed iteration (up to 1000000), found '1.5'" "${env_for[@]}" "$rk" bench all_reduce --local 2 -n 1.5
-expect_usage "-w -1" "--warmup_iters: expected a whole number from 0 to 1000000, found '-1'" "${env_for[@]}" "$rk" bench all_reduce --local 2 -w -1
+expect_usage "-n 1.5" "--iters: expected 1 to 1000000 timed iterations, found '1.5'" "${env_for[@]}" "$rk" bench all_reduce --local 2 -n 1.5
+expect_usage "-w -1" "--warmup_iters: expected 0 to 1000000 warm-up iterations, found '-1'" "${env_for[@]}" "$rk" bench all_reduce --local 2 -w -1
 expect_usage "-c 2" "--check: expected 0 or 1, found '2'" "${env_for[@]}" "$rk" bench all_reduce --local 2 -c 2
 expect_usage "--connections -1" "--connections" "${env_for[@]}" "$rk" bench all_reduce --local 2 --connections -1
 expect_usage "--expect-busbw -1" "--expect-busbw" "${env_for[@]}" "$rk" bench all_reduce --local 2 --expect-busbw -1

@@ -8,6 +8,11 @@
 #include <fstream>
 #include <functional>
 #include <limits>
+#include <set>
+#include <sstream>
+#include <variant>
+
+#include "bench/bench_options.h"
 
 namespace railkit::bench {
 namespace {
@@ -81,6 +86,126 @@ TEST(BenchFlags, RefusesEachBadFlag) {
   expectRefused([](BenchFlags& f) { f.op = "bogus"; }, "unknown op 'bogus'");
   expectRefused([](BenchFlags& f) { f.backend = "carrier-pigeon"; }, "--backend");
   expectRefused([](BenchFlags& f) { f.job_id = "a b"; }, "--job-id");
+  expectRefused([](BenchFlags& f) { f.type = "half"; }, "-d/--datatype: expected one of int8");
+  expectRefused([](BenchFlags& f) { f.redop = "avg"; }, "-o/--op: expected one of sum prod min max");
+  expectRefused([](BenchFlags& f) { f.local = 65; }, "--local: expected a whole number from 1 to 64");
+  expectRefused([](BenchFlags& f) { f.factor = "two"; }, "-f/--stepfactor");
+}
+
+// The table's rows: each default passes its own check, for bench and for
+// validate, and each CLI spelling is declared once.
+TEST(BenchOptions, DefaultsPassTheirOwnChecks) {
+  std::set<std::string> names;
+  for (const auto& o : benchOptions()) {
+    EXPECT_TRUE(names.insert(o.names).second) << o.names;
+    for (Command c : {Command::kBench, Command::kValidate}) {
+      std::string d = defaultText(o, c);
+      if (!d.empty()) {
+        EXPECT_EQ(checkOptionText(o, d), "") << o.names << " default " << d;
+      }
+    }
+    if (o.use == OptionUse::kBenchOnly) {
+      EXPECT_EQ(o.validate_default, nullptr) << o.names;
+    }
+  }
+  EXPECT_TRUE(validateBenchFlags(local(), launchOf(local()), kMemory).has_value());
+  BenchFlags v = defaultFlags(Command::kValidate);
+  v.op = "all_reduce";
+  v.local = 2;
+  EXPECT_TRUE(validateBenchFlags(v, launchOf(v), kMemory).has_value());
+  // validate's phase 4 sweeps a range of sizes where bench's default is one.
+  EXPECT_NE(v.min_bytes, v.max_bytes);
+  EXPECT_EQ(local().min_bytes, local().max_bytes);
+}
+
+// nccl-tests command lines as public repositories run them: every flag letter
+// railkit shares with nccl-tests takes the value as written there, and a
+// type railkit lacks (-d half) is refused naming the ones it has. -g, -t, -z
+// and -R are nccl-tests' own (GPUs per thread, threads, blocking, buffer
+// registration): railkit runs one rank per GPU and has none of them.
+TEST(BenchOptions, RealNcclTestsCommandLines) {
+  struct Case {
+    const char* source;
+    const char* args;
+  };
+  const Case cases[] = {
+      {"https://github.com/aws/deep-learning-containers/blob/HEAD/test/sagemaker_tests/healthcheck_tests/"
+       "nccl_test.sh",
+       "-b 8 -e 128M -f 2 -g 8"},
+      {"https://github.com/aistabci/abci2.0benchmark/blob/HEAD/allreduce/nccl_anode.sh",
+       "-t 1 -g 1 -b 4 -e 32M -f 2 -n 100"},
+      {"https://github.com/FlagOpen/FlagPerf/blob/HEAD/base/toolkits/interconnect-MPI_intraserver/denglin/"
+       "GS40/"
+       "main.sh",
+       "-t 1 -g 1 -b 2M -e 32M -d float -o sum"},
+      {"https://github.com/sfantao/lumi-ai-workflow-tests/blob/HEAD/rccltest/rocm701.runfolder/run.sh",
+       "-z 1 -b 2M -e 2048M -f 2 -g 1 -t 1 -R 1 -n 80 -w 5 -d half"},
+  };
+  auto rowOf = [](const std::string& letter) -> const BenchOption* {
+    for (const auto& o : benchOptions())
+      if (std::string(o.names).rfind(letter + ",", 0) == 0) return &o;
+    return nullptr;
+  };
+  int checked = 0;
+  for (const auto& c : cases) {
+    std::istringstream words(c.args);
+    for (std::string flag, value; words >> flag >> value;) {
+      const BenchOption* row = rowOf(flag);
+      if (!row) {
+        EXPECT_NE(std::string("-g -t -z -R").find(flag), std::string::npos) << c.source << ": " << flag;
+        continue;
+      }
+      ++checked;
+      std::string problem = checkOptionText(*row, value);
+      if (flag == "-d" && value == "half") {
+        EXPECT_NE(problem.find("expected one of int8 uint8 int32 uint32 int64 uint64 float double"),
+                  std::string::npos)
+            << problem;
+      } else {
+        EXPECT_EQ(problem, "") << c.source << ": " << flag << " " << value;
+      }
+    }
+  }
+  EXPECT_EQ(checked, 17);
+}
+
+// Every bounded whole-number or numeric row refuses one past each bound and
+// accepts the bounds themselves, on the command line and in BenchFlags alike.
+TEST(BenchOptions, EveryBoundIsEnforcedBothWays) {
+  int bounded = 0;
+  for (const auto& o : benchOptions()) {
+    if (o.check != OptionCheck::kWhole && o.check != OptionCheck::kNumber) continue;
+    if (o.names == std::string("-r,--root")) continue;  // also bounded by the job's size
+    ++bounded;
+    auto text = [](double v) {
+      char buf[64];
+      std::snprintf(buf, sizeof buf, "%.17g", v);
+      return std::string(buf);
+    };
+    double low = o.lo_open ? o.lo : o.lo - 1;
+    EXPECT_NE(checkOptionText(o, text(low)), "") << o.names << " " << low;
+    if (!std::isinf(o.hi)) {
+      EXPECT_EQ(checkOptionText(o, text(o.hi)), "") << o.names;
+      EXPECT_NE(checkOptionText(o, text(o.hi + 1)), "") << o.names;
+    }
+    EXPECT_NE(checkOptionText(o, "nan"), "") << o.names;
+    BenchFlags f = local();
+    std::visit(
+        [&](auto member) {
+          using T = std::remove_reference_t<decltype(f.*member)>;
+          if constexpr (std::is_same_v<T, int> || std::is_same_v<T, double> ||
+                        std::is_same_v<T, std::optional<double>>) {
+            if (low == 0 && !o.bench_default) return;  // 0: not given
+            f.*member = static_cast<decltype(low)>(low);
+            auto s = checkTabledOptions(f);
+            ASSERT_FALSE(s.has_value()) << o.names;
+            EXPECT_EQ(s.error().message.rfind(optionLabel(o) + ": expected " + expectedText(o), 0), 0u)
+                << s.error().message;
+          }
+        },
+        o.field);
+  }
+  EXPECT_GE(bounded, 10);
 }
 
 TEST(BenchFlags, MemoryCountsRanksOnTheHost) {

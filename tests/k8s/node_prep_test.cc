@@ -54,7 +54,7 @@ TEST(K8sNodePrep, ContainerdConfigV2AndV3WireRuncAndNvidia) {
 }
 
 TEST(K8sNodePrep, RdmaExclusiveThroughTheModuleOptionNeverRdmaSystemSet) {
-  for (const char* mode : kModes) {
+  for (const char* mode : modeNames()) {
     auto files = nodePrepFiles(mode);
     ASSERT_EQ(files.count("ib_core-netns-exclusive.conf"), 1u);
     EXPECT_TRUE(hasLineStartingWith(files["ib_core-netns-exclusive.conf"], "options ib_core netns_mode=0"));

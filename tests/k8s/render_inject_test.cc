@@ -126,7 +126,7 @@ TEST(K8sRenderInject, TheRenderWithTheImageIsTheRenderWithoutItPlusTheCopy) {
       std::string(" railkit comes from ") + kRailkitImage +
       ": an initContainer copies it into the emptyDir railkit-bin, mounted read-only "
       "at /opt/railkit; the image needs no railkit.";
-  for (const char* mode : kModes)
+  for (const char* mode : modeNames())
     for (const char* launcher : kLaunchers)
       for (const char* tool : kTools) {
         std::string where = std::string(mode) + " " + launcher + " " + tool;
@@ -170,7 +170,7 @@ TEST(K8sRenderInject, InjectedRendersLintClean) {
   RAILKIT_REQUIRE_SHARED();
   auto schemas = SchemaSet::load(railkit::testing::schemaDirs());
   ASSERT_TRUE(schemas) << schemas.error().message;
-  for (const char* mode : kModes)
+  for (const char* mode : modeNames())
     for (const char* launcher : kLaunchers)
       for (const char* tool : kTools) {
         Profile profile = profileOf(mode, launcher, tool);

@@ -454,7 +454,7 @@ TEST(RenderLaunchers, EveryScriptParsesAsShell) {
   auto dir = std::filesystem::temp_directory_path() / ("railkit-render-sh-" + std::to_string(getpid()));
   std::filesystem::create_directories(dir);
   int scripts = 0;
-  for (const char* mode : kModes)
+  for (const char* mode : modeNames())
     for (const char* launcher : kLaunchers)
       for (const char* tool : {"nccl-tests", "railkit", "perftest", "validate"}) {
         Profile profile = profileOf(mode, launcher, tool);

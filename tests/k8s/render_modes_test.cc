@@ -277,10 +277,22 @@ TEST(K8sRenderModes, SriovOneNetworkAndRangePerRailWithRdmaExclusive) {
   }
 }
 
+// The modes come from renderMode's one table: each renders, a profile without
+// a mode gets the first, and an unknown one is refused naming every mode.
+TEST(K8sRenderModes, ModesComeFromTheModeTable) {
+  ASSERT_GE(modeNames().size(), 6u);
+  EXPECT_EQ(Profile{}.mode, std::string(modeNames().front()));
+  EXPECT_EQ(std::string(defaultMode()), "rdma-shared");
+  Profile profile = profileFor("macvlan", "infiniband", 2);
+  auto s = finishProfile(profile);
+  ASSERT_FALSE(s);
+  for (const char* mode : modeNames()) EXPECT_NE(s.error().message.find(mode), std::string::npos) << mode;
+}
+
 // A VF, a moved PF or a claimed NIC is not the host's device under the
 // host's name: those modes leave NCCL_IB_HCA to railkit env in the pod.
 TEST(K8sRenderModes, HcasPinnedOnlyWhereThePodSeesTheHostsDevices) {
-  for (const char* mode : kModes) {
+  for (const char* mode : modeNames()) {
     Profile profile = profileFor(mode, std::string(mode) == "gke-tcpxo" ? "tcpxo" : "infiniband", 2);
     profile.hcas = {"mlx5_0", "mlx5_1"};
     Rendered r = renderModeOf(profile);
@@ -389,7 +401,7 @@ struct MatrixCase {
 
 std::vector<MatrixCase> matrixCases() {
   std::vector<MatrixCase> cases;
-  for (const char* mode : kModes)
+  for (const char* mode : modeNames())
     for (const char* launcher : kLaunchers)
       for (const char* fabric : {"infiniband", "roce", "tcpxo"}) {
         if ((std::string(fabric) == "tcpxo") != (std::string(mode) == "gke-tcpxo")) continue;

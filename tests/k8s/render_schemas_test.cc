@@ -76,7 +76,7 @@ TEST(K8sRenderModes, RenderedPoolsAreSchemaChecked) {
 // minAvailable that is not a number, is a schema error.
 TEST(K8sRenderModes, VolcanoJobIsSchemaChecked) {
   RAILKIT_REQUIRE_SHARED();
-  for (const char* mode : kModes) {
+  for (const char* mode : modeNames()) {
     Profile profile = profileFor(mode);
     profile.launcher = "volcano-job";
     profile.ssh_private_key = "(private key)\n";  // nccl-tests: sshd in every pod

@@ -61,7 +61,7 @@ TEST_P(K8sRenderMatrix, LintsCleanAgainstSchemas) {
 }
 
 INSTANTIATE_TEST_SUITE_P(AllModesLaunchersFabricsTools, K8sRenderMatrix,
-                         ::testing::Combine(::testing::ValuesIn(kModes), ::testing::ValuesIn(kLaunchers),
+                         ::testing::Combine(::testing::ValuesIn(modeNames()), ::testing::ValuesIn(kLaunchers),
                                             ::testing::ValuesIn(kFabrics), ::testing::ValuesIn(kTools)));
 
 TEST(K8sRender, ProfileErrors) {

@@ -100,7 +100,7 @@ TEST(RenderValidate, NoGpuRendersLintClean) {
   RAILKIT_REQUIRE_SHARED();
   static auto schemas = SchemaSet::load(railkit::testing::schemaDirs());
   ASSERT_TRUE(schemas) << schemas.error().message;
-  for (const char* mode : kModes)
+  for (const char* mode : modeNames())
     for (const char* launcher : kLaunchers) {
       Profile profile = validateProfile(mode, launcher);
       profile.gpus_per_node = 0;

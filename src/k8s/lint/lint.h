@@ -1,6 +1,6 @@
 #pragma once
 // Lint: rules that find the recurring mistakes of RDMA/NCCL/MPI manifests.
-// Each rule is one file in rules/ and one row in all_rules.cc; a rule sees
+// Each rule is one file in rules/ and one line in rules/list.inc; a rule sees
 // every manifest of the run at once (a SriovNetworkNodePolicy in one file
 // declares the RDMA resource a Pod in another file requests) and appends
 // findings carrying file, line, object (kind/name) and field path.

@@ -14,6 +14,39 @@ std::string joined(const std::vector<std::string>& list, const std::string& sepa
   return out;
 }
 
+namespace {
+
+struct ModeEntry {
+  const char* mode;
+  Result<Objects> (*render)(const Profile&, PodDecoration&);
+};
+
+// Every exposure mode, declared once: the profile's list of modes, its
+// default (the first row) and the renderer all come from here.
+constexpr ModeEntry kModeTable[] = {
+    {"rdma-shared", renderNetworkOperatorMode},
+    {"sriov", renderSriovMode},
+    {"host-device", renderNetworkOperatorMode},
+    {"dra", renderDraMode},
+    {"gke-tcpxo", renderTcpxoMode},
+    {"host-network", renderNetworkOperatorMode},
+};
+
+}  // namespace
+
+const std::vector<const char*>& modeNames() {
+  static const std::vector<const char*> names = [] {
+    std::vector<const char*> out;
+    for (const ModeEntry& entry : kModeTable) out.push_back(entry.mode);
+    return out;
+  }();
+  return names;
+}
+
+const char* defaultMode() {
+  return kModeTable[0].mode;
+}
+
 RailSubnet railSubnet(const Profile& profile, size_t rail) {
   constexpr int kBlock = 4;  // a pod, its replacement and room to spare
   if (profile.nodes * kBlock <= 252) return {"192.168." + std::to_string(100 + rail) + ".0/24", kBlock};
@@ -49,20 +82,8 @@ Result<std::vector<RenderedObject>> renderMode(const Profile& profile, PodDecora
     return makeError(ErrorCode::kUsage, "profile: at most " + std::to_string(kMaxRails) +
                                             " data interfaces, found " +
                                             std::to_string(profile.data_interfaces.size()));
-  struct Entry {
-    const char* mode;
-    Result<Objects> (*render)(const Profile&, PodDecoration&);
-  };
-  static constexpr Entry kModeTable[] = {
-      {"dra", renderDraMode},
-      {"gke-tcpxo", renderTcpxoMode},
-      {"host-device", renderNetworkOperatorMode},
-      {"host-network", renderNetworkOperatorMode},
-      {"rdma-shared", renderNetworkOperatorMode},
-      {"sriov", renderSriovMode},
-  };
   if (profile.cni == "spiderpool") return renderSpiderpoolMode(profile, decoration);
-  for (const Entry& entry : kModeTable)
+  for (const ModeEntry& entry : kModeTable)
     if (profile.mode == entry.mode) return entry.render(profile, decoration);
   return makeError(ErrorCode::kUsage, "profile: unknown mode '" + profile.mode + "'");
 }

@@ -234,8 +234,12 @@ Status finishProfile(Profile& profile) {
     return makeError(ErrorCode::kUsage,
                      "profile: image is required (the image with your NCCL stack and railkit)");
   if (profile.name.empty()) profile.name = "rdma-test";
-  if (!oneOf(profile.mode, kModes))
-    return makeError(ErrorCode::kUsage, "profile: unknown mode '" + profile.mode + "'");
+  if (!oneOf(profile.mode, modeNames())) {
+    std::string known;
+    for (const char* mode : modeNames()) known += (known.empty() ? "" : ", ") + std::string(mode);
+    return makeError(ErrorCode::kUsage,
+                     "profile: unknown mode '" + profile.mode + "' (expected one of " + known + ")");
+  }
   if (!oneOf(profile.launcher, kLaunchers))
     return makeError(ErrorCode::kUsage, "profile: unknown launcher '" + profile.launcher + "'");
   static const char* kFabrics[] = {"infiniband", "roce", "tcpxo"};

@@ -37,6 +37,11 @@ struct SubnetPlan {
   int pods_per_node = 1;                 // pods of the job that share a node's block
 };
 
+// The exposure modes, from the one table that pairs each with its renderer
+// (modes.cc); the default is its first row.
+const std::vector<const char*>& modeNames();
+const char* defaultMode();
+
 struct Profile {
   std::string name;
   std::string ns = "rdma-test";
@@ -48,7 +53,7 @@ struct Profile {
   int nodes = 2;
   int gpus_per_node = 8;              // 0 only with test.tool validate (a node that must have no GPU)
   std::string fabric = "infiniband";  // infiniband | roce | tcpxo
-  std::string mode = "rdma-shared";   // rdma-shared | sriov | host-device | dra | gke-tcpxo | host-network
+  std::string mode = defaultMode();   // one of modeNames()
   std::string launcher = "mpijob";    // mpijob | indexed-job | jobset | trainjob | volcano-job
   std::string resource_name;          // default per mode
   std::string control_interface = "eth0";
@@ -79,8 +84,6 @@ struct Profile {
   std::string ssh_public_key;
 };
 
-inline constexpr const char* kModes[] = {"rdma-shared", "sriov",     "host-device",
-                                         "dra",         "gke-tcpxo", "host-network"};
 inline constexpr const char* kLaunchers[] = {"mpijob", "indexed-job", "jobset", "trainjob", "volcano-job"};
 
 // Launchers whose pods meet at railkit's env rendezvous (RANK, WORLD_SIZE,

@@ -1,6 +1,6 @@
 #pragma once
 // A finding rule over NCCL log lines: one small file per id in rules/, listed
-// in all_rules.cc. `match` sees every WARN line, every other line mentioning
+// in rules/list.inc. `match` sees every WARN line, every other line mentioning
 // NCCL, and INFO lines the fact scanner did not consume; it says whether the
 // line is evidence and may name a detail (an error text) and a subject (a
 // peer, an HCA); it must depend on the line alone (no state of its own), as
