@@ -19,17 +19,23 @@ namespace {
 struct ModeEntry {
   const char* mode;
   Result<Objects> (*render)(const Profile&, PodDecoration&);
+  bool exclusive_rdma_netns;
 };
 
 // Every exposure mode, declared once: the profile's list of modes, its
 // default (the first row) and the renderer all come from here.
+// exclusive_rdma_netns: the mode hands a pod its own VF, PF or claimed NIC, so
+// node-prep sets ib_core's exclusive netns mode. The shared device plugin
+// (rdma-shared) refuses to start in it ("incorrect RDMA subsystem network
+// namespace", Mellanox/k8s-rdma-shared-dev-plugin#87), hostNetwork pods stay
+// in the host's namespace and gke-tcpxo has no RDMA device.
 constexpr ModeEntry kModeTable[] = {
-    {"rdma-shared", renderNetworkOperatorMode},
-    {"sriov", renderSriovMode},
-    {"host-device", renderNetworkOperatorMode},
-    {"dra", renderDraMode},
-    {"gke-tcpxo", renderTcpxoMode},
-    {"host-network", renderNetworkOperatorMode},
+    {"rdma-shared", renderNetworkOperatorMode, false},
+    {"sriov", renderSriovMode, true},
+    {"host-device", renderNetworkOperatorMode, true},
+    {"dra", renderDraMode, true},
+    {"gke-tcpxo", renderTcpxoMode, false},
+    {"host-network", renderNetworkOperatorMode, false},
 };
 
 }  // namespace
@@ -45,6 +51,12 @@ const std::vector<const char*>& modeNames() {
 
 const char* defaultMode() {
   return kModeTable[0].mode;
+}
+
+bool wantsExclusiveRdmaNetns(const std::string& mode) {
+  for (const ModeEntry& entry : kModeTable)
+    if (mode == entry.mode) return entry.exclusive_rdma_netns;
+  return false;
 }
 
 RailSubnet railSubnet(const Profile& profile, size_t rail) {

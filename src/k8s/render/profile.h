@@ -41,6 +41,8 @@ struct SubnetPlan {
 // (modes.cc); the default is its first row.
 const std::vector<const char*>& modeNames();
 const char* defaultMode();
+// Whether node-prep puts ib_core in exclusive netns mode for this mode.
+bool wantsExclusiveRdmaNetns(const std::string& mode);
 
 struct Profile {
   std::string name;
