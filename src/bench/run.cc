@@ -8,6 +8,7 @@
 #include "bench/p2p.h"
 #include "bench/pairs.h"
 #include "core/bandwidth_row.h"
+#include "core/json_util.h"
 #include "core/strings.h"
 
 namespace railkit::bench {
@@ -219,9 +220,7 @@ Result<BenchOutcome> runBench(const BenchConfig& c, std::ostream& text) {
                       {"environment", c.environment}};
   if (c.expect_line_rate) {
     outcome.document["line_rate"] = {
-        {"fraction", *c.expect_line_rate},
-        {"nic_gbps", c.nic_gbps ? nlohmann::json(*c.nic_gbps) : nlohmann::json(nullptr)},
-        {"source", c.nic_rate_source}};
+        {"fraction", *c.expect_line_rate}, {"nic_gbps", jsonOpt(c.nic_gbps)}, {"source", c.nic_rate_source}};
   }
   if (auto s = boot.barrier(); !s) return giveUp(s.error());
   return outcome;
