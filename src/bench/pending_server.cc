@@ -41,7 +41,6 @@ Status PendingServer::serve(Clock::time_point deadline) {
   while (handler_.wantsMore()) {
     auto now = Clock::now();
     if (now >= deadline) return makeError(ErrorCode::kTimeout, o_.name + ": deadline passed");
-    expire(now);
     std::vector<pollfd> fds{{listener_, POLLIN, 0}, {o_.stop_fd, POLLIN, 0}};  // poll skips a -1
     auto wake = deadline;
     for (const auto& p : pending_) {
@@ -51,21 +50,25 @@ Status PendingServer::serve(Clock::time_point deadline) {
     const std::size_t first_watched = fds.size();
     const std::vector<int> watched = handler_.watched();
     for (int fd : watched) fds.push_back({fd, static_cast<short>(POLLIN | POLLRDHUP), 0});
-    auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(wake - now).count();
+    // Rounded up: waking a fraction of a millisecond early would spin until the deadline.
+    auto ms = std::chrono::ceil<std::chrono::milliseconds>(wake - now).count();
     int rc = poll(fds.data(), fds.size(), static_cast<int>(std::clamp<long long>(ms, 0, 1000)));
     if (rc < 0 && errno != EINTR)
       return makeError(ErrorCode::kIo, o_.name + ": poll: " + std::strerror(errno));
-    if (rc <= 0) continue;
-    // Watched fds first: a rank that left frees its slot before a hello for it is read.
-    for (std::size_t i = 0; i < watched.size(); ++i) {
-      if (fds[first_watched + i].revents != 0) handler_.onWatched(watched[i]);
+    if (rc > 0) {
+      // Watched fds first: a rank that left frees its slot before a hello for it is read.
+      for (std::size_t i = 0; i < watched.size(); ++i) {
+        if (fds[first_watched + i].revents != 0) handler_.onWatched(watched[i]);
+      }
+      std::vector<int> ready;
+      for (std::size_t i = 0; i < pending_.size(); ++i) {
+        if (fds[2 + i].revents != 0) ready.push_back(pending_[i].fd);
+      }
+      for (int fd : ready) readFrom(fd);
+      if (fds[0].revents != 0) acceptOne(deadline);
     }
-    std::vector<int> ready;
-    for (std::size_t i = 0; i < pending_.size(); ++i) {
-      if (fds[2 + i].revents != 0) ready.push_back(pending_[i].fd);
-    }
-    for (int fd : ready) readFrom(fd);
-    if (fds[0].revents != 0) acceptOne(deadline);
+    // Last in the round, so that wantsMore sees what the drops changed.
+    expire(Clock::now());
   }
   return okStatus();
 }
