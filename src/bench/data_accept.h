@@ -3,9 +3,10 @@
 // connections of the higher ranks on its data listener. Each must open with
 // a DataHello naming the rank, the stream index and this rank's cookie (16
 // random bytes published only through the bootstrap), so a stranger who
-// finds the ephemeral port cannot take a stream. All pending connections are
-// served at once, each with its own short deadline (at most `max_pending`
-// wait; the oldest is dropped for a newcomer): a silent or wrong client is
+// finds the ephemeral port cannot take a stream. It runs on the
+// pending-connection server (pending_server.h), as the rendezvous does: each
+// pending connection has its own short deadline (at most `max_pending` wait;
+// the oldest is dropped for a newcomer), so a silent or wrong client is
 // dropped without delaying the real ones, and is never fatal. With `ack`, a
 // taken stream is answered with kDataAck before it carries data, so the
 // dialler knows the stream was kept and dials again when it was not.

@@ -3,45 +3,14 @@
 #include <poll.h>
 #include <sys/socket.h>
 
-#include <algorithm>
-#include <cerrno>
-
 #include "bench/bootstrap.h"
 #include "bench/job_token.h"
 #include "bench/rendezvous.h"
 
 namespace railkit::bench {
-
-void RateLimitedLog::operator()(const std::string& line, Clock::time_point now) {
-  if (!sink_) return;
-  if (now - window_start_ >= window_) {
-    window_start_ = now;
-    printed_ = 0;
-  }
-  if (printed_ >= burst_) {
-    ++suppressed_;
-    return;
-  }
-  ++printed_;
-  if (suppressed_ == 0) {
-    sink_(line);
-  } else {
-    sink_(line + " (" + std::to_string(suppressed_) + " similar line(s) held back)");
-    suppressed_ = 0;
-  }
-}
-
 namespace {
 
 constexpr std::size_t kMaxHelloLine = 2 * Bootstrap::kMaxBlobBytes + 1024;
-
-struct Pending {
-  int fd = -1;
-  std::string address;
-  std::string nonce;
-  std::string buffer;
-  Clock::time_point deadline;
-};
 
 // Whether the peer of `fd` has closed or reset (or sent anything: a rank
 // that has said hello stays quiet until the bootstrap reply).
@@ -57,206 +26,172 @@ void sendLine(int fd, const std::string& line) {
   (void)ignored;
 }
 
-class HelloServer {
+PendingServerOptions pendingOptions(const HelloServerOptions& o) {
+  PendingServerOptions p;
+  p.name = "rendezvous";
+  p.hello_timeout = o.hello_timeout;
+  p.max_pending = o.max_pending;
+  p.nonblocking = true;
+  p.notice = o.notice;
+  return p;
+}
+
+// The rendezvous's hooks: the nonce as greeting, one hello line as framing,
+// and the taken slots as the watched fds.
+class HelloServer final : public PendingHandler {
  public:
-  HelloServer(int listener, const HelloServerOptions& o, Clock::time_point deadline)
-      : listener_(listener), deadline_(deadline), o_(o), log_([this](const std::string& line) {
-          if (o_.notice) o_.notice(line);
-        }) {
+  HelloServer(int listener, const HelloServerOptions& o)
+      : o_(o), server_(listener, pendingOptions(o), *this) {
     slots_.assign(static_cast<std::size_t>(o_.size), Arrival{});
     seen_.assign(static_cast<std::size_t>(o_.size), false);
     missing_ = o_.size - 1;
   }
-  ~HelloServer() {
-    for (auto& p : pending_) closeFd(p.fd);
+  ~HelloServer() override {
     if (!done_) {
       for (auto& s : slots_) closeFd(s.fd);
     }
   }
 
-  Result<std::vector<Arrival>> run() {
-    const auto deadline = deadline_;
-    while (missing_ > 0) {
-      auto now = Clock::now();
-      if (now >= deadline) return makeError(ErrorCode::kTimeout, missingRanks());
-      expire(now);
-      std::vector<pollfd> fds;
-      fds.push_back({listener_, POLLIN, 0});
-      for (const auto& p : pending_) fds.push_back({p.fd, POLLIN, 0});
-      std::vector<int> slot_rank;
-      for (int r = 1; r < o_.size; ++r) {
-        if (slots_[static_cast<std::size_t>(r)].fd < 0) continue;
-        fds.push_back({slots_[static_cast<std::size_t>(r)].fd, static_cast<short>(POLLIN | POLLRDHUP), 0});
-        slot_rank.push_back(r);
-      }
-      auto wake = deadline;
-      for (const auto& p : pending_) wake = std::min(wake, p.deadline);
-      auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(wake - now).count();
-      int rc = poll(fds.data(), fds.size(), static_cast<int>(std::clamp<long long>(ms, 0, 1000)));
-      if (rc < 0 && errno != EINTR) return makeError(ErrorCode::kIo, "poll failed at the rendezvous");
-      if (rc <= 0) continue;
-      // Slots first: a rank that left frees its slot before a hello for it is read.
-      for (std::size_t i = 0; i < slot_rank.size(); ++i) {
-        if (fds[1 + pending_.size() + i].revents != 0) checkSlot(slot_rank[i]);
-      }
-      std::vector<int> ready;
-      for (std::size_t i = 0; i < pending_.size(); ++i) {
-        if (fds[1 + i].revents != 0) ready.push_back(pending_[i].fd);
-      }
-      for (int fd : ready) readFrom(fd);
-      if (fds[0].revents != 0) acceptOne();
-      // The set is complete only with every holder still connected: one
-      // that left (a stranger that said hello and went) frees its slot.
-      if (missing_ == 0) {
-        for (int r = 1; r < o_.size; ++r) checkSlot(r);
-      }
+  Result<std::vector<Arrival>> run(Clock::time_point deadline) {
+    auto served = server_.serve(deadline);
+    if (!served) {
+      if (served.error().code == ErrorCode::kTimeout) return makeError(ErrorCode::kTimeout, missingRanks());
+      return makeError(served.error().code, "poll failed at the rendezvous");
     }
     done_ = true;
     return slots_;
   }
 
- private:
-  void drop(std::size_t index, const std::string& why) {
-    log_("rendezvous: dropped " + pending_[index].address + ": " + why);
-    closeFd(pending_[index].fd);
-    pending_.erase(pending_.begin() + static_cast<std::ptrdiff_t>(index));
-  }
-
-  std::size_t indexOf(int fd) const {
-    for (std::size_t i = 0; i < pending_.size(); ++i) {
-      if (pending_[i].fd == fd) return i;
-    }
-    return pending_.size();
-  }
-
-  void expire(Clock::time_point now) {
-    for (std::size_t i = pending_.size(); i-- > 0;) {
-      if (now < pending_[i].deadline) continue;
-      sendLine(pending_[i].fd,
-               "RAILKIT-RDV-REFUSED again: no complete hello within the per-connection deadline");
-      drop(i, pending_[i].buffer.empty() ? "sent no hello within the per-connection deadline"
-                                         : "incomplete hello within the per-connection deadline");
-    }
-  }
-
-  void acceptOne() {
-    int fd = accept4(listener_, nullptr, nullptr, SOCK_CLOEXEC | SOCK_NONBLOCK);
-    if (fd < 0) return;
-    if (pending_.size() >= std::max<std::size_t>(1, o_.max_pending)) {
-      // The oldest may be a real rank on a slow link: told to try again, it does.
-      sendLine(pending_[0].fd, "RAILKIT-RDV-REFUSED again: rank 0 is busy with too many connections");
-      drop(0, "too many connections waiting to say hello (oldest dropped)");
-    }
-    Pending p;
-    p.fd = fd;
-    p.address = peerAddress(fd);
-    p.deadline = std::min(Clock::now() + o_.hello_timeout, deadline_);
+  std::optional<std::string> greet(PendingConnection& p) override {
     auto nonce = randomBytes(kRendezvousNonceBytes);
-    if (!nonce) {
-      log_("rendezvous: dropped " + p.address + ": " + nonce.error().message);
-      closeFd(fd);
-      return;
-    }
+    if (!nonce) return nonce.error().message;
     p.nonce = *nonce;
-    sendLine(fd, formatRendezvousNonce(p.nonce));
-    pending_.push_back(std::move(p));
+    sendLine(p.fd, formatRendezvousNonce(p.nonce));
+    return std::nullopt;
   }
 
-  void readFrom(int fd) {
-    std::size_t i = indexOf(fd);
-    if (i == pending_.size()) return;
-    Pending& p = pending_[i];
-    char buf[4096];
-    ssize_t n = ::recv(fd, buf, sizeof buf, MSG_DONTWAIT);
-    if (n < 0 && (errno == EAGAIN || errno == EINTR)) return;
-    if (n <= 0) {
-      drop(i, p.buffer.empty() ? "closed without a hello" : "closed in the middle of a hello");
-      return;
-    }
-    p.buffer.append(buf, static_cast<std::size_t>(n));
-    auto nl = p.buffer.find('\n');
-    if (nl == std::string::npos) {
-      if (p.buffer.size() > kMaxHelloLine)
-        drop(i, "hello longer than " + std::to_string(kMaxHelloLine) + " bytes");
-      return;
-    }
-    if (nl + 1 != p.buffer.size()) {
-      drop(i, "sent more than one line before the bootstrap reply");
-      return;
-    }
-    p.buffer.pop_back();
-    auto hello = parseRendezvousHello(p.buffer);
-    if (!hello) {
-      drop(i, hello.error().message);
-      return;
-    }
-    auto why = refuseHello(*hello, HelloExpectation{o_.job_id, o_.size, o_.token, p.nonce});
-    if (why) {
-      sendLine(fd, "RAILKIT-RDV-REFUSED " + *why);
-      drop(i, "hello for rank " + std::to_string(hello->rank) + ": " + *why);
-      return;
-    }
-    Arrival& slot = slots_[static_cast<std::size_t>(hello->rank)];
-    if (slot.fd >= 0 && !hungUp(slot.fd)) {
-      std::string why_taken = "rank " + std::to_string(hello->rank) + " already joined from " + slot.address;
-      sendLine(fd, "RAILKIT-RDV-REFUSED again: slot taken: " + why_taken);
-      drop(i, "hello for rank " + std::to_string(hello->rank) + ": " + why_taken + " (still connected)");
-      return;
-    }
-    if (slot.fd >= 0) {
-      log_("rendezvous: rank " + std::to_string(hello->rank) + " from " + slot.address +
-           " has closed; its slot goes to " + p.address);
-      closeFd(slot.fd);
-    } else {
-      --missing_;
-    }
-    slot = Arrival{fd, p.address, std::move(hello->blob)};
-    seen_[static_cast<std::size_t>(hello->rank)] = true;
-    pending_.erase(pending_.begin() + static_cast<std::ptrdiff_t>(i));
+  std::size_t readLimit(const PendingConnection&) const override { return kMaxHelloLine + 1; }
+  HelloVerdict onBytes(PendingConnection& p) override;
+
+  std::string closedWhy(const PendingConnection& p) const override {
+    return p.bytes.empty() ? "closed without a hello" : "closed in the middle of a hello";
+  }
+  std::string expiredWhy(PendingConnection& p) override {
+    sendLine(p.fd, "RAILKIT-RDV-REFUSED again: no complete hello within the per-connection deadline");
+    return p.bytes.empty() ? "sent no hello within the per-connection deadline"
+                           : "incomplete hello within the per-connection deadline";
+  }
+  std::string evictedWhy(PendingConnection& p) override {
+    // The oldest may be a real rank on a slow link: told to try again, it does.
+    sendLine(p.fd, "RAILKIT-RDV-REFUSED again: rank 0 is busy with too many connections");
+    return "too many connections waiting to say hello (oldest dropped)";
   }
 
-  void checkSlot(int rank) {
-    Arrival& slot = slots_[static_cast<std::size_t>(rank)];
-    if (!hungUp(slot.fd)) return;
-    log_("rendezvous: rank " + std::to_string(rank) + " from " + slot.address +
-         " closed or spoke before the bootstrap completed; its slot is free again");
-    closeFd(slot.fd);
-    slot = Arrival{};
-    ++missing_;
-  }
-
-  // "2" or "2 (1 arrived but left)": the ranks never seen come first, as a
-  // rank that gave up at its own deadline closes just before rank 0's.
-  std::string missingRanks() const {
-    std::string never, left;
+  std::vector<int> watched() const override {
+    std::vector<int> fds;
     for (int r = 1; r < o_.size; ++r) {
-      if (slots_[static_cast<std::size_t>(r)].fd >= 0) continue;
-      std::string& list = seen_[static_cast<std::size_t>(r)] ? left : never;
-      if (!list.empty()) list.push_back(',');
-      list.append(std::to_string(r));
+      if (slots_[static_cast<std::size_t>(r)].fd >= 0) fds.push_back(slots_[static_cast<std::size_t>(r)].fd);
     }
-    if (left.empty()) return never;
-    if (never.empty()) return left + " (arrived but left)";
-    return never + " (and " + left + ", arrived but left)";
+    return fds;
+  }
+  void onWatched(int fd) override {
+    for (int r = 1; r < o_.size; ++r) {
+      if (slots_[static_cast<std::size_t>(r)].fd == fd) checkSlot(r);
+    }
+  }
+  // The set is complete only with every holder still connected: one that
+  // left (a stranger that said hello and went) frees its slot.
+  bool wantsMore() override {
+    if (missing_ == 0) {
+      for (int r = 1; r < o_.size; ++r) checkSlot(r);
+    }
+    return missing_ > 0;
   }
 
-  int listener_;
-  Clock::time_point deadline_;
+ private:
+  HelloVerdict takeSlot(PendingConnection& p, RendezvousHello& hello);
+  void checkSlot(int rank);
+  std::string missingRanks() const;
+
   const HelloServerOptions& o_;
-  RateLimitedLog log_;
-  std::vector<Pending> pending_;
+  PendingServer server_;
   std::vector<Arrival> slots_;
   std::vector<bool> seen_;  // ranks that said hello at some point
   int missing_ = 0;
   bool done_ = false;
 };
 
+HelloVerdict HelloServer::onBytes(PendingConnection& p) {
+  auto nl = p.bytes.find('\n');
+  if (nl == std::string::npos) {
+    if (p.bytes.size() > kMaxHelloLine)
+      return HelloVerdict::drop("hello longer than " + std::to_string(kMaxHelloLine) + " bytes");
+    return HelloVerdict::wait();
+  }
+  if (nl + 1 != p.bytes.size())
+    return HelloVerdict::drop("sent more than one line before the bootstrap reply");
+  p.bytes.pop_back();
+  auto hello = parseRendezvousHello(p.bytes);
+  if (!hello) return HelloVerdict::drop(hello.error().message);
+  auto why = refuseHello(*hello, HelloExpectation{o_.job_id, o_.size, o_.token, p.nonce});
+  if (why) {
+    sendLine(p.fd, "RAILKIT-RDV-REFUSED " + *why);
+    return HelloVerdict::drop("hello for rank " + std::to_string(hello->rank) + ": " + *why);
+  }
+  return takeSlot(p, *hello);
+}
+
+HelloVerdict HelloServer::takeSlot(PendingConnection& p, RendezvousHello& hello) {
+  Arrival& slot = slots_[static_cast<std::size_t>(hello.rank)];
+  if (slot.fd >= 0 && !hungUp(slot.fd)) {
+    std::string why_taken = "rank " + std::to_string(hello.rank) + " already joined from " + slot.address;
+    sendLine(p.fd, "RAILKIT-RDV-REFUSED again: slot taken: " + why_taken);
+    return HelloVerdict::drop("hello for rank " + std::to_string(hello.rank) + ": " + why_taken +
+                              " (still connected)");
+  }
+  if (slot.fd >= 0) {
+    server_.log("rendezvous: rank " + std::to_string(hello.rank) + " from " + slot.address +
+                " has closed; its slot goes to " + p.address);
+    closeFd(slot.fd);
+  } else {
+    --missing_;
+  }
+  slot = Arrival{p.fd, p.address, std::move(hello.blob)};
+  seen_[static_cast<std::size_t>(hello.rank)] = true;
+  return HelloVerdict::taken();
+}
+
+void HelloServer::checkSlot(int rank) {
+  Arrival& slot = slots_[static_cast<std::size_t>(rank)];
+  if (!hungUp(slot.fd)) return;
+  server_.log("rendezvous: rank " + std::to_string(rank) + " from " + slot.address +
+              " closed or spoke before the bootstrap completed; its slot is free again");
+  closeFd(slot.fd);
+  slot = Arrival{};
+  ++missing_;
+}
+
+// "2" or "2 (1 arrived but left)": the ranks never seen come first, as a
+// rank that gave up at its own deadline closes just before rank 0's.
+std::string HelloServer::missingRanks() const {
+  std::string never, left;
+  for (int r = 1; r < o_.size; ++r) {
+    if (slots_[static_cast<std::size_t>(r)].fd >= 0) continue;
+    std::string& list = seen_[static_cast<std::size_t>(r)] ? left : never;
+    if (!list.empty()) list.push_back(',');
+    list.append(std::to_string(r));
+  }
+  if (left.empty()) return never;
+  if (never.empty()) return left + " (arrived but left)";
+  return never + " (and " + left + ", arrived but left)";
+}
+
 }  // namespace
 
 Result<std::vector<Arrival>> serveHellos(int listener, const HelloServerOptions& options,
                                          Clock::time_point deadline) {
-  HelloServer server(listener, options, deadline);
-  return server.run();
+  HelloServer server(listener, options);
+  return server.run(deadline);
 }
 
 }  // namespace railkit::bench

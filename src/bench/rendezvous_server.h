@@ -1,10 +1,10 @@
 #pragma once
-// Rank 0's side of the rendezvous hello (wire format in rendezvous.h). All
-// connections are served at once from one poll() loop: each gets its nonce
-// as soon as it is accepted and its own short deadline for the hello, and at
-// most `max_pending` wait at a time (the oldest is dropped for a newcomer),
-// so a silent, slow or malformed stranger is dropped without delaying any
-// rank. Nothing a stranger sends is fatal:
+// Rank 0's side of the rendezvous hello (wire format in rendezvous.h), on
+// the pending-connection server (pending_server.h): each connection gets its
+// nonce as soon as it is accepted and its own short deadline for the hello,
+// and at most `max_pending` wait at a time (the oldest is dropped for a
+// newcomer), so a silent, slow or malformed stranger is dropped without
+// delaying any rank. Nothing a stranger sends is fatal:
 //   - a foreign, malformed, wrong-job or (with a token) unauthenticated
 //     hello is dropped;
 //   - without a token the first live hello for a rank holds its slot; a
@@ -19,6 +19,7 @@
 #include <string>
 #include <vector>
 
+#include "bench/pending_server.h"
 #include "bench/socket_util.h"
 #include "core/result.h"
 
@@ -44,23 +45,5 @@ struct Arrival {
 // the missing ranks as the message ("1,3"); every fd is closed then.
 Result<std::vector<Arrival>> serveHellos(int listener, const HelloServerOptions& options,
                                          Clock::time_point deadline);
-
-// Prints at most `burst` lines per `window`; what it holds back is counted
-// and mentioned on the next line it prints.
-class RateLimitedLog {
- public:
-  RateLimitedLog(std::function<void(const std::string&)> sink, int burst = 5,
-                 std::chrono::milliseconds window = std::chrono::seconds(1))
-      : sink_(std::move(sink)), burst_(burst), window_(window) {}
-  void operator()(const std::string& line, Clock::time_point now = Clock::now());
-
- private:
-  std::function<void(const std::string&)> sink_;
-  int burst_;
-  std::chrono::milliseconds window_;
-  Clock::time_point window_start_{};
-  int printed_ = 0;
-  std::size_t suppressed_ = 0;
-};
 
 }  // namespace railkit::bench

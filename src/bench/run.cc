@@ -8,6 +8,7 @@
 #include "bench/p2p.h"
 #include "bench/pairs.h"
 #include "core/bandwidth_row.h"
+#include "core/json_util.h"
 #include "core/strings.h"
 
 namespace railkit::bench {
@@ -213,7 +214,7 @@ nlohmann::json collectivesDocument(const BenchConfig& c, Transport& t, Bootstrap
                         {"environment", c.environment}};
   if (c.expect_line_rate) {
     doc["line_rate"] = {{"fraction", *c.expect_line_rate},
-                        {"nic_gbps", c.nic_gbps ? nlohmann::json(*c.nic_gbps) : nlohmann::json(nullptr)},
+                        {"nic_gbps", jsonOpt(c.nic_gbps)},
                         {"source", c.nic_rate_source}};
   }
   return doc;

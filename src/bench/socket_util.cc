@@ -175,14 +175,6 @@ Result<int> connectOnce(const std::string& host, int port, const std::string& bi
   return fd;
 }
 
-Result<int> acceptUntil(int listen_fd, Clock::time_point deadline) {
-  if (auto s = waitFd(listen_fd, POLLIN, deadline, "waiting for a connection"); !s)
-    return tl::unexpected(s.error());
-  int fd = accept4(listen_fd, nullptr, nullptr, SOCK_CLOEXEC);
-  if (fd < 0) return makeError(ErrorCode::kIo, std::string("accept: ") + strerror(errno));
-  return fd;
-}
-
 void tuneDataSocket(int fd, int user_timeout_ms, std::size_t buffer_bytes) {
   int one = 1;
   setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);

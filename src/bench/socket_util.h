@@ -22,8 +22,6 @@ Result<int> connectTo(const std::string& host, int port, const std::string& bind
 // comes back blocking. kPeerLost with the reason ("Connection refused").
 Result<int> connectOnce(const std::string& host, int port, const std::string& bind_addr,
                         Clock::time_point deadline);
-// Accepts one connection or fails at the deadline.
-Result<int> acceptUntil(int listen_fd, Clock::time_point deadline);
 // Data-plane tuning: TCP_NODELAY, big buffers, TCP_USER_TIMEOUT.
 void tuneDataSocket(int fd, int user_timeout_ms, std::size_t buffer_bytes);
 Status sendAll(int fd, const void* data, std::size_t bytes, Clock::time_point deadline);

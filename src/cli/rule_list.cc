@@ -5,16 +5,15 @@
 #include <algorithm>
 #include <nlohmann/json.hpp>
 
+#include "core/json_util.h"
+
 namespace railkit::cli {
 
 int listRules(const std::string& command, const std::vector<RuleRow>& rows, OutputOptions output) {
   output.kind = "railkit.rules/v1";
   nlohmann::json list = nlohmann::json::array();
   for (const auto& r : rows) {
-    list.push_back(
-        {{"id", r.id},
-         {"severity", r.severity ? nlohmann::json(severityName(*r.severity)) : nlohmann::json(nullptr)},
-         {"title", r.title}});
+    list.push_back({{"id", r.id}, {"severity", jsonOpt(r.severity, severityName)}, {"title", r.title}});
   }
   auto st = emitOutput(output, nlohmann::json{{"command", command}, {"rules", list}}, [&] {
     std::size_t width = 0;

@@ -16,6 +16,7 @@
 #include "cli/commands.h"
 #include "cli/flag_checks.h"
 #include "core/atomic_file.h"
+#include "core/json_util.h"
 #include "doctor/hostfile.h"
 #include "doctor/resolver.h"
 #include "doctor/wait_dns.h"
@@ -53,7 +54,7 @@ nlohmann::json toJson(const WaitDnsOptions& opts, const doctor::WaitResult& resu
     hosts.push_back(std::move(j));
   }
   return {{"hostfile", opts.hostfile},
-          {"output", opts.out.empty() ? nlohmann::json(nullptr) : nlohmann::json(opts.out)},
+          {"output", jsonOpt(opts.out)},
           {"all_resolved", result.all_resolved},
           {"polls", result.polls},
           {"elapsed_s", result.elapsed.count() / 1000.0},

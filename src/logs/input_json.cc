@@ -45,7 +45,7 @@ nlohmann::json tableJson(const NcclTestsTable& t) {
                         {"out_of_bounds", jsonOpt(t.out_of_bounds)},
                         {"old_layout", t.old_layout},
                         {"rows_not_kept", t.rows_not_kept},
-                        {"test_op", t.op.empty() ? nlohmann::json(nullptr) : nlohmann::json(t.op)},
+                        {"test_op", jsonOpt(t.op)},
                         {"test_ranks", t.ranks.size()},
                         {"test_hosts", t.hosts},
                         {"test_header",

@@ -350,10 +350,9 @@ std::vector<Finding> NcclLogAnalyzer::findings(const NcclLogFacts& facts) const 
 nlohmann::json factsToJson(const NcclLogFacts& f) {
   nlohmann::json j;
   j["inter_node_transport"] = f.inter_node_transport;
-  j["link_layer"] = f.link_layer.empty() ? nlohmann::json(nullptr) : nlohmann::json(f.link_layer);
-  j["gdr"] = f.gdr ? nlohmann::json(*f.gdr) : nlohmann::json(nullptr);
-  j["nccl_version"] =
-      f.nccl_versions.empty() ? nlohmann::json(nullptr) : nlohmann::json(f.nccl_versions.front());
+  j["link_layer"] = jsonOpt(f.link_layer);
+  j["gdr"] = jsonOpt(f.gdr);
+  j["nccl_version"] = jsonOpt(f.nccl_versions.empty() ? std::string() : f.nccl_versions.front());
   j["nccl_versions"] = f.nccl_versions;
   j["cuda_driver"] = f.cuda_driver;
   j["cuda_runtime"] = f.cuda_runtime;
@@ -361,8 +360,8 @@ nlohmann::json factsToJson(const NcclLogFacts& f) {
   j["host_count"] = std::max<uint64_t>(f.host_count, f.hosts.size());
   j["processes"] = f.processes;
   j["ranks"] = f.ranks;
-  j["nranks"] = f.nranks ? nlohmann::json(*f.nranks) : nlohmann::json(nullptr);
-  j["nnodes"] = f.nnodes ? nlohmann::json(*f.nnodes) : nlohmann::json(nullptr);
+  j["nranks"] = jsonOpt(f.nranks);
+  j["nnodes"] = jsonOpt(f.nnodes);
   j["bootstrap"] = f.bootstrap;
   j["networks"] = f.networks;
   j["net_plugins"] = f.net_plugins;

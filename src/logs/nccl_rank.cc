@@ -6,13 +6,7 @@
 #include "core/json_util.h"
 
 namespace railkit::logs {
-namespace {
-
-nlohmann::json textOrNull(const std::string& s) {
-  return s.empty() ? nlohmann::json(nullptr) : nlohmann::json(s);
-}
-
-}  // namespace
+namespace {}  // namespace
 
 // Members are added one by one, in key order at the end of the object's
 // map: nlohmann's initializer lists copy every value (twice for nested
@@ -27,7 +21,7 @@ nlohmann::json ranksToJson(const NcclRanks& ranks) {
     auto add = [&o](const char* key, nlohmann::json value) {
       o.emplace_hint(o.end(), key, std::move(value));
     };
-    add("bus_id", textOrNull(r.bus_id));
+    add("bus_id", jsonOpt(r.bus_id));
     nlohmann::json channels = nlohmann::json::object();
     auto& ch = channels.get_ref<nlohmann::json::object_t&>();
     ch.emplace_hint(ch.end(), "NET", r.net_channels);
@@ -41,13 +35,13 @@ nlohmann::json ranksToJson(const NcclRanks& ranks) {
     add("host", r.host);
     add("line", r.line);
     add("net_devices", r.net_devices);
-    add("net_plugin", textOrNull(r.net_plugin));
-    add("network", textOrNull(r.network));
+    add("net_plugin", jsonOpt(r.net_plugin));
+    add("network", jsonOpt(r.network));
     add("nics", r.nics);
     add("nranks", jsonOpt(r.nranks));
     add("pid", jsonOpt(r.pid));
     add("rank", jsonOpt(r.rank));
-    add("transport", textOrNull(r.transport));
+    add("transport", jsonOpt(r.transport));
   }
   out["per_rank_not_kept"] = ranks.not_kept;
   return out;

@@ -58,7 +58,7 @@ json inventoryToJson(const Inventory& inv) {
                 {"node_type", d.node_type},
                 {"fw_ver", d.fw_ver},
                 {"node_guid", d.node_guid},
-                {"pci", d.pci ? pciJson(*d.pci) : json(nullptr)}};
+                {"pci", jsonOpt(d.pci, pciJson)}};
     dev["sriov"] = {{"num_vfs", jsonOpt(d.sriov.num_vfs)},
                     {"total_vfs", jsonOpt(d.sriov.total_vfs)},
                     {"vfs", d.sriov.vfs},
@@ -88,34 +88,33 @@ json inventoryToJson(const Inventory& inv) {
                          {"pci_function", pciJson(g.pci)}});
   j["interfaces"] = json::array();
   for (const auto& n : inv.interfaces)
-    j["interfaces"].push_back({{"name", n.name},
-                               {"type", n.type},
-                               {"operstate", n.operstate},
-                               {"mtu", jsonOpt(n.mtu)},
-                               {"pci", n.pci},
-                               {"dev_port", jsonOpt(n.dev_port)},
-                               {"addresses", n.addresses_known ? json(n.addresses) : json(nullptr)},
-                               {"ecn", n.ecn_np || n.ecn_rp ? json{{"roce_np_enabled", prios(n.ecn_np)},
-                                                                   {"roce_rp_enabled", prios(n.ecn_rp)}}
-                                                            : json(nullptr)}});
+    j["interfaces"].push_back(
+        {{"name", n.name},
+         {"type", n.type},
+         {"operstate", n.operstate},
+         {"mtu", jsonOpt(n.mtu)},
+         {"pci", n.pci},
+         {"dev_port", jsonOpt(n.dev_port)},
+         {"addresses", jsonOpt(n.addresses_known, n.addresses)},
+         {"ecn", jsonOpt(n.ecn_np || n.ecn_rp,
+                         json{{"roce_np_enabled", prios(n.ecn_np)}, {"roce_rp_enabled", prios(n.ecn_rp)}})}});
   auto net = networkStateToJson(inv);
-  j["routing"] = net.contains("routing") ? net["routing"] : json(nullptr);
-  j["dcb"] = net.contains("dcb") ? net["dcb"] : json(nullptr);
+  j["routing"] = net.value("routing", json(nullptr));
+  j["dcb"] = net.value("dcb", json(nullptr));
   j["default_route_interface"] = inv.default_route_interface;
   j["modules"] = json::object();
   for (const auto& m : inv.modules) j["modules"][m.name] = m.loaded;
   j["rdma_netns_shared"] = jsonOpt(inv.rdma_netns_shared);
-  j["dev_infiniband"] = inv.dev_infiniband_present ? json(inv.dev_infiniband) : json(nullptr);
+  j["dev_infiniband"] = jsonOpt(inv.dev_infiniband_present, inv.dev_infiniband);
   const auto& p = inv.process;
-  j["process"] = {{"cap_eff", p.cap_eff ? json(hex16(*p.cap_eff)) : json(nullptr)},
-                  {"cap_ipc_lock", p.cap_eff ? json(((*p.cap_eff >> 14) & 1) != 0) : json(nullptr)},
-                  {"memlock", p.memlock.known ? json{{"unlimited", p.memlock.unlimited},
-                                                     {"bytes", p.memlock.unlimited ? json(nullptr)
-                                                                                   : json(p.memlock.bytes)}}
-                                              : json(nullptr)},
-                  {"shm_bytes", jsonOpt(p.shm_bytes)},
-                  {"shm_source", p.shm_source},
-                  {"env", p.env}};
+  j["process"] = {
+      {"cap_eff", jsonOpt(p.cap_eff, hex16)},
+      {"cap_ipc_lock", jsonOpt(p.cap_eff, [](auto cap) { return ((cap >> 14) & 1) != 0; })},
+      {"memlock", jsonOpt(p.memlock.known, json{{"unlimited", p.memlock.unlimited},
+                                                {"bytes", jsonOpt(!p.memlock.unlimited, p.memlock.bytes)}})},
+      {"shm_bytes", jsonOpt(p.shm_bytes)},
+      {"shm_source", p.shm_source},
+      {"env", p.env}};
   j["pcie_bridges"] = inv.bridges;
   j["topology"] = {{"source", inv.topology.source}, {"gpu_nic", json::array()}};
   for (const auto& d : inv.topology.gpu_nic)

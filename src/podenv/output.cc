@@ -2,6 +2,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/json_util.h"
 #include "podenv/names.h"
 
 namespace railkit::podenv {
@@ -45,7 +46,7 @@ nlohmann::json podEnvToJson(const PodEnv& env, const std::string& root, bool ok)
                      {"netdev", p.netdev},
                      {"link_layer", p.link_layer},
                      {"state", p.state},
-                     {"gid_index", p.gid_index ? nlohmann::json(*p.gid_index) : nlohmann::json(nullptr)},
+                     {"gid_index", jsonOpt(p.gid_index)},
                      {"mapped_by", p.mapped_by}});
   return {{"root", root},
           {"control_interface", env.control_interface},

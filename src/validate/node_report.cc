@@ -2,15 +2,12 @@
 
 #include <fmt/format.h>
 
+#include "core/json_util.h"
 #include "model/collect.h"
 #include "validate/consistency.h"
 
 namespace railkit::validate {
 namespace {
-
-nlohmann::json countOrNull(const std::optional<int>& v) {
-  return v ? nlohmann::json(*v) : nlohmann::json(nullptr);
-}
 
 // Each reader returns the member, or the first fault with its JSON path.
 using Checked = Result<nlohmann::json>;
@@ -148,16 +145,16 @@ Checked checkedReport(const nlohmann::json& doc, int rank) {
 nlohmann::json makeNodeReport(int rank, const NodeInput& node, const NodeCheck& check) {
   auto attributes = nodeAttributes(node.inventory);
   nlohmann::json counts{{"nics_active", check.counts.nics_active},
-                        {"nics_expected", countOrNull(check.counts.nics_expected)},
+                        {"nics_expected", jsonOpt(check.counts.nics_expected)},
                         {"gpus", check.counts.gpus},
-                        {"gpus_expected", countOrNull(check.counts.gpus_expected)}};
+                        {"gpus_expected", jsonOpt(check.counts.gpus_expected)}};
   return {{"rank", rank},
           {"host", node.host},
           {"findings", findingsToJson(check.findings)},
           {"counts", counts},
           {"attributes", attributesToJson(attributes)},
           {"attribute_labels", attributeLabelsToJson(attributes)},
-          {"nic_gbps", node.nic_gbps ? nlohmann::json(*node.nic_gbps) : nlohmann::json(nullptr)},
+          {"nic_gbps", jsonOpt(node.nic_gbps)},
           {"nic_rate_source", node.nic_rate_source},
           {"inventory", model::inventoryToJson(node.inventory)}};
 }

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstdint>
 
+#include "core/json_util.h"
 #include "core/pair_links.h"
 #include "validate/run.h"
 
@@ -102,9 +103,8 @@ void Report::setCollectives(const bench::CollectivesOutcome& outcome, const benc
   collectives_ = outcome.results;
   collective_failures_ = outcome.failures;
   if (c.expect_line_rate) {
-    line_rate_ = {{"fraction", *c.expect_line_rate},
-                  {"nic_gbps", c.nic_gbps ? nlohmann::json(*c.nic_gbps) : nlohmann::json(nullptr)},
-                  {"source", c.nic_rate_source}};
+    line_rate_ = {
+        {"fraction", *c.expect_line_rate}, {"nic_gbps", jsonOpt(c.nic_gbps)}, {"source", c.nic_rate_source}};
   }
 }
 

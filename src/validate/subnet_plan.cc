@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/ipv4.h"
+#include "core/json_util.h"
 
 namespace railkit::validate {
 namespace {
@@ -182,8 +183,8 @@ nlohmann::json subnetPlansToJson(const std::vector<RailPlan>& rails) {
   for (const RailPlan& p : rails)
     out.push_back({{"rail", p.rail},
                    {"plan", p.plan},
-                   {"range", p.range.empty() ? nlohmann::json() : nlohmann::json(p.range)},
-                   {"block_prefix", p.plan == "unknown" ? nlohmann::json() : nlohmann::json(p.block_prefix)},
+                   {"range", jsonOpt(p.range)},
+                   {"block_prefix", jsonOpt(p.plan != "unknown", p.block_prefix)},
                    {"nodes", p.nodes}});
   return out;
 }

@@ -13,14 +13,20 @@
 #include <string>
 #include <thread>
 
-#include "support/run_command.h"
+#include "support/bench_output.h"
+#include "support/process.h"
 #include "support/test_support.h"
 
 namespace {
 
-using railkit::testing::CmdRun;
 using railkit::testing::countRows;
-using railkit::testing::runCommand;
+using railkit::testing::ProcessResult;
+using railkit::testing::runShell;
+
+// The whole run in `out`, stderr included; a deadline just inside ctest's 180 s per case.
+ProcessResult runCommand(const std::string& cmd) {
+  return runShell(cmd, 170, railkit::testing::Stderr::kMerged);
+}
 
 bool sanitizer() {
   return railkit::testing::sanitizerBuild();
@@ -39,9 +45,9 @@ TEST_P(BenchLocal, EveryOpEveryTypeCorrect) {
     if (auto at = root_spec.find("-r "); at != std::string::npos && root_spec[at + 3] - '0' >= n) {
       root_spec.replace(at, 4, "-r " + std::to_string(n - 1));
     }
-    CmdRun r = runCommand(::railkit::testing::railkitBinary() + " bench all --local " + std::to_string(n) +
-                          " -b 7 -e " + max + " -f 13 -n 2 -w 1 " + root_spec);
-    ASSERT_EQ(r.rc, 0) << spec << "\n" << r.out;
+    ProcessResult r = runCommand(::railkit::testing::railkitBinary() + " bench all --local " +
+                                 std::to_string(n) + " -b 7 -e " + max + " -f 13 -n 2 -w 1 " + root_spec);
+    ASSERT_EQ(r.status, 0) << spec << "\n" << r.out;
     int nonzero = 0;
     int rows = countRows(r.out, &nonzero);
     // 7 ops x sizes 7, 91, 1183, ... up to max (odd: not divisible by n): 4 sizes to 40000, 6 to 3000000.
@@ -55,9 +61,9 @@ TEST_P(BenchLocal, EveryOpEveryTypeCorrect) {
 INSTANTIATE_TEST_SUITE_P(Ranks, BenchLocal, ::testing::Values(1, 2, 3));
 
 TEST(BenchLocal, JsonHasEveryRow) {
-  CmdRun r =
+  ProcessResult r =
       runCommand(::railkit::testing::railkitBinary() + " bench all_gather --local 2 -b 1K -e 4K --json");
-  ASSERT_EQ(r.rc, 0) << r.out;
+  ASSERT_EQ(r.status, 0) << r.out;
   EXPECT_NE(r.out.find("\"busbw_gbs\""), std::string::npos);
   EXPECT_NE(r.out.find("\"data_interface\": \"lo\""), std::string::npos);
   EXPECT_EQ(r.out.find("# Avg bus"), std::string::npos);  // --json replaces the text
@@ -66,9 +72,9 @@ TEST(BenchLocal, JsonHasEveryRow) {
 // "# Avg bus bandwidth" is nccl-tests' mean over every busbw it printed, out-of-place
 // and in-place (the DRANET write-up's 15.5188 is that mean of its table).
 TEST(BenchLocal, AvgBusBandwidthAveragesBothPlacements) {
-  CmdRun r = runCommand(::railkit::testing::railkitBinary() +
-                        " bench all_reduce --local 2 -b 64K -e 4M -f 4 -n 3 -w 1");
-  ASSERT_EQ(r.rc, 0) << r.out;
+  ProcessResult r = runCommand(::railkit::testing::railkitBinary() +
+                               " bench all_reduce --local 2 -b 64K -e 4M -f 4 -n 3 -w 1");
+  ASSERT_EQ(r.status, 0) << r.out;
   double sum = 0;
   int values = 0;
   for (const auto& row : railkit::testing::parseRows(r.out)) {
@@ -84,16 +90,16 @@ TEST(BenchLocal, AvgBusBandwidthAveragesBothPlacements) {
 }
 
 TEST(BenchLocal, MissedExpectationExitsOne) {
-  CmdRun r = runCommand(::railkit::testing::railkitBinary() +
-                        " bench all_reduce --local 2 -b 1K -e 1K --expect-busbw 100000");
-  EXPECT_EQ(r.rc, 1) << r.out;
+  ProcessResult r = runCommand(::railkit::testing::railkitBinary() +
+                               " bench all_reduce --local 2 -b 1K -e 1K --expect-busbw 100000");
+  EXPECT_EQ(r.status, 1) << r.out;
   EXPECT_NE(r.out.find("below the expected"), std::string::npos) << r.out;
 }
 
 TEST(BenchEnv, UsageWithoutLauncher) {
-  CmdRun r = runCommand("env -u RANK -u WORLD_SIZE -u OMPI_COMM_WORLD_SIZE -u PMI_SIZE " +
-                        ::railkit::testing::railkitBinary() + " bench all_reduce");
-  EXPECT_EQ(r.rc, 2) << r.out;
+  ProcessResult r = runCommand("env -u RANK -u WORLD_SIZE -u OMPI_COMM_WORLD_SIZE -u PMI_SIZE " +
+                               ::railkit::testing::railkitBinary() + " bench all_reduce");
+  EXPECT_EQ(r.status, 2) << r.out;
 }
 
 int freePort() {
@@ -136,7 +142,7 @@ int connectWhenListening(int port, std::chrono::steady_clock::time_point deadlin
 // must complete with correct results.
 TEST(BenchEnv, ForeignClientOnRendezvousIsIgnored) {
   int port = freePort();
-  CmdRun rank1, rank0;
+  ProcessResult rank1, rank0;
   std::thread t0([&] { rank0 = runCommand(envRank(0, 2, port)); });
   auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
   for (const char* junk : {"GET / HTTP/1.0\r\n\r\n", "RAILKIT-RDV 1 other-job 1 2 -\n"}) {
@@ -150,8 +156,8 @@ TEST(BenchEnv, ForeignClientOnRendezvousIsIgnored) {
   std::thread t1([&] { rank1 = runCommand(envRank(1, 2, port)); });
   t0.join();
   t1.join();
-  EXPECT_EQ(rank0.rc, 0) << rank0.out;
-  EXPECT_EQ(rank1.rc, 0) << rank1.out;
+  EXPECT_EQ(rank0.status, 0) << rank0.out;
+  EXPECT_EQ(rank1.status, 0) << rank1.out;
   int nonzero = 0;
   EXPECT_GT(countRows(rank0.out, &nonzero), 0) << rank0.out;
   EXPECT_EQ(nonzero, 0);
@@ -164,11 +170,12 @@ TEST(BenchEnv, ForeignClientOnRendezvousIsIgnored) {
 TEST(BenchEnv, PeerThatNeverArrivesExitsThree) {
   int port = freePort();
   auto start = std::chrono::steady_clock::now();
-  CmdRun r = runCommand("RANK=0 WORLD_SIZE=2 MASTER_ADDR=127.0.0.1 MASTER_PORT=" + std::to_string(port) +
-                        " " + ::railkit::testing::railkitBinary() +
-                        " bench all_reduce --ctrl-if lo --data-if lo --bootstrap-timeout 2");
+  ProcessResult r =
+      runCommand("RANK=0 WORLD_SIZE=2 MASTER_ADDR=127.0.0.1 MASTER_PORT=" + std::to_string(port) + " " +
+                 ::railkit::testing::railkitBinary() +
+                 " bench all_reduce --ctrl-if lo --data-if lo --bootstrap-timeout 2");
   double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  EXPECT_EQ(r.rc, 3) << r.out;
+  EXPECT_EQ(r.status, 3) << r.out;
   EXPECT_LT(secs, 15);
   EXPECT_NE(r.out.find("rank(s) 1"), std::string::npos) << r.out;
 }
@@ -178,8 +185,8 @@ TEST(BenchEnv, PeerThatNeverArrivesExitsThree) {
 namespace {
 
 TEST(BenchLocal, P2pPrintsPerftestTables) {
-  CmdRun r = runCommand(::railkit::testing::railkitBinary() + " bench p2p --local 2 -e 64K -n 1");
-  ASSERT_EQ(r.rc, 0) << r.out;
+  ProcessResult r = runCommand(::railkit::testing::railkitBinary() + " bench p2p --local 2 -e 64K -n 1");
+  ASSERT_EQ(r.status, 0) << r.out;
   EXPECT_NE(r.out.find(" #bytes     #iterations    BW peak[Gb/sec]"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("\n 65536 "), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("t_typical[usec]"), std::string::npos) << r.out;

@@ -582,9 +582,25 @@ TEST(BenchTcpTransport, AStreamClosedBeforeItsAcknowledgementIsDialledAgain) {
   auto options = transportOptions(1, std::chrono::seconds(10));
   testing::Event accepted;  // the acceptor took the dialler's streams
   std::thread lower([&] {
-    auto first = acceptUntil(*listener, Clock::now() + std::chrono::seconds(5));
-    ASSERT_TRUE(first.has_value());
-    closeFd(*first);  // dropped without an acknowledgement
+    // The first stream is refused by the real accept path and so closed
+    // without an acknowledgement.
+    std::atomic<bool> refused{false};
+    std::string refusal;
+    DataAcceptOptions first;
+    first.cookie = std::string(kDataCookieBytes, 'c');
+    first.expected = 1;
+    first.ack = true;
+    first.wanted = [](const DataHello&) { return false; };
+    first.take = [](int fd, const DataHello&) { closeFd(fd); };
+    first.notice = [&](const std::string& line) {
+      refusal = line;
+      refused = true;
+    };
+    first.stop = &refused;
+    ASSERT_TRUE(acceptDataConnections(*listener, first, Clock::now() + std::chrono::seconds(5)).has_value());
+    EXPECT_NE(refusal.find("data plane: dropped 127.0.0.1:"), std::string::npos) << refusal;
+    EXPECT_NE(refusal.find("data hello for rank 1 stream 0 that is out of range"), std::string::npos)
+        << refusal;
     tcp::StreamAcceptor acceptor(dirs.lower, 0, 1, options, [&](int, const std::vector<int>& fds) {
       for (int fd : fds) closeFd(fd);
       accepted.set();

@@ -12,9 +12,9 @@
 #include "cli/cli_run.h"
 
 namespace fs = std::filesystem;
-using railkit::testing::CliRun;
 using railkit::testing::cliScratch;
 using railkit::testing::makeFifo;
+using railkit::testing::ProcessResult;
 using railkit::testing::runRailkit;
 using railkit::testing::writeScratchFile;
 
@@ -23,7 +23,7 @@ namespace {
 // Exit 2, quickly, one stderr line holding `expected`.
 void expectRefused(const std::string& args, const std::string& expected) {
   SCOPED_TRACE(args);
-  CliRun r = runRailkit(args);
+  ProcessResult r = runRailkit(args);
   EXPECT_EQ(r.status, 2) << r.err;
   EXPECT_TRUE(r.oneErrorLine()) << r.err;
   EXPECT_NE(r.err.find(expected), std::string::npos) << r.err;
@@ -82,7 +82,7 @@ TEST(CliHardInputs, RenderProfileRefusesFifoAndDevices) {
   expectRefused("render node-prep --profile /dev/zero", "found a character device");
   // A good profile still renders.
   std::string good = writeScratchFile("good-profile.yaml", kProfile);
-  CliRun r = runRailkit("render --profile " + good);
+  ProcessResult r = runRailkit("render --profile " + good);
   EXPECT_EQ(r.status, 0) << r.err;
   EXPECT_NE(r.out.find("kind: \"MPIJob\""), std::string::npos) << r.out.substr(0, 2000);
 }
@@ -106,7 +106,7 @@ TEST(CliHardInputs, RenderRefusesBadCounts) {
                 "--nodes: expected a whole number from 1 to 100000, found 'many'");
   expectRefused("render node-prep --profile " + good + " --nodes 0", "--nodes: expected a whole number");
   // In range: the flag wins over the profile.
-  CliRun r = runRailkit("render --profile " + good + " --nodes 3 --gpus-per-node 4");
+  ProcessResult r = runRailkit("render --profile " + good + " --nodes 3 --gpus-per-node 4");
   EXPECT_EQ(r.status, 0) << r.err;
   EXPECT_NE(r.out.find("replicas: 3"), std::string::npos) << r.out.substr(0, 2000);
 }
@@ -156,13 +156,13 @@ TEST(CliHardInputs, LogsReadsAPipeThroughDash) {
   std::string file = writeScratchFile("perftest.log", text);
   // A real pipe (not a redirect), as `cat file | railkit logs -`.
   std::string railkit = railkit::testing::railkitBinary();
-  CliRun r = railkit::testing::runShell("cat " + file + " | " + railkit + " logs - --json", cliScratch());
+  ProcessResult r = railkit::testing::runShell("cat " + file + " | " + railkit + " logs - --json");
   EXPECT_EQ(r.status, 0) << r.err;
   EXPECT_NE(r.out.find("\"kind\": \"perftest\""), std::string::npos) << r.out.substr(0, 2000);
   // And a FIFO with a writer, through - and a redirect, as the hint says.
   std::string fifo = makeFifo(cliScratch() / "writer.fifo");
-  r = railkit::testing::runShell("cat " + file + " > " + fifo + " &\n" + railkit + " logs - --json < " + fifo,
-                                 cliScratch());
+  r = railkit::testing::runShell("cat " + file + " > " + fifo + " &\n" + railkit + " logs - --json < " +
+                                 fifo);
   EXPECT_EQ(r.status, 0) << r.err;
   EXPECT_NE(r.out.find("\"kind\": \"perftest\""), std::string::npos) << r.out.substr(0, 2000);
 }

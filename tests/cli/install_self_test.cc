@@ -14,8 +14,8 @@
 #include "cli/cli_run.h"
 
 namespace fs = std::filesystem;
-using railkit::testing::CliRun;
 using railkit::testing::cliScratch;
+using railkit::testing::ProcessResult;
 using railkit::testing::railkitBinary;
 using railkit::testing::runRailkit;
 using railkit::testing::runShell;
@@ -36,7 +36,7 @@ fs::path freshDir(const std::string& name) {
   return dir;
 }
 
-void expectRefused(const CliRun& r, const std::string& expected) {
+void expectRefused(const ProcessResult& r, const std::string& expected) {
   EXPECT_EQ(r.status, 2) << r.err;
   EXPECT_TRUE(r.oneErrorLine()) << r.err;
   EXPECT_NE(r.err.find(expected), std::string::npos) << r.err;
@@ -45,7 +45,7 @@ void expectRefused(const CliRun& r, const std::string& expected) {
 
 TEST(CliInstallSelf, CopiesTheRunningExecutable) {
   fs::path dir = freshDir("install");
-  CliRun r = runRailkit("install-self " + dir.string());
+  ProcessResult r = runRailkit("install-self " + dir.string());
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_EQ(r.out, "railkit: installed " + (dir / "railkit").string() + "\n");
   EXPECT_TRUE(r.err.empty()) << r.err;
@@ -56,7 +56,7 @@ TEST(CliInstallSelf, CopiesTheRunningExecutable) {
   // Nothing else is left in DIR (no temporary file).
   EXPECT_EQ(std::distance(fs::directory_iterator(dir), fs::directory_iterator{}), 1);
   // The copy runs.
-  CliRun copy = runShell("exec " + (dir / "railkit").string() + " --version", cliScratch());
+  ProcessResult copy = runShell("exec " + (dir / "railkit").string() + " --version");
   EXPECT_EQ(copy.status, 0) << copy.err;
   EXPECT_EQ(copy.out.rfind("railkit ", 0), 0u) << copy.out;
 }
@@ -66,7 +66,7 @@ TEST(CliInstallSelf, CopiesTheFileNotTheNameItWasCalledBy) {
   fs::path link = cliScratch() / "rk-link";
   fs::remove(link);
   fs::create_symlink(railkitBinary(), link);
-  CliRun r = runShell("exec " + link.string() + " install-self " + dir.string() + "/", cliScratch());
+  ProcessResult r = runShell("exec " + link.string() + " install-self " + dir.string() + "/");
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_EQ(r.out, "railkit: installed " + (dir / "railkit").string() + "\n");  // one slash
   EXPECT_FALSE(fs::is_symlink(dir / "railkit"));
@@ -80,7 +80,7 @@ TEST(CliInstallSelf, ReplacesByRename) {
   fs::path dir = freshDir("replace");
   std::ofstream(dir / "railkit") << "old binary\n";
   fs::create_hard_link(dir / "railkit", dir / "held");
-  CliRun r = runRailkit("install-self " + dir.string());
+  ProcessResult r = runRailkit("install-self " + dir.string());
   ASSERT_EQ(r.status, 0) << r.err;
   EXPECT_EQ(contentOf(dir / "held"), "old binary\n");
   EXPECT_EQ(contentOf(dir / "railkit"), contentOf(railkitBinary()));
@@ -98,7 +98,7 @@ TEST(CliInstallSelf, RefusesWhatIsNoWritableDirectory) {
   std::ofstream(file) << "x\n";
   expectRefused(runRailkit("install-self " + file.string()),
                 "install-self " + file.string() + ": not a directory");
-  CliRun none = runRailkit("install-self");
+  ProcessResult none = runRailkit("install-self");
   EXPECT_EQ(none.status, 2) << none.err;
   EXPECT_TRUE(none.oneErrorLine()) << none.err;
 }
@@ -107,14 +107,13 @@ TEST(CliInstallSelf, RefusesWhatIsNoWritableDirectory) {
 // mode 0555 directory), mode 0555 otherwise.
 TEST(CliInstallSelf, RefusesAReadOnlyDirectory) {
   fs::path dir = freshDir("read-only");
-  CliRun r;
+  ProcessResult r;
   if (::geteuid() == 0) {
-    CliRun probe = runShell("exec unshare -m true", cliScratch());
+    ProcessResult probe = runShell("exec unshare -m true");
     if (probe.status != 0) GTEST_SKIP() << "root without unshare -m: no read-only mount to try";
     r = runShell("exec unshare -m sh -c 'mount --bind " + dir.string() + " " + dir.string() +
-                     " && mount -o remount,bind,ro " + dir.string() + " && exec " + railkitBinary() +
-                     " install-self " + dir.string() + "'",
-                 cliScratch());
+                 " && mount -o remount,bind,ro " + dir.string() + " && exec " + railkitBinary() +
+                 " install-self " + dir.string() + "'");
     EXPECT_NE(r.err.find("Read-only file system"), std::string::npos) << r.err;
   } else {
     fs::permissions(dir, fs::perms::owner_read | fs::perms::owner_exec | fs::perms::group_read |

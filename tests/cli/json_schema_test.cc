@@ -19,8 +19,8 @@
 #include "cli/cli_run.h"
 
 namespace fs = std::filesystem;
-using railkit::testing::CliRun;
 using railkit::testing::cliScratch;
+using railkit::testing::ProcessResult;
 using railkit::testing::runRailkit;
 using railkit::testing::writeScratchFile;
 
@@ -70,7 +70,7 @@ std::string violations(const nlohmann::json& doc) {
 }
 
 nlohmann::json jsonOf(const std::string& args) {
-  CliRun r = runRailkit(args);
+  ProcessResult r = runRailkit(args);
   EXPECT_LE(r.status, 1) << args << ": " << r.err;
   return nlohmann::json::parse(r.out, nullptr, false);
 }

@@ -14,8 +14,8 @@
 #include "cli/cli_run.h"
 
 namespace fs = std::filesystem;
-using railkit::testing::CliRun;
 using railkit::testing::cliScratch;
+using railkit::testing::ProcessResult;
 using railkit::testing::runRailkit;
 using railkit::testing::writeScratchFile;
 
@@ -55,7 +55,7 @@ TEST(CliOutputs, JsonOutReplacesAnExistingFileWhole) {
   fs::remove(keep);
   fs::create_hard_link(out, keep);
   ino_t before = inodeOf(out);
-  CliRun r = runRailkit("lint --json-out " + out.string() + " " + cleanManifest());
+  ProcessResult r = runRailkit("lint --json-out " + out.string() + " " + cleanManifest());
   EXPECT_EQ(r.status, 0) << r.err;
   auto doc = nlohmann::json::parse(slurp(out), nullptr, false);
   ASSERT_FALSE(doc.is_discarded()) << slurp(out).substr(0, 300);
@@ -76,7 +76,7 @@ TEST(CliOutputs, JsonOutReplacesAnExistingFileWhole) {
 
 TEST(CliOutputs, JsonOutIntoAMissingDirectoryIsOneLine) {
   fs::path out = cliScratch() / "no-such-dir" / "result.json";
-  CliRun r = runRailkit("lint --json-out " + out.string() + " " + cleanManifest());
+  ProcessResult r = runRailkit("lint --json-out " + out.string() + " " + cleanManifest());
   EXPECT_EQ(r.status, 2) << r.err;
   EXPECT_TRUE(r.oneErrorLine()) << r.err;
   EXPECT_NE(r.err.find("--json-out " + out.string() + ": cannot create a file in"), std::string::npos)
@@ -96,7 +96,7 @@ TEST(CliOutputs, JsonOutIntoAMissingDirectoryIsOneLine) {
 TEST(CliOutputs, StdoutOnAFullDiskIsAnError) {
   if (!fs::exists("/dev/full")) GTEST_SKIP() << "no /dev/full here";
   std::string log = writeScratchFile(cliScratch() / "full.log", "hello\n");
-  CliRun r = runRailkit("logs --json " + log + " >/dev/full");
+  ProcessResult r = runRailkit("logs --json " + log + " >/dev/full");
   EXPECT_EQ(r.status, 2) << r.err;
   EXPECT_TRUE(r.oneErrorLine()) << r.err;
   EXPECT_NE(r.err.find("writing the JSON document to stdout failed: No space left on device"),
@@ -133,7 +133,7 @@ TEST(CliOutputs, RenderOutputDirectoryFilesAreRenamedIntoPlace) {
       "name: t\nnamespace: t\nimage: registry.example.com/nccl:1\nmode: rdma-shared\nlauncher: mpijob\n");
   fs::path dir = cliScratch() / "rendered";
   fs::remove_all(dir);
-  CliRun r = runRailkit("render --profile " + profile.string() + " --output " + dir.string());
+  ProcessResult r = runRailkit("render --profile " + profile.string() + " --output " + dir.string());
   ASSERT_EQ(r.status, 0) << r.err;
   int files = 0;
   fs::path some;
@@ -175,7 +175,7 @@ TEST(CliOutputs, ParseErrorsAreOneLineAndExitTwo) {
         Case{"logs x.log --expect-busbw 1 --expect-line-rate",
              "--expect-busbw excludes --expect-line-rate"}}) {
     SCOPED_TRACE(c.args);
-    CliRun r = runRailkit(c.args);
+    ProcessResult r = runRailkit(c.args);
     EXPECT_EQ(r.status, 2) << r.err;
     EXPECT_TRUE(r.oneErrorLine()) << r.err;
     EXPECT_EQ(r.err.rfind("railkit: ", 0), 0u) << r.err;
@@ -189,7 +189,7 @@ TEST(CliOutputs, ParseErrorsAreOneLineAndExitTwo) {
 }
 
 TEST(CliOutputs, HelpAndVersionStayExitZero) {
-  CliRun r = runRailkit("--help");
+  ProcessResult r = runRailkit("--help");
   EXPECT_EQ(r.status, 0) << r.err;
   EXPECT_NE(r.out.find("lint"), std::string::npos) << r.out;
   EXPECT_GT(std::count(r.out.begin(), r.out.end(), '\n'), 5);
@@ -209,15 +209,15 @@ TEST(CliOutputs, HelpAndVersionStayExitZero) {
 TEST(CliOutputs, ExpectLineRateIsOneFlagInBenchAndLogs) {
   std::string log =
       writeScratchFile(cliScratch() / "lr.log", "host:1:2 [0] NCCL INFO NCCL version 2.21.5+cuda12.4\n");
-  CliRun bench = runRailkit("bench all_reduce --local 2 --expect-line-rate=1.2");
-  CliRun logs = runRailkit("logs " + log + " --expect-line-rate=1.2 --nic-gbps 100");
+  ProcessResult bench = runRailkit("bench all_reduce --local 2 --expect-line-rate=1.2");
+  ProcessResult logs = runRailkit("logs " + log + " --expect-line-rate=1.2 --nic-gbps 100");
   EXPECT_EQ(bench.status, 2) << bench.err;
   EXPECT_EQ(logs.status, 2) << logs.err;
   const std::string expected = "--expect-line-rate=1.2: expected a fraction of the line rate in (0, 1]";
   EXPECT_NE(bench.err.find(expected), std::string::npos) << bench.err;
   EXPECT_NE(logs.err.find(expected), std::string::npos) << logs.err;
   // The bare flag does not swallow the next word: here the log file.
-  CliRun bare = runRailkit("logs --expect-line-rate " + log + " --nic-gbps 100 --json");
+  ProcessResult bare = runRailkit("logs --expect-line-rate " + log + " --nic-gbps 100 --json");
   EXPECT_LE(bare.status, 1) << bare.err;
 }
 
@@ -227,7 +227,7 @@ TEST(CliOutputs, HelpShowsAnExampleAndExitStatuses) {
   for (const std::string command : {"inspect", "snapshot", "doctor", "explain", "env", "logs", "bench",
                                     "render", "lint", "wait-dns", "exporter", "report"}) {
     SCOPED_TRACE(command);
-    CliRun r = runRailkit(command + " --help");
+    ProcessResult r = runRailkit(command + " --help");
     EXPECT_EQ(r.status, 0) << r.err;
     EXPECT_NE(r.out.find("Usage: railkit " + command + " "), std::string::npos) << r.out;
     EXPECT_NE(r.out.find("Example:\n  "), std::string::npos) << r.out;
@@ -264,7 +264,7 @@ TEST(CliOutputs, EveryJsonDocumentHasKindAndVersion) {
       {"env --root " + example + " --json", "railkit.env/v1"},
   };
   for (const auto& [args, kind] : cases) {
-    CliRun r = runRailkit(args);
+    ProcessResult r = runRailkit(args);
     EXPECT_LE(r.status, 1) << args << ": " << r.err;
     auto doc = nlohmann::json::parse(r.out, nullptr, false);
     ASSERT_TRUE(doc.is_object()) << args << ": " << r.out.substr(0, 300);
@@ -272,7 +272,7 @@ TEST(CliOutputs, EveryJsonDocumentHasKindAndVersion) {
     EXPECT_EQ(doc.value("railkit_version", ""), RAILKIT_VERSION) << args;
   }
   // render --json lists the objects, or with --output the files it wrote.
-  CliRun r = runRailkit("render --image img:1 --launcher mpijob --json");
+  ProcessResult r = runRailkit("render --image img:1 --launcher mpijob --json");
   auto objects = nlohmann::json::parse(r.out, nullptr, false);
   ASSERT_TRUE(objects.contains("objects")) << r.out.substr(0, 300);
   EXPECT_EQ(objects["objects"].back().value("kind", ""), "MPIJob");

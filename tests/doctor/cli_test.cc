@@ -27,7 +27,7 @@ constexpr const char* kScratch = "railkit-doctor-cli";
 [[maybe_unused]] ::testing::Environment* const kScratchCleanup =
     ::testing::AddGlobalTestEnvironment(new railkit::testing::NodeScratchCleanup(kScratch));
 
-using railkit::testing::CliRun;
+using railkit::testing::ProcessResult;
 
 fs::path tempRoot() {
   static fs::path root = [] {
@@ -44,8 +44,8 @@ std::string slurp(const fs::path& p) {
   return std::string(std::istreambuf_iterator<char>(in), {});
 }
 
-CliRun run(const std::string& args) {
-  return railkit::testing::runRailkit(args, tempRoot());
+ProcessResult run(const std::string& args) {
+  return railkit::testing::runRailkit(args);
 }
 
 fs::path tree(const std::string& name, const NodeBuilder& node) {

@@ -18,7 +18,7 @@
 namespace {
 
 namespace fs = std::filesystem;
-using railkit::testing::CliRun;
+using railkit::testing::ProcessResult;
 
 class DoctorHostfileCli : public ::testing::Test {
  protected:
@@ -45,9 +45,9 @@ class DoctorHostfileCli : public ::testing::Test {
 
   // `prefix` goes before the binary, through env: assignments
   // (RAILKIT_HOSTS_FILE=...) or a command that runs it (timeout ...).
-  CliRun run(const std::string& args, const std::string& prefix = "") {
-    return railkit::testing::runShell(
-        "exec env " + prefix + " " + railkit::testing::railkitBinary() + " " + args, dir_);
+  ProcessResult run(const std::string& args, const std::string& prefix = "") {
+    return railkit::testing::runShell("exec env " + prefix + " " + railkit::testing::railkitBinary() + " " +
+                                      args);
   }
 
   fs::path dir_;

@@ -12,10 +12,10 @@
 
 namespace {
 
-using railkit::testing::CliRun;
+using railkit::testing::ProcessResult;
 
 // stdout and stderr as one stream, in the order railkit wrote them.
-CliRun run(const std::string& args) {
+ProcessResult run(const std::string& args) {
   return railkit::testing::runRailkit(args + " 2>&1");
 }
 
@@ -29,13 +29,13 @@ TEST(K8sLintCli, ExitCodes) {
   std::string clean = writeTemp("clean.yaml", "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\n");
   EXPECT_EQ(run("lint " + clean).status, 0);
   std::string broken = writeTemp("broken.yaml", "a: b\nc: [d\n");
-  CliRun bad = run("lint " + broken);
+  ProcessResult bad = run("lint " + broken);
   EXPECT_EQ(bad.status, 2);
   EXPECT_NE(bad.out.find(broken + ":"), std::string::npos) << bad.out;
   EXPECT_EQ(std::count(bad.out.begin(), bad.out.end(), '\n'), 1) << bad.out;
   std::string dup =
       writeTemp("dup.yaml", "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\ndata: {}\ndata: {}\n");
-  CliRun found = run("lint --json " + dup);
+  ProcessResult found = run("lint --json " + dup);
   EXPECT_EQ(found.status, 1);
   auto doc = nlohmann::json::parse(found.out);
   bool seen = false;
@@ -55,7 +55,7 @@ TEST(K8sLintCli, UnreadableFileDoesNotBlankTheOthers) {
   std::string dup =
       writeTemp("dup2.yaml", "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\ndata: {}\ndata: {}\n");
   std::string broken = writeTemp("broken2.yaml", "a: b\nc: [d\n");
-  CliRun both = run("lint " + dup + " " + broken);
+  ProcessResult both = run("lint " + dup + " " + broken);
   EXPECT_EQ(both.status, 2);
   size_t finding = both.out.find(dup + ":5: error [yaml-duplicate-key]");
   size_t problem = both.out.find("railkit: " + broken + ":");
@@ -63,7 +63,7 @@ TEST(K8sLintCli, UnreadableFileDoesNotBlankTheOthers) {
   ASSERT_NE(problem, std::string::npos) << both.out;
   EXPECT_LT(finding, problem) << both.out;
   EXPECT_EQ(both.out.find('\n', problem), both.out.size() - 1) << both.out;  // its one line, last
-  CliRun json = run("lint --json " + broken + " " + dup);
+  ProcessResult json = run("lint --json " + broken + " " + dup);
   EXPECT_EQ(json.status, 2);
   auto doc = nlohmann::json::parse(json.out.substr(0, json.out.rfind("railkit:")), nullptr, false);
   ASSERT_FALSE(doc.is_discarded()) << json.out;
@@ -73,8 +73,8 @@ TEST(K8sLintCli, UnreadableFileDoesNotBlankTheOthers) {
 TEST(K8sLintCli, RealMistakeWithSchemas) {
   RAILKIT_REQUIRE_SHARED();
   auto shared = railkit::testing::sharedDir();
-  CliRun result = run("lint --schemas " + (shared / "schemas").string() + " " +
-                      (shared / "data/manifests/025-sriovop-doc-rdma-policy.yaml").string());
+  ProcessResult result = run("lint --schemas " + (shared / "schemas").string() + " " +
+                             (shared / "data/manifests/025-sriovop-doc-rdma-policy.yaml").string());
   EXPECT_EQ(result.status, 1);
   EXPECT_NE(result.out.find("unknown field 'pfName'"), std::string::npos) << result.out;
 }
@@ -86,15 +86,15 @@ TEST(K8sLintCli, SchemasRepeatable) {
                                  "apiVersion: sriovnetwork.openshift.io/v1\nkind: SriovNetworkPoolConfig\n"
                                  "metadata: {name: c, namespace: n}\nspec: {rdmaMode: exclusiv}\n");
   std::string own = (railkit::testing::sourceDir() / "schemas").string();
-  CliRun result = run("lint --schemas " + own + " " + config);
+  ProcessResult result = run("lint --schemas " + own + " " + config);
   EXPECT_EQ(result.status, 1) << result.out;
   EXPECT_NE(result.out.find("spec.rdmaMode"), std::string::npos) << result.out;
   RAILKIT_REQUIRE_SHARED();
   auto shared = railkit::testing::sharedDir() / "schemas";
-  CliRun both = run("lint --schemas " + shared.string() + " " + config + " --schemas " + own);
+  ProcessResult both = run("lint --schemas " + shared.string() + " " + config + " --schemas " + own);
   EXPECT_EQ(both.status, 1) << both.out;
   EXPECT_NE(both.out.find("'exclusiv' is not one of"), std::string::npos) << both.out;
-  CliRun upstream_only = run("lint --schemas " + shared.string() + " " + config);
+  ProcessResult upstream_only = run("lint --schemas " + shared.string() + " " + config);
   EXPECT_EQ(upstream_only.status, 0) << upstream_only.out;
   EXPECT_NE(upstream_only.out.find("no schema for sriovnetwork.openshift.io/v1 SriovNetworkPoolConfig"),
             std::string::npos)

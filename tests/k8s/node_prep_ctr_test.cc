@@ -8,22 +8,23 @@
 #include <nlohmann/json.hpp>
 
 #include "k8s/render/render.h"
+#include "support/process.h"
 #include "support/test_support.h"
 
 namespace railkit::k8s::render {
 namespace {
 
 TEST(K8sNodePrepCtr, WholeDefaultSpecWithMemlock) {
-  if (std::system("command -v ctr >/dev/null 2>&1") != 0)
+  if (railkit::testing::runShell("command -v ctr").status != 0)
     GTEST_SKIP() << "ctr (Debian containerd) not installed";
   auto dir = railkit::testing::freshTestDir("railkit-node-prep-ctr");
   std::string script;
   for (auto& [name, text] : renderNodePrep(Profile{}))
     if (name == "containerd-base-spec.sh") script = text;
   std::ofstream(dir / "script.sh") << script;
-  std::string command =
-      "sh '" + (dir / "script.sh").string() + "' '" + (dir / "spec.json").string() + "' >/dev/null";
-  ASSERT_EQ(std::system(command.c_str()), 0);
+  auto run = railkit::testing::runProcess(
+      railkit::testing::ProcessSpec({"sh", (dir / "script.sh").string(), (dir / "spec.json").string()}));
+  ASSERT_EQ(run.status, 0) << run.err;
   std::ifstream in(dir / "spec.json");
   auto spec = nlohmann::json::parse(in, nullptr, false);
   std::filesystem::remove_all(dir);

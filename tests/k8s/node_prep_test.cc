@@ -12,6 +12,7 @@
 #include <sstream>
 
 #include "k8s/render/render.h"
+#include "support/process.h"
 #include "support/test_support.h"
 
 namespace railkit::k8s::render {
@@ -84,9 +85,10 @@ class K8sNodePrepScript : public ::testing::Test {
                                 << (dir_ / "spec.in").string() << "'\n";
     std::filesystem::permissions(dir_ / "ctr", std::filesystem::perms::owner_all);
     std::ofstream(dir_ / "script.sh") << nodePrepFiles("rdma-shared")["containerd-base-spec.sh"];
-    std::string command = "PATH='" + dir_.string() + "':/usr/bin:/bin sh '" + (dir_ / "script.sh").string() +
-                          "' '" + (dir_ / "out.json").string() + "' >/dev/null 2>&1";
-    return std::system(command.c_str());
+    return railkit::testing::runProcess(railkit::testing::ProcessSpec({"sh", (dir_ / "script.sh").string(),
+                                                                       (dir_ / "out.json").string()})
+                                            .withEnv("PATH", dir_.string() + ":/usr/bin:/bin"))
+        .status;
   }
 
   nlohmann::json output() {

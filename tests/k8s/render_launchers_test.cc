@@ -13,6 +13,7 @@
 #include "k8s/render/profile.h"
 #include "k8s/render/render.h"
 #include "k8s/render/ssh_key.h"
+#include "support/process.h"
 
 namespace railkit::k8s::render {
 namespace {
@@ -477,13 +478,10 @@ TEST(RenderLaunchers, EveryScriptParsesAsShell) {
           for (const std::string& body : bodies) {
             auto file = dir / ("s" + std::to_string(scripts++) + ".sh");
             std::ofstream(file) << body;
-            std::string check = "/bin/bash -n " + file.string() + " 2>&1";
-            FILE* pipe = popen(check.c_str(), "r");
-            ASSERT_NE(pipe, nullptr);
-            std::string errors;
-            char buffer[256];
-            while (fgets(buffer, sizeof buffer, pipe) != nullptr) errors += buffer;
-            EXPECT_EQ(pclose(pipe), 0) << mode << " " << launcher << " " << tool << ": " << errors << "\n"
+            auto check = railkit::testing::runProcess(
+                railkit::testing::ProcessSpec({"/bin/bash", "-n", file.string()}));
+            const std::string& errors = check.err;
+            EXPECT_EQ(check.status, 0) << mode << " " << launcher << " " << tool << ": " << errors << "\n"
                                        << body;
           }
         }
@@ -541,11 +539,10 @@ TEST(RenderLaunchers, SshKeyPairIsOpenSshs) {
   auto key = dir / "id";
   std::ofstream(key) << pair->private_pem;
   std::filesystem::permissions(key, std::filesystem::perms::owner_read | std::filesystem::perms::owner_write);
-  FILE* pipe = popen(("/usr/bin/ssh-keygen -y -f " + key.string()).c_str(), "r");
-  ASSERT_NE(pipe, nullptr);
-  char buffer[512] = {};
-  std::string derived = fgets(buffer, sizeof buffer, pipe) != nullptr ? buffer : "";
-  EXPECT_EQ(pclose(pipe), 0);
+  auto keygen = railkit::testing::runProcess(
+      railkit::testing::ProcessSpec({"/usr/bin/ssh-keygen", "-y", "-f", key.string()}));
+  EXPECT_EQ(keygen.status, 0) << keygen.err;
+  std::string derived = keygen.out.substr(0, keygen.out.find('\n'));
   std::filesystem::remove_all(dir);
   while (!derived.empty() && derived.back() == '\n') derived.pop_back();
   std::string line = pair->authorized_line;

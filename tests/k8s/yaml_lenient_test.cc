@@ -15,8 +15,8 @@
 #include "k8s/lint/lint.h"
 #include "k8s/yaml.h"
 #include "lint_helpers.h"
-#include "support/run_command.h"
-#include "support/run_railkit.h"
+#include "support/bench_output.h"
+#include "support/process.h"
 #include "support/test_support.h"
 
 namespace railkit::k8s {
@@ -91,7 +91,7 @@ nlohmann::json toJson(const YamlNode& node) {
 }
 
 bool kubectlInstalled() {
-  static const bool installed = railkit::testing::captureStdout("command -v kubectl").rc == 0;
+  static const bool installed = railkit::testing::runShell("command -v kubectl").status == 0;
   return installed;
 }
 
@@ -105,11 +105,11 @@ class YamlLenient : public ::testing::Test {
     SCOPED_TRACE(label);
     fs::path file = dir_ / "form.yaml";
     std::ofstream(file, std::ios::binary) << text;
-    auto oracle = railkit::testing::captureStdout(
+    auto oracle = railkit::testing::runShell(
         "python3 " + (railkit::testing::sourceDir() / "tests" / "k8s" / "yaml_oracle.py").string() + " " +
         file.string());
-    ASSERT_EQ(oracle.rc, 0) << "python3 with python3-yaml (scripts/install-deps.sh) is needed: "
-                            << oracle.out;
+    ASSERT_EQ(oracle.status, 0) << "python3 with python3-yaml (scripts/install-deps.sh) is needed: "
+                                << oracle.out;
     auto verdict = nlohmann::json::parse(oracle.out);
     ASSERT_EQ(verdict["c_safe_load"], "ok") << "libyaml refuses it, so kubectl would too";
     if (pure_python_reads_it)
@@ -117,16 +117,16 @@ class YamlLenient : public ::testing::Test {
     else
       EXPECT_NE(verdict["safe_load"], "ok") << "PyYAML now reads tabs as libyaml does: drop the flag";
     if (kubectlInstalled()) {
-      auto kubectl = railkit::testing::runCommand("env KUBECONFIG=/dev/null kubectl label --local -f " +
-                                                  file.string() + " railkit-check=1 -o name");
-      EXPECT_EQ(kubectl.rc, 0) << kubectl.out;
+      auto kubectl = railkit::testing::runShell("env KUBECONFIG=/dev/null kubectl label --local -f " +
+                                                file.string() + " railkit-check=1 -o name");
+      EXPECT_EQ(kubectl.status, 0) << kubectl.out;
     }
     auto stream = parseYaml(text, "form.yaml");
     ASSERT_TRUE(stream) << stream.error().message;
     nlohmann::json ours = nlohmann::json::array();
     for (const YamlDocument& doc : stream->documents) ours.push_back(toJson(doc.root));
     EXPECT_EQ(ours, verdict["tree"]);
-    auto lint = railkit::testing::runRailkit({"lint", file.string()});
+    auto lint = railkit::testing::runRailkitArgv({"lint", file.string()});
     EXPECT_TRUE(lint.exit_code == 0 || lint.exit_code == 1) << lint.exit_code << ": " << lint.err;
     EXPECT_EQ(lint.err.find("not valid YAML"), std::string::npos) << lint.err;
   }
@@ -203,7 +203,7 @@ TEST_F(YamlLenient, MissingCommaInMultiLineSingleQuotedCniConfigIsFound) {
   }
   fs::path file = dir_ / "macvtap.yaml";
   std::ofstream(file, std::ios::binary) << at_key;
-  auto lint = railkit::testing::runRailkit({"lint", file.string()});
+  auto lint = railkit::testing::runRailkitArgv({"lint", file.string()});
   EXPECT_EQ(lint.exit_code, 1) << lint.err;
   EXPECT_NE(lint.out.find("macvtap.yaml:9: error [cni-config-invalid-json]"), std::string::npos) << lint.out;
 }

@@ -49,7 +49,7 @@ TEST(LogsCatalogue, NoEntryForAnIdNothingEmits) {
   }
 }
 
-railkit::testing::CliRun explain(const std::string& id) {
+railkit::testing::ProcessResult explain(const std::string& id) {
   return railkit::testing::runRailkit("explain " + id);
 }
 

@@ -18,7 +18,7 @@ using nlohmann::json;
 
 namespace {
 
-using railkit::testing::CliRun;
+using railkit::testing::ProcessResult;
 
 fs::path tempRoot() {
   static railkit::testing::BinaryScratchDir root("railkit-logs-cli");
@@ -36,12 +36,11 @@ fs::path writeFile(const std::string& name, const std::string& text) {
   return p;
 }
 
-CliRun run(const std::string& args, const std::string& stdin_file = "") {
-  return railkit::testing::runRailkit("logs " + args + (stdin_file.empty() ? "" : " <" + stdin_file),
-                                      tempRoot());
+ProcessResult run(const std::string& args, const std::string& stdin_file = "") {
+  return railkit::testing::runRailkit("logs " + args + (stdin_file.empty() ? "" : " <" + stdin_file));
 }
 
-json parse(const CliRun& r) {
+json parse(const ProcessResult& r) {
   json doc = json::parse(r.out, nullptr, false);
   EXPECT_FALSE(doc.is_discarded()) << r.out.substr(0, 500) << "\nstderr: " << r.err;
   return doc;

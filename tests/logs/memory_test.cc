@@ -4,19 +4,17 @@
 // streamed through a pipe into `railkit logs - --json`, and the child's peak
 // RSS (ru_maxrss from wait4) must stay far below what keeping every line
 // costs. Perftest error lines alone once took 750 MB for 200 MB of input.
-#include <fcntl.h>
 #include <fmt/core.h>
 #include <gtest/gtest.h>
-#include <signal.h>
-#include <sys/resource.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <functional>
 #include <string>
 
+#include "support/process.h"
 #include "support/test_support.h"
 
 namespace {
@@ -26,41 +24,27 @@ struct Usage {
   long max_rss_kib = 0;
 };
 
-// Runs `railkit logs - --json` with stdout to /dev/null and feeds it
-// `blocks` chunks of text made by `block(i)`.
+// Runs `railkit logs - --json` and feeds it `blocks` chunks of text made
+// by `block(i)`; its stdout is read and dropped.
 Usage feedLogs(int blocks, const std::function<std::string(int)>& block) {
-  int in[2];
-  if (::pipe2(in, O_CLOEXEC) != 0) return {};
-  pid_t pid = ::fork();
-  if (pid == 0) {
-    ::dup2(in[0], STDIN_FILENO);
-    int null = ::open("/dev/null", O_WRONLY);
-    ::dup2(null, STDOUT_FILENO);
-    std::string binary = railkit::testing::railkitBinary();
-    ::execl(binary.c_str(), binary.c_str(), "logs", "-", "--json", static_cast<char*>(nullptr));
-    ::_exit(127);
-  }
-  ::close(in[0]);
-  ::signal(SIGPIPE, SIG_IGN);
-  for (int i = 0; i < blocks; ++i) {
-    std::string text = block(i);
-    const char* p = text.data();
-    size_t left = text.size();
-    while (left > 0) {
-      ssize_t n = ::write(in[1], p, left);
-      if (n <= 0) break;
-      p += n;
-      left -= static_cast<size_t>(n);
+  railkit::testing::ProcessSpec spec;
+  spec.argv = {railkit::testing::railkitBinary(), "logs", "-", "--json"};
+  spec.timeout = std::chrono::minutes(5);
+  spec.feed = [&](int fd) {
+    for (int i = 0; i < blocks; ++i) {
+      std::string text = block(i);
+      const char* p = text.data();
+      size_t left = text.size();
+      while (left > 0) {
+        ssize_t n = ::write(fd, p, left);
+        if (n <= 0) return;  // the child went away
+        p += n;
+        left -= static_cast<size_t>(n);
+      }
     }
-    if (left > 0) break;  // the child went away
-  }
-  ::close(in[1]);
-  Usage usage;
-  int status = 0;
-  struct rusage ru {};
-  if (::wait4(pid, &status, 0, &ru) != pid) return usage;
-  usage.status = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-  usage.max_rss_kib = ru.ru_maxrss;
+  };
+  auto run = railkit::testing::runProcess(std::move(spec));
+  Usage usage{run.status, run.peak_rss_kib};
   std::printf("railkit logs: exit %d, peak RSS %ld MiB\n", usage.status, usage.max_rss_kib / 1024);
   return usage;
 }

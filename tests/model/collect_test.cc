@@ -253,7 +253,7 @@ TEST(InspectCli, RootDirAndTarGzGiveSameJson) {
   fs::path dir = tempDir("cli");
   railkit::testing::buildHealthyDgxH100(dir);
   fs::path tgz = dir.string() + ".tar.gz";
-  ASSERT_EQ(std::system(("tar -czf " + tgz.string() + " -C " + dir.string() + " .").c_str()), 0);
+  ASSERT_EQ(railkit::testing::runShell("tar -czf " + tgz.string() + " -C " + dir.string() + " .").status, 0);
   auto a = run("inspect --json --root " + dir.string());
   auto b = run("inspect --json --root " + tgz.string());
   ASSERT_NE(a.find("rc=0"), std::string::npos) << a;
@@ -277,9 +277,9 @@ TEST(ModelRootSource, RejectsEscapingEntries) {
   std::ofstream(dir / "a" / "f") << "x";
   fs::path tgz = dir.string() + "-evil.tar.gz";
   // --transform makes an entry named ../f
-  ASSERT_EQ(std::system(("tar -czf " + tgz.string() + " -C " + dir.string() +
-                         " --transform='s,^a/f,../f,' a/f 2>/dev/null")
-                            .c_str()),
+  ASSERT_EQ(railkit::testing::runShell("tar -czf " + tgz.string() + " -C " + dir.string() +
+                                       " --transform='s,^a/f,../f,' a/f")
+                .status,
             0);
   auto src = model::RootSource::open(tgz);
   EXPECT_FALSE(src.has_value());

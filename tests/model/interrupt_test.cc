@@ -8,7 +8,6 @@
 // not depend on how fast this machine extracts.
 #include <gtest/gtest.h>
 #include <signal.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <chrono>
@@ -17,7 +16,7 @@
 #include <thread>
 
 #include "archive_builder.h"
-#include "support/run_railkit.h"
+#include "support/process.h"
 #include "support/test_support.h"
 
 namespace fs = std::filesystem;
@@ -49,31 +48,37 @@ class Interrupt : public ::testing::Test {
     return path;
   }
 
-  // Waits (up to 120 s) until `dir` holds a name starting with `prefix`,
-  // then sends `sig`; returns the wait status.
-  int signalWhenPresent(pid_t pid, const fs::path& dir, const std::string& prefix, int sig) {
+  // Starts railkit with `args` and TMPDIR in tmp_, waits (up to 120 s)
+  // until `dir` holds a name starting with `prefix`, then sends `sig`;
+  // returns how the run ended.
+  railkit::testing::ProcessResult signalWhenPresent(const std::vector<std::string>& args, const fs::path& dir,
+                                                    const std::string& prefix, int sig) {
+    railkit::testing::ProcessSpec spec;
+    spec.argv = {railkit::testing::railkitBinary()};
+    spec.argv.insert(spec.argv.end(), args.begin(), args.end());
+    spec.tmpdir = tmp_.string();
+    spec.timeout = std::chrono::seconds(180);
+    railkit::testing::Process railkit(std::move(spec));
+    EXPECT_TRUE(railkit.start());
     auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(120);
     bool seen = false;
     while (!seen && std::chrono::steady_clock::now() < deadline) {
       for (const auto& n : namesIn(dir)) seen = seen || n.rfind(prefix, 0) == 0;
-      int status = 0;
-      if (!seen && ::waitpid(pid, &status, WNOHANG) == pid) {
+      if (!seen && !railkit.running()) {
         ADD_FAILURE() << "railkit ended before " << prefix << "* appeared in " << dir;
-        return status;
+        return railkit.wait();
       }
       if (!seen) std::this_thread::sleep_for(std::chrono::milliseconds(1));
     }
     EXPECT_TRUE(seen) << prefix << "* never appeared in " << dir;
-    ::kill(pid, seen ? sig : SIGKILL);
-    int status = 0;
-    ::waitpid(pid, &status, 0);
-    return status;
+    ::kill(railkit.pid(), seen ? sig : SIGKILL);
+    return railkit.wait();
   }
 
-  void expectKilledBy(int status, int sig) {
-    EXPECT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == sig)
-        << "want killed by signal " << sig << "; exited=" << WIFEXITED(status)
-        << " code=" << WEXITSTATUS(status) << " signal=" << (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
+  void expectKilledBy(const railkit::testing::ProcessResult& r, int sig) {
+    EXPECT_EQ(r.signal, sig) << "want killed by signal " << sig << "; exit code " << r.exit_code
+                             << ", stderr:\n"
+                             << r.err;
   }
 
   fs::path base_, tmp_, out_;
@@ -81,15 +86,15 @@ class Interrupt : public ::testing::Test {
 
 TEST_F(Interrupt, SigintDuringInspectExtraction) {
   fs::path archive = bigArchive();
-  pid_t pid = railkit::testing::spawnRailkit({"inspect", "--root", archive.string()}, tmp_.string());
-  expectKilledBy(signalWhenPresent(pid, tmp_, "railkit-root-", SIGINT), SIGINT);
+  expectKilledBy(signalWhenPresent({"inspect", "--root", archive.string()}, tmp_, "railkit-root-", SIGINT),
+                 SIGINT);
   EXPECT_EQ(namesIn(tmp_), std::vector<std::string>{}) << "temporary directory left behind";
 }
 
 TEST_F(Interrupt, SigtermDuringDoctorExtraction) {
   fs::path archive = bigArchive();
-  pid_t pid = railkit::testing::spawnRailkit({"doctor", "--root", archive.string()}, tmp_.string());
-  expectKilledBy(signalWhenPresent(pid, tmp_, "railkit-root-", SIGTERM), SIGTERM);
+  expectKilledBy(signalWhenPresent({"doctor", "--root", archive.string()}, tmp_, "railkit-root-", SIGTERM),
+                 SIGTERM);
   EXPECT_EQ(namesIn(tmp_), std::vector<std::string>{}) << "temporary directory left behind";
 }
 
@@ -107,9 +112,9 @@ fs::path bigTree(const fs::path& base) {
 TEST_F(Interrupt, SigintDuringSnapshotToTarGz) {
   fs::path tree = bigTree(base_);
   fs::path target = out_ / "node.tar.gz";
-  pid_t pid = railkit::testing::spawnRailkit(
-      {"snapshot", "--output", target.string(), "--root", tree.string()}, tmp_.string());
-  expectKilledBy(signalWhenPresent(pid, tmp_, "railkit-snap-", SIGINT), SIGINT);
+  expectKilledBy(signalWhenPresent({"snapshot", "--output", target.string(), "--root", tree.string()}, tmp_,
+                                   "railkit-snap-", SIGINT),
+                 SIGINT);
   EXPECT_EQ(namesIn(tmp_), std::vector<std::string>{}) << "staging directory left behind";
   EXPECT_EQ(namesIn(out_), std::vector<std::string>{}) << "temporary or partial archive left behind";
 }
@@ -117,9 +122,9 @@ TEST_F(Interrupt, SigintDuringSnapshotToTarGz) {
 TEST_F(Interrupt, SigtermDuringSnapshotToDirectory) {
   fs::path tree = bigTree(base_);
   fs::path target = out_ / "node";
-  pid_t pid = railkit::testing::spawnRailkit(
-      {"snapshot", "--output", target.string(), "--root", tree.string()}, tmp_.string());
-  expectKilledBy(signalWhenPresent(pid, out_, ".node.railkit-snap-", SIGTERM), SIGTERM);
+  expectKilledBy(signalWhenPresent({"snapshot", "--output", target.string(), "--root", tree.string()}, out_,
+                                   ".node.railkit-snap-", SIGTERM),
+                 SIGTERM);
   EXPECT_EQ(namesIn(out_), std::vector<std::string>{}) << "temporary or partial snapshot left behind";
   EXPECT_EQ(namesIn(tmp_), std::vector<std::string>{});
 }

@@ -12,14 +12,14 @@
 
 #include "archive_builder.h"
 #include "support/node_builder.h"
-#include "support/run_railkit.h"
+#include "support/process.h"
 #include "support/test_support.h"
 
 namespace fs = std::filesystem;
 using railkit::testing::ArchiveBuilder;
 using railkit::testing::namesIn;
-using railkit::testing::runRailkit;
-using railkit::testing::RunResult;
+using railkit::testing::ProcessResult;
+using railkit::testing::runRailkitArgv;
 
 namespace {
 
@@ -43,7 +43,7 @@ class HostileRoot : public ::testing::Test {
   // inspect and doctor both refuse `root` with one line containing `needle`.
   void expectRefused(const fs::path& root, const std::string& needle) {
     for (const char* command : {"inspect", "doctor"}) {
-      RunResult r = runRailkit({command, "--root", root.string()}, tmp_.string(), 60);
+      ProcessResult r = runRailkitArgv({command, "--root", root.string()}, tmp_.string(), 60);
       EXPECT_FALSE(r.timed_out) << command << ": hung on " << root;
       EXPECT_EQ(r.exit_code, 2) << command << " " << root << "\nstdout: " << r.out << "\nstderr: " << r.err;
       EXPECT_EQ(r.errLines(), 1) << r.err;
@@ -163,7 +163,7 @@ TEST_F(HostileRoot, EmptyFileTextFileAndPlainTar) {
 TEST_F(HostileRoot, GzipOfSomethingElse) {
   fs::path text = base_ / "notes.txt";
   std::ofstream(text) << std::string(4096, 'x') << "\n";
-  ASSERT_EQ(std::system(("gzip -c " + text.string() + " > " + archive().string()).c_str()), 0);
+  ASSERT_EQ(railkit::testing::runShell("gzip -c " + text.string() + " > " + archive().string()).status, 0);
   expectRefused(archive(), "not a readable .tar.gz");
 }
 
@@ -201,13 +201,14 @@ TEST_F(HostileRoot, UnreadableDirectory) {
   railkit::testing::buildHealthyDgxH100(dir);
   if (::geteuid() != 0) {
     fs::permissions(dir, fs::perms::none);
-    RunResult r = runRailkit({"inspect", "--root", dir.string()}, tmp_.string(), 60);
+    ProcessResult r = runRailkitArgv({"inspect", "--root", dir.string()}, tmp_.string(), 60);
     fs::permissions(dir, fs::perms::owner_all);
     EXPECT_EQ(r.exit_code, 2) << r.out << r.err;
     EXPECT_NE(r.err.find("Permission denied"), std::string::npos) << r.err;
     return;
   }
-  if (std::system("command -v setpriv >/dev/null") != 0) GTEST_SKIP() << "setpriv absent: cannot drop root";
+  if (railkit::testing::runShell("command -v setpriv").status != 0)
+    GTEST_SKIP() << "setpriv absent: cannot drop root";
   // A copy of the binary nobody can reach, in a directory nobody can search.
   fs::path bin_dir = base_ / "bin";
   fs::create_directories(bin_dir);
@@ -215,19 +216,14 @@ TEST_F(HostileRoot, UnreadableDirectory) {
   fs::permissions(base_, fs::perms::owner_all | fs::perms::others_exec | fs::perms::group_exec);
   fs::permissions(bin_dir, fs::perms::owner_all | fs::perms::others_exec | fs::perms::group_exec);
   fs::permissions(dir, fs::perms::owner_all);  // 0700 root: nobody may not list it
-  std::string cmd = "setpriv --reuid=65534 --regid=65534 --clear-groups " + (bin_dir / "railkit").string() +
-                    " inspect --root " + dir.string() + " 2>&1; echo rc=$?";
-  FILE* p = ::popen(cmd.c_str(), "r");
-  ASSERT_NE(p, nullptr);
-  std::string out;
-  char buf[4096];
-  size_t n;
-  while ((n = fread(buf, 1, sizeof buf, p)) > 0) out.append(buf, n);
-  ::pclose(p);
-  if (out.find("rc=127") != std::string::npos || out.find("rc=126") != std::string::npos)
-    GTEST_SKIP() << "cannot run the binary as nobody here: " << out;
-  EXPECT_NE(out.find("rc=2"), std::string::npos) << out;
-  EXPECT_NE(out.find("Permission denied"), std::string::npos) << out;
+  auto nobody = railkit::testing::runProcess(
+      railkit::testing::ProcessSpec({"setpriv", "--reuid=65534", "--regid=65534", "--clear-groups",
+                                     (bin_dir / "railkit").string(), "inspect", "--root", dir.string()})
+          .withTimeout(std::chrono::seconds(60)));
+  if (nobody.status == 127 || nobody.status == 126)
+    GTEST_SKIP() << "cannot run the binary as nobody here: " << nobody.err;
+  EXPECT_EQ(nobody.status, 2) << nobody.out << nobody.err;
+  EXPECT_NE(nobody.err.find("Permission denied"), std::string::npos) << nobody.err;
 }
 
 // What a snapshot may hold: device nodes, FIFOs and sockets become empty
@@ -240,7 +236,7 @@ TEST_F(HostileRoot, SpecialEntriesBecomeEmptyFilesAndLinksStayInside) {
                   .special("proc/meminfo", AE_IFIFO)
                   .symlink("etc", "/")  // a link to the root of the tree, not of the machine
                   .write());
-  RunResult r = runRailkit({"inspect", "--json", "--root", archive().string()}, tmp_.string(), 60);
+  ProcessResult r = runRailkitArgv({"inspect", "--json", "--root", archive().string()}, tmp_.string(), 60);
   EXPECT_FALSE(r.timed_out);
   EXPECT_TRUE(r.exit_code == 0 || r.exit_code == 1) << r.err;
   EXPECT_NE(r.out.find("uverbs0"), std::string::npos) << r.out.substr(0, 3000);
@@ -258,16 +254,16 @@ TEST_F(HostileRoot, FifoInsideADirectoryRootDoesNotHang) {
   // Also a FIFO in a listed directory, which snapshot copies as an entry.
   ASSERT_EQ(::mkfifo((dir / "dev/infiniband/fifo").c_str(), 0600), 0);
   for (const char* command : {"inspect", "doctor"}) {
-    RunResult r = runRailkit({command, "--root", dir.string()}, tmp_.string(), 60);
+    ProcessResult r = runRailkitArgv({command, "--root", dir.string()}, tmp_.string(), 60);
     EXPECT_FALSE(r.timed_out) << command << " hung on a FIFO";
     EXPECT_TRUE(r.exit_code == 0 || r.exit_code == 1) << command << ": " << r.err;
   }
-  RunResult r =
-      runRailkit({"snapshot", "--output", archive().string(), "--root", dir.string()}, tmp_.string(), 60);
+  ProcessResult r =
+      runRailkitArgv({"snapshot", "--output", archive().string(), "--root", dir.string()}, tmp_.string(), 60);
   EXPECT_FALSE(r.timed_out) << "snapshot hung on a FIFO";
   EXPECT_EQ(r.exit_code, 0) << r.err;
   // And the snapshot of it reads back.
-  r = runRailkit({"inspect", "--root", archive().string()}, tmp_.string(), 60);
+  r = runRailkitArgv({"inspect", "--root", archive().string()}, tmp_.string(), 60);
   EXPECT_EQ(r.exit_code, 0) << r.err;
 }
 
@@ -276,9 +272,10 @@ TEST_F(HostileRoot, FifoInsideADirectoryRootDoesNotHang) {
 TEST_F(HostileRoot, TarOfATreeReadsBack) {
   fs::path dir = base_ / "tree";
   railkit::testing::buildHealthyDgxH100(dir);
-  ASSERT_EQ(std::system(("tar -czf " + archive().string() + " -C " + dir.string() + " .").c_str()), 0);
-  RunResult a = runRailkit({"inspect", "--json", "--root", dir.string()}, tmp_.string(), 60);
-  RunResult b = runRailkit({"inspect", "--json", "--root", archive().string()}, tmp_.string(), 60);
+  ASSERT_EQ(
+      railkit::testing::runShell("tar -czf " + archive().string() + " -C " + dir.string() + " .").status, 0);
+  ProcessResult a = runRailkitArgv({"inspect", "--json", "--root", dir.string()}, tmp_.string(), 60);
+  ProcessResult b = runRailkitArgv({"inspect", "--json", "--root", archive().string()}, tmp_.string(), 60);
   ASSERT_EQ(a.exit_code, 0) << a.err;
   ASSERT_EQ(b.exit_code, 0) << b.err;
   auto ja = nlohmann::json::parse(a.out, nullptr, false);

@@ -14,6 +14,8 @@
 #include <map>
 #include <string>
 
+#include "support/process.h"
+
 namespace fs = std::filesystem;
 using railkit::model::TarGzWriter;
 
@@ -93,13 +95,12 @@ TEST(TarGzWriter, LibarchiveAndGnuTarReadWhatItWrites) {
   EXPECT_EQ(entries["sys/far"].content_or_target, long_target);
 
   // GNU tar: the same names, no warning, and the mtime given.
-  std::string cmd = "tar -tzvf " + path.string() + " --full-time 2>&1";
-  FILE* p = popen(cmd.c_str(), "r");
-  ASSERT_NE(p, nullptr);
-  std::string listing;
-  char buf[4096];
-  while (std::size_t n = fread(buf, 1, sizeof(buf), p)) listing.append(buf, n);
-  EXPECT_EQ(pclose(p), 0) << listing;
+  auto tar = railkit::testing::runProcess(
+      railkit::testing::ProcessSpec({"tar", "-tzvf", path.string(), "--full-time"})
+          .withTimeout(std::chrono::seconds(60)));
+  const std::string& listing = tar.out;
+  EXPECT_EQ(tar.status, 0) << listing << tar.err;
+  EXPECT_EQ(tar.err, "");
   EXPECT_NE(listing.find(long_name), std::string::npos) << listing;
   EXPECT_NE(listing.find("sys/far -> " + long_target), std::string::npos) << listing;
   EXPECT_NE(listing.find("2023-11-14"), std::string::npos) << listing;

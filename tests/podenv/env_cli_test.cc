@@ -19,8 +19,8 @@ class EnvCliTest : public ::testing::Test {
     root_ = dir_ / "root";
   }
   void TearDown() override { std::filesystem::remove_all(dir_); }
-  CliRun env(const std::string& flags) {
-    return runRailkit("env --root " + root_.string() + " " + flags, dir_);
+  ProcessResult env(const std::string& flags) {
+    return runRailkit("env --root " + root_.string() + " " + flags);
   }
 
   std::filesystem::path dir_, root_;
@@ -81,7 +81,7 @@ TEST_F(EnvCliTest, BadInputIsOneLineAndExit2) {
     EXPECT_TRUE(run.oneErrorLine()) << flags << ": " << run.err;
     EXPECT_TRUE(run.out.empty()) << flags;
   }
-  auto absent = runRailkit("env --root " + (dir_ / "nonexistent").string(), dir_);
+  auto absent = runRailkit("env --root " + (dir_ / "nonexistent").string());
   EXPECT_EQ(absent.status, 2);
   EXPECT_TRUE(absent.oneErrorLine()) << absent.err;
 }
@@ -98,7 +98,7 @@ TEST_F(EnvCliTest, EvalSetsExactlyTheValuesEvenForAHostileInterfaceName) {
                        root_.string() +
                        " --data-if ib3) || exit 9; eval \"$out\"; printf '%s|%s|%s' \"$NCCL_SOCKET_IFNAME\" "
                        "\"$NCCL_IB_HCA\" \"$UCX_NET_DEVICES\"; [ ! -e x ] || echo ' RAN'";
-  auto run = runShell(script, dir_);
+  auto run = runShell(script);
   EXPECT_EQ(run.status, 0) << run.err;
   EXPECT_EQ(run.out, "=" + hostile + "|=mlx5_3:1|mlx5_3:1") << run.err;
 }
@@ -106,7 +106,7 @@ TEST_F(EnvCliTest, EvalSetsExactlyTheValuesEvenForAHostileInterfaceName) {
 // The example's mlx5_5 port is DOWN / Disabled: env leaves it out (NCCL and
 // UCX would skip it) and says so, on stdout and stderr.
 TEST_F(EnvCliTest, ExampleNodeExportsOnlyActivePorts) {
-  auto run = runRailkit("env --root " + (sourceDir() / "examples" / "dgx-h100-8gpu").string(), dir_);
+  auto run = runRailkit("env --root " + (sourceDir() / "examples" / "dgx-h100-8gpu").string());
   ASSERT_EQ(run.status, 0) << run.err;
   EXPECT_NE(
       run.out.find("export NCCL_IB_HCA='=mlx5_0:1,mlx5_1:1,mlx5_2:1,mlx5_3:1,mlx5_4:1,mlx5_6:1,mlx5_7:1'\n"),
@@ -120,9 +120,8 @@ TEST_F(EnvCliTest, ExampleNodeExportsOnlyActivePorts) {
   EXPECT_NE(run.out.find("# " + note), std::string::npos) << run.out;
   EXPECT_NE(run.err.find(note), std::string::npos) << run.err;
   // Named explicitly, the DOWN port is missing: --check fails on it.
-  auto named = runRailkit(
-      "env --root " + (sourceDir() / "examples" / "dgx-h100-8gpu").string() + " --data-if ib4,ib5 --check",
-      dir_);
+  auto named = runRailkit("env --root " + (sourceDir() / "examples" / "dgx-h100-8gpu").string() +
+                          " --data-if ib4,ib5 --check");
   EXPECT_EQ(named.status, 1) << named.err;
   EXPECT_NE(named.err.find("missing: data interface ib5: port mlx5_5:1 is DOWN / Disabled"),
             std::string::npos)
@@ -144,7 +143,7 @@ TEST_F(EnvCliTest, DoctorFindsNothingInTheListsEnvWrote) {
                        "printf 'NCCL_IB_HCA=%s\\nUCX_NET_DEVICES=%s\\nNCCL_SOCKET_IFNAME=%s\\n' "
                        "\"$NCCL_IB_HCA\" \"$UCX_NET_DEVICES\" \"$NCCL_SOCKET_IFNAME\"; } | tr '\\n' '\\0' > "
                        "environ.new; mv environ.new proc/self/environ; tr '\\0' '\\n' < proc/self/environ";
-  auto exported = runShell(script, dir_);
+  auto exported = runShell(script);
   ASSERT_EQ(exported.status, 0) << exported.err;
   ASSERT_NE(
       exported.out.find("NCCL_IB_HCA==mlx5_0:1,mlx5_1:1,mlx5_2:1,mlx5_3:1,mlx5_4:1,mlx5_6:1,mlx5_7:1\n"),
@@ -152,7 +151,7 @@ TEST_F(EnvCliTest, DoctorFindsNothingInTheListsEnvWrote) {
       << exported.out;
   ASSERT_NE(exported.out.find("UCX_NET_DEVICES=mlx5_0:1,"), std::string::npos) << exported.out;
 
-  auto doctor = runRailkit("doctor --json --root " + root_.string(), dir_);
+  auto doctor = runRailkit("doctor --json --root " + root_.string());
   ASSERT_TRUE(doctor.status == 0 || doctor.status == 1) << doctor.err;
   auto j = nlohmann::json::parse(doctor.out);
   bool port_down = false;

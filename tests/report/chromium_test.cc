@@ -18,6 +18,7 @@
 #include <cstdlib>
 #include <map>
 #include <mutex>
+#include <sstream>
 #include <thread>
 
 #include "cli/cli_run.h"
@@ -121,7 +122,7 @@ struct Render {
 class ReportChromium : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
-    if (std::system("command -v chromium >/dev/null 2>&1") != 0) missing_ = true;
+    if (runShell("command -v chromium").status != 0) missing_ = true;
   }
   void SetUp() override {
     if (missing_)
@@ -143,15 +144,15 @@ class ReportChromium : public ::testing::Test {
     std::string output =
         mode.find("--print-to-pdf") != std::string::npos ? "" : "--screenshot=" + png.string();
     std::string command = fmt::format(
-        "timeout 120 chromium {6} --headless --no-sandbox --disable-gpu --no-first-run --disable-sync "
+        "exec chromium {6} --headless --no-sandbox --disable-gpu --no-first-run --disable-sync "
         "--disable-background-networking --disable-component-update --user-data-dir={0}/profile "
         "--enable-logging=stderr --v=0 --proxy-server=http://127.0.0.1:{1} --proxy-bypass-list='<-loopback>' "
-        "--window-size={2},{3} {4} file://{5} > {0}/chromium.out 2> {0}/chromium.err",
+        "--window-size={2},{3} {4} file://{5}",
         dir_.string(), proxy_.port(), kWidth, kHeight, output, std::filesystem::absolute(html).string(),
         mode);
-    int status = std::system(command.c_str());
-    r.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-    std::ifstream err(dir_ / "chromium.err");
+    auto chromium = runShell(command, 120);
+    r.status = chromium.status;
+    std::istringstream err(chromium.err);
     for (std::string line; std::getline(err, line);)
       if (line.find(":CONSOLE") != std::string::npos) r.console.push_back(line);
     if (!output.empty()) {
@@ -178,9 +179,8 @@ class ReportChromium : public ::testing::Test {
                                    std::filesystem::copy_options::overwrite_existing);
       names += " '" + in.filename().string() + "'";
     }
-    CliRun run = runShell(fmt::format("cd '{}' && exec {} report{} -o {} --title 'railkit report: {}'",
-                                      dir_.string(), railkitBinary(), names, html.string(), name),
-                          dir_);
+    ProcessResult run = runShell(fmt::format("cd '{}' && exec {} report{} -o {} --title 'railkit report: {}'",
+                                             dir_.string(), railkitBinary(), names, html.string(), name));
     ASSERT_EQ(run.status, 0) << run.err;
     Render r = render(html, name);
     ASSERT_EQ(r.status, 0);
@@ -254,8 +254,8 @@ TEST_F(ReportChromium, ValidateRunOfTheNetnsTests) {
 // several pages (the charts and tables, not an empty sheet).
 TEST_F(ReportChromium, FollowsDarkModeAndPrints) {
   auto html = dir_ / "page.html";
-  CliRun run =
-      runRailkit("report " + reportFixture("validate-netns-broken.json") + " -o " + html.string(), dir_);
+  ProcessResult run =
+      runRailkit("report " + reportFixture("validate-netns-broken.json") + " -o " + html.string());
   ASSERT_EQ(run.status, 0) << run.err;
   Render light = render(html, "light");
   Render dark = render(html, "dark", "--force-dark-mode --blink-settings=preferredColorScheme=0");

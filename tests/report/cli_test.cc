@@ -28,8 +28,8 @@ TEST(ReportCli, UnknownInputsAreNamedOnStderrAndTheOthersStillReported) {
   auto explain =
       writeScratchFile("explain.json", R"({"kind": "railkit.explain/v1", "railkit_version": "0.1.0"})");
   auto out = (cliScratch() / "mixed.html").string();
-  CliRun r = runRailkit("report " + junk + " " + fixture("bench-all-reduce-local2.json") + " " + explain +
-                        " -o " + out);
+  ProcessResult r = runRailkit("report " + junk + " " + fixture("bench-all-reduce-local2.json") + " " +
+                               explain + " -o " + out);
   EXPECT_EQ(r.status, 2) << r.err;
   EXPECT_EQ(lines(r.err), 2u) << r.err;
   EXPECT_NE(r.err.find("railkit: " + junk + ": "), std::string::npos) << r.err;
@@ -42,15 +42,15 @@ TEST(ReportCli, UnknownInputsAreNamedOnStderrAndTheOthersStillReported) {
 
 TEST(ReportCli, NothingReadableWritesNoPage) {
   auto out = cliScratch() / "none.html";
-  CliRun r = runRailkit("report " + (cliScratch() / "absent.json").string() + " -o " + out.string());
+  ProcessResult r = runRailkit("report " + (cliScratch() / "absent.json").string() + " -o " + out.string());
   EXPECT_EQ(r.status, 2);
   EXPECT_FALSE(std::filesystem::exists(out));
   EXPECT_NE(r.err.find("absent.json"), std::string::npos) << r.err;
 }
 
 TEST(ReportCli, AllKnownInputsExitZeroAndDashWritesStdout) {
-  CliRun r = runRailkit("report " + fixture("validate-local4.json") + " " +
-                        fixture("bench-pairs-local4.json") + " --title 'cluster <A>' -o -");
+  ProcessResult r = runRailkit("report " + fixture("validate-local4.json") + " " +
+                               fixture("bench-pairs-local4.json") + " --title 'cluster <A>' -o -");
   EXPECT_EQ(r.status, 0) << r.err;
   EXPECT_TRUE(r.err.empty()) << r.err;
   EXPECT_EQ(r.out.rfind("<!DOCTYPE html>", 0), 0u);
@@ -63,7 +63,7 @@ TEST(ReportCli, AllKnownInputsExitZeroAndDashWritesStdout) {
 }
 
 TEST(ReportCli, DashReadsADocumentFromStdin) {
-  CliRun r = runRailkit("report - -o - < " + fixture("bench-pairs-local4.json"));
+  ProcessResult r = runRailkit("report - -o - < " + fixture("bench-pairs-local4.json"));
   EXPECT_EQ(r.status, 0) << r.err;
   EXPECT_NE(r.out.find("<section id=\"pairs\">"), std::string::npos);
   EXPECT_NE(r.out.find("&lt;stdin&gt; (bench)"), std::string::npos);
@@ -73,7 +73,7 @@ TEST(ReportCli, TextInputsGoThroughTheLogsReader) {
   RAILKIT_REQUIRE_SHARED();
   std::string log = (sharedDir() / "data" / "nccl-logs" / "036.log").string();
   ASSERT_TRUE(std::filesystem::exists(log)) << log;
-  CliRun r = runRailkit("report " + log + " -o -");
+  ProcessResult r = runRailkit("report " + log + " -o -");
   EXPECT_EQ(r.status, 0) << r.err;
   EXPECT_NE(r.out.find("<section id=\"busbw\">"), std::string::npos);
   EXPECT_NE(r.out.find("<section id=\"logs\">"), std::string::npos);
@@ -85,14 +85,14 @@ TEST(ReportCli, AnMpirunTaggedLogIsReadAsALog) {
   RAILKIT_REQUIRE_SHARED();
   std::string log = (sharedDir() / "data" / "nccl-logs" / "035.log").string();
   ASSERT_TRUE(std::filesystem::exists(log)) << log;
-  CliRun r = runRailkit("report " + log + " -o -");
+  ProcessResult r = runRailkit("report " + log + " -o -");
   EXPECT_EQ(r.status, 0) << r.err;
   EXPECT_TRUE(r.err.empty()) << r.err;
   EXPECT_NE(r.out.find("<section id=\"logs\">"), std::string::npos);
   // A top-level JSON array is no railkit document either: it is read as text
   // and said to be no known input, never "starts like JSON".
   auto array = writeScratchFile("array.json", "[1, 2, 3]\n");
-  CliRun a = runRailkit("report " + array + " -o -");
+  ProcessResult a = runRailkit("report " + array + " -o -");
   EXPECT_EQ(a.status, 2);
   EXPECT_EQ(a.err.find("starts like JSON"), std::string::npos) << a.err;
 }

@@ -11,6 +11,8 @@
 #include <cstdlib>
 #include <string>
 
+#include "support/process.h"
+
 namespace railkit::sys {
 namespace {
 
@@ -46,7 +48,10 @@ TEST(EthtoolStats, LiveVethInOwnNamespace) {
   ASSERT_GE(pid, 0);
   if (pid == 0) {
     if (::unshare(CLONE_NEWNET) != 0) ::_exit(77);
-    if (std::system("ip link add rkv0 type veth peer name rkv1 >/dev/null 2>&1") != 0) ::_exit(78);
+    if (railkit::testing::runProcess(railkit::testing::ProcessSpec({"ip", "link", "add", "rkv0", "type",
+                                                                    "veth", "peer", "name", "rkv1"}))
+            .status != 0)
+      ::_exit(78);
     auto stats = liveEthtoolStats("rkv0");
     if (!stats) ::_exit(1);
     for (const auto& [name, value] : *stats)

@@ -10,6 +10,7 @@
 #include <map>
 
 #include "core/file_root.h"
+#include "support/process.h"
 #include "support/test_support.h"
 
 namespace fs = std::filesystem;
@@ -142,7 +143,8 @@ TEST(SysNodeBuilder, MutationsShowInTree) {
 TEST(SysNodeBuilder, CheckedInExampleMatchesGenerator) {
   fs::path dir = tempDir("example");
   std::string cmd = std::string(RAILKIT_MAKE_NODE_FIXTURE) + " example-dgx-h100 " + dir.string();
-  ASSERT_EQ(std::system(cmd.c_str()), 0);
+  auto made = railkit::testing::runShell(cmd, 120);
+  ASSERT_EQ(made.status, 0) << made.err;
   fs::path example = railkit::testing::sourceDir() / "examples" / "dgx-h100-8gpu";
   ASSERT_TRUE(fs::is_directory(example)) << example;
   auto want = listTree(dir);

@@ -10,11 +10,11 @@
 #include <sstream>
 
 #include "support/node_builder.h"
-#include "support/run_railkit.h"
+#include "support/process.h"
 
 namespace {
 
-using railkit::testing::runRailkit;
+using railkit::testing::runRailkitArgv;
 
 const std::vector<std::string> kSmall = {"--local",
                                          "2",
@@ -58,7 +58,7 @@ TEST(ValidateCli, UsageErrorsAreOneLineAndExitTwo) {
       {"--collectives-budget", "inf"},
   };
   for (const auto& extra : bad) {
-    auto r = runRailkit(args(extra));
+    auto r = runRailkitArgv(args(extra));
     EXPECT_EQ(r.exit_code, 2) << extra[0] << ": " << r.err;
     EXPECT_EQ(r.errLines(), 1) << extra[0] << ": " << r.err;
   }
@@ -77,7 +77,7 @@ TEST(ValidateCli, CollectivesBudgetCutsTheSweep) {
       "--local 2 -b 4K -e 64K -n 5 -w 2 --pairs-bytes 4K --pairs-iters 1 --slow-fraction 0.01 "
       "--collectives-budget 1e-9");
   for (std::string word; flags >> word;) argv.push_back(word);
-  auto cut = runRailkit(argv);
+  auto cut = runRailkitArgv(argv);
   ASSERT_EQ(cut.exit_code, 0) << cut.err << cut.out.substr(0, 2000);
   EXPECT_NE(
       cut.out.find("# phase 4/4 collectives: sizes capped at 4K (asked 4K-64K), 1 iteration(s) and 0 "
@@ -103,7 +103,7 @@ TEST(ValidateCli, VerdictIsTheExitStatus) {
   fs::path dir = fs::temp_directory_path() / ("railkit-validate-cli-" + std::to_string(::getpid()));
   fs::remove_all(dir);
   railkit::testing::NodeBuilder::healthyDgxH100().write(dir / "healthy");
-  auto healthy = runRailkit(
+  auto healthy = runRailkitArgv(
       args({"--root", (dir / "healthy").string(), "--expect-nics", "8", "--expect-gpus", "8", "--json"}));
   ASSERT_EQ(healthy.exit_code, 0) << healthy.err << healthy.out.substr(0, 2000);
   auto doc = nlohmann::json::parse(healthy.out);
@@ -116,13 +116,13 @@ TEST(ValidateCli, VerdictIsTheExitStatus) {
   EXPECT_EQ(sizing["slowest_link"]["a"], 0) << sizing;
   EXPECT_EQ(sizing["slowest_link"]["b"], 1) << sizing;
   // Expecting more NICs than the node has fails every node, naming the count.
-  auto short_of = runRailkit(args({"--root", (dir / "healthy").string(), "--expect-nics", "9"}));
+  auto short_of = runRailkitArgv(args({"--root", (dir / "healthy").string(), "--expect-nics", "9"}));
   EXPECT_EQ(short_of.exit_code, 1) << short_of.err;
   EXPECT_NE(short_of.out.find("VERDICT: FAIL (2 of 2 node(s) fail)"), std::string::npos) << short_of.out;
   EXPECT_NE(short_of.out.find("[rdma-nic-count] node: 8 of 9 expected"), std::string::npos) << short_of.out;
   // --fail-fast: the same failure stops the run after phases 1-2.
-  auto fast =
-      runRailkit(args({"--root", (dir / "healthy").string(), "--expect-nics", "9", "--fail-fast", "--json"}));
+  auto fast = runRailkitArgv(
+      args({"--root", (dir / "healthy").string(), "--expect-nics", "9", "--fail-fast", "--json"}));
   EXPECT_EQ(fast.exit_code, 1) << fast.err;
   auto fast_doc = nlohmann::json::parse(fast.out);
   EXPECT_EQ(fast_doc["verdict"], "fail");
@@ -133,8 +133,8 @@ TEST(ValidateCli, VerdictIsTheExitStatus) {
   EXPECT_NE(fast_doc["notes"][0].get<std::string>().find("--fail-fast"), std::string::npos)
       << fast_doc["notes"];
   // A passing run with --fail-fast goes on to the links and collectives.
-  auto on =
-      runRailkit(args({"--root", (dir / "healthy").string(), "--expect-nics", "8", "--fail-fast", "--json"}));
+  auto on = runRailkitArgv(
+      args({"--root", (dir / "healthy").string(), "--expect-nics", "8", "--fail-fast", "--json"}));
   EXPECT_EQ(on.exit_code, 0) << on.err;
   EXPECT_TRUE(nlohmann::json::parse(on.out)["pairs"].is_object());
   fs::remove_all(dir);

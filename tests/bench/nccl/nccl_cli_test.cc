@@ -12,7 +12,8 @@
 #include <sstream>
 #include <string>
 
-#include "support/run_command.h"
+#include "support/bench_output.h"
+#include "support/process.h"
 #include "support/test_support.h"
 
 namespace fs = std::filesystem;
@@ -21,10 +22,10 @@ namespace {
 
 const fs::path kFakes = RAILKIT_FAKE_NCCL_DIR;
 
-using railkit::testing::CmdRun;
+using railkit::testing::ProcessResult;
 
-CmdRun run(const std::string& cmd) {
-  return railkit::testing::captureStdout(cmd);
+ProcessResult run(const std::string& cmd) {
+  return railkit::testing::runShell(cmd, 170);
 }
 
 std::string bench(const std::string& args) {
@@ -38,7 +39,7 @@ std::string fakeLib() {
 TEST(NcclCli, FakeLibraryAllOpsOneRankCheckPasses) {
   auto r =
       run(bench("all --backend nccl --local 1 -b 1K -e 64K -f 8 -n 2 -w 1 -d int32" + fakeLib()) + " 2>&1");
-  ASSERT_EQ(r.rc, 0) << r.out;
+  ASSERT_EQ(r.status, 0) << r.out;
   EXPECT_NE(r.out.find("device  0 [cpu] nccl lo cuda:0"), std::string::npos) << r.out;
   for (const char* op :
        {"all_reduce", "all_gather", "reduce_scatter", "broadcast", "reduce", "alltoall", "sendrecv"}) {
@@ -58,7 +59,7 @@ TEST(NcclCli, FakeLibraryAllOpsOneRankCheckPasses) {
 TEST(NcclCli, FakeLibraryWrongResultsExitOne) {
   auto r = run("FAKE_NCCL_CORRUPT=1 " + bench("all_reduce --backend nccl --local 1 -b 4K -e 4K" + fakeLib()) +
                " 2>&1");
-  EXPECT_EQ(r.rc, 1) << r.out;
+  EXPECT_EQ(r.status, 1) << r.out;
   EXPECT_NE(r.out.find("# Out of bounds values : 2 FAILED"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("wrong element(s)"), std::string::npos) << r.out;
 }
@@ -67,7 +68,7 @@ TEST(NcclCli, FakeLibraryJsonNamesTheBackendAndDerivedEnv) {
   fs::path rec = fs::temp_directory_path() / ("railkit-nccl-rec-" + std::to_string(getpid()));
   auto r = run("FAKE_NCCL_RECORD=" + rec.string() + " " +
                bench("all_reduce --backend nccl --local 1 -b 1K -e 1K --json" + fakeLib()) + " 2>/dev/null");
-  ASSERT_EQ(r.rc, 0) << r.out;
+  ASSERT_EQ(r.status, 0) << r.out;
   auto doc = nlohmann::json::parse(r.out, nullptr, false);
   ASSERT_FALSE(doc.is_discarded()) << r.out;
   EXPECT_EQ(doc["backend"], "nccl");
@@ -83,7 +84,7 @@ TEST(NcclCli, FakeLibraryJsonNamesTheBackendAndDerivedEnv) {
   r = run("FAKE_NCCL_RECORD=" + rec.string() + " NCCL_SOCKET_IFNAME=eth " +
           railkit::testing::railkitBinary() +
           " bench all_reduce --backend nccl --local 1 -b 1K -e 1K --json" + fakeLib() + " 2>/dev/null");
-  ASSERT_EQ(r.rc, 0) << r.out;
+  ASSERT_EQ(r.status, 0) << r.out;
   std::ifstream g(rec);
   std::stringstream seen2;
   seen2 << g.rdbuf();
@@ -92,7 +93,7 @@ TEST(NcclCli, FakeLibraryJsonNamesTheBackendAndDerivedEnv) {
 }
 
 bool realNccl() {
-  return run("ldconfig -p | grep -q 'libnccl.so.2 '").rc == 0;
+  return run("ldconfig -p | grep -q 'libnccl.so.2 '").status == 0;
 }
 
 // Without NCCL: "cannot load"; with a real NCCL but no GPU (CUDA installed,
@@ -101,7 +102,7 @@ TEST(NcclCli, MissingLibraryOrNoGpuOneLineExitTwo) {
   auto r = run("LD_LIBRARY_PATH=/nonexistent " +
                bench("all_reduce --backend nccl --local 2 --nccl-lib /nonexistent/lib -b 1K -e 1K") +
                " 2>&1 >/dev/null");
-  EXPECT_EQ(r.rc, 2) << r.out;
+  EXPECT_EQ(r.status, 2) << r.out;
   if (!realNccl()) {
     EXPECT_EQ(std::count(r.out.begin(), r.out.end(), '\n'), 1) << r.out;
     EXPECT_EQ(
@@ -112,7 +113,7 @@ TEST(NcclCli, MissingLibraryOrNoGpuOneLineExitTwo) {
     return;
   }
   r = run(bench("all_reduce --backend nccl --local 3 -b 1K -e 1K") + " 2>&1 >/dev/null");
-  EXPECT_EQ(r.rc, 2) << r.out;
+  EXPECT_EQ(r.status, 2) << r.out;
   EXPECT_EQ(std::count(r.out.begin(), r.out.end(), '\n'), 1) << r.out;
   EXPECT_EQ(r.out.rfind("railkit: nccl backend: cudaGetDeviceCount failed: ", 0), 0u) << r.out;
 }
@@ -121,7 +122,7 @@ TEST(NcclCli, TooFewGpusIsAClearError) {
   // --local: one probe before forking, one line.
   auto r = run("FAKE_CUDA_DEVICES=1 " + bench("all_reduce --backend nccl --local 3 -b 1K -e 1K" + fakeLib()) +
                " 2>&1");
-  EXPECT_EQ(r.rc, 2) << r.out;
+  EXPECT_EQ(r.status, 2) << r.out;
   EXPECT_EQ(r.out,
             "railkit: nccl backend: 3 rank(s) on this host need 3 GPU(s), one per rank, but the CUDA runtime "
             "sees 1 "
@@ -131,7 +132,7 @@ TEST(NcclCli, TooFewGpusIsAClearError) {
           bench("all_reduce --backend nccl --ctrl-if lo --data-if lo -b 1K -e 1K --bootstrap-timeout 5" +
                 fakeLib()) +
           " 2>&1");
-  EXPECT_EQ(r.rc, 2) << r.out;
+  EXPECT_EQ(r.status, 2) << r.out;
   EXPECT_NE(r.out.find("railkit: rank 0: nccl backend: rank 0 is local rank 0 on"), std::string::npos)
       << r.out;
   EXPECT_NE(r.out.find("only 0 GPU(s) are visible"), std::string::npos) << r.out;

@@ -8,7 +8,8 @@
 #include <nlohmann/json.hpp>
 #include <set>
 
-#include "support/run_command.h"
+#include "support/bench_output.h"
+#include "support/process.h"
 #include "support/test_support.h"
 
 using namespace railkit::bench;
@@ -95,7 +96,9 @@ TEST(PairsMatrix, SymmetricWithDashesOnTheDiagonal) {
 TEST(PairsCli, LocalRunFourRanksJson) {
   std::string cmd =
       railkit::testing::railkitBinary() + " bench pairs --local 4 -e 256K -n 4 -w 1 --json 2>&1";
-  auto [rc, out] = railkit::testing::captureStdout(cmd);
+  auto run = railkit::testing::runShell(cmd, 170);
+  int rc = run.status;
+  const std::string& out = run.out;
   // On a loaded 2-core machine lo links may differ by more than 20%: then the
   // run names them and exits 1. Either way the document is complete.
   ASSERT_TRUE(rc == 0 || rc == 1) << out;
@@ -115,7 +118,9 @@ TEST(PairsCli, LocalRunFourRanksJson) {
 TEST(PairsCli, LocalRunThreeRanksOneWayHasAByeEachRound) {
   std::string cmd = railkit::testing::railkitBinary() +
                     " bench pairs --local 3 --one-way -e 64K -n 3 -w 1 --json 2>/dev/null";
-  auto [rc, out] = railkit::testing::captureStdout(cmd);
+  auto run = railkit::testing::runShell(cmd, 170);
+  int rc = run.status;
+  const std::string& out = run.out;
   ASSERT_TRUE(rc == 0 || rc == 1) << out;
   auto doc = nlohmann::json::parse(out, nullptr, false);
   ASSERT_FALSE(doc.is_discarded()) << out;
@@ -125,7 +130,5 @@ TEST(PairsCli, LocalRunThreeRanksOneWayHasAByeEachRound) {
   for (const auto& round : pairs["rounds"]) EXPECT_EQ(round.size(), 1u);  // 3 ranks: one pair, one bye
   EXPECT_EQ(pairs["links"].size(), 3u);
   // Too few ranks is a usage error.
-  EXPECT_EQ(WEXITSTATUS(system(
-                (railkit::testing::railkitBinary() + " bench pairs --local 1 >/dev/null 2>&1").c_str())),
-            2);
+  EXPECT_EQ(railkit::testing::runRailkit("bench pairs --local 1").status, 2);
 }

@@ -1,42 +1,13 @@
 #pragma once
-// Running a shell command line and reading its output (tests/cli/cli_run.h
-// builds on it), and for the bench tests, reading the nccl-tests-style data
-// rows of its output with those whose #wrong columns are not zero.
-#include <sys/wait.h>
-
-#include <array>
+// For the tests that run railkit (through support/process.h): whether this
+// is a sanitizer build, and the nccl-tests-style data rows of an output with
+// those whose #wrong columns are not zero.
 #include <cstdio>
 #include <cstdlib>
 #include <string>
 #include <vector>
 
 namespace railkit::testing {
-
-struct CmdRun {
-  int rc = -1;  // exit status; 124 when `timeout` had to stop it; -1 when it could not run
-  std::string out;
-};
-
-// Runs the shell command line `line` as given; its stdout and exit status
-// (128 + N when signal N ended it, as a shell reports it).
-inline CmdRun captureStdout(const std::string& line) {
-  CmdRun r;
-  FILE* p = popen(line.c_str(), "r");
-  if (!p) return r;
-  std::array<char, 4096> buf{};
-  std::size_t n;
-  while ((n = fread(buf.data(), 1, buf.size(), p)) > 0) r.out.append(buf.data(), n);
-  int status = pclose(p);
-  r.rc = WIFEXITED(status) ? WEXITSTATUS(status) : WIFSIGNALED(status) ? 128 + WTERMSIG(status) : -1;
-  return r;
-}
-
-// `cmd` with its stderr in the output. With `timeout_seconds` it runs under
-// `timeout` (it must then start with a program, not VAR=value assignments).
-inline CmdRun runCommand(const std::string& cmd, int timeout_seconds = 0) {
-  std::string line = timeout_seconds > 0 ? "timeout " + std::to_string(timeout_seconds) + " " + cmd : cmd;
-  return captureStdout(line + " 2>&1");
-}
 
 // Sanitizer builds run smaller sizes (set by the sanitizer pass).
 inline bool sanitizerBuild() {
