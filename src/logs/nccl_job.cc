@@ -73,8 +73,8 @@ NcclJobResult combineAnalyzedJob(const std::vector<NcclJobInput>& inputs) {
     const NcclLogFacts& f = *in.facts;
     const std::vector<Finding>& own = *in.findings;
     files_with_nccl.insert(input->file());
-    any_file_mismatch |= hasId(own, "nccl-version-mismatch");
-    any_file_socket |= hasId(own, "nccl-net-socket");
+    any_file_mismatch |= hasId(own, nccl::kNcclVersionMismatch.id);
+    any_file_socket |= hasId(own, nccl::kNcclNetSocket.id);
     mergeInto(job.nccl_versions, f.nccl_versions);
     mergeInto(job.cuda_driver, f.cuda_driver);
     mergeInto(job.cuda_runtime, f.cuda_runtime);
@@ -144,9 +144,7 @@ NcclJobResult combineAnalyzedJob(const std::vector<NcclJobInput>& inputs) {
     return e;
   };
   if (!any_file_mismatch && (numbers.size() > 1 || plugins.size() > 1)) {
-    Finding f;
-    f.id = "nccl-version-mismatch";
-    f.severity = Severity::kError;
+    Finding f = findingOf(nccl::kNcclVersionMismatch);
     f.subject = "job";
     std::string what;
     if (numbers.size() > 1) what = "NCCL versions " + joined(numbers);
@@ -163,9 +161,7 @@ NcclJobResult combineAnalyzedJob(const std::vector<NcclJobInput>& inputs) {
     result.findings.push_back(std::move(f));
   }
   if (!any_file_socket && socket_network && multi_host) {
-    Finding f;
-    f.id = "nccl-net-socket";
-    f.severity = Severity::kError;
+    Finding f = findingOf(nccl::kNcclNetSocket);
     f.subject = "network";
     f.message = "this job spans " + std::to_string(job.host_count) +
                 " hosts and NCCL chose the Socket network: inter-node traffic runs over TCP sockets";

@@ -17,12 +17,11 @@ std::vector<Finding> check(const DoctorInput& in) {
   for (const auto& [gpu, e] : best) {
     if (e->distance < model::PcieDistance::kNode) continue;
     const char* dist = model::distanceName(e->distance);
-    out.push_back(
-        makeFinding("gpu-nic-far", Severity::kWarning, gpu,
-                    "the nearest RDMA NIC of " + gpu + " is " + e->nic + " at " + dist + " distance",
-                    {{topo.source, std::nullopt, gpu + " " + e->nic + " " + dist}},
-                    "put a NIC under the same PCIe switch as the GPU, or allocate GPU and NIC together "
-                    "(topology-aware scheduling)"));
+    out.push_back(makeFinding(
+        kGpuNicFar, gpu, "the nearest RDMA NIC of " + gpu + " is " + e->nic + " at " + dist + " distance",
+        {{topo.source, std::nullopt, gpu + " " + e->nic + " " + dist}},
+        "put a NIC under the same PCIe switch as the GPU, or allocate GPU and NIC together "
+        "(topology-aware scheduling)"));
   }
   return out;
 }

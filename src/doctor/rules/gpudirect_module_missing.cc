@@ -11,7 +11,7 @@ std::vector<Finding> check(const DoctorInput& in) {
   if (!nvidia || inv.rdma_devices.empty()) return {};
   if (moduleLoaded(inv, "nvidia_peermem") || moduleLoaded(inv, "nv_peer_mem")) return {};
   return {
-      makeFinding("gpudirect-module-missing", Severity::kWarning, "nvidia_peermem",
+      makeFinding(kGpudirectModuleMissing, "nvidia_peermem",
                   "NVIDIA GPUs and RDMA NICs are present but nvidia_peermem is not loaded: no GPUDirect RDMA",
                   {{std::string(sys::paths::kModules) + "/nvidia_peermem", std::nullopt, "absent"}},
                   "modprobe nvidia_peermem on the node (GPU operator: driver.rdma.enabled=true)")};

@@ -45,7 +45,7 @@ std::vector<Finding> check(const DoctorInput& in) {
       {sys::paths::kClassNet, std::nullopt, "no infiniband (type 32) netdev for " + joinNames(ports, 4)}};
   for (const auto& key : settings) evidence.push_back(envEvidence(inv.process.env, key));
   return {makeFinding(
-      "ib-ipoib-missing", settings.empty() ? Severity::kInfo : Severity::kError, "ib_ipoib",
+      kIbIpoibMissing, settings.empty() ? Severity::kInfo : Severity::kError, "ib_ipoib",
       "InfiniBand ports " + joinNames(ports, 4) + " have no IPoIB netdev and ib_ipoib is not loaded" +
           (settings.empty() ? ": nothing can address them by IP (rdma_cm, IP over IB)"
                             : ": " + joinNames(settings) + " names an ib* interface that cannot exist"),

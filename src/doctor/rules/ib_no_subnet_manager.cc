@@ -14,7 +14,7 @@ std::vector<Finding> check(const DoctorInput& in) {
       if (!waiting && !no_sm) continue;
       std::string subject = d.name + ":" + std::to_string(p.port);
       out.push_back(makeFinding(
-          "ib-no-subnet-manager", Severity::kError, subject,
+          kIbNoSubnetManager, subject,
           "InfiniBand port " + subject + " is LinkUp but " + p.state + (no_sm ? " with SM LID 0" : "") +
               ": no subnet manager has configured it",
           {{portPath(d.name, p.port, "state"), std::nullopt, p.state},

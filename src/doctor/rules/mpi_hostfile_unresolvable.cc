@@ -12,7 +12,7 @@ std::vector<Finding> check(const DoctorInput& in) {
   for (const auto& host : in.hostfile->hosts) {
     if (host.resolved) continue;
     out.push_back(makeFinding(
-        "mpi-hostfile-unresolvable", Severity::kError, host.name,
+        kMpiHostfileUnresolvable, host.name,
         "hostfile host " + host.name + " does not resolve" +
             (host.detail.empty() ? "" : " (" + host.detail + ")"),
         {{in.hostfile->path, host.line,

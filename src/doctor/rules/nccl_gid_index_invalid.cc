@@ -31,7 +31,7 @@ std::vector<Finding> check(const DoctorInput& in) {
   bool negative = startsWith(text, "-");
   auto parsed = parseUint(negative ? std::string_view(text).substr(1) : std::string_view(text));
   if (!parsed || *parsed > 255)
-    return {makeFinding("nccl-gid-index-invalid", Severity::kError, "NCCL_IB_GID_INDEX",
+    return {makeFinding(kNcclGidIndexInvalid, "NCCL_IB_GID_INDEX",
                         "NCCL_IB_GID_INDEX=" + *value + " is not a GID table index (0..255)",
                         {envEvidence(env, "NCCL_IB_GID_INDEX")},
                         "set NCCL_IB_GID_INDEX to a number, or unset it")};
@@ -72,7 +72,7 @@ std::vector<Finding> check(const DoctorInput& in) {
     message +=
         " (NCCL_IB_HCA selects no usable port, so every usable port was checked: these are the "
         "ports a corrected NCCL_IB_HCA would select)";
-  return {makeFinding("nccl-gid-index-invalid", empty.empty() ? Severity::kWarning : Severity::kError,
+  return {makeFinding(kNcclGidIndexInvalid, empty.empty() ? Severity::kWarning : Severity::kError,
                       "NCCL_IB_GID_INDEX", std::move(message), std::move(evidence),
                       hints.empty()
                           ? std::string("unset NCCL_IB_GID_INDEX or point it at a populated RoCE v2 GID")

@@ -23,7 +23,7 @@ std::vector<Finding> check(const DoctorInput& in) {
   if (disabled) evidence.push_back(envEvidence(env, "NCCL_IB_DISABLE"));
   if (socket) evidence.push_back(envEvidence(env, "NCCL_NET"));
   evidence.push_back({sys::paths::kClassInfiniband, std::nullopt, "ACTIVE: " + joinNames(usable, 4)});
-  return {makeFinding("nccl-ib-disabled", Severity::kWarning, disabled ? "NCCL_IB_DISABLE" : "NCCL_NET",
+  return {makeFinding(kNcclIbDisabled, disabled ? "NCCL_IB_DISABLE" : "NCCL_NET",
                       std::string(disabled ? "NCCL_IB_DISABLE=" + *disable : "NCCL_NET=" + *net) +
                           " makes NCCL use TCP sockets although " + std::to_string(usable.size()) +
                           " RDMA port(s) are active",

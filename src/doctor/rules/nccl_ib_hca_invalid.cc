@@ -76,7 +76,7 @@ std::vector<Finding> check(const DoctorInput& in) {
       "NCCL_IB_HCA \"" + *value + "\"" + (whats.empty() ? "" : " names " + joinNames(whats, 4)) +
       (usable_selected == 0 ? "; no usable RDMA port is selected, NCCL falls back to sockets" : "");
   return {makeFinding(
-      "nccl-ib-hca-invalid", usable_selected == 0 ? Severity::kError : Severity::kWarning, "NCCL_IB_HCA",
+      kNcclIbHcaInvalid, usable_selected == 0 ? Severity::kError : Severity::kWarning, "NCCL_IB_HCA",
       std::move(message), std::move(evidence),
       "list only devices this pod has and whose ports are ACTIVE (see `ibv_devinfo -l`, `ibstat`), "
       "e.g. NCCL_IB_HCA='=mlx5_0:1,mlx5_1:1'")};

@@ -28,7 +28,7 @@ std::vector<Finding> check(const DoctorInput& in) {
   while (!(lossless & (1u << target))) ++target;
   std::string why = tc->set ? "NCCL_IB_TC=" + std::to_string(tc->tc)
                             : std::string("NCCL_IB_TC is unset, so NCCL sends with traffic class 0");
-  return {makeFinding("nccl-ib-tc-not-lossless", Severity::kWarning, "NCCL_IB_TC",
+  return {makeFinding(kNcclIbTcNotLossless, "NCCL_IB_TC",
                       why + " (priority " + std::to_string(tc->priority) +
                           ") but PFC protects only priority " + priorityList(lossless) + " on " +
                           joinNames(netdevs, 4) + ": NCCL's traffic is not lossless",

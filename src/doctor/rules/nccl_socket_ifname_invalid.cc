@@ -37,8 +37,7 @@ std::vector<Finding> check(const DoctorInput& in) {
       (selected_down.empty() ? " matches no interface"
                              : " matches only interfaces that are down: " + joinNames(selected_down));
   return {makeFinding(
-      "nccl-socket-ifname-invalid", Severity::kError, "NCCL_SOCKET_IFNAME", std::move(message),
-      std::move(evidence),
+      kNcclSocketIfnameInvalid, "NCCL_SOCKET_IFNAME", std::move(message), std::move(evidence),
       "set NCCL_SOCKET_IFNAME to an interface of this pod that is up (e.g. eth0 for the pod network, "
       "=net1 for exactly net1)")};
 }

@@ -32,7 +32,7 @@ std::vector<Finding> check(const DoctorInput& in) {
                        (b.request_redirect ? " ReqRedir+" : " ReqRedir-");
     auto below = devicesBelow(inv, b.address);
     out.push_back(makeFinding(
-        "pcie-acs-enabled", b.request_redirect ? Severity::kError : Severity::kWarning, b.address,
+        kPcieAcsEnabled, b.request_redirect ? Severity::kError : Severity::kWarning, b.address,
         "ACS is enabled on PCIe bridge " + b.address + " (" + bits + ") above " +
             (below.empty() ? std::string("a GPU or NIC") : joinNames(below)) +
             (b.request_redirect ? ": peer-to-peer traffic is redirected through the root complex"

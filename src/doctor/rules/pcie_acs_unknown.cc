@@ -20,7 +20,7 @@ std::vector<Finding> check(const DoctorInput& in) {
     evidence.push_back({sys::paths::kBusPciDevices, std::nullopt,
                         "and " + std::to_string(unknown - evidence.size()) + " more bridge(s) alike"});
   return {makeFinding(
-      "pcie-acs-unknown", Severity::kInfo, "pci bridges",
+      kPcieAcsUnknown, "pci bridges",
       "ACS state of " + std::to_string(unknown) +
           " PCIe bridge(s) above GPUs/NICs is unknown: "
           "their config space is shorter than 4096 bytes (not read as root?)",

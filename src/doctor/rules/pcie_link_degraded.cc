@@ -55,7 +55,7 @@ std::vector<Finding> check(const DoctorInput& in) {
     bool starved = port > 0 && l.current_speed_gts && l.current_width &&
                    pcieGbps(*l.current_speed_gts, *l.current_width) < port;
     out.push_back(makeFinding(
-        "pcie-link-degraded", starved ? Severity::kError : Severity::kWarning, d.name,
+        kPcieLinkDegraded, starved ? Severity::kError : Severity::kWarning, d.name,
         "PCIe link of " + d.name + " (" + d.pci->address + ") runs at " +
             linkText(l.current_speed_gts, l.current_width) + ", below its maximum " +
             linkText(l.max_speed_gts, l.max_width) +
@@ -71,7 +71,7 @@ std::vector<Finding> check(const DoctorInput& in) {
     const auto& l = g.pci.link;
     if (!narrower(l)) continue;
     out.push_back(makeFinding(
-        "pcie-link-degraded", Severity::kWarning, g.name,
+        kPcieLinkDegraded, Severity::kWarning, g.name,
         "PCIe link of " + g.name + " (" + g.pci.address + ") is x" + std::to_string(*l.current_width) +
             ", narrower than its maximum x" + std::to_string(*l.max_width),
         linkEvidence(g.pci),

@@ -15,8 +15,7 @@ std::vector<Finding> check(const DoctorInput& in) {
     uverbs = uverbs || e.rfind("uverbs", 0) == 0;
   }
   if (!uverbs) return {};  // uverbs-missing covers it
-  return {makeFinding("rdma-cm-missing", Severity::kWarning,
-                      std::string(sys::paths::kDevInfiniband) + "/rdma_cm",
+  return {makeFinding(kRdmaCmMissing, std::string(sys::paths::kDevInfiniband) + "/rdma_cm",
                       "uverbs device nodes are exposed but rdma_cm is not: RDMA CM connection setup fails",
                       {{sys::paths::kDevInfiniband, std::nullopt, joinNames(inv.dev_infiniband, 12)}},
                       "load rdma_ucm on the node and expose /dev/infiniband/rdma_cm to the container")};

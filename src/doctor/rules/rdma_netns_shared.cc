@@ -18,7 +18,7 @@ std::vector<Finding> check(const DoctorInput& in) {
     int vfs = d.sriov.num_vfs.value_or(0);
     if (vfs <= 0) continue;
     out.push_back(makeFinding(
-        "rdma-netns-shared", Severity::kWarning, d.name,
+        kRdmaNetnsShared, d.name,
         d.name + " has " + std::to_string(vfs) +
             " SR-IOV VF(s) configured while the RDMA subsystem is in shared netns mode: VF RDMA "
             "devices are not "

@@ -7,7 +7,7 @@ namespace {
 std::vector<Finding> check(const DoctorInput& in) {
   if (!in.inventory.rdma_devices.empty()) return {};
   return {makeFinding(
-      "rdma-no-devices", Severity::kError, "node", "no RDMA device is visible",
+      kRdmaNoDevices, "node", "no RDMA device is visible",
       {{sys::paths::kClassInfiniband, std::nullopt, "absent or empty"}},
       "expose an RDMA device to the pod (rdma/<resource> limit, SR-IOV VF, DRA claim or hostNetwork) "
       "and check that the RDMA driver (mlx5_ib, irdma, efa) is loaded on the node")};

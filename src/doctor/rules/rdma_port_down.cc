@@ -37,7 +37,7 @@ std::vector<Finding> check(const DoctorInput& in) {
       if (!phys_bad && !state_down) continue;
       std::string subject = d.name + ":" + std::to_string(p.port);
       out.push_back(makeFinding(
-          "rdma-port-down", any_usable ? Severity::kWarning : Severity::kError, subject,
+          kRdmaPortDown, any_usable ? Severity::kWarning : Severity::kError, subject,
           "port " + subject + " is " + (p.state.empty() ? "?" : p.state) + " / " + physText(p) +
               (any_usable ? "" : "; no port on this node is usable"),
           {{portPath(d.name, p.port, "state"), std::nullopt, p.state},

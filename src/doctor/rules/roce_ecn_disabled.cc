@@ -30,7 +30,7 @@ std::vector<Finding> check(const DoctorInput& in) {
     }
     if (off.empty()) continue;
     evidence.push_back(envEvidence(inv.process.env, "NCCL_IB_TC"));
-    out.push_back(makeFinding("roce-ecn-disabled", Severity::kWarning, n->name,
+    out.push_back(makeFinding(kRoceEcnDisabled, n->name,
                               "ECN is disabled (" + joinNames(off) + ") on priority " + prio + " of " +
                                   n->name + " (" + dev->name + ":" + std::to_string(port->port) +
                                   "), the priority NCCL's traffic uses: no DCQCN congestion control",

@@ -42,7 +42,7 @@ std::vector<Finding> check(const DoctorInput& in) {
       // matter when nothing else is left or NCCL is pinned to one of them.
       bool broken = present == 0 || pinned_missing;
       if (broken) evidence.push_back(envEvidence(inv.process.env, "NCCL_IB_GID_INDEX"));
-      out.push_back(makeFinding("roce-gid-netns", broken ? Severity::kError : Severity::kInfo, subject,
+      out.push_back(makeFinding(kRoceGidNetns, broken ? Severity::kError : Severity::kInfo, subject,
                                 "RoCE port " + subject + " has GID(s) on netdev " + joinNames(missing) +
                                     ", which is not in this network namespace" +
                                     (present == 0     ? "; no GID of the port is usable here"

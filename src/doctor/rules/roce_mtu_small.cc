@@ -14,7 +14,7 @@ std::vector<Finding> check(const DoctorInput& in) {
       if (p.link_layer != "Ethernet" || p.netdev.empty()) continue;
       for (const auto& n : inv.interfaces) {
         if (n.name != p.netdev || !n.mtu || *n.mtu >= kMinMtu) continue;
-        out.push_back(makeFinding("roce-mtu-small", Severity::kWarning, n.name,
+        out.push_back(makeFinding(kRoceMtuSmall, n.name,
                                   "RoCE netdev " + n.name + " (" + d.name + ") has MTU " +
                                       std::to_string(*n.mtu) + ", below " + std::to_string(kMinMtu),
                                   {{std::string(sys::paths::kClassNet) + "/" + n.name + "/mtu", std::nullopt,

@@ -21,7 +21,7 @@ std::vector<Finding> check(const DoctorInput& in) {
       auto evidence = sysctlEvidence(inv, rail.netdev, &model::Ipv4Sysctls::arp_ignore, "arp_ignore");
       for (auto& e : sysctlEvidence(inv, rail.netdev, &model::Ipv4Sysctls::arp_announce, "arp_announce"))
         evidence.push_back(std::move(e));
-      out.push_back(makeFinding("roce-multirail-arp", Severity::kWarning, rail.netdev,
+      out.push_back(makeFinding(kRoceMultirailArp, rail.netdev,
                                 rail.netdev + " (" + rail.port + ") shares " + rail.subnet() +
                                     " with other RoCE netdevs and has " + joinNames(wrong) +
                                     ": it answers ARP for the other rails' addresses",

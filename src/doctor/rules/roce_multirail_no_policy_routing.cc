@@ -80,7 +80,7 @@ std::vector<Finding> check(const DoctorInput& in) {
       if (!main_dev.empty())
         evidence.push_back({"ip -4 route show table main", std::nullopt, subnet + " dev " + main_dev});
       out.push_back(makeFinding(
-          "roce-multirail-no-policy-routing", Severity::kError, rail.netdev,
+          kRoceMultirailNoPolicyRouting, rail.netdev,
           rail.netdev + " (" + rail.port + ", " + rail.address + ") shares " + subnet + " with " +
               joinNames(others, 8) + " and no policy rule routes traffic from " + ip + " out of " +
               rail.netdev +

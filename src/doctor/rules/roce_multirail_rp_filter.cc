@@ -14,7 +14,7 @@ std::vector<Finding> check(const DoctorInput& in) {
       auto value = effectiveSysctl(inv, rail.netdev, &model::Ipv4Sysctls::rp_filter);
       if (value != 1) continue;  // 0 off, 2 loose, unknown: silent
       out.push_back(
-          makeFinding("roce-multirail-rp-filter", Severity::kWarning, rail.netdev,
+          makeFinding(kRoceMultirailRpFilter, rail.netdev,
                       "rp_filter is strict (1) on " + rail.netdev + " (" + rail.port +
                           "), one of several RoCE netdevs in " + rail.subnet() +
                           ": packets that arrive on it but whose reply would route out of another rail "

@@ -17,7 +17,7 @@ std::vector<Finding> check(const DoctorInput& in) {
       auto it = inv.pfc_enabled.find(p.netdev);
       if (it == inv.pfc_enabled.end() || it->second != 0) continue;  // unknown or enabled somewhere
       out.push_back(makeFinding(
-          "roce-pfc-disabled", Severity::kWarning, p.netdev,
+          kRocePfcDisabled, p.netdev,
           "PFC is enabled on no priority of " + p.netdev + " (" + d.name + ":" + std::to_string(p.port) +
               "): RoCE traffic is lossy, and a dropped packet stalls its queue pair until retransmission",
           {{dcbSource(p.netdev), std::nullopt, pfcText(it->second)}},

@@ -10,7 +10,7 @@ std::vector<Finding> check(const DoctorInput& in) {
   const auto& p = in.inventory.process;
   if (!p.shm_bytes || *p.shm_bytes >= kGiB) return {};
   return {makeFinding(
-      "shm-too-small", Severity::kError, sys::paths::kDevShm,
+      kShmTooSmall, sys::paths::kDevShm,
       "/dev/shm is " + std::to_string(*p.shm_bytes / (1024 * 1024)) + " MiB; NCCL needs at least 1 GiB",
       {{p.shm_source == "statvfs" ? sys::paths::kDevShm : sys::paths::kSelfMountinfo, std::nullopt,
         "size " + std::to_string(*p.shm_bytes) + " bytes"}},

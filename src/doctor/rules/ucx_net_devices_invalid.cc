@@ -56,7 +56,7 @@ std::vector<Finding> check(const DoctorInput& in) {
   }
   if (bad.empty()) return {};
   return {makeFinding(
-      "ucx-net-devices-invalid", usable == 0 ? Severity::kError : Severity::kWarning, "UCX_NET_DEVICES",
+      kUcxNetDevicesInvalid, usable == 0 ? Severity::kError : Severity::kWarning, "UCX_NET_DEVICES",
       "UCX_NET_DEVICES \"" + *value + "\" names " + joinNames(bad, 4) +
           (usable == 0 ? "; UCX has no usable network device left" : ""),
       std::move(evidence),

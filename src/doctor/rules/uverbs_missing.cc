@@ -12,7 +12,7 @@ std::vector<Finding> check(const DoctorInput& in) {
   std::string listing;
   for (const auto& e : inv.dev_infiniband) listing += (listing.empty() ? "" : " ") + e;
   return {
-      makeFinding("uverbs-missing", Severity::kError, sys::paths::kDevInfiniband,
+      makeFinding(kUverbsMissing, sys::paths::kDevInfiniband,
                   std::to_string(inv.rdma_devices.size()) +
                       " RDMA device(s) in sysfs but no uverbs device node is exposed",
                   {{sys::paths::kDevInfiniband, std::nullopt,

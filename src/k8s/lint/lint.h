@@ -1,6 +1,6 @@
 #pragma once
 // Lint: rules that find the recurring mistakes of RDMA/NCCL/MPI manifests.
-// Each rule is one file in rules/ and one row in all_rules.cc; a rule sees
+// Each rule is one file in rules/ and one line in rules/list.inc; a rule sees
 // every manifest of the run at once (a SriovNetworkNodePolicy in one file
 // declares the RDMA resource a Pod in another file requests) and appends
 // findings carrying file, line, object (kind/name) and field path.
@@ -30,7 +30,8 @@ struct LintInput {
 };
 
 // The same RuleInfo as doctor's rules and the logs catalogue, plus the check:
-// a rule file defines {{id, severity, title, explain}, check}.
+// a rule file defines {{id, severity, title, explain}, check}, or
+// {shared_rules::kX, check} for an id doctor raises too.
 struct Rule : RuleInfo {
   void (*check)(const LintInput& input, std::vector<Finding>& out);
 };
@@ -46,8 +47,11 @@ void prepareLintInput(LintInput& input);
 // Runs every rule; findings are sorted by file, line, id.
 std::vector<Finding> runLint(const LintInput& input);
 
-// Builds a finding located at `node` of `object`.
-Finding lintFinding(const char* id, Severity severity, const Object& object, long line, std::string path,
+// A finding of `rule` located at `line` of `object`, with the rule's
+// declared severity or (first form) one the check lowered for this case.
+Finding lintFinding(const RuleInfo& rule, Severity lowered, const Object& object, long line, std::string path,
+                    std::string message, std::string fix);
+Finding lintFinding(const RuleInfo& rule, const Object& object, long line, std::string path,
                     std::string message, std::string fix);
 
 }  // namespace railkit::k8s

@@ -11,7 +11,7 @@ void checkCapPrefix(const LintInput& input, std::vector<Finding>& out) {
       for (size_t i = 0; i < container.cap_add.size(); ++i)
         if (container.cap_add[i].rfind("CAP_", 0) == 0)
           out.push_back(
-              lintFinding("cap-prefix", Severity::kError, *pod.view.object,
+              lintFinding(kCapPrefix, *pod.view.object,
                           container.node->at({"securityContext", "capabilities", "add"})->items[i].line,
                           container.path + ".securityContext.capabilities.add[" + std::to_string(i) + "]",
                           "capability '" + container.cap_add[i] + "' carries the CAP_ prefix",

@@ -56,8 +56,7 @@ void checkCniConfigInvalidJson(const LintInput& input, std::vector<Finding>& out
         if (text.front() != '{' && text.front() != '[') continue;
         std::string error = jsonError(candidate);
         if (error.empty()) continue;
-        out.push_back(lintFinding("cni-config-invalid-json", Severity::kError, object, value->line,
-                                  std::string("spec.") + key,
+        out.push_back(lintFinding(kCniConfigInvalidJson, object, value->line, std::string("spec.") + key,
                                   std::string("CNI ") + key + " is not valid JSON: " + error,
                                   "fix the JSON (trailing commas and unquoted keys are common) and check it "
                                   "with a JSON parser"));

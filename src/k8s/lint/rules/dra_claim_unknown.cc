@@ -26,14 +26,14 @@ void checkDraClaimUnknown(const LintInput& input, std::vector<Finding>& out) {
           "DRA claim '" + claim.name + "' (" + (claim.source.empty() ? "no source" : claim.source) + ")";
       if (!claim.resolved) {
         out.push_back(lintFinding(
-            "dra-claim-unknown", Severity::kInfo, *pod.view.object, claim.line, path,
+            kDraClaimUnknown, *pod.view.object, claim.line, path,
             what + " is not in the input: lint cannot tell what it gives and counts it as neither a NIC nor "
                    "RDMA (its interface names are unknown too)",
             "lint the claim's ResourceClaimTemplate (or ComputeDomain) and DeviceClass together with the "
             "pod"));
       } else if (!claim.devices.unknown_classes.empty()) {
         out.push_back(
-            lintFinding("dra-claim-unknown", Severity::kInfo, *pod.view.object, claim.line, path,
+            lintFinding(kDraClaimUnknown, *pod.view.object, claim.line, path,
                         what + " requests device class " + joined(claim.devices.unknown_classes) +
                             ", which lint does not know (it knows " + knownDeviceClassesText() +
                             "): counted as neither a NIC nor RDMA",

@@ -61,9 +61,8 @@ void checkExtendedResourceLimitMissing(const LintInput& input, std::vector<Findi
           message += "; limits has " + typo + ", a typo of it?";
           fix = "rename limits' " + typo + " to " + name;
         }
-        out.push_back(lintFinding("extended-resource-limit-missing", Severity::kError, *pod.view.object,
-                                  container.node->line, container.path + ".resources.requests." + name,
-                                  message, fix));
+        out.push_back(lintFinding(kExtendedResourceLimitMissing, *pod.view.object, container.node->line,
+                                  container.path + ".resources.requests." + name, message, fix));
       }
 }
 

@@ -16,8 +16,8 @@ void checkExtendedResourceMismatch(const LintInput& input, std::vector<Finding>&
             parseQuantityCount(request) > 0)
           continue;  // "1" and 1
         out.push_back(
-            lintFinding("extended-resource-mismatch", Severity::kError, *pod.view.object,
-                        container.node->line, container.path + ".resources.requests." + name,
+            lintFinding(kExtendedResourceMismatch, *pod.view.object, container.node->line,
+                        container.path + ".resources.requests." + name,
                         "extended resource " + name + " requests " + request + " but limits " + limit->second,
                         "set requests equal to limits (or give only limits)"));
       }

@@ -10,7 +10,7 @@ void checkHostNetwork(const LintInput& input, std::vector<Finding>& out) {
   for (const PodFacts& pod : allPods(input))
     if (pod.host_network)
       out.push_back(lintFinding(
-          "host-network", Severity::kWarning, *pod.view.object, pod.view.spec->get("hostNetwork")->line,
+          kHostNetwork, *pod.view.object, pod.view.spec->get("hostNetwork")->line,
           pod.view.path + ".hostNetwork", "pod uses hostNetwork: it sees every host interface and port",
           "expose RDMA with a device plugin, SR-IOV or DRA instead; keep hostNetwork only "
           "where the platform requires it"));

@@ -23,8 +23,8 @@ void checkNcclEnvNotForwarded(const LintInput& input, std::vector<Finding>& out)
       for (const auto& [name, value] : container.env) {
         if (name.rfind("NCCL_", 0) != 0 && name.rfind("UCX_", 0) != 0) continue;
         if (worker_env.count(name) || forwarded_set.count(name)) continue;
-        out.push_back(lintFinding("nccl-env-not-forwarded", Severity::kWarning, *launcher.view.object,
-                                  container.node->line, container.path + ".env",
+        out.push_back(lintFinding(kNcclEnvNotForwarded, *launcher.view.object, container.node->line,
+                                  container.path + ".env",
                                   name + " is set on the launcher but neither on the workers nor forwarded "
                                          "with -x: the ranks never see it",
                                   "add '-x " + name + "' to mpirun or set it on the Worker template"));

@@ -40,8 +40,7 @@ bool checkable(const std::string& value) {
 void report(const PodFacts& pod, const ContainerFacts& container, const std::string& path,
             const std::string& value, const std::string& where, const std::string& have,
             std::vector<Finding>& out) {
-  out.push_back(lintFinding("nccl-socket-ifname-mismatch", Severity::kError, *pod.view.object,
-                            container.node->line, path,
+  out.push_back(lintFinding(kNcclSocketIfnameMismatch, *pod.view.object, container.node->line, path,
                             "NCCL_SOCKET_IFNAME=" + value + " selects none of " + where + " (" + have + ")",
                             "name an interface the pod has (eth0 for the pod network)"));
 }

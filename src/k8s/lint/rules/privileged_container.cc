@@ -9,8 +9,8 @@ void checkPrivilegedContainer(const LintInput& input, std::vector<Finding>& out)
   for (const PodFacts& pod : allPods(input))
     for (const ContainerFacts& container : pod.containers)
       if (container.privileged)
-        out.push_back(lintFinding("privileged-container", Severity::kWarning, *pod.view.object,
-                                  container.node->line, container.path + ".securityContext.privileged",
+        out.push_back(lintFinding(kPrivilegedContainer, *pod.view.object, container.node->line,
+                                  container.path + ".securityContext.privileged",
                                   "container '" + container.name + "' runs privileged",
                                   "drop privileged; request the RDMA device through a device plugin or DRA "
                                   "and add only capabilities: {add: [IPC_LOCK]}"));

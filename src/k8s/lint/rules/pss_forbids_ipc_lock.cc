@@ -22,7 +22,7 @@ void checkPssForbidsIpcLock(const LintInput& input, std::vector<Finding>& out) {
     for (const ContainerFacts& container : pod.containers) {
       if (!container.ipc_lock) continue;
       out.push_back(lintFinding(
-          "pss-forbids-ipc-lock", Severity::kError, *pod.view.object, container.node->line,
+          kPssForbidsIpcLock, *pod.view.object, container.node->line,
           container.path + ".securityContext.capabilities.add",
           "namespace " + ns->first + " enforces Pod Security '" + level->text() + "', which rejects IPC_LOCK",
           "label the namespace pod-security.kubernetes.io/enforce=privileged (keep warn and "

@@ -40,7 +40,7 @@ std::string distributedLaunch(const PodFacts& pod, const ContainerFacts& contain
 
 void report(const PodFacts& pod, const ContainerFacts& container, const std::string& why,
             std::vector<Finding>& out) {
-  out.push_back(lintFinding("shm-default", Severity::kWarning, *pod.view.object, container.node->line,
+  out.push_back(lintFinding(kShmDefault, *pod.view.object, container.node->line,
                             container.path + ".volumeMounts",
                             "container '" + container.name + "' " + why + " has the default 64 MiB /dev/shm",
                             "mount an emptyDir {medium: Memory, sizeLimit: ...} at /dev/shm"));

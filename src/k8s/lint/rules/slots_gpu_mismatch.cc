@@ -15,8 +15,8 @@ void checkSlotsGpuMismatch(const LintInput& input, std::vector<Finding>& out) {
     for (const ContainerFacts& container : pod.containers)
       if (!container.init) gpus += gpuCount(container);
     if (gpus == 0 || gpus == slots) continue;
-    out.push_back(lintFinding("slots-gpu-mismatch", Severity::kError, object,
-                              slots_node ? slots_node->line : object.line, "spec.slotsPerWorker",
+    out.push_back(lintFinding(kSlotsGpuMismatch, object, slots_node ? slots_node->line : object.line,
+                              "spec.slotsPerWorker",
                               "slotsPerWorker is " + std::to_string(slots) + " but each worker requests " +
                                   std::to_string(gpus) + " GPUs",
                               "set slotsPerWorker: " + std::to_string(gpus)));

@@ -11,8 +11,8 @@ namespace {
 
 void report(const SpiderPool& pool, const YamlNode* node, const std::string& path, const std::string& message,
             const std::string& fix, std::vector<Finding>& out) {
-  out.push_back(lintFinding("spiderpool-ippool-invalid", Severity::kError, *pool.object,
-                            node != nullptr ? node->line : 0, path, message, fix));
+  out.push_back(lintFinding(kSpiderpoolIppoolInvalid, *pool.object, node != nullptr ? node->line : 0, path,
+                            message, fix));
 }
 
 // ips: every entry an address or a range, inside the subnet, clear of its

@@ -42,7 +42,7 @@ void walk(const YamlNode& node, const std::string& key, const std::string& path,
       found = std::regex_search(node.value, match, kBare) || std::regex_search(node.value, match, kAngle);
     if (found)
       out.push_back(
-          lintFinding("unexpanded-placeholder", Severity::kError, object, node.line, path,
+          lintFinding(kUnexpandedPlaceholder, object, node.line, path,
                       "value '" + node.value + "' still holds the placeholder " + match.str(0),
                       "substitute the value (envsubst, sed or your templating tool) before applying"));
     return;

@@ -15,7 +15,7 @@ void checkYamlDuplicateKey(const LintInput& input, std::vector<Finding>& out) {
       for (const Object& object : manifest->objects)
         if (object.line <= dup.line) where = object;
       std::string path = dup.path.empty() ? dup.key : dup.path + "." + dup.key;
-      out.push_back(lintFinding("yaml-duplicate-key", Severity::kError, where, dup.line, path,
+      out.push_back(lintFinding(kYamlDuplicateKey, where, dup.line, path,
                                 "key '" + dup.key + "' appears twice (lines " +
                                     std::to_string(dup.first_line) + " and " + std::to_string(dup.line) +
                                     "); one value is silently dropped or the object is rejected",
