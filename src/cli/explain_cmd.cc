@@ -34,7 +34,7 @@ struct Known {
   const RuleInfo* validate;
 };
 
-// --json: {"id", "reported_by": [{"command", "severity", "title", "explain"}]},
+// --json: {"id", "reported_by": [{"command", "severity", "title", "explain", "fix"}]},
 // one entry per command that reports the id, doctor first.
 nlohmann::json explainDocument(const std::string& id, const Known& k) {
   nlohmann::json by = nlohmann::json::array();
@@ -44,13 +44,15 @@ nlohmann::json explainDocument(const std::string& id, const Known& k) {
     by.push_back({{"command", command},
                   {"severity", severityName(info->severity)},
                   {"title", info->title},
-                  {"explain", info->explain}});
+                  {"explain", info->explain},
+                  {"fix", info->fix}});
   }
   return {{"id", id}, {"reported_by", by}};
 }
 
 void printHead(const std::string& id, const RuleInfo& info, const char* suffix = "") {
-  fmt::print("{} ({}{})\n{}\n\n{}\n", id, severityName(info.severity), suffix, info.title, info.explain);
+  fmt::print("{} ({}{})\n{}\n\n{}\n{}\n", id, severityName(info.severity), suffix, info.title, info.explain,
+             info.fix);
 }
 
 void printExplanation(const std::string& id, const Known& k) {

@@ -1,7 +1,7 @@
 #pragma once
 // What every finding id has, whichever command reports it: the id, the most
-// serious severity it is reported with, a one-line title and the explanation
-// `railkit explain` prints (why it matters and how to fix it). Each id is
+// serious severity it is reported with, a one-line title, and what `railkit
+// explain` prints: the explanation (why it matters) and the fix. Each id is
 // declared once, next to what raises it: doctor's and lint's rules are a
 // RuleInfo plus their check, an NCCL log rule a RuleInfo plus its matcher,
 // and the other logs and validate ids RuleInfo constants their raisers use.
@@ -17,7 +17,8 @@ struct RuleInfo {
   const char* id;
   Severity severity;  // the most serious severity the id is reported with
   const char* title;
-  const char* explain;
+  const char* explain;  // why it matters, what the detectors check
+  const char* fix;      // "Fix: ...", how to fix it; printed after the explanation
 };
 
 // A finding of `rule`: its id and its declared severity.

@@ -22,8 +22,8 @@ registration, so there the finding is info, from both detectors:
   near 2^64, or at least MemTotal; see memlock-limit).
 - `railkit lint` reads the manifest: a container that uses RDMA neither adds IPC_LOCK nor runs
   privileged. Error, or info on platforms whose runtime runs every container with memlock
-  unlimited (GKE GPU nodes, EKS EFA nodes, CoreWeave); lint cannot see the node's limit elsewhere.
-Fix: in the pod spec, on every RDMA container
+  unlimited (GKE GPU nodes, EKS EFA nodes, CoreWeave); lint cannot see the node's limit elsewhere.)",
+    R"(Fix: in the pod spec, on every RDMA container
   securityContext:
     capabilities:
       add: ["IPC_LOCK"]
@@ -41,8 +41,8 @@ leave net1 to NCCL.
   non-loopback interfaces exist, and neither OMPI_MCA_btl_tcp_if_include nor _exclude is set.
 - `railkit lint` reads the manifest: an MPIJob's workers get extra interfaces (a secondary network
   or a DRA claim that gives a NIC) and the launcher's mpirun sets btl_tcp_if_include/exclude
-  neither with --mca nor in its environment.
-Fix: on the launcher and forwarded to the workers
+  neither with --mca nor in its environment.)",
+    R"(Fix: on the launcher and forwarded to the workers
   env:
   - name: OMPI_MCA_btl_tcp_if_include
     value: eth0
@@ -60,8 +60,8 @@ the data-plane work they add nothing.
   OMPI_MCA_coll_hcoll_enable or OMPI_MCA_coll_ucc_enable is unset or not 0. Warning.
 - `railkit lint` reads the manifest: an MPIJob whose ranks run NCCL does not disable them (--mca,
   `coll ^hcoll,ucc`, or the environment the ranks get). Warning when set to something other than 0,
-  info when unset, since lint cannot see whether the image carries HCOLL/UCC.
-Fix: in the launcher's environment or mpirun line
+  info when unset, since lint cannot see whether the image carries HCOLL/UCC.)",
+    R"(Fix: in the launcher's environment or mpirun line
   -x OMPI_MCA_coll_hcoll_enable=0 -x OMPI_MCA_coll_ucc_enable=0
 or `--mca coll_hcoll_enable 0 --mca coll_ucc_enable 0`.)"};
 

@@ -35,7 +35,7 @@ struct DoctorInput {
   const HostfileCheck* hostfile = nullptr;  // null without --hostfile
 };
 
-// A rule file defines {{id, severity, title, explain}, check}, or
+// A rule file defines {{id, severity, title, explain, fix}, check}, or
 // {shared_rules::kX, check} for an id other commands raise too.
 struct Rule : RuleInfo {
   std::vector<Finding> (*check)(const DoctorInput& input);

@@ -10,15 +10,15 @@ namespace {
 constexpr RuleInfo kNcclTestsWrongResults = {
     "nccl-tests-wrong-results", Severity::kError, "nccl-tests counted wrong result elements",
     R"(The #wrong column of an nccl-tests table is not zero: collectives returned wrong data. Wrong results
-are never a tuning problem.
-Fix: rerun with NCCL_PROTO=Simple and NCCL_ALGO=Ring to isolate the protocol, and check GPU and NIC
+are never a tuning problem.)",
+    R"(Fix: rerun with NCCL_PROTO=Simple and NCCL_ALGO=Ring to isolate the protocol, and check GPU and NIC
 health (dmesg Xid, mlx5 errors).)"};
 
 constexpr RuleInfo kNcclTestsOutOfBounds = {
     "nccl-tests-out-of-bounds", Severity::kError, "nccl-tests reported out-of-bounds values",
     R"(nccl-tests checks every result against its expected value; `Out of bounds values : N FAILED` means N
-values were wrong beyond rounding: data was corrupted or a rank wrote outside its buffer.
-Fix: check that every rank runs the same NCCL build, GPU and NIC health (dmesg Xid, mlx5 errors),
+values were wrong beyond rounding: data was corrupted or a rank wrote outside its buffer.)",
+    R"(Fix: check that every rank runs the same NCCL build, GPU and NIC health (dmesg Xid, mlx5 errors),
 and rerun with NCCL_PROTO=Simple to isolate the protocol.)"};
 
 constexpr RuleInfo kPerftestFailed = {
@@ -27,14 +27,14 @@ constexpr RuleInfo kPerftestFailed = {
 status says what failed: 12 the peer never acknowledged (GID index, route, link, PFC/ECN), 13 the
 receiver had no buffer (start the server first), 10 a remote access error (registration, GPU memory
 support), 4 a local protection error (PCIe ACS or IOMMU with --use_cuda), 5 flushed after an earlier
-error.
-Fix: what the reported status points at, then rerun the same test between the same two ports.)"};
+error.)",
+    R"(Fix: what the reported status points at, then rerun the same test between the same two ports.)"};
 
 constexpr RuleInfo kNcclTestsBusbwLow = {
     "nccl-tests-busbw-low", Severity::kError, "nccl-tests bus bandwidth below the expected bound",
     R"(The bus bandwidth nccl-tests measured at the largest size is below what --expect-busbw or the line
-rate of the NICs allows.
-Fix: check every NIC is ACTIVE at full rate and carries the traffic (NCCL_IB_HCA,
+rate of the NICs allows.)",
+    R"(Fix: check every NIC is ACTIVE at full rate and carries the traffic (NCCL_IB_HCA,
 NCCL_SOCKET_IFNAME), that NCCL used RDMA with GPUDirect (no NET/Socket, /GDRDMA present), and the
 GPU-NIC affinity; `railkit doctor` on each node.)"};
 

@@ -11,8 +11,8 @@ Fewer than expected means a GPU is missing: it fell off the bus (an Xid 79 in dm
 not bind, it is disabled, or the pod was given fewer GPUs than the node has. A job sized for N GPUs
 per node then fails to start or runs a rank short. The finding lists the GPUs that are present, so
 the missing PCI address is the one not listed. More GPUs than expected is reported as info: the
-profile is out of date, nothing is broken.
-Fix: find the missing GPU:
+profile is out of date, nothing is broken.)",
+    R"(Fix: find the missing GPU:
   nvidia-smi -L; lspci -d 10de:
   dmesg | grep -i -e xid -e 'fallen off the bus'
 a GPU that fell off the bus needs a GPU reset or a reboot (and, if it recurs, a hardware ticket); in
@@ -26,8 +26,8 @@ expected means a rail is missing: a port is DOWN or Polling (cable, transceiver 
 device is absent (not bound, failed firmware, not passed to the pod). NCCL does not fail on a missing
 rail: it uses the rails it has, and the only sign is lower bandwidth for the whole job, because every
 collective runs at the pace of its slowest node. The finding names the ports that are not active,
-with their state, and the ones that are. More active ports than expected is reported as info.
-Fix: for each named port:
+with their state, and the ones that are. More active ports than expected is reported as info.)",
+    R"(Fix: for each named port:
   ibstat <dev>            # State / Physical state
   mlxlink -d <dev> -p 1   # cable, FEC and error counters
   dmesg | grep mlx5

@@ -141,6 +141,23 @@ TEST(RuleTables, EveryIdLiteralAppearsOnceInSrc) {
   }
 }
 
+// The explanation says why and the fix how, apart: `explain` prints one
+// after the other, --json and the generated docs carry them as two fields.
+TEST(RuleTables, EveryRuleSaysWhyAndHowToFixApart) {
+  std::vector<const railkit::RuleInfo*> all;
+  for (const auto& r : railkit::doctor::allRules()) all.push_back(&r);
+  for (const auto& r : railkit::k8s::allRules()) all.push_back(&r);
+  for (const auto& r : railkit::logs::logsCatalogue()) all.push_back(&r);
+  for (const auto& r : railkit::validate::allValidateRules()) all.push_back(&r);
+  ASSERT_GE(all.size(), 60u);
+  for (const railkit::RuleInfo* r : all) {
+    const std::string explain = r->explain, fix = r->fix;
+    EXPECT_GT(explain.size(), 80u) << r->id;
+    EXPECT_EQ(fix.rfind("Fix", 0), 0u) << r->id << ": the fix starts with `Fix`";
+    EXPECT_EQ(explain.find("\nFix"), std::string::npos) << r->id << ": a fix left in the explanation";
+  }
+}
+
 // A declaration, {"id", Severity::k...: a RuleInfo, alone or as the head of a rule.
 TEST(RuleTables, EveryDeclarationIsInATable) {
   auto ids = declaredIds();

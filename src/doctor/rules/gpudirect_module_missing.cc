@@ -21,8 +21,8 @@ std::vector<Finding> check(const DoctorInput& in) {
 extern const Rule kGpudirectModuleMissing = {
     {"gpudirect-module-missing", Severity::kWarning, "GPUDirect RDMA module not loaded",
      R"(nvidia_peermem lets the NIC read and write GPU memory directly. Without it (or DMA-BUF support) NCCL copies
-through host memory and inter-node bandwidth drops sharply; NCCL's log then lacks 'GPU Direct RDMA Enabled'.
-Fix: `modprobe nvidia_peermem` on the node, persist it in /etc/modules-load.d/, or with the NVIDIA GPU operator:
+through host memory and inter-node bandwidth drops sharply; NCCL's log then lacks 'GPU Direct RDMA Enabled'.)",
+     R"(Fix: `modprobe nvidia_peermem` on the node, persist it in /etc/modules-load.d/, or with the NVIDIA GPU operator:
   helm upgrade gpu-operator nvidia/gpu-operator --set driver.rdma.enabled=true)"},
     check};
 }  // namespace railkit::doctor

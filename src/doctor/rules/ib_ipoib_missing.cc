@@ -62,8 +62,8 @@ finds a peer by IP does: rdma_cm (UCX rdmacm, MPI implementations and storage th
 it), TCP over the IB fabric, and NCCL_SOCKET_IFNAME / OMPI_MCA_btl_tcp_if_include set to ib*. Those
 addresses live on IPoIB netdevs (ib0, ib1, ...), created by the ib_ipoib kernel module. When the IB
 ports have no such netdev and the module is not loaded, this is an error if a setting names an ib*
-interface and informational otherwise.
-Fix:
+interface and informational otherwise.)",
+     R"(Fix:
   lsmod | grep ib_ipoib || modprobe ib_ipoib
   echo ib_ipoib > /etc/modules-load.d/ib_ipoib.conf
 then configure addresses and MTU on ib0.. (for IB, IPoIB in connected or datagram mode).)"},

@@ -39,8 +39,8 @@ the limit by the kernel for its registrations (pinned pages over RLIMIT_MEMLOCK 
 capability), so there it is a warning: some MPI and libfabric stacks still read the limit themselves.
 A pod cannot raise it itself (`ulimit -l unlimited` in the container fails), Kubernetes has no pod-level
 ulimit, and /etc/security/limits.conf on the node does not apply to containers: the limit comes from the
-OCI spec the container runtime generates.
-Fix: raise it there, on every node:
+OCI spec the container runtime generates.)",
+     R"(Fix: raise it there, on every node:
   # containerd: a base runtime spec with RLIMIT_MEMLOCK unlimited
   ctr oci spec > /etc/containerd/rdma-spec.json
   #   add to process.rlimits: {"type": "RLIMIT_MEMLOCK", "hard": 18446744073709551615,

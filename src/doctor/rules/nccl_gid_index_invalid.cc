@@ -88,8 +88,8 @@ NCCL_IB_GID_INDEX picks which entry of the port's GID table NCCL uses. An empty 
 interface, or the index belongs to another netdev) makes every connection fail ('NET/IB : ... failed
 to modify QP to RTR'); a RoCE v1 entry works only inside one L2 domain and is dropped by routed
 (L3) fabrics and by peers that use v2. The usual layout is 0/1 = link-local v1/v2, 2/3 = IPv4 v1/v2,
-but it differs per node and per pod, so check instead of assuming 3.
-Fix:
+but it differs per node and per pod, so check instead of assuming 3.)",
+     R"(Fix:
   show_gids                     # or: grep . /sys/class/infiniband/*/ports/1/gid_attrs/types/*
   env:
   - name: NCCL_IB_GID_INDEX

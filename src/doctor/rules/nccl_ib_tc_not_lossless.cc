@@ -48,8 +48,8 @@ PFC is on for, say, priority 3 but NCCL sends with class 0, NCCL's traffic is th
 under congestion, retransmission timeouts, low and erratic bandwidth.
 railkit assumes the usual setup, the NIC trusting DSCP with the default mapping priority = DSCP >> 3,
 so priority = NCCL_IB_TC >> 5 (106 -> DSCP 26 -> priority 3; 0 -> priority 0). With PCP trust or a
-custom dscp2prio map (mlnx_qos --trust, --dscp2prio) compare against that mapping by hand.
-Fix: point NCCL at the lossless priority, e.g. for priority 3:
+custom dscp2prio map (mlnx_qos --trust, --dscp2prio) compare against that mapping by hand.)",
+     R"(Fix: point NCCL at the lossless priority, e.g. for priority 3:
   env:
   - name: NCCL_IB_TC
     value: "106"

@@ -52,8 +52,8 @@ extern const Rule kPcieAcsEnabled = {
 (request redirect) up to the root complex and check their source (source validation). GPUDirect RDMA is
 exactly such traffic: the NIC reads and writes GPU memory. With ACS redirect it crosses the root
 complex (often at a fraction of the bandwidth) or is blocked by the IOMMU, and NCCL hangs or reports
-errors under load. Error when request redirect is on, warning for source validation alone.
-Fix: check with `lspci -vvv | grep ACSCtl` (look for SrcValid+ / ReqRedir+). Disable ACS in the BIOS
+errors under load. Error when request redirect is on, warning for source validation alone.)",
+     R"(Fix: check with `lspci -vvv | grep ACSCtl` (look for SrcValid+ / ReqRedir+). Disable ACS in the BIOS
 (often 'PCIe ACS' or 'IO virtualization'/VT-d), or clear the control register on every bridge at each
 boot (it is not persistent):
   for bdf in $(lspci -d ::0604 | awk '{print $1}'); do

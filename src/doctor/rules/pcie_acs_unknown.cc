@@ -35,8 +35,8 @@ extern const Rule kPcieAcsUnknown = {
      R"(The ACS control register lives in the PCIe extended configuration space (offset 0x100 and beyond).
 The kernel hands unprivileged readers only the first 64 or 256 bytes of sysfs `config`, so from an
 ordinary pod or user the doctor cannot tell whether ACS is on, and it says so instead of reporting the
-bridges as fine (see pcie-acs-enabled for why ACS matters to GPUDirect RDMA).
-Fix: run the check where config space is readable in full:
+bridges as fine (see pcie-acs-enabled for why ACS matters to GPUDirect RDMA).)",
+     R"(Fix: run the check where config space is readable in full:
   sudo railkit doctor                     # on the node
   sudo railkit snapshot --output node.tar.gz   # then railkit doctor --root node.tar.gz anywhere
   sudo lspci -vvv | grep -e '^[0-9a-f]' -e ACSCtl

@@ -88,8 +88,8 @@ extern const Rule kPcieLinkDegraded = {
 instead of x16) or slower (Gen3 instead of Gen5) because of a bad riser, a wrong slot, dirty contacts or
 a BIOS bifurcation setting, RDMA bandwidth is capped below the port's line rate and nccl-tests show a
 fraction of the expected busbw on that rail. Error when the link cannot carry the port's rate, warning
-otherwise. GPUs lower their link speed when idle to save power, so for GPUs only the width counts.
-Fix:
+otherwise. GPUs lower their link speed when idle to save power, so for GPUs only the width counts.)",
+     R"(Fix:
   lspci -vv -s <bdf> | grep -e LnkCap -e LnkSta   # 'Speed 32GT/s, Width x16' expected in LnkSta
   mlxlink -d <bdf> --port_type PCIE               # Mellanox/NVIDIA NICs
 then reseat the card or riser, use a slot wired x16, check BIOS PCIe bifurcation/generation settings,

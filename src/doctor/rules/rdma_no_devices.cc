@@ -17,8 +17,8 @@ std::vector<Finding> check(const DoctorInput& in) {
 extern const Rule kRdmaNoDevices = {
     {"rdma-no-devices", Severity::kError, "No RDMA device is visible",
      R"(Without an entry in /sys/class/infiniband, NCCL, UCX and OpenMPI silently fall back to TCP sockets and run at a
-fraction of the fabric's speed.
-Fix: on the node, check `ls /sys/class/infiniband` and `lsmod | grep -e mlx5_ib -e irdma -e efa`. In a pod,
+fraction of the fabric's speed.)",
+     R"(Fix: on the node, check `ls /sys/class/infiniband` and `lsmod | grep -e mlx5_ib -e irdma -e efa`. In a pod,
 request the device from whatever exposes it, e.g.
   resources:
     limits:

@@ -65,8 +65,8 @@ extern const Rule kRoceGidNetns = {
 interface's MAC/IP. Connections are set up through the netdev's routes and neighbours, so a GID whose
 netdev lives in another network namespace (the host's, another pod's) cannot reach anyone from here:
 NCCL reports 'NET/IB : ... failed' or hangs at connect, rdma_cm returns ENODEV/ETIMEDOUT. This happens
-with hostNetwork-free pods that see the host's RDMA device (shared mode) but not its netdev.
-Fix: give the pod a netdev on the RoCE port and use the GID that belongs to it:
+with hostNetwork-free pods that see the host's RDMA device (shared mode) but not its netdev.)",
+     R"(Fix: give the pod a netdev on the RoCE port and use the GID that belongs to it:
   metadata:
     annotations:
       k8s.v1.cni.cncf.io/networks: roce-macvlan   # or an SR-IOV VF network

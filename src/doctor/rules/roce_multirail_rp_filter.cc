@@ -36,8 +36,8 @@ extern const Rule kRoceMultirailRpFilter = {
 route back to its source does not leave through the interface it arrived on. When several RoCE
 rails share a subnet, that route is the same for all of them, so ARP requests and IP traffic
 (rdma_cm, RoCE v2 address resolution, NCCL's bootstrap on a rail) arriving on the other rails are
-dropped. The kernel uses the larger of net.ipv4.conf.all.rp_filter and the interface's value.
-Fix:
+dropped. The kernel uses the larger of net.ipv4.conf.all.rp_filter and the interface's value.)",
+     R"(Fix:
   sysctl -w net.ipv4.conf.<netdev>.rp_filter=2   # loose; max(all, <netdev>) = 2 even with all=1
 and persist it in /etc/sysctl.d/ (or the pod's securityContext.sysctls / CNI tuning plugin).)"},
     check};

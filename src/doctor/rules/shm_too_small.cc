@@ -21,8 +21,8 @@ std::vector<Finding> check(const DoctorInput& in) {
 extern const Rule kShmTooSmall = {
     {"shm-too-small", Severity::kError, "/dev/shm is smaller than 1 GiB",
      R"(NCCL's SHM and P2P transports and OpenMPI's vader/sm BTL allocate their buffers in /dev/shm. Kubernetes
-gives every container a 64 MiB /dev/shm, so multi-GPU jobs fail with 'Bus error' or NCCL 'unhandled system error'.
-Fix:
+gives every container a 64 MiB /dev/shm, so multi-GPU jobs fail with 'Bus error' or NCCL 'unhandled system error'.)",
+     R"(Fix:
   volumes:
   - name: dshm
     emptyDir:

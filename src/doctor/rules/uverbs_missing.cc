@@ -25,8 +25,8 @@ std::vector<Finding> check(const DoctorInput& in) {
 extern const Rule kUverbsMissing = {
     {"uverbs-missing", Severity::kError, "RDMA device has no /dev/infiniband/uverbs node",
      R"(libibverbs opens /dev/infiniband/uverbsN to talk to a device. sysfs can show the device while the container
-has no device node, and then NCCL reports no IB device and falls back to sockets.
-Fix: on the node `modprobe ib_uverbs` (and rdma_ucm). In Kubernetes let the device plugin inject the nodes:
+has no device node, and then NCCL reports no IB device and falls back to sockets.)",
+     R"(Fix: on the node `modprobe ib_uverbs` (and rdma_ucm). In Kubernetes let the device plugin inject the nodes:
   resources:
     limits:
       rdma/rdma_shared_device_a: 1

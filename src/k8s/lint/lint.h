@@ -30,7 +30,7 @@ struct LintInput {
 };
 
 // The same RuleInfo as doctor's rules and the logs catalogue, plus the check:
-// a rule file defines {{id, severity, title, explain}, check}, or
+// a rule file defines {{id, severity, title, explain, fix}, check}, or
 // {shared_rules::kX, check} for an id doctor raises too.
 struct Rule : RuleInfo {
   void (*check)(const LintInput& input, std::vector<Finding>& out);

@@ -22,8 +22,8 @@ extern const Rule kCapPrefix = {
     {"cap-prefix", Severity::kError, "capability written with the CAP_ prefix",
      R"(Kubernetes capability names in securityContext.capabilities are written without the CAP_
 prefix (IPC_LOCK, NET_ADMIN). With the prefix the name may not match what the runtime or a
-Pod Security policy expects, so the capability can be silently missing or the pod rejected.
-Fix: write the bare name: capabilities: {add: [IPC_LOCK]}.)"},
+Pod Security policy expects, so the capability can be silently missing or the pod rejected.)",
+     R"(Fix: write the bare name: capabilities: {add: [IPC_LOCK]}.)"},
     checkCapPrefix};
 
 }  // namespace railkit::k8s::rules

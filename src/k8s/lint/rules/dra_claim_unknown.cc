@@ -49,8 +49,8 @@ and the DeviceClass each request names. Where those are not in the input, or the
 neither a DeviceClass of the input nor one a known driver installs (the finding lists them),
 lint counts the claim as neither a NIC nor RDMA: ipc-lock-missing and ompi-btl-if-unset do
 not fire for it, and
-NCCL_SOCKET_IFNAME is not compared with the pod's interfaces.
-Fix: lint the claim templates and DeviceClasses together with the workload.)"},
+NCCL_SOCKET_IFNAME is not compared with the pod's interfaces.)",
+     R"(Fix: lint the claim templates and DeviceClasses together with the workload.)"},
     checkDraClaimUnknown};
 
 }  // namespace railkit::k8s::rules

@@ -27,8 +27,8 @@ extern const Rule kExtendedResourceMismatch = {
     {"extended-resource-mismatch", Severity::kError, "extended resource requests differ from limits",
      R"(Extended resources (nvidia.com/gpu, rdma/*, SR-IOV VF pools) cannot be overcommitted: the API
 server rejects a container whose requests differ from its limits, or the job silently gets
-what the limit says.
-Fix: set requests equal to limits (or give limits only).)"},
+what the limit says.)",
+     R"(Fix: set requests equal to limits (or give limits only).)"},
     checkExtendedResourceMismatch};
 
 }  // namespace railkit::k8s::rules

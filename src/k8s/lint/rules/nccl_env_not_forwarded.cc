@@ -38,8 +38,8 @@ extern const Rule kNcclEnvNotForwarded = {
      "NCCL/UCX variables on the MPI launcher do not reach the ranks",
      R"(mpirun starts the ranks over ssh: environment set on the MPIJob launcher does not reach the
 workers unless it is exported with -x (or set on the workers). NCCL_*/UCX_* settings then
-apply to the launcher only and the ranks run with defaults.
-Fix: pass each variable with -x NAME (or -x NAME=value), or set it in the worker template.)"},
+apply to the launcher only and the ranks run with defaults.)",
+     R"(Fix: pass each variable with -x NAME (or -x NAME=value), or set it in the worker template.)"},
     checkNcclEnvNotForwarded};
 
 }  // namespace railkit::k8s::rules

@@ -89,8 +89,8 @@ extern const Rule kNcclSocketIfnameMismatch = {
      R"(NCCL_SOCKET_IFNAME names the interfaces NCCL's bootstrap and sockets may use. When it names
 none the pod will have (net1 without a Multus attachment, a host name under the pod network,
 net1 where the DRA claim's dra.net config names the NIC dranet0),
-NCCL fails with `Bootstrap : no socket interface found` or picks the wrong network.
-Fix: name an interface the pod really has where NCCL runs (the workers, for an MPIJob), or
+NCCL fails with `Bootstrap : no socket interface found` or picks the wrong network.)",
+     R"(Fix: name an interface the pod really has where NCCL runs (the workers, for an MPIJob), or
 compute it at start with railkit env.)"},
     checkNcclSocketIfnameMismatch};
 

@@ -45,8 +45,8 @@ extern const Rule kOmpiMcaMisused = {
      "Open MPI parameters that are ineffective or contradict each other",
      R"(Open MPI parameters that do nothing or contradict each other: an MCA name passed with -x
 (that exports an environment variable of that name, not the parameter), or --mca of one
-parameter given twice with different values.
-Fix: pass MCA parameters with --mca NAME VALUE or -x OMPI_MCA_NAME=VALUE, once.)"},
+parameter given twice with different values.)",
+     R"(Fix: pass MCA parameters with --mca NAME VALUE or -x OMPI_MCA_NAME=VALUE, once.)"},
     checkOmpiMcaMisused};
 
 }  // namespace railkit::k8s::rules

@@ -19,8 +19,8 @@ void checkPrivilegedContainer(const LintInput& input, std::vector<Finding>& out)
 extern const Rule kPrivilegedContainer = {
     {"privileged-container", Severity::kWarning, "container runs privileged",
      R"(privileged: true gives the container every capability and every host device. RDMA needs far
-less: IPC_LOCK and the RDMA device from a device plugin, SR-IOV or DRA.
-Fix: drop privileged; add IPC_LOCK and request the RDMA resource.)"},
+less: IPC_LOCK and the RDMA device from a device plugin, SR-IOV or DRA.)",
+     R"(Fix: drop privileged; add IPC_LOCK and request the RDMA resource.)"},
     checkPrivilegedContainer};
 
 }  // namespace railkit::k8s::rules

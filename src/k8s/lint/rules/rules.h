@@ -1,6 +1,6 @@
 #pragma once
 // What the lint rules share. Each rule is one file in this directory that
-// defines its Rule ({{id, severity, title, explain}, check}) and one line in
+// defines its Rule ({{id, severity, title, explain, fix}, check}) and one line in
 // list.inc; its findings take the id and severity from the Rule (lintFinding).
 #include <vector>
 

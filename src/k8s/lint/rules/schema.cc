@@ -40,8 +40,8 @@ extern const Rule kSchema = {
     {"schema", Severity::kError, "object does not match its OpenAPI/CRD schema",
      R"(The object does not match its OpenAPI or CRD schema: the API server rejects it, or drops the
 unknown fields and runs something else than written. With --schemas DIR every object is
-checked against the Kubernetes OpenAPI documents and CRDs in DIR.
-Fix: the field path in the finding names what to correct.)"},
+checked against the Kubernetes OpenAPI documents and CRDs in DIR.)",
+     R"(Fix: the field path in the finding names what to correct.)"},
     checkSchema};
 
 }  // namespace railkit::k8s::rules

@@ -27,8 +27,8 @@ extern const Rule kSlotsGpuMismatch = {
     {"slots-gpu-mismatch", Severity::kError, "MPIJob slotsPerWorker differs from GPUs per worker",
      R"(An MPIJob's slotsPerWorker is the number of ranks mpirun starts per worker. When it differs
 from the GPUs each worker requests, ranks share a GPU (NCCL fails with duplicate GPU) or
-GPUs sit idle.
-Fix: set slotsPerWorker to the worker's nvidia.com/gpu count.)"},
+GPUs sit idle.)",
+     R"(Fix: set slotsPerWorker to the worker's nvidia.com/gpu count.)"},
     checkSlotsGpuMismatch};
 
 }  // namespace railkit::k8s::rules

@@ -76,8 +76,8 @@ extern const Rule kSpiderpoolIppoolOverlap = {
      R"(Two SpiderIPPools whose ips share an address can give it to two pods. Two pools named by
 different SpiderMultusConfigs (different rails) whose subnets overlap put two rails in one subnet:
 the pod (and the node) has one route for both, so traffic meant for one rail leaves through the
-other's NIC and RoCE pairs the wrong ports.
-Fix: one subnet per rail (the shared plan), or one block of each rail's range per node (the
+other's NIC and RoCE pairs the wrong ports.)",
+     R"(Fix: one subnet per rail (the shared plan), or one block of each rail's range per node (the
 exclusive plan), with no address in two pools.)"},
     checkSpiderpoolIppoolOverlap};
 

@@ -77,8 +77,8 @@ shows only when a pod starts. The RDMA resource (macvlan.rdmaResourceName, sriov
 ibsriov.resourceName) is what the device plugin advertises, PREFIX/NAME: without the prefix no
 node has it. A pod that attaches the network must request that resource, or the macvlan comes
 without the NIC's RDMA device (NCCL falls back to sockets) and SR-IOV has no VF to give. A pool
-name (or name* prefix) that matches no SpiderIPPool leaves the attachment without an address.
-Fix: name the resource with its prefix, request it in the container that runs the ranks, and
+name (or name* prefix) that matches no SpiderIPPool leaves the attachment without an address.)",
+     R"(Fix: name the resource with its prefix, request it in the container that runs the ranks, and
 name pools that exist.)"},
     checkSpiderpoolMultusConfig};
 

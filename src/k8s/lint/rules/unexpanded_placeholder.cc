@@ -71,8 +71,8 @@ extern const Rule kUnexpandedPlaceholder = {
      R"(A template placeholder (${VAR}, $VAR, __VAR__, or <PLACEHOLDER> in a name or image such as
 <YOUR-CONTAINER>:<VERSION>) was left in a value: the manifest was applied without being
 rendered or edited, and the field holds the literal text (an invalid name, image reference
-or quantity, or a wrong setting).
-Fix: render the template (envsubst, helm template) with every variable set, or replace the
+or quantity, or a wrong setting).)",
+     R"(Fix: render the template (envsubst, helm template) with every variable set, or replace the
 <PLACEHOLDER> with the real value.)"},
     checkUnexpandedPlaceholder};
 

@@ -27,8 +27,8 @@ void checkYamlDuplicateKey(const LintInput& input, std::vector<Finding>& out) {
 extern const Rule kYamlDuplicateKey = {
     {"yaml-duplicate-key", Severity::kError, "mapping key given twice",
      R"(A mapping key is given twice; YAML readers keep one of the values (kubectl the last), so
-part of what is written is silently ignored.
-Fix: keep one key and merge the values.)"},
+part of what is written is silently ignored.)",
+     R"(Fix: keep one key and merge the values.)"},
     checkYamlDuplicateKey};
 
 }  // namespace railkit::k8s::rules

@@ -49,8 +49,8 @@ extern const NcclRule kNcclConnectionClosed = {
     {"nccl-connection-closed", Severity::kError, "A socket to a peer rank was closed or reset",
      R"(NCCL's socket to another rank (bootstrap, proxy or NET/Socket) was closed by the other side or
 reset. That rank usually died first (OOM kill, another NCCL error, eviction) and this is the echo;
-less often the control network dropped.
-Fix: read the named peer's own log for its first WARN or crash, check the pods were not evicted or
+less often the control network dropped.)",
+     R"(Fix: read the named peer's own log for its first WARN or crash, check the pods were not evicted or
 OOM-killed, and that the control network stayed up.)"},
     match,
     build};

@@ -28,8 +28,8 @@ extern const NcclRule kNcclDuplicateGpu = {
     {"nccl-duplicate-gpu", Severity::kError, "Several ranks use the same GPU",
      R"(NCCL refuses a communicator in which two ranks sit on one GPU (`Duplicate GPU detected`,
 ncclInvalidUsage). The ranks of a node were all given device 0, or more ranks were started than the
-node has GPUs.
-Fix: set the device from the local rank (torch.cuda.set_device(LOCAL_RANK)), start one rank per GPU,
+node has GPUs.)",
+     R"(Fix: set the device from the local rank (torch.cuda.set_device(LOCAL_RANK)), start one rank per GPU,
 and check CUDA_VISIBLE_DEVICES and the pod's GPU request.)"},
     match,
     build};

@@ -51,7 +51,8 @@ extern const NcclRule kNcclIbCompletionError = {
 what failed: 12 (retry exceeded) means the peer never acknowledged, usually a wrong RoCE GID index
 or VLAN, a link or switch port down, or PFC/ECN missing; 4 (local protection) with GPU memory is
 usually PCIe ACS or the IOMMU breaking GPUDirect RDMA; 10 (remote access) a registration mismatch; 5
-(flushed) follows an earlier error. Fix what the reported status points at; ib_write_bw between the
+(flushed) follows an earlier error.)",
+     R"(Fix: what the reported status points at; ib_write_bw between the
 two hosts with the same settings reproduces it without NCCL.)"},
     match,
     build};

@@ -31,8 +31,8 @@ extern const NcclRule kNcclNetSocket = {
      R"(NCCL chose its Socket transport between hosts (NET/Socket channels, or `Using network Socket` in a
 job that spans hosts), so collectives run at a fraction of the RDMA speed. Usually the RDMA devices
 are not usable in the container (no /dev/infiniband, no libibverbs/provider, no IPC_LOCK) or
-NCCL_IB_DISABLE / NCCL_NET forced it.
-Fix: expose the RDMA devices to every pod, install rdma-core, grant IPC_LOCK, unset NCCL_IB_DISABLE;
+NCCL_IB_DISABLE / NCCL_NET forced it.)",
+     R"(Fix: expose the RDMA devices to every pod, install rdma-core, grant IPC_LOCK, unset NCCL_IB_DISABLE;
 `railkit doctor` in the pod checks each.)"},
     nullptr,
     build};

@@ -37,8 +37,8 @@ std::optional<Finding> build(const Hits&, const RuleContext& c) {
 extern const NcclRule kNcclNoGdr = {
     {"nccl-no-gdr", Severity::kWarning, "RDMA without GPUDirect: transfers staged through host memory",
      R"(Inter-node traffic uses RDMA but not GPUDirect RDMA (no /GDRDMA on the NET channels, `GPU Direct
-RDMA Disabled`, or `GDR 0`), so every transfer is copied through host memory and bandwidth drops.
-Fix on InfiniBand/RoCE: load nvidia_peermem or use DMA-BUF, keep GPU and NIC under one PCIe switch
+RDMA Disabled`, or `GDR 0`), so every transfer is copied through host memory and bandwidth drops.)",
+     R"(Fix on InfiniBand/RoCE: load nvidia_peermem or use DMA-BUF, keep GPU and NIC under one PCIe switch
 or raise NCCL_NET_GDR_LEVEL, disable PCIe ACS / IOMMU translation. On EFA (aws-ofi-nccl): an
 instance type that supports GPUDirect RDMA, and FI_EFA_USE_DEVICE_RDMA=1 with Libfabric older than
 1.18.)"},

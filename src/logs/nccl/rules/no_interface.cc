@@ -34,8 +34,8 @@ extern const NcclRule kNcclNoInterface = {
     {"nccl-no-interface", Severity::kError, "NCCL found no usable IP interface",
      R"(NCCL needs an IP interface for its bootstrap and socket traffic, even on one node. It found none
 that matches NCCL_SOCKET_IFNAME (or none at all: `Bootstrap : no socket interface found`), or the
-address family is wrong.
-Fix: set NCCL_SOCKET_IFNAME to an interface that exists in the container and has an address (or
+address family is wrong.)",
+     R"(Fix: set NCCL_SOCKET_IFNAME to an interface that exists in the container and has an address (or
 `^lo,docker` to exclude), and check the container has networking.)"},
     match,
     build};

@@ -62,8 +62,8 @@ extern const NcclRule kNcclProxyCrash = {
     {"nccl-proxy-crash", Severity::kError, "The NCCL proxy thread crashed",
      R"(A signal (SIGSEGV, SIGBUS, SIGABRT) hit a thread inside NCCL's proxy. When RDMA resources could not
 be created before it (see nccl-verbs-resource-failed) the cause is the memlock limit or a missing
-IPC_LOCK.
-Fix: raise that limit then; otherwise fix the first NCCL WARN before the crash, and with none keep
+IPC_LOCK.)",
+     R"(Fix: raise that limit then; otherwise fix the first NCCL WARN before the crash, and with none keep
 the stack trace and NCCL version: a crash inside NCCL is a bug to report, often fixed by a newer
 release.)"},
     match,

@@ -54,8 +54,8 @@ extern const NcclRule kNcclQpConnectFailed = {
      R"(ibv_modify_qp failed while moving a queue pair to RTR/RTS: the peer's address is not reachable with
 the GID index, route or network namespace in use. errno 110 (timed out) means the peer's NIC never
 answered: wrong GID index, different subnets or VLANs, or a rail-only fabric where this NIC cannot
-reach the peer's (NCCL_CROSS_NIC=0).
-Fix: NCCL_IB_GID_INDEX of the RoCE v2 GID on the data interface, the RDMA device in the pod's
+reach the peer's (NCCL_CROSS_NIC=0).)",
+     R"(Fix: NCCL_IB_GID_INDEX of the RoCE v2 GID on the data interface, the RDMA device in the pod's
 network namespace with an address, both ends on a routable subnet.)"},
     match,
     build};

@@ -64,8 +64,8 @@ std::optional<Finding> build(const Hits& h, const RuleContext& c) {
 extern const NcclRule kNcclShmFailure = {
     {"nccl-shm-failure", Severity::kError, "A shared-memory segment could not be created or attached",
      R"(NCCL moves data between ranks of one node through /dev/shm. Creating a segment fails for space when
-/dev/shm is small (64 MiB is the container default).
-Fix: mount a larger one (emptyDir medium Memory, --shm-size). Attaching fails (the segment is not
+/dev/shm is small (64 MiB is the container default).)",
+     R"(Fix: mount a larger one (emptyDir medium Memory, --shm-size). Attaching fails (the segment is not
 found) when the ranks of a node do not share /dev/shm (separate containers without a shared IPC
 namespace) or something removed it: run them in one pod or share the IPC namespace.
 NCCL_SHM_DISABLE=1 only works around either at a speed cost.)"},

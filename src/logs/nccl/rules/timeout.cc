@@ -43,8 +43,8 @@ extern const NcclRule kNcclTimeout = {
     {"nccl-timeout", Severity::kError, "A collective timed out or a watchdog fired",
      R"(A collective did not finish in time (PyTorch's NCCL watchdog, NCCL's own timeouts): some rank
 stopped participating because it crashed, hung, entered a different collective, or its network path
-broke.
-Fix: find the rank that did not arrive by reading every rank's log for its first error; raise the
+broke.)",
+     R"(Fix: find the rank that did not arrive by reading every rank's log for its first error; raise the
 timeout only when the work is genuinely slow.)"},
     match,
     build,

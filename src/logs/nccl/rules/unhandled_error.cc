@@ -73,8 +73,8 @@ extern const NcclRule kNcclUnhandledError = {
     {"nccl-unhandled-error", Severity::kError, "NCCL returned an error to the application",
      R"(An NCCL call failed and returned its result code (system, internal, invalid usage, remote error...)
 to the application. The code alone rarely names the cause: the finding points at the finding that
-explains it when one fired, else at the WARN lines NCCL printed (or PyTorch's `Last error:`).
-Fix: what that finding or WARN names; with neither, rerun with NCCL_DEBUG=INFO and
+explains it when one fired, else at the WARN lines NCCL printed (or PyTorch's `Last error:`).)",
+     R"(Fix: what that finding or WARN names; with neither, rerun with NCCL_DEBUG=INFO and
 NCCL_DEBUG_SUBSYS=INIT,NET.)"},
     match,
     build};

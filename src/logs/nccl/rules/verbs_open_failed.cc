@@ -34,8 +34,8 @@ std::optional<Finding> build(const Hits& h, const RuleContext& c) {
 extern const NcclRule kNcclVerbsOpenFailed = {
     {"nccl-verbs-open-failed", Severity::kError, "The RDMA device cannot be opened",
      R"(NCCL saw an RDMA device but could not open it: the device nodes (/dev/infiniband/uverbs*) are not
-exposed to the container or not accessible.
-Fix: give the pod the RDMA device (RDMA shared device plugin, SR-IOV VF or a DRA claim), or run
+exposed to the container or not accessible.)",
+     R"(Fix: give the pod the RDMA device (RDMA shared device plugin, SR-IOV VF or a DRA claim), or run
 privileged with the host's devices; `railkit doctor` in the pod checks it.)"},
     match,
     build};

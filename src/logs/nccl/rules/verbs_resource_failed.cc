@@ -42,8 +42,8 @@ std::optional<Finding> build(const Hits& h, const RuleContext& c) {
 extern const NcclRule kNcclVerbsResourceFailed = {
     {"nccl-verbs-resource-failed", Severity::kError, "RDMA resources could not be created",
      R"(Registering memory or creating queue pairs/completion queues failed (ibv_reg_mr, ibv_create_qp...).
-Nearly always the locked-memory limit (RLIMIT_MEMLOCK) is too low or the pod lacks IPC_LOCK.
-Fix: an unlimited memlock limit for the container (`--ulimit memlock=-1`, the runtime's default
+Nearly always the locked-memory limit (RLIMIT_MEMLOCK) is too low or the pod lacks IPC_LOCK.)",
+     R"(Fix: an unlimited memlock limit for the container (`--ulimit memlock=-1`, the runtime's default
 ulimits) and the IPC_LOCK capability.)"},
     match,
     build};

@@ -38,8 +38,8 @@ std::optional<Finding> build(const Hits&, const RuleContext& c) {
 extern const NcclRule kNcclVersionMismatch = {
     {"nccl-version-mismatch", Severity::kError, "The ranks of one job run different NCCL builds or plugins",
      R"(NCCL requires every rank of a communicator to run the same version with the same network plugin and
-network choice; mixed versions fail in odd ways (hangs, remote access errors, wrong results).
-Fix: run every rank from the same image, with the same libnccl-net plugin and NCCL_NET /
+network choice; mixed versions fail in odd ways (hangs, remote access errors, wrong results).)",
+     R"(Fix: run every rank from the same image, with the same libnccl-net plugin and NCCL_NET /
 NCCL_NET_PLUGIN settings.)"},
     nullptr,
     build};
