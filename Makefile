@@ -3,8 +3,9 @@
 #              node in examples/, `railkit validate` with 4 local ranks checking that
 #              node, then `railkit doctor` on this machine.
 #   make test  installs dependencies, builds, runs every test through CTest (the
-#              release tarball and image among them), then the same suite again
-#              built with ASan+UBSan (clang), fuzz targets included.
+#              release tarball and image among them), then the suite again
+#              built with ASan+UBSan (clang), fuzz targets replaying their
+#              corpora; that build compiles while the plain tests run.
 # Extra targets: make dist (the release tarball), make image (the OCI image),
 #   make fuzz (each libFuzzer target fuzzes for FUZZ_SECONDS; make test only
 #   replays their seeds and past crashes).
@@ -73,7 +74,21 @@ fuzz: asan-build
 	cd $(ASAN_BUILD) && $(SANITIZER_ENV) RAILKIT_FUZZ_SECONDS=$(FUZZ_SECONDS) \
 	  ctest --output-on-failure -j $(JOBS) -L fuzz
 
-test: test-fast test-sanitize
+# make test: the sanitizer build compiles at low priority while the plain
+# tests run (most of their time is spent waiting on network namespaces, one
+# at a time), then the sanitizer tests run. Its compiler output goes to
+# $(ASAN_BUILD)/make.log, whose tail is printed when that build fails. make
+# test fails when the plain tests, the sanitizer build or its tests fail.
+test: build
+	@mkdir -p $(ASAN_BUILD); rm -f $(ASAN_BUILD)/make.rc; \
+	( nice -n 15 $(MAKE) --no-print-directory asan-build > $(ASAN_BUILD)/make.log 2>&1; echo $$? > $(ASAN_BUILD)/make.rc ) & \
+	echo "== plain tests ($(BUILD)); the sanitizer build compiles beside them (log: $(ASAN_BUILD)/make.log)"; \
+	plain=0; ( cd $(BUILD) && ctest --output-on-failure -j $(JOBS) ) || plain=$$?; \
+	echo "== plain tests done (exit $$plain); waiting for the sanitizer build"; wait; asan=$$(cat $(ASAN_BUILD)/make.rc); \
+	if [ "$$asan" != 0 ]; then tail -n 60 $(ASAN_BUILD)/make.log; echo "== sanitizer build failed (exit $$asan)"; exit 2; fi; \
+	echo "== sanitizer tests ($(ASAN_BUILD))"; \
+	( cd $(ASAN_BUILD) && $(SANITIZER_ENV) ctest --output-on-failure -j $(JOBS) ) || exit $$?; \
+	exit $$plain
 
 clean:
 	rm -rf $(BUILD) $(ASAN_BUILD) dist

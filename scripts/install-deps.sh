@@ -6,6 +6,8 @@ set -euo pipefail
 packages=(
   # toolchain
   cmake g++ make pkg-config clang libclang-rt-14-dev
+  # the sanitizer build links with lld (a third of ld.bfd's time)
+  lld
   # libraries (headers) from Debian
   libcli11-dev nlohmann-json3-dev libfmt-dev libexpected-dev
   libgtest-dev libgmock-dev libpugixml-dev libarchive-dev libyaml-dev

@@ -26,6 +26,7 @@ namespace {
 struct ValidateCli {
   bench::BenchFlags flags;
   std::string root;
+  bool live_net = false;  // --live-net: the network state from this namespace even with --root
   std::optional<int> expect_nics, expect_gpus;
   std::string rails;
   std::string ops = "all_reduce";
@@ -45,7 +46,9 @@ int listValidateRules(const OutputOptions& output) {
 
 Result<validate::NodeInput> readNode(const ValidateCli& cli, const Environment& env,
                                      const bench::BenchConfig& c, const FileRoot& files) {
-  auto inventory = model::collectInventory(files, model::CollectOptions{});
+  model::CollectOptions collect;
+  collect.live_network = cli.live_net;
+  auto inventory = model::collectInventory(files, collect);
   if (!inventory) return tl::unexpected(inventory.error().withContext(cli.root.empty() ? "/" : cli.root));
   if (!cli.root.empty()) inventory->root = cli.root;
   validate::NodeInput node;
@@ -158,6 +161,9 @@ void registerValidate(CLI::App& app, CommandContext& context) {
   f->warmup = 2;
   cmd->add_option("--root", cli->root,
                   "Phase 1 reads this snapshot (directory or .tar.gz) instead of this machine");
+  cmd->add_flag("--live-net", cli->live_net,
+                "With --root: take addresses (the subnet plan's), routes, policy rules, IPv4 sysctls and DCB "
+                "from this machine's network namespace instead of the snapshot's railkit/live.json");
   cmd->add_option("--expect-nics", cli->expect_nics,
                   "active RDMA ports each node must have on its data rails")
       ->check(CLI::Range(0, 1024));

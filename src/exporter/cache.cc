@@ -81,7 +81,8 @@ void MetricsCache::loop() {
     lock.unlock();
     // A root that vanished keeps the last text: Prometheus then sees the
     // values stop moving rather than the target disappear.
-    (void)refresh();
+    Status outcome = refresh();
+    if (options_.after_reading) options_.after_reading(outcome);
     lock.lock();
   }
 }

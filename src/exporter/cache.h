@@ -37,6 +37,9 @@ struct CacheOptions {
   // Hears one line for each thing worth telling the operator once (no RDMA
   // for --pods, the first namespace that could not be read); may be empty.
   std::function<void(const std::string&)> notice;
+  // Hears the outcome of each background reading, after its text (if any)
+  // is in place; may be empty. Tests wait on it instead of sleeping.
+  std::function<void(const Status&)> after_reading;
 };
 
 class MetricsCache {

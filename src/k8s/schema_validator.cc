@@ -102,21 +102,53 @@ void SchemaValidator::error(const YamlNode& node, const std::string& path, std::
   if (errors_.size() < kMaxErrors) errors_.push_back(SchemaError{path, node.line, std::move(message)});
 }
 
+void SchemaValidator::checkNull(const YamlNode& node, const nlohmann::json& raw, const nlohmann::json& schema,
+                                const std::string& path) {
+  // Null means "unset": the API server prunes it from a custom resource.
+  // For a quantity (`nvidia.com/gpu:` with nothing after it) that silently
+  // drops the request: the job starts without the device.
+  if (isQuantitySchema(schema) && !schema.value("nullable", false))
+    error(node, path,
+          "quantity has no value (null): the API server drops the field, so nothing is requested");
+  else if (refersToQuantity(raw))  // built-in kinds decode a null Quantity as 0
+    error(node, path, "quantity has no value (null): the API server reads it as 0, so nothing is requested");
+}
+
+void SchemaValidator::checkFields(const YamlNode& node, const nlohmann::json& schema, const std::string& path,
+                                  int depth) {
+  auto type = schema.find("type");
+  auto properties = schema.find("properties");
+  auto additional = schema.find("additionalProperties");
+  bool preserve = schema.value("x-kubernetes-preserve-unknown-fields", false);
+  if (auto required = schema.find("required"); required != schema.end() && required->is_array())
+    for (const auto& name : *required)
+      if (name.is_string() && node.get(name.get<std::string>()) == nullptr)
+        error(node, path, "missing required field '" + name.get<std::string>() + "'");
+  for (size_t i = 0; i < node.entries.size(); ++i) {
+    const auto& [key, value] = node.entries[i];
+    std::string child = path.empty() ? key : path + "." + key;
+    if (depth == 0 && key == "metadata" && skip_metadata_) continue;
+    if (properties != schema.end() && properties->is_object() && properties->contains(key)) {
+      check(value, (*properties)[key], child, depth + 1);
+    } else if (additional != schema.end() && additional->is_object()) {
+      check(value, *additional, child, depth + 1);
+    } else if (additional != schema.end() && additional->is_boolean() && additional->get<bool>()) {
+      continue;
+    } else if (!preserve && (properties != schema.end() || type == schema.end() || *type == "object")) {
+      if (properties == schema.end() && additional == schema.end()) continue;  // free-form object
+      SchemaError err{child, node.key_lines[i], "unknown field '" + key + "'"};
+      if (errors_.size() < kMaxErrors) errors_.push_back(std::move(err));
+    }
+  }
+}
+
 void SchemaValidator::check(const YamlNode& node, const nlohmann::json& raw, const std::string& path,
                             int depth) {
   if (depth > kMaxDepth) return;
   const nlohmann::json& schema = resolve(raw, 0);
   if (!schema.is_object() || schema.empty()) return;
   if (node.type == YamlNode::Type::kNull) {
-    // Null means "unset": the API server prunes it from a custom resource.
-    // For a quantity (`nvidia.com/gpu:` with nothing after it) that silently
-    // drops the request: the job starts without the device.
-    if (isQuantitySchema(schema) && !schema.value("nullable", false))
-      error(node, path,
-            "quantity has no value (null): the API server drops the field, so nothing is requested");
-    else if (refersToQuantity(raw))  // built-in kinds decode a null Quantity as 0
-      error(node, path,
-            "quantity has no value (null): the API server reads it as 0, so nothing is requested");
+    checkNull(node, raw, schema, path);
     return;
   }
   if (schema.value("x-kubernetes-int-or-string", false)) {
@@ -159,29 +191,7 @@ void SchemaValidator::check(const YamlNode& node, const nlohmann::json& raw, con
     if (!found) error(node, path, "value '" + node.value + "' is not one of " + enums->dump());
   }
   if (node.isMap()) {
-    auto properties = schema.find("properties");
-    auto additional = schema.find("additionalProperties");
-    bool preserve = schema.value("x-kubernetes-preserve-unknown-fields", false);
-    if (auto required = schema.find("required"); required != schema.end() && required->is_array())
-      for (const auto& name : *required)
-        if (name.is_string() && node.get(name.get<std::string>()) == nullptr)
-          error(node, path, "missing required field '" + name.get<std::string>() + "'");
-    for (size_t i = 0; i < node.entries.size(); ++i) {
-      const auto& [key, value] = node.entries[i];
-      std::string child = path.empty() ? key : path + "." + key;
-      if (depth == 0 && key == "metadata" && skip_metadata_) continue;
-      if (properties != schema.end() && properties->is_object() && properties->contains(key)) {
-        check(value, (*properties)[key], child, depth + 1);
-      } else if (additional != schema.end() && additional->is_object()) {
-        check(value, *additional, child, depth + 1);
-      } else if (additional != schema.end() && additional->is_boolean() && additional->get<bool>()) {
-        continue;
-      } else if (!preserve && (properties != schema.end() || type == schema.end() || *type == "object")) {
-        if (properties == schema.end() && additional == schema.end()) continue;  // free-form object
-        SchemaError err{child, node.key_lines[i], "unknown field '" + key + "'"};
-        if (errors_.size() < kMaxErrors) errors_.push_back(std::move(err));
-      }
-    }
+    checkFields(node, schema, path, depth);
   } else if (node.isSeq()) {
     auto items = schema.find("items");
     if (items != schema.end())

@@ -24,6 +24,10 @@ class SchemaValidator {
  private:
   const nlohmann::json& resolve(const nlohmann::json& schema, int depth) const;
   void check(const YamlNode& node, const nlohmann::json& schema, const std::string& path, int depth);
+  // check()'s parts: a null value (an unset field), and a map's fields.
+  void checkNull(const YamlNode& node, const nlohmann::json& raw, const nlohmann::json& schema,
+                 const std::string& path);
+  void checkFields(const YamlNode& node, const nlohmann::json& schema, const std::string& path, int depth);
   bool typeMatches(const YamlNode& node, const std::string& type) const;
   void error(const YamlNode& node, const std::string& path, std::string message);
 

@@ -77,6 +77,69 @@ std::optional<OpGuess> guessCollective(const NcclTestsTable& table, std::optiona
   return OpGuess{CollectiveOp::kAllReduce, "table: whole buffer per rank with a reduction"};
 }
 
+namespace {
+
+// The rank count (the table's own Rank lines, else what the NCCL lines
+// showed) and the node count, each with where it came from.
+void deriveCounts(Grade& g, const NcclTestsTable& table, const GradeRequest& request, const JobHints& hints) {
+  std::vector<long> ranks = table.ranks;
+  std::sort(ranks.begin(), ranks.end());
+  ranks.erase(std::unique(ranks.begin(), ranks.end()), ranks.end());
+  if (!ranks.empty()) {
+    g.ranks = static_cast<int>(ranks.size());
+    g.ranks_source = "the table's Rank lines";
+  } else if (hints.ranks) {
+    g.ranks = hints.ranks;
+    g.ranks_source = hints.ranks_source;
+  }
+  if (request.nodes) {
+    g.nodes = request.nodes;
+    g.nodes_source = "--nodes";
+  } else if (!table.hosts.empty()) {
+    g.nodes = static_cast<int>(table.hosts.size());
+    g.nodes_source = "hosts of the table's Rank lines";
+  } else if (hints.nodes) {
+    g.nodes = hints.nodes;
+    g.nodes_source = hints.nodes_source;
+  }
+}
+
+// --collective, else the table's guess.
+std::optional<OpGuess> chosenCollective(const NcclTestsTable& table, const GradeRequest& request,
+                                        std::optional<int> ranks) {
+  if (request.op.empty()) return guessCollective(table, ranks);
+  if (auto named = collectiveFromName(request.op)) return OpGuess{*named, "--collective"};
+  return std::nullopt;
+}
+
+// busbw = algbw * factor(n) solves for n unless the factor is constant.
+void ranksFromBusbw(Grade& g, const NcclTestsRow& row, CollectiveOp op) {
+  double algbw = std::max(row.oop_algbw_gbs, row.ip_algbw_gbs);
+  double per_rank = op == CollectiveOp::kAllReduce ? 2.0 : 1.0;
+  bool solvable = busFactor(op, 2) != busFactor(op, 3);
+  double share = algbw > 0.05 ? *g.measured_busbw_gbs / algbw / per_rank : 0.0;  // (n-1)/n
+  if (solvable && share > 0.0 && share < 0.999) {
+    g.ranks = static_cast<int>(std::lround(1.0 / (1.0 - share)));
+    g.ranks_source = "busbw/algbw at the largest size";
+  }
+}
+
+// True, with the reason said, when an input of the line-rate bound is unknown.
+bool saidWhatIsMissing(Grade& g, bool have_op) {
+  std::vector<std::string> missing;
+  if (!have_op) missing.push_back("the collective (--collective)");
+  if (!g.ranks) missing.push_back("the rank count");
+  if (!g.nodes) missing.push_back("the node count (--nodes)");
+  if (!g.nic_gbps) missing.push_back("the NIC rate (--root or --nic-gbps)");
+  if (missing.empty()) return false;
+  std::string list;
+  for (const auto& m : missing) list += (list.empty() ? "" : ", ") + m;
+  g.reason = "cannot derive the bound: unknown " + list;
+  return true;
+}
+
+}  // namespace
+
 Grade gradeTable(const NcclTestsTable& table, const std::string& file, const GradeRequest& request,
                  const JobHints& hints) {
   Grade g;
@@ -100,48 +163,13 @@ Grade gradeTable(const NcclTestsTable& table, const std::string& file, const Gra
                            pass ? "reaches" : "is below", number(*g.expected_busbw_gbs));
     return g;
   }
-  // Ranks: the table's own Rank lines, else what the NCCL lines showed.
-  std::vector<long> ranks = table.ranks;
-  std::sort(ranks.begin(), ranks.end());
-  ranks.erase(std::unique(ranks.begin(), ranks.end()), ranks.end());
-  if (!ranks.empty()) {
-    g.ranks = static_cast<int>(ranks.size());
-    g.ranks_source = "the table's Rank lines";
-  } else if (hints.ranks) {
-    g.ranks = hints.ranks;
-    g.ranks_source = hints.ranks_source;
-  }
-  if (request.nodes) {
-    g.nodes = request.nodes;
-    g.nodes_source = "--nodes";
-  } else if (!table.hosts.empty()) {
-    g.nodes = static_cast<int>(table.hosts.size());
-    g.nodes_source = "hosts of the table's Rank lines";
-  } else if (hints.nodes) {
-    g.nodes = hints.nodes;
-    g.nodes_source = hints.nodes_source;
-  }
-  std::optional<OpGuess> op;
-  if (!request.op.empty()) {
-    if (auto named = collectiveFromName(request.op)) op = OpGuess{*named, "--collective"};
-  } else {
-    op = guessCollective(table, g.ranks);
-  }
+  deriveCounts(g, table, request, hints);
+  std::optional<OpGuess> op = chosenCollective(table, request, g.ranks);
   if (op) {
     g.op = collectiveName(op->op);
     g.op_source = op->source;
   }
-  if (!g.ranks && op) {
-    // busbw = algbw * factor(n) solves for n unless the factor is constant.
-    double algbw = std::max(row->oop_algbw_gbs, row->ip_algbw_gbs);
-    double per_rank = op->op == CollectiveOp::kAllReduce ? 2.0 : 1.0;
-    bool solvable = busFactor(op->op, 2) != busFactor(op->op, 3);
-    double share = algbw > 0.05 ? *g.measured_busbw_gbs / algbw / per_rank : 0.0;  // (n-1)/n
-    if (solvable && share > 0.0 && share < 0.999) {
-      g.ranks = static_cast<int>(std::lround(1.0 / (1.0 - share)));
-      g.ranks_source = "busbw/algbw at the largest size";
-    }
-  }
+  if (!g.ranks && op) ranksFromBusbw(g, *row, op->op);
   g.nic_gbps = request.nic_gbps;
   g.nic_source = request.nic_source;
   if (g.nodes && *g.nodes == 1) {
@@ -149,17 +177,7 @@ Grade gradeTable(const NcclTestsTable& table, const std::string& file, const Gra
     g.reason = "one node: the traffic never crosses a NIC, so the line rate gives no bound";
     return g;
   }
-  std::vector<std::string> missing;
-  if (!op) missing.push_back("the collective (--collective)");
-  if (!g.ranks) missing.push_back("the rank count");
-  if (!g.nodes) missing.push_back("the node count (--nodes)");
-  if (!g.nic_gbps) missing.push_back("the NIC rate (--root or --nic-gbps)");
-  if (!missing.empty()) {
-    std::string list;
-    for (const auto& m : missing) list += (list.empty() ? "" : ", ") + m;
-    g.reason = "cannot derive the bound: unknown " + list;
-    return g;
-  }
+  if (saidWhatIsMissing(g, op.has_value())) return g;
   g.bus_factor_ranks = busFactor(op->op, *g.ranks);
   g.bus_factor_nodes = busFactor(op->op, *g.nodes);
   g.expected_busbw_gbs = expectedBusbwFromLineRate(op->op, *g.ranks, *g.nodes, *g.nic_gbps, g.fraction);

@@ -40,43 +40,35 @@ std::string cell(const std::string& severity) {
   return fmt::format("<td class=\"{0}\" title=\"{0}\">{1}</td>", esc(severity), glyph);
 }
 
-}  // namespace
-
-std::string renderFleet(const Documents& docs) {
-  std::vector<NodeRow> rows;
-  std::string outliers;
-  for (const auto& doc : docs) {
-    if (doc.kind == "railkit.validate/v1") {
-      for (const auto& n : arrayAt(doc.json, "nodes")) {
-        NodeRow row{textAt(n, "name"), intAt(n, "rank", -1), "", {}};
-        const auto& c = objectAt(n, "counts");
-        if (c.is_object() && !c.empty())
-          row.counts = fmt::format("nics {}/{} gpus {}/{}", textAt(c, "nics_active"),
-                                   textAt(c, "nics_expected"), textAt(c, "gpus"), textAt(c, "gpus_expected"));
-        addFindings(row, arrayAt(n, "findings"));
-        rows.push_back(std::move(row));
-      }
-      // The suspect node of the pairs: its fault is its links, a check of its own.
-      for (const auto& s : arrayAt(objectAt(doc.json, "pairs"), "suspect_nodes"))
-        for (auto& row : rows)
-          if (row.rank >= 0 && row.rank == intAt(s, "rank", -2)) row.cells["links: suspect node"] = "error";
-      for (const auto& o : arrayAt(doc.json, "outliers")) {
-        for (auto& row : rows)
-          if (row.name == textAt(o, "host") || row.name.rfind(textAt(o, "host") + " (", 0) == 0)
-            row.cells["outlier"] = "error";
-        outliers += fmt::format("<tr><td>{}</td><td>{}</td><td>{}</td><td>{} ({} nodes){}</td></tr>\n",
-                                esc(textAt(o, "host")), esc(textAt(o, "attribute")), esc(textAt(o, "value")),
-                                esc(textAt(o, "majority_value")), esc(textAt(o, "majority_count")),
-                                boolAt(o, "tie") ? ", a tie" : "");
-      }
-    } else if (doc.kind == "railkit.doctor/v1") {
-      NodeRow row{doc.source, -1, "", {}};  // one file per node: its root is "/" on every live node
-      addFindings(row, arrayAt(doc.json, "findings"));
-      rows.push_back(std::move(row));
-    }
+// A validate document's nodes as rows, its suspect node's links and its
+// outliers as checks of their own; the outliers' table rows into `outliers`.
+void addValidateRows(const nlohmann::json& doc, std::vector<NodeRow>& rows, std::string& outliers) {
+  for (const auto& n : arrayAt(doc, "nodes")) {
+    NodeRow row{textAt(n, "name"), intAt(n, "rank", -1), "", {}};
+    const auto& c = objectAt(n, "counts");
+    if (c.is_object() && !c.empty())
+      row.counts = fmt::format("nics {}/{} gpus {}/{}", textAt(c, "nics_active"), textAt(c, "nics_expected"),
+                               textAt(c, "gpus"), textAt(c, "gpus_expected"));
+    addFindings(row, arrayAt(n, "findings"));
+    rows.push_back(std::move(row));
   }
-  if (rows.empty()) return "";
-  // Columns: every check that fired somewhere, worst first.
+  // The suspect node of the pairs: its fault is its links, a check of its own.
+  for (const auto& s : arrayAt(objectAt(doc, "pairs"), "suspect_nodes"))
+    for (auto& row : rows)
+      if (row.rank >= 0 && row.rank == intAt(s, "rank", -2)) row.cells["links: suspect node"] = "error";
+  for (const auto& o : arrayAt(doc, "outliers")) {
+    for (auto& row : rows)
+      if (row.name == textAt(o, "host") || row.name.rfind(textAt(o, "host") + " (", 0) == 0)
+        row.cells["outlier"] = "error";
+    outliers += fmt::format("<tr><td>{}</td><td>{}</td><td>{}</td><td>{} ({} nodes){}</td></tr>\n",
+                            esc(textAt(o, "host")), esc(textAt(o, "attribute")), esc(textAt(o, "value")),
+                            esc(textAt(o, "majority_value")), esc(textAt(o, "majority_count")),
+                            boolAt(o, "tie") ? ", a tie" : "");
+  }
+}
+
+// The columns: every check that fired somewhere, worst first.
+std::vector<std::string> checkColumns(const std::vector<NodeRow>& rows) {
   std::map<std::string, int> worst;
   for (const auto& r : rows)
     for (const auto& [id, sev] : r.cells) {
@@ -87,6 +79,25 @@ std::string renderFleet(const Documents& docs) {
   for (const auto& [id, w] : worst) checks.push_back(id);
   std::stable_sort(checks.begin(), checks.end(),
                    [&](const auto& a, const auto& b) { return worst[a] < worst[b]; });
+  return checks;
+}
+
+}  // namespace
+
+std::string renderFleet(const Documents& docs) {
+  std::vector<NodeRow> rows;
+  std::string outliers;
+  for (const auto& doc : docs) {
+    if (doc.kind == "railkit.validate/v1") {
+      addValidateRows(doc.json, rows, outliers);
+    } else if (doc.kind == "railkit.doctor/v1") {
+      NodeRow row{doc.source, -1, "", {}};  // one file per node: its root is "/" on every live node
+      addFindings(row, arrayAt(doc.json, "findings"));
+      rows.push_back(std::move(row));
+    }
+  }
+  if (rows.empty()) return "";
+  std::vector<std::string> checks = checkColumns(rows);
   // Fold nodes with the same row.
   std::map<std::string, std::vector<const NodeRow*>> folded;
   std::vector<std::string> order;

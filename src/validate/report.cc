@@ -206,6 +206,46 @@ nlohmann::json Report::document() const {
   return doc;
 }
 
+namespace {
+
+// One node of the verdict: its line, then what fails on it (error findings,
+// a report error, its outliers, its links as the pairs' suspect).
+std::string nodeLines(const nlohmann::json& doc, const nlohmann::json& n, const std::string& name,
+                      bool pass) {
+  const auto& c = n.value("counts", nlohmann::json::object());
+  std::string counts;
+  if (c.is_object() && c.contains("nics_active")) {
+    counts =
+        fmt::format("nics {}{} gpus {}{}", c.value("nics_active", 0),
+                    c["nics_expected"].is_number() ? fmt::format("/{}", c["nics_expected"].get<int>()) : "",
+                    c.value("gpus", 0),
+                    c["gpus_expected"].is_number() ? fmt::format("/{}", c["gpus_expected"].get<int>()) : "");
+  }
+  std::string out = fmt::format("  {:<24} {:<4}  {}\n", name, pass ? "pass" : "FAIL", counts);
+  for (const auto& f : n.value("findings", nlohmann::json::array())) {
+    if (f.value("severity", std::string()) != "error") continue;
+    out += fmt::format("      [{}] {}: {}\n", f.value("id", std::string()), f.value("subject", std::string()),
+                       f.value("message", std::string()));
+  }
+  if (n.contains("report_error")) out += "      " + n["report_error"].get<std::string>() + "\n";
+  for (const auto& o : doc["outliers"]) {
+    if (o.value("host", std::string()) != name) continue;
+    out += fmt::format("      outlier: {} {} (the majority of {} node(s): {})\n",
+                       o.value("attribute", std::string()), o.value("value", std::string()),
+                       o.value("majority_count", 0), o.value("majority_value", std::string()));
+  }
+  if (doc["pairs"].is_object()) {
+    for (const auto& sn : doc["pairs"].value("suspect_nodes", nlohmann::json::array())) {
+      if (sn.value("rank", -1) != n.value("rank", -2)) continue;
+      out += fmt::format("      links: suspect node, {} of its {} links slow\n", sn.value("slow_links", 0),
+                         sn.value("links", 0));
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
 std::string formatVerdict(const nlohmann::json& doc) {
   std::string verdict = doc.value("verdict", std::string("?"));
   std::transform(verdict.begin(), verdict.end(), verdict.begin(),
@@ -225,35 +265,7 @@ std::string formatVerdict(const nlohmann::json& doc) {
     std::string name = n.value("name", std::string());
     bool pass = n.value("verdict", std::string()) == "pass";
     if (pass && !list_passing) continue;
-    const auto& c = n.value("counts", nlohmann::json::object());
-    std::string counts;
-    if (c.is_object() && c.contains("nics_active")) {
-      counts = fmt::format(
-          "nics {}{} gpus {}{}", c.value("nics_active", 0),
-          c["nics_expected"].is_number() ? fmt::format("/{}", c["nics_expected"].get<int>()) : "",
-          c.value("gpus", 0),
-          c["gpus_expected"].is_number() ? fmt::format("/{}", c["gpus_expected"].get<int>()) : "");
-    }
-    out += fmt::format("  {:<24} {:<4}  {}\n", name, pass ? "pass" : "FAIL", counts);
-    for (const auto& f : n.value("findings", nlohmann::json::array())) {
-      if (f.value("severity", std::string()) != "error") continue;
-      out += fmt::format("      [{}] {}: {}\n", f.value("id", std::string()),
-                         f.value("subject", std::string()), f.value("message", std::string()));
-    }
-    if (n.contains("report_error")) out += "      " + n["report_error"].get<std::string>() + "\n";
-    for (const auto& o : doc["outliers"]) {
-      if (o.value("host", std::string()) != name) continue;
-      out += fmt::format("      outlier: {} {} (the majority of {} node(s): {})\n",
-                         o.value("attribute", std::string()), o.value("value", std::string()),
-                         o.value("majority_count", 0), o.value("majority_value", std::string()));
-    }
-    if (doc["pairs"].is_object()) {
-      for (const auto& sn : doc["pairs"].value("suspect_nodes", nlohmann::json::array())) {
-        if (sn.value("rank", -1) != n.value("rank", -2)) continue;
-        out += fmt::format("      links: suspect node, {} of its {} links slow\n", sn.value("slow_links", 0),
-                           sn.value("links", 0));
-      }
-    }
+    out += nodeLines(doc, n, name, pass);
   }
   auto phaseFailures = [&](const char* phase) {
     std::string lines;

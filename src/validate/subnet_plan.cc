@@ -64,8 +64,9 @@ bool sharedPlan(const std::vector<Member>& members, RailAnalysis& out) {
 // Each node its own block of the rail's range. Off the plan: a block of
 // another size than most; a block without which the range around the others
 // is 256 times smaller or more (8 prefix bits: an address from elsewhere);
-// a block that shares addresses with another rail's and sits outside the
-// range of this rail's other blocks.
+// a block without which the rail's range no longer reaches another rail's
+// blocks; a block that shares addresses with another rail's and sits outside
+// the range of this rail's other blocks.
 void exclusivePlan(const std::vector<Member>& members, const std::vector<Ipv4Net>& other_rails_blocks,
                    RailAnalysis& out) {
   constexpr int kForeignBits = 8;
@@ -77,12 +78,22 @@ void exclusivePlan(const std::vector<Member>& members, const std::vector<Ipv4Net
         return a.second < b.second;
       })->first;
   const Ipv4Net all = commonRange(members);
+  auto reaches_other_rail = [&](const Ipv4Net& range) {
+    return std::any_of(other_rails_blocks.begin(), other_rails_blocks.end(),
+                       [&](const Ipv4Net& other) { return range.overlaps(other); });
+  };
+  const bool all_reaches_other_rail = reaches_other_rail(all);
   std::vector<bool> off(members.size(), false), overlaps_other_rail(members.size(), false);
   std::vector<Member> clean;
   for (size_t i = 0; i < members.size(); ++i) {
     const Ipv4Net block{members[i].net.network(), members[i].net.prefix};
+    const Ipv4Net others = commonRange(members, i);
+    // The last test: a block in a part of another rail's range that rail's
+    // nodes left free (4 of 8 blocks used) overlaps none of its blocks, but
+    // alone stretches this rail's range over them.
     off[i] = block.prefix != out.plan.block_prefix ||
-             (members.size() >= 3 && commonRange(members, i).prefix >= all.prefix + kForeignBits);
+             (members.size() >= 3 && others.prefix >= all.prefix + kForeignBits) ||
+             (members.size() >= 3 && all_reaches_other_rail && !reaches_other_rail(others));
     for (const Ipv4Net& other : other_rails_blocks)
       overlaps_other_rail[i] = overlaps_other_rail[i] || block.overlaps(other);
     if (!off[i] && !overlaps_other_rail[i]) clean.push_back(members[i]);

@@ -12,6 +12,7 @@
 
 #include "bench/bootstrap.h"
 #include "bench/socket_util.h"
+#include "support/event.h"
 
 namespace railkit::bench {
 namespace {
@@ -137,22 +138,29 @@ TEST(BenchBootstrapGather, RankZeroNamesTheRanksItWaitsFor) {
   ASSERT_TRUE(listener.has_value()) << listener.error().message;
   std::mutex mu;
   std::vector<std::string> notices;
+  testing::Event noticed;
   BootstrapOptions base = onLoopback(kRanks, port);
   base.waiting_notice = std::chrono::milliseconds(200);
   base.notice = [&](const std::string& line) {
-    std::lock_guard<std::mutex> lock(mu);
-    notices.push_back(line);
+    {
+      std::lock_guard<std::mutex> lock(mu);
+      notices.push_back(line);
+    }
+    noticed.set();
   };
   std::vector<std::future<Status>> ranks;
   for (int r = 0; r < kRanks; ++r) {
     BootstrapOptions o = base;
     o.rank = r;
     if (r == 0) o.inherited_listener = *listener;
-    ranks.push_back(std::async(std::launch::async, [o]() -> Status {
+    ranks.push_back(std::async(std::launch::async, [o, &noticed]() -> Status {
       auto boot = makeTcpBootstrap(o);
       if (!boot) return tl::unexpected(boot.error());
       if (auto s = (*boot)->barrier(); !s) return s;
-      if (o.rank == 2) std::this_thread::sleep_for(std::chrono::milliseconds(1500));  // a slow node
+      // Rank 2 is the slow node: it joins the second barrier only once rank
+      // 0 has said whom it waits for (due 200 ms in; 3 s is over ten times).
+      if (o.rank == 2 && !noticed.waitFor(std::chrono::seconds(3)))
+        return makeError(ErrorCode::kTimeout, "rank 0 gave no waiting notice within 3 s");
       return (*boot)->barrier();
     }));
   }

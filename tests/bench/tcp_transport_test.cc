@@ -22,6 +22,7 @@
 #include "bench/socket_util.h"
 #include "bench/tcp/streams.h"
 #include "bench/tcp/transport.h"
+#include "support/event.h"
 
 namespace railkit::bench {
 namespace {
@@ -153,14 +154,23 @@ TEST(BenchTcpTransport, MessagesToItselfAreCopied) {
 }
 
 TEST(BenchTcpTransport, StallTimesOutNamingThePeer) {
+  testing::Event timed_out;
   runRanks(2, 2, std::chrono::milliseconds(500), [&](int rank, Transport& t) {
-    if (rank == 1) {
+    if (rank == 0) {
+      // Rank 0 keeps its transport alive until rank 1's wait is over: a
+      // closed transport would make it a lost peer, not a stall. The stall
+      // takes 500 ms; 5 s is ten times that.
+      EXPECT_TRUE(timed_out.waitFor(std::chrono::seconds(5))) << "rank 1's wait did not end within 5 s";
+      return;
+    }
+    {
       char c = 0;
       auto id = t.postRecv(0, &c, 1);  // rank 0 never sends
       ASSERT_TRUE(id.has_value());
       auto start = std::chrono::steady_clock::now();
       auto s = t.wait(*id);
       auto took = std::chrono::steady_clock::now() - start;
+      timed_out.set();
       ASSERT_FALSE(s.has_value());
       EXPECT_EQ(s.error().code, ErrorCode::kTimeout);
       EXPECT_NE(s.error().message.find("rank 0 (host testhost, interface lo"), std::string::npos)
@@ -168,8 +178,6 @@ TEST(BenchTcpTransport, StallTimesOutNamingThePeer) {
       EXPECT_GE(took, std::chrono::milliseconds(450));
       EXPECT_LT(took, std::chrono::seconds(5));
     }
-    // Both ranks must leave their transports alive until rank 1 timed out.
-    std::this_thread::sleep_for(std::chrono::milliseconds(rank == 0 ? 1500 : 0));
   });
 }
 
@@ -177,6 +185,11 @@ TEST(BenchTcpTransport, StallTimesOutNamingThePeer) {
 // thread (parked); they must still keep FIFO order with later receives and
 // mix with receives the I/O threads move.
 TEST(BenchTcpTransport, EarlySmallReceivesKeepOrderAndMixWithLargeOnes) {
+  // Rank 0 tells when its receives are posted; only then do the others send,
+  // so those receives are posted before their bytes arrive. Posting takes
+  // microseconds: 2 s is far more than ten times that on a loaded machine.
+  testing::Event first_posted, last_posted;
+  constexpr auto kPosted = std::chrono::seconds(2);
   runRanks(3, 2, std::chrono::seconds(20), [&](int rank, Transport& t) {
     constexpr std::size_t kLarge = (1 << 20) + 7;
     if (rank == 0) {
@@ -184,6 +197,7 @@ TEST(BenchTcpTransport, EarlySmallReceivesKeepOrderAndMixWithLargeOnes) {
       std::vector<char> large(kLarge);
       auto ia = t.postRecv(1, &a, sizeof a);  // nothing sent yet: parked
       auto il = t.postRecv(2, large.data(), large.size());
+      first_posted.set();
       ASSERT_TRUE(ia && il);
       ASSERT_TRUE(t.waitAll({*il, *ia}).has_value());
       EXPECT_EQ(a, 11);
@@ -198,15 +212,18 @@ TEST(BenchTcpTransport, EarlySmallReceivesKeepOrderAndMixWithLargeOnes) {
       EXPECT_EQ(b, 22);
       EXPECT_EQ(c, 33);
       auto id = t.postRecv(1, &a, sizeof a);  // parked, waited alone
+      last_posted.set();
       ASSERT_TRUE(id.has_value());
       ASSERT_TRUE(t.wait(*id).has_value());
       EXPECT_EQ(a, 44);
     } else {
-      std::this_thread::sleep_for(std::chrono::milliseconds(50));
+      ASSERT_TRUE(first_posted.waitFor(kPosted)) << "rank 0 did not post its first receives";
       if (rank == 1) {
         int v[4] = {11, 22, 33, 44};
         for (int i = 0; i < 4; ++i) {
-          if (i == 3) std::this_thread::sleep_for(std::chrono::milliseconds(50));
+          if (i == 3) {
+            ASSERT_TRUE(last_posted.waitFor(kPosted)) << "rank 0 did not post its last receive";
+          }
           auto id = t.postSend(0, &v[i], sizeof v[i]);
           ASSERT_TRUE(id.has_value());
           ASSERT_TRUE(t.wait(*id).has_value());
@@ -320,11 +337,15 @@ TEST(BenchTcpTransport, ClosedPeerIsLost) {
 // A failed wait ends the transport (transport.h): a ring returns on a lost
 // peer and frees or reuses its buffers while a large send to a live peer is
 // still queued. No byte of that send may move afterwards: rank 0 overwrites
-// its buffer once its wait has failed, and rank 1, reading late, must never
-// see the new bytes (under ASan, reading the buffer once freed also stops
-// the test).
+// its buffer once its wait has failed, and rank 1, reading only then, must
+// never see the new bytes (under ASan, reading the buffer once freed also
+// stops the test).
 TEST(BenchTcpTransport, FailedWaitStopsOtherPostedOperations) {
   constexpr std::size_t kBytes = std::size_t{128} << 20;  // far more than loopback socket buffers hold
+  // Set by rank 0 once its wait has failed and its buffer holds 'y': rank 1
+  // starts reading then. Rank 0 fails as soon as rank 2's sockets close
+  // (milliseconds); 10 s leaves room for a sanitizer build on a loaded machine.
+  testing::Event overwritten;
   runRanks(3, 2, std::chrono::seconds(3),
            [&](int rank, Transport& t) {
              char one = 'o';
@@ -355,7 +376,11 @@ TEST(BenchTcpTransport, FailedWaitStopsOtherPostedOperations) {
                  Status s2 = again ? t.wait(*again) : Status(tl::unexpected(again.error()));
                  ASSERT_FALSE(s2.has_value());
                  EXPECT_EQ(s2.error().message, s.error().message);
-                 std::this_thread::sleep_for(std::chrono::milliseconds(1000));  // rank 1 reads meanwhile
+                 overwritten.set();
+                 // Not an ordering: the windows in which a stray send would
+                 // show, rank 1 reading, first with the buffer held ('y'
+                 // would arrive), then with it freed (ASan would stop it).
+                 std::this_thread::sleep_for(std::chrono::milliseconds(1000));
                }
                std::this_thread::sleep_for(std::chrono::milliseconds(500));
                return;
@@ -363,7 +388,8 @@ TEST(BenchTcpTransport, FailedWaitStopsOtherPostedOperations) {
              auto hello = t.postSend(0, &one, 1);
              ASSERT_TRUE(hello.has_value());
              ASSERT_TRUE(t.wait(*hello).has_value());
-             std::this_thread::sleep_for(std::chrono::milliseconds(300));
+             ASSERT_TRUE(overwritten.waitFor(std::chrono::seconds(10)))
+                 << "rank 0's wait on rank 2 did not fail";
              std::vector<char> recv(kBytes, 0);
              auto id = t.postRecv(0, recv.data(), recv.size());
              ASSERT_TRUE(id.has_value());
@@ -488,9 +514,11 @@ TEST(BenchTcpTransport, ARefusedStreamIsDialledAgainUntilThePeerListens) {
   TwoRankDirectories dirs(port, std::string(kDataCookieBytes, 'c'));
   auto options = transportOptions(2, std::chrono::seconds(10));
   std::vector<int> taken;
-  std::atomic<bool> done{false};
+  testing::Event accepted;  // the acceptor took the dialler's streams
   std::thread lower([&] {
-    std::this_thread::sleep_for(std::chrono::milliseconds(400));  // refused meanwhile
+    // Not an ordering: a peer slow to listen is what is tested, and the
+    // dialler is refused meanwhile.
+    std::this_thread::sleep_for(std::chrono::milliseconds(400));
     int bound = 0;
     auto listener = listenOn("127.0.0.1", port, &bound);
     ASSERT_TRUE(listener.has_value()) << listener.error().message;
@@ -498,10 +526,10 @@ TEST(BenchTcpTransport, ARefusedStreamIsDialledAgainUntilThePeerListens) {
     tcp::StreamAcceptor acceptor(dirs.lower, 0, 2, options, [&](int r, const std::vector<int>& fds) {
       EXPECT_EQ(r, 1);
       taken = fds;
-      done = true;
+      accepted.set();
     });
     ASSERT_TRUE(acceptor.start().has_value());
-    for (int i = 0; i < 100 && !done; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    EXPECT_TRUE(accepted.waitFor(std::chrono::seconds(10))) << "no streams accepted within 10 s";
     acceptor.stop();
     closeFd(*listener);
   });
@@ -552,22 +580,21 @@ TEST(BenchTcpTransport, AStreamClosedBeforeItsAcknowledgementIsDialledAgain) {
   TwoRankDirectories dirs(port, std::string(kDataCookieBytes, 'c'));
   dirs.lower.listener = *listener;
   auto options = transportOptions(1, std::chrono::seconds(10));
-  std::atomic<bool> done{false};
+  testing::Event accepted;  // the acceptor took the dialler's streams
   std::thread lower([&] {
     auto first = acceptUntil(*listener, Clock::now() + std::chrono::seconds(5));
     ASSERT_TRUE(first.has_value());
     closeFd(*first);  // dropped without an acknowledgement
     tcp::StreamAcceptor acceptor(dirs.lower, 0, 1, options, [&](int, const std::vector<int>& fds) {
       for (int fd : fds) closeFd(fd);
-      done = true;
+      accepted.set();
     });
     ASSERT_TRUE(acceptor.start().has_value());
-    for (int i = 0; i < 100 && !done; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    EXPECT_TRUE(accepted.waitFor(std::chrono::seconds(10))) << "no streams accepted within 10 s";
   });
   auto fds = tcp::dialPeer(dirs.higher, 1, 0, 1, options, Clock::now() + std::chrono::seconds(10));
   lower.join();
   ASSERT_TRUE(fds.has_value()) << fds.error().message;
-  EXPECT_TRUE(done.load());
   for (int fd : *fds) closeFd(fd);
   closeFd(*listener);
 }

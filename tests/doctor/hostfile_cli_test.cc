@@ -149,6 +149,8 @@ TEST_F(DoctorHostfileCli, WaitDnsSeesAHostAppear) {
   auto hostfile = write("hostfile", kHostfile);
   auto hosts = write("hosts", "10.1.0.10 job-worker-0.job.team.svc\n");
   std::thread later([&] {
+    // Not an ordering: a host that appears while wait-dns polls is what is
+    // tested, and the polls and resolved_after_s below prove it was missing.
     std::this_thread::sleep_for(std::chrono::milliseconds(500));
     write("hosts", "10.1.0.10 job-worker-0.job.team.svc\n10.1.0.11 job-worker-1.job.team.svc\n");
   });

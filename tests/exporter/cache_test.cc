@@ -5,8 +5,10 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <condition_variable>
 #include <filesystem>
 #include <fstream>
+#include <mutex>
 #include <string>
 #include <thread>
 
@@ -84,18 +86,37 @@ TEST_F(ExporterCache, DoctorRunsAtMostEveryDoctorInterval) {
 }
 
 TEST_F(ExporterCache, AVanishedRootKeepsTheLastText) {
+  // Counts the failed background readings, so the test waits for readings
+  // rather than for time.
+  std::mutex mu;
+  std::condition_variable cv;
+  int failed = 0;
+  auto failedReadings = [&](int n) {
+    std::unique_lock<std::mutex> lock(mu);
+    // A reading every 20 ms: 2 s is far more than ten times what n take.
+    return cv.wait_for(lock, 2s, [&] { return failed >= n; });
+  };
   ex::CacheOptions options;
   options.interval = 20ms;
+  options.after_reading = [&](const railkit::Status& outcome) {
+    if (outcome) return;
+    {
+      std::lock_guard<std::mutex> lock(mu);
+      ++failed;
+    }
+    cv.notify_all();
+  };
   auto cache = ex::MetricsCache::start(railkit::FileRoot(dir_), options);
   ASSERT_TRUE(cache.has_value());
   // Readings of a root that is gone fail, and a failed reading changes
-  // nothing: once any reading in flight at the rename is over, the text
-  // (duration line included) stays as it was, whole.
+  // nothing: once a reading has failed, any reading in flight at the rename
+  // is over, and the text (duration line included) stays as it was, whole,
+  // over the failed readings that follow.
   fs::path gone = dir_.string() + "-gone";
   fs::rename(dir_, gone);
-  std::this_thread::sleep_for(300ms);
+  ASSERT_TRUE(failedReadings(1)) << "no reading failed within 2 s of the rename";
   std::string settled = (*cache)->text();
-  std::this_thread::sleep_for(300ms);
+  ASSERT_TRUE(failedReadings(4)) << "no three more failed readings within 2 s";
   EXPECT_EQ((*cache)->text(), settled);
   EXPECT_NE(settled.find("railkit_exporter_read_errors_total "), std::string::npos) << settled;
   fs::rename(gone, dir_);

@@ -26,15 +26,29 @@ ROOT="$WORK/root"
 "$MAKE_FIXTURE" healthy-dgx-h100 "$ROOT" >/dev/null || fail "make_node_fixture"
 # Shared, explicitly: on a kernel with RDMA netlink that is the reason given.
 printf 'Y\n' >"$ROOT/sys/module/ib_core/parameters/netns_mode" || fail "write netns_mode"
+# A transmit counter to move between readings (below).
+XMIT="$ROOT/sys/class/infiniband/mlx5_0/ports/1/counters/port_xmit_data"
+mkdir -p "${XMIT%/*}" && printf '7000\n' >"$XMIT" || fail "write $XMIT"
 
 "$RK" exporter --pods --root "$ROOT" --listen 127.0.0.1:0 --interval 1 >"$WORK/out.log" 2>"$WORK/err.log" &
 PID=$!
 URL=$(wait_for_exporter "$WORK/out.log" "$PID" 300) ||
   fail "exporter --pods exited before listening or did not report its address within 30 s"
 
-# At least three more readings (--interval 1) before counting the lines.
-sleep 3.5
-curl -fsS --max-time 5 "$URL/metrics" >"$WORK/metrics.txt" || fail "curl $URL/metrics"
+# At least three more readings (--interval 1) before counting the lines, each
+# seen: a new transmit counter in the tree shows in /metrics only once a
+# reading has taken it (its unit is 4 bytes). A reading is due every second:
+# each gets ten.
+for words in 7001 7002 7003; do
+  printf '%s\n' "$words" >"$XMIT" || fail "write $XMIT"
+  want="railkit_rdma_port_transmitted_bytes_total{device=\"mlx5_0\",port=\"1\"} $((words * 4))"
+  for ((t = 0; t < 100; t++)); do
+    curl -fsS --max-time 5 "$URL/metrics" >"$WORK/metrics.txt" || fail "curl $URL/metrics"
+    grep -qxF -- "$want" "$WORK/metrics.txt" && break
+    sleep 0.1
+  done
+  grep -qxF -- "$want" "$WORK/metrics.txt" || fail "no reading took port_xmit_data $words within 10 s"
+done
 expect() { grep -qxF -- "$1" "$WORK/metrics.txt" || fail "missing line: $1"; }
 expect 'railkit_rdma_port_up{device="mlx5_0",port="1"} 1'
 expect 'railkit_gpu_nic_distance{gpu="gpu0",device="mlx5_0"} 0'

@@ -9,6 +9,7 @@
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <poll.h>
+#include <sys/ioctl.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
 #include <unistd.h>
@@ -310,7 +311,7 @@ TEST_F(ExporterServer, RequestsInPiecesAndPipelined) {
   ::setsockopt(fd.get(), IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));  // one segment per byte
   for (char c : kGetMetrics) {
     ASSERT_TRUE(sendAll(fd.get(), std::string(1, c)));
-    std::this_thread::sleep_for(1ms);
+    std::this_thread::sleep_for(1ms);  // not an ordering: a request in pieces is what is tested
   }
   std::string pending;
   auto r = readResponse(fd.get(), pending);
@@ -437,7 +438,7 @@ TEST_F(ExporterServer, AClientThatNeverFinishesItsHeadIsDropped) {
   ASSERT_TRUE(sendAll(kept.get(), kGetMetrics));
   std::string pending;
   ASSERT_TRUE(readResponse(kept.get(), pending));
-  std::this_thread::sleep_for(600ms);
+  std::this_thread::sleep_for(600ms);  // not an ordering: past the request deadline, within the idle one
   EXPECT_TRUE(stillOpen(kept.get()));
 }
 
@@ -468,10 +469,13 @@ TEST_F(ExporterServer, AtTheCapTheOldestWaitingConnectionMakesRoom) {
   ASSERT_TRUE(readResponse(idle.get(), pending));
   std::vector<UniqueFd> half;
   for (int i = 0; i < 3; ++i) {
-    std::this_thread::sleep_for(20ms);  // a distinct wait start each
+    // Not an ordering (the listener's queue keeps the order): a distinct
+    // wait start each, so "oldest" names one connection.
+    std::this_thread::sleep_for(20ms);
     half.push_back(connectTo(port));
     ASSERT_TRUE(sendAll(half.back().get(), "GET /metrics HTTP/1.1\r\n"));
   }
+  // Not an ordering: the time a wrongful eviction would take to show.
   std::this_thread::sleep_for(50ms);
   for (auto& h : half) EXPECT_TRUE(stillOpen(h.get()));
 
@@ -517,11 +521,19 @@ TEST_F(ExporterServer, AWriterIsNeverEvictedAndItsResponsesComplete) {
   std::string thousand;
   for (int i = 0; i < 1000; ++i) thousand += kGetMetrics;
   ASSERT_TRUE(sendAll(writer.get(), thousand));
-  std::this_thread::sleep_for(200ms);  // it writes until the socket is full
+  // Once the first bytes of a response have arrived the server is writing to
+  // `writer`, and stays so: it reads none. Due within milliseconds; 2 s is
+  // more than ten times that on a loaded machine.
+  auto first_bytes = Clock::now() + 2s;
+  int queued = 0;
+  while (::ioctl(writer.get(), FIONREAD, &queued) == 0 && queued == 0 && Clock::now() < first_bytes)
+    std::this_thread::sleep_for(1ms);
+  ASSERT_GT(queued, 0) << "no response bytes for the writer within 2 s";
 
+  // No wait after `half`: the listener's queue hands it to the server before
+  // the newcomer, whose arrival finds it among the connections.
   UniqueFd half = connectTo(port);
   ASSERT_TRUE(sendAll(half.get(), "GET /metrics HTTP/1.1\r\n"));
-  std::this_thread::sleep_for(50ms);
   // At the cap with a writer and a half-read connection: the newcomer
   // takes the half-read one's place.
   UniqueFd newcomer = connectTo(port);

@@ -218,6 +218,8 @@ TEST(K8sRenderSpiderpool, NodePrepHasTheChartValuesAndTheRailRouting) {
     const std::string& values = files["spiderpool-values.yaml"];
     EXPECT_NE(values.find("rdmaSharedDevicePlugin:\n    install: true"), std::string::npos) << values;
     EXPECT_NE(values.find("enabledRdmaMetric: true"), std::string::npos) << values;
+    // Macvlan's shared RDMA keeps ib_core in shared mode (seed 003): no exclusive-mode file.
+    EXPECT_FALSE(files.count("ib_core-netns-exclusive.conf")) << plan;
     const std::string& script = files["spiderpool-rail-routes.sh"];
     EXPECT_NE(script.find("rail ens1f0np0 100 172.17.0.0/24\n"), std::string::npos) << script;
     EXPECT_NE(script.find("rail ens8f0np0 107 172.17.7.0/24\n"), std::string::npos) << script;

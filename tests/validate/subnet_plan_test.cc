@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "validate/consistency.h"
+#include "validate/inventories.h"
 
 namespace railkit::validate {
 namespace {
@@ -87,6 +88,23 @@ TEST(SubnetPlan, AddressInAnotherRailsRangeIsNamed) {
   EXPECT_EQ(plans.outliers[0].majority_value, "shared subnet 172.17.2.0/24");
 }
 
+// 4 nodes use half of each rail's /24; node4's rail-2 address comes from
+// the free half of rail 1's: it overlaps no rail-1 block, but without it
+// rail 2's blocks stay clear of rail 1's.
+TEST(SubnetPlan, AddressInAnotherRailsFreeBlocksIsNamed) {
+  auto nodes = nodesWith(
+      4, 2, [](int i, int r) { return i == 3 && r == 2 ? "172.17.0.130/27" : exclusiveAddress(i, r); });
+  SubnetPlans plans = findSubnetPlans(nodes);
+  ASSERT_EQ(plans.outliers.size(), 1u);
+  EXPECT_EQ(plans.outliers[0].host, "node4");
+  EXPECT_EQ(plans.outliers[0].attribute, "net2 IPv4 address");
+  EXPECT_EQ(plans.outliers[0].value, "172.17.0.130/27 (outside net2's plan)");
+  EXPECT_EQ(plans.rails[1].range, "172.17.1.0/25");
+  EXPECT_EQ(plans.rails[0].range, "172.17.0.0/25");
+  // The same blocks on their own rails: nothing to name.
+  EXPECT_TRUE(findSubnetPlans(nodesWith(4, 2, exclusiveAddress)).outliers.empty());
+}
+
 TEST(SubnetPlan, AddressOutsideEveryPlanIsOutsideItsRailsPlan) {
   auto nodes = nodesWith(
       4, 1, [](int i, int) { return i == 3 ? "10.9.9.9/24" : "172.17.1." + std::to_string(10 + i) + "/24"; });
@@ -122,6 +140,34 @@ TEST(SubnetPlan, TooFewNodesToTell) {
   EXPECT_TRUE(two.outliers.empty());
   // No addresses (a --root capture): no rail, nothing said.
   EXPECT_TRUE(findSubnetPlans(nodesWith(3, 2, [](int, int) { return std::string(); })).rails.empty());
+}
+
+// A --root snapshot of a live node carries its addresses in railkit/live.json
+// (snapshot.cc writes them): read back as validate --root reads a tree, the
+// rails' addresses reach the plan, and an IPv6 address first is passed over.
+// (The scratch trees are removed by consistency_test.cc's environment.)
+TEST(SubnetPlan, SnapshotLiveJsonCarriesTheRailAddresses) {
+  std::vector<NodeAttributes> nodes;
+  for (int i = 0; i < 3; ++i) {
+    auto node = testing::NodeBuilder::healthyRoce();
+    nlohmann::json addresses = {{"eth0", {"10.244.1." + std::to_string(7 + i) + "/24"}}};
+    for (int r = 1; r <= 2; ++r)
+      addresses["ens" + std::to_string(r - 1) + "f0np0"] = {"fe80::" + std::to_string(r) + "/64",
+                                                            exclusiveAddress(i, r)};
+    node.setLiveJson(nlohmann::json{{"addresses", addresses}}.dump());
+    nodes.push_back({"node" + std::to_string(i + 1),
+                     nodeAttributes(testing::inventoryOf(node, "plan-node" + std::to_string(i)))});
+  }
+  SubnetPlans plans = findSubnetPlans(nodes);
+  ASSERT_EQ(plans.rails.size(), 2u);
+  EXPECT_EQ(formatSubnetPlans(plans.rails)[0],
+            "ens0f0np0: exclusive /27 blocks within 172.17.0.0/25 (3 nodes)");
+  EXPECT_EQ(formatSubnetPlans(plans.rails)[1],
+            "ens1f0np0: exclusive /27 blocks within 172.17.1.0/25 (3 nodes)");
+  EXPECT_TRUE(plans.outliers.empty());
+  // Without live.json (a tree that is not a snapshot of a live node): no address, no plan.
+  auto bare = nodeAttributes(testing::inventoryOf(testing::NodeBuilder::healthyRoce(), "plan-bare"));
+  EXPECT_TRUE(findSubnetPlans({{"node1", bare}, {"node2", bare}}).rails.empty());
 }
 
 TEST(SubnetPlan, JsonForm) {

@@ -83,7 +83,13 @@ if [[ $mode == fault ]]; then
     sleep 0.1
   done
   grep -q "phase 3/4" "$RK_WORK/out1" || { cat "$RK_WORK/out1"; echo "FAIL: rank 0 never reached phase 3" >&2; exit 1; }
-  sleep 0.5
+  # ... and once the pairs move data on node3's net1 (its 64 MiB messages;
+  # the phase starts with the connections): 15 s is more than ten times it.
+  for ((t = 0; t < 150; t++)); do
+    (($(rk_iface_bytes 3 net1) > 16000000)) && break
+    sleep 0.1
+  done
+  (($(rk_iface_bytes 3 net1) > 16000000)) || { cat "$RK_WORK/out1"; echo "FAIL: no pairs data on node3's net1" >&2; exit 1; }
   kill -KILL $(ip netns pids "$(rk_node 3)") 2>/dev/null || true
 fi
 

@@ -146,19 +146,14 @@ std::string indexedMpiScript(const Profile& profile, const PodNetwork& net, cons
   return indexedMpiScript(profile, net, RankHosts{"", before + "$i" + after, before + "0" + after}, forward);
 }
 
-std::string indexedMpiScript(const Profile& profile, const PodNetwork& net, const RankHosts& hosts,
-                             const std::vector<std::string>& forward) {
-  const std::string& master = hosts.master;
-  const std::string& host = hosts.host;
+namespace {
+
+// Rank 0's part: the hostfile, wait-dns, mpirun, then telling each peer the
+// run is over.
+std::string rankZeroRun(const Profile& profile, const PodNetwork& net, const std::string& host,
+                        const std::string& exports) {
   std::string ranks = std::to_string(profile.nodes * profile.gpus_per_node);
-  std::string port = std::to_string(net.ssh_port);
-  // ssh starts the ranks with a bare environment: the pod's variables go with -x.
-  std::string exports = "-x PATH";
-  if (std::find(forward.begin(), forward.end(), "LD_LIBRARY_PATH") == forward.end())
-    exports += " -x LD_LIBRARY_PATH";
-  for (const std::string& name : forward) exports += " -x " + name;
-  return envPrelude(net) + sshdStartLines(net) + hosts.setup +
-         "if [ \"${RANK:-${PET_NODE_RANK:-}}\" = 0 ]; then\n"
+  return "if [ \"${RANK:-${PET_NODE_RANK:-}}\" = 0 ]; then\n"
          "  hostfile=/tmp/railkit-hostfile\n"
          "  : >\"$hostfile\"\n"
          "  i=0\n"
@@ -197,9 +192,12 @@ std::string indexedMpiScript(const Profile& profile, const PodNetwork& net, cons
          "  done\n"
          "  kill \"$sshd_pid\"\n"
          "  exit \"$status\"\n"
-         "fi\n"
-         "# The other ranks serve sshd until rank 0 says the run is over (" +
-         kRunOverMarker +
+         "fi\n";
+}
+
+// The other ranks' part: sshd until rank 0 says the run is over, or is gone.
+std::string peersServeUntilOver(const std::string& master, const std::string& port) {
+  return std::string("# The other ranks serve sshd until rank 0 says the run is over (") + kRunOverMarker +
          ",\n"
          "# written over ssh: a plain Indexed Job has no success policy to end them).\n"
          "# Should rank 0 vanish without saying so, they end once its sshd, seen\n"
@@ -231,6 +229,22 @@ std::string indexedMpiScript(const Profile& profile, const PodNetwork& net, cons
          "done\n"
          "kill \"$sshd_pid\"\n"
          "exit 0\n";
+}
+
+}  // namespace
+
+std::string indexedMpiScript(const Profile& profile, const PodNetwork& net, const RankHosts& hosts,
+                             const std::vector<std::string>& forward) {
+  const std::string& master = hosts.master;
+  const std::string& host = hosts.host;
+  std::string port = std::to_string(net.ssh_port);
+  // ssh starts the ranks with a bare environment: the pod's variables go with -x.
+  std::string exports = "-x PATH";
+  if (std::find(forward.begin(), forward.end(), "LD_LIBRARY_PATH") == forward.end())
+    exports += " -x LD_LIBRARY_PATH";
+  for (const std::string& name : forward) exports += " -x " + name;
+  return envPrelude(net) + sshdStartLines(net) + hosts.setup + rankZeroRun(profile, net, host, exports) +
+         peersServeUntilOver(master, port);
 }
 
 std::string indexedPerftestScript(const Profile& profile, const PodNetwork& net, const std::string& server) {

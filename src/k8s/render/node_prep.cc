@@ -112,7 +112,11 @@ std::vector<std::pair<std::string, std::string>> renderNodePrep(const Profile& p
       "# Without tolerations the driver and device-plugin pods never land on tainted GPU nodes,\n"
       "# and the RDMA resources are never advertised.\n"
       "spec:\n  tolerations:\n  - key: nvidia.com/gpu\n    operator: Exists\n    effect: NoSchedule\n");
-  files.emplace_back("ib_core-netns-exclusive.conf", netnsModeFile(profile));
+  // Spiderpool's Macvlan solution shares the node's RDMA devices with every pod: its guide (seed 003,
+  // "Shared RDMA solution (Macvlan): keep shared mode") leaves ib_core in shared mode, and exclusive
+  // mode would hide the devices from the pods.
+  if (!(profile.cni == "spiderpool" && profile.mode == "rdma-shared"))
+    files.emplace_back("ib_core-netns-exclusive.conf", netnsModeFile(profile));
   addSpiderpoolNodePrep(profile, files);
   return files;
 }

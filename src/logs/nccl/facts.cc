@@ -202,6 +202,129 @@ bool recordNetLine(AnalyzerState& s, const NcclLine& line, uint64_t ln) {
   return false;
 }
 
+// "Channel 00/0 : 0[0] -> 1[1] via P2P/IPC", "Ring 00 : 0 -> 1 via ...":
+// the transport of one channel connection.
+bool recordChannelLine(AnalyzerState& s, const NcclLine& line, uint64_t ln, uint64_t hash) {
+  size_t via = findIn(line.body, " via ");
+  if (via != std::string_view::npos) {
+    recordChannel(s, line, ln, via);
+    s.ranks.channelLine(line, hash, ln, via);
+  }
+  return true;
+}
+
+// "Connected all rings/trees", with GPU Direct RDMA's state since NCCL 2.19.
+bool recordConnectedAll(AnalyzerState& s, const NcclLine& line, uint64_t ln, uint64_t hash) {
+  s.ranks.connectedLine(line, hash, ln);
+  if (has(line.body, "GDR 0"))
+    s.sig_gdr0.add(s.file, ln, line.text);
+  else if (has(line.body, "GDR 1"))
+    s.gdr_enabled_said = true;
+  return true;
+}
+
+// "comm 0x... rank 0 nranks 16 cudaDev 0 nvmlDev 0 busId ... - Init COMPLETE",
+// "ncclCommInitRank comm ... nRanks 16 nNodes 2 localRanks 8": the job's shape.
+bool recordCommLine(AnalyzerState& s, const NcclLine& line, uint64_t ln, uint64_t hash) {
+  std::string_view b = line.body;
+  s.ranks.commLine(line, hash, ln);
+  if (auto r = numberAfter(b, " rank ")) s.addRank(*r);
+  auto n = numberAfter(b, " nranks ");
+  if (!n) n = numberAfter(b, " nRanks ");
+  if (n) s.nranks = std::max(s.nranks, *n);
+  if (auto k = numberAfter(b, " nNodes ")) s.nnodes = std::max(s.nnodes, *k);
+  if (auto l = numberAfter(b, " localRanks ")) s.local_ranks = std::max(s.local_ranks, *l);
+  return true;
+}
+
+// "Bootstrap : Using eth0:10.0.0.1<0>": the out-of-band interface, and the
+// host's address on it.
+bool recordBootstrapLine(AnalyzerState& s, const NcclLine& line) {
+  std::string_view b = line.body;
+  size_t using_at = findIn(b, "Using ");
+  if (using_at != std::string_view::npos) {
+    addInterfaceList(b.substr(using_at + 6), s.bootstrap);
+    // Each host bootstraps from its own address: two hosts with one
+    // hostname (containers, copied images) still differ here.
+    if (!line.host.empty() && !s.bootstrap.values().empty()) {
+      std::string_view iface = trimView(b.substr(using_at + 6));
+      if (!iface.empty() && iface.front() == '[')
+        iface.remove_prefix(std::min(iface.find(']') + 1, iface.size()));
+      size_t colon = iface.find(':'), end = iface.find_first_of("< ");
+      if (colon != std::string_view::npos && colon < end)
+        s.bootstrap_ips.add(iface.substr(colon + 1, end - colon - 1));
+    }
+  }
+  return !has(b, "no socket") && !has(b, "failed");
+}
+
+// INFO lines that start with 'N': the version, the network module, NCCL_*
+// settings echoed back.
+bool recordNLine(AnalyzerState& s, const NcclLine& line, uint64_t ln, uint64_t hash) {
+  std::string_view b = line.body;
+  if (startsWith(b, "NVLS multicast support is not available")) return true;  // known, read by no fact
+  if (startsWith(b, "NCCL version")) {
+    recordVersion(s, b, ln);
+    return true;
+  }
+  if (startsWith(b, "NET/")) {
+    s.ranks.netLine(line, hash, ln);
+    return recordNetLine(s, line, ln);
+  }
+  // NCCL 2.2-2.3: "NET : Using interface ib0:10.0.0.1<0>" (the socket/bootstrap interface).
+  if (startsWith(b, "NET : Using interface ")) {
+    addInterfaceList(b.substr(22), s.bootstrap);
+    return true;
+  }
+  if (startsWith(b, "NET : Using internal Network ")) {
+    recordNetwork(s, line, ln, b.substr(29));
+    return true;
+  }
+  if (startsWith(b, "NCCL_")) {
+    if (startsWith(b, "NCCL_IB_DISABLE") && has(b, "to 1")) s.sig_socket_cause.add(s.file, ln, line.text);
+    return has(b, "set by environment") || has(b, " set to ");
+  }
+  return false;
+}
+
+// "Using network IB": the network module every connection goes through.
+bool recordUsingLine(AnalyzerState& s, const NcclLine& line, uint64_t ln, uint64_t hash) {
+  std::string_view b = line.body;
+  if (startsWith(b, "Using network ")) {
+    s.ranks.networkLine(line, hash, ln, trimView(b.substr(14)));
+    recordNetwork(s, line, ln, b.substr(14));
+    return true;
+  }
+  if (startsWith(b, "Using internal Network ")) {  // NCCL 2.2-2.3
+    recordNetwork(s, line, ln, b.substr(23));
+    return true;
+  }
+  return startsWith(b, "Using non-device");
+}
+
+// "transport/net.cc:1008 -> 6": the NCCL result a failure unwinds with.
+// False when the line is no such trace.
+bool recordErrorTrace(AnalyzerState& s, const NcclLine& line, uint64_t ln) {
+  std::string_view b = line.body;
+  size_t arrow = findIn(b, " -> ");
+  if (arrow == std::string_view::npos || arrow == 0 || !isDigit(b[arrow - 1])) return false;
+  if (auto code = numberAfter(b.substr(arrow), "-> "); code && *code > 0 && *code < 100) {
+    s.last_error_code = static_cast<int>(*code);
+    // The frame names the transport the failure went through.
+    if (has(b, "net_socket.c")) s.socket_traced = true;
+    if (has(b, "net_ib.c")) s.ib_mentioned = true;
+    // Reaching init or the group launcher ("[Async thread]", NCCL 2.2's
+    // "[bthread]"): the NCCL call itself failed. 7 is ncclInProgress, no failure.
+    bool top = startsWith(b, "init.c") || startsWith(b, "group.c") || has(b, "/init.c") ||
+               has(b, "/group.c") || has(b, "thread]");
+    if (*code != 7 && top) {
+      s.init_failed = true;
+      s.sig_error_trace.add(s.file, ln, line.text);
+    }
+  }
+  return true;
+}
+
 }  // namespace
 
 bool recordCommonFacts(AnalyzerState& s, const NcclLine& line, uint64_t ln) {
@@ -213,71 +336,24 @@ bool recordInfoFacts(AnalyzerState& s, const NcclLine& line, uint64_t ln, uint64
   if (b.empty()) return true;
   switch (b.front()) {
     case 'C':
-      if (startsWith(b, "Channel ")) {
-        size_t via = findIn(b, " via ");
-        if (via != std::string_view::npos) {
-          recordChannel(s, line, ln, via);
-          s.ranks.channelLine(line, hash, ln, via);
-        }
-        return true;
-      }
-      if (startsWith(b, "Connected all")) {
-        s.ranks.connectedLine(line, hash, ln);
-        if (has(b, "GDR 0"))
-          s.sig_gdr0.add(s.file, ln, line.text);
-        else if (has(b, "GDR 1"))
-          s.gdr_enabled_said = true;
-        return true;
-      }
+      if (startsWith(b, "Channel ")) return recordChannelLine(s, line, ln, hash);
+      if (startsWith(b, "Connected all")) return recordConnectedAll(s, line, ln, hash);
       return startsWith(b, "CC ") || startsWith(b, "Check P2P") || startsWith(b, "Comm config") ||
              startsWith(b, "Could not get speed");
     case 'R':
-      if (startsWith(b, "Ring ")) {
-        size_t via = findIn(b, " via ");
-        if (via != std::string_view::npos) {
-          recordChannel(s, line, ln, via);
-          s.ranks.channelLine(line, hash, ln, via);
-        }
-        return true;
-      }
+      if (startsWith(b, "Ring ")) return recordChannelLine(s, line, ln, hash);
       return startsWith(b, "RAS ");
     case 'c':
     case 'n':
-      if (startsWith(b, "comm ") || startsWith(b, "ncclCommInitRank") || startsWith(b, "ncclCommSplit")) {
-        s.ranks.commLine(line, hash, ln);
-        if (auto r = numberAfter(b, " rank ")) s.addRank(*r);
-        auto n = numberAfter(b, " nranks ");
-        if (!n) n = numberAfter(b, " nRanks ");
-        if (n) s.nranks = std::max(s.nranks, *n);
-        if (auto k = numberAfter(b, " nNodes ")) s.nnodes = std::max(s.nnodes, *k);
-        if (auto l = numberAfter(b, " localRanks ")) s.local_ranks = std::max(s.local_ranks, *l);
-        return true;
-      }
+      if (startsWith(b, "comm ") || startsWith(b, "ncclCommInitRank") || startsWith(b, "ncclCommSplit"))
+        return recordCommLine(s, line, ln, hash);
       if (startsWith(b, "cudaDriverVersion")) {
         std::string_view v = trimView(b.substr(17));
         if (!v.empty()) s.cuda_driver.add(v.substr(0, v.find(' ')));
         return true;
       }
       break;  // "channel.cc:123 -> 2", "net.cc:...": traces, below
-    case 'B':
-      if (startsWith(b, "Bootstrap")) {
-        size_t using_at = findIn(b, "Using ");
-        if (using_at != std::string_view::npos) {
-          addInterfaceList(b.substr(using_at + 6), s.bootstrap);
-          // Each host bootstraps from its own address: two hosts with one
-          // hostname (containers, copied images) still differ here.
-          if (!line.host.empty() && !s.bootstrap.values().empty()) {
-            std::string_view iface = trimView(b.substr(using_at + 6));
-            if (!iface.empty() && iface.front() == '[')
-              iface.remove_prefix(std::min(iface.find(']') + 1, iface.size()));
-            size_t colon = iface.find(':'), end = iface.find_first_of("< ");
-            if (colon != std::string_view::npos && colon < end)
-              s.bootstrap_ips.add(iface.substr(colon + 1, end - colon - 1));
-          }
-        }
-        return !has(b, "no socket") && !has(b, "failed");
-      }
-      return false;
+    case 'B': return startsWith(b, "Bootstrap") && recordBootstrapLine(s, line);
     case 'r':
       // NCCL 2.3: "rank 0 nranks 8".
       if (startsWith(b, "rank ")) {
@@ -289,50 +365,18 @@ bool recordInfoFacts(AnalyzerState& s, const NcclLine& line, uint64_t ln, uint64
       return false;
     // Three messages of healthy runs that no fact reads (every other INFO
     // message in ../shared/data's logs is known above or below): NCCL
-    // probing rdma-core's optional symbols, a node without NVLink SHARP,
-    // and the heading of the tuner's table. Known, they skip the finding
-    // rules, which every rank's copy of an unknown line goes through.
+    // probing rdma-core's optional symbols, a node without NVLink SHARP
+    // (recordNLine), and the heading of the tuner's table. Known, they skip
+    // the finding rules, which every rank's copy of an unknown line goes
+    // through.
     case 'd':
       if (startsWith(b, "dlvsym failed on ")) return true;
       break;  // "dev.cc:12 -> 3": a trace, below
     case 'E':
       if (startsWith(b, "Enabled NCCL Func/Proto/Algo Matrix")) return true;
       break;
-    case 'N':
-      if (startsWith(b, "NVLS multicast support is not available")) return true;
-      if (startsWith(b, "NCCL version")) {
-        recordVersion(s, b, ln);
-        return true;
-      }
-      if (startsWith(b, "NET/")) {
-        s.ranks.netLine(line, hash, ln);
-        return recordNetLine(s, line, ln);
-      }
-      // NCCL 2.2-2.3: "NET : Using interface ib0:10.0.0.1<0>" (the socket/bootstrap interface).
-      if (startsWith(b, "NET : Using interface ")) {
-        addInterfaceList(b.substr(22), s.bootstrap);
-        return true;
-      }
-      if (startsWith(b, "NET : Using internal Network ")) {
-        recordNetwork(s, line, ln, b.substr(29));
-        return true;
-      }
-      if (startsWith(b, "NCCL_")) {
-        if (startsWith(b, "NCCL_IB_DISABLE") && has(b, "to 1")) s.sig_socket_cause.add(s.file, ln, line.text);
-        return has(b, "set by environment") || has(b, " set to ");
-      }
-      return false;
-    case 'U':
-      if (startsWith(b, "Using network ")) {
-        s.ranks.networkLine(line, hash, ln, trimView(b.substr(14)));
-        recordNetwork(s, line, ln, b.substr(14));
-        return true;
-      }
-      if (startsWith(b, "Using internal Network ")) {  // NCCL 2.2-2.3
-        recordNetwork(s, line, ln, b.substr(23));
-        return true;
-      }
-      return startsWith(b, "Using non-device");
+    case 'N': return recordNLine(s, line, ln, hash);
+    case 'U': return recordUsingLine(s, line, ln, hash);
     case 'P':
       if (startsWith(b, "P2P plugin ")) {
         recordPlugin(s, line, ln, trimView(b.substr(11)));
@@ -359,26 +403,7 @@ bool recordInfoFacts(AnalyzerState& s, const NcclLine& line, uint64_t ln, uint64
     default: break;
   }
   if (isDigit(b.front())) return has(b, " channels");
-  // "transport/net.cc:1008 -> 6": the NCCL result a failure unwinds with.
-  size_t arrow = findIn(b, " -> ");
-  if (arrow != std::string_view::npos && arrow > 0 && isDigit(b[arrow - 1])) {
-    if (auto code = numberAfter(b.substr(arrow), "-> "); code && *code > 0 && *code < 100) {
-      s.last_error_code = static_cast<int>(*code);
-      // The frame names the transport the failure went through.
-      if (has(b, "net_socket.c")) s.socket_traced = true;
-      if (has(b, "net_ib.c")) s.ib_mentioned = true;
-      // Reaching init or the group launcher ("[Async thread]", NCCL 2.2's
-      // "[bthread]"): the NCCL call itself failed. 7 is ncclInProgress, no failure.
-      bool top = startsWith(b, "init.c") || startsWith(b, "group.c") || has(b, "/init.c") ||
-                 has(b, "/group.c") || has(b, "thread]");
-      if (*code != 7 && top) {
-        s.init_failed = true;
-        s.sig_error_trace.add(s.file, ln, line.text);
-      }
-    }
-    return true;
-  }
-  return false;
+  return recordErrorTrace(s, line, ln);
 }
 
 }  // namespace railkit::logs::nccl

@@ -25,3 +25,6 @@ set_tests_properties(bench_netns_fault_foreign_client PROPERTIES
 railkit_add_gtest(bench_tcp_unit_tests
   SOURCES ${rk_fault_dir}/../tcp_transport_test.cc
   LIBS railkit_bench)
+foreach(test bench_netns_fault_tcp_kill_3 bench_netns_fault_tcp_linkdown_3 bench_netns_fault_missing_peer_three)
+  railkit_plain_pass_only(${test} "a third rank repeats the two-rank fault path that runs under the sanitizers")
+endforeach()

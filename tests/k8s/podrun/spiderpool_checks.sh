@@ -25,10 +25,18 @@ s = socket.socket(); s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
 s.bind((sys.argv[1], int(sys.argv[2]))); s.listen(1); s.settimeout(5)
 c, peer = s.accept(); c.sendall(peer[0].encode()); c.close()' "$4" "$port" &
   local server=$!
-  sleep 0.3
+  # The client dials until the server listens (refused before), within 3 s.
   seen=$(ip netns exec "$(rk_node "$1")" python3 -c '
-import socket, sys
-s = socket.create_connection((sys.argv[1], int(sys.argv[2])), timeout=3, source_address=(sys.argv[3], 0))
+import socket, sys, time
+end = time.monotonic() + 3
+while True:
+    try:
+        s = socket.create_connection((sys.argv[1], int(sys.argv[2])), timeout=3, source_address=(sys.argv[3], 0))
+        break
+    except ConnectionRefusedError:
+        if time.monotonic() > end:
+            raise
+        time.sleep(0.02)
 print(s.recv(64).decode())' "$4" "$port" "$2" 2>&1)
   wait "$server"
   [[ $seen == "$2" ]] || fail "node $1 ($2) -> node $3 ($4): $seen"
