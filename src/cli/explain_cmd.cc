@@ -1,8 +1,9 @@
 // railkit explain RULE: why a finding id matters and how to fix it. An id
-// names a problem, not a detector, so explain covers every detector of it:
-// the doctor rule's full text first, then the other commands that report it
-// (lint in manifests, logs in NCCL logs and test outputs). validate's own
-// ids (the node counts of phase 1) come from validate's table.
+// names a problem, not a detector, and is declared once: an id several
+// commands raise (core/shared_rules.h) is the same RuleInfo in each table,
+// whose explanation says what each detector checks, so it is printed once
+// followed by the commands that report it. validate's own ids (the node
+// counts of phase 1) come from validate's table.
 #include <fmt/core.h>
 
 #include <memory>
@@ -33,7 +34,7 @@ struct Known {
   const RuleInfo* validate;
 };
 
-// --json: {"id", "reported_by": [{"command", "severity", "title", "explain"}]},
+// --json: {"id", "reported_by": [{"command", "severity", "title", "explain", "fix"}]},
 // one entry per command that reports the id, doctor first.
 nlohmann::json explainDocument(const std::string& id, const Known& k) {
   nlohmann::json by = nlohmann::json::array();
@@ -43,13 +44,15 @@ nlohmann::json explainDocument(const std::string& id, const Known& k) {
     by.push_back({{"command", command},
                   {"severity", severityName(info->severity)},
                   {"title", info->title},
-                  {"explain", info->explain}});
+                  {"explain", info->explain},
+                  {"fix", info->fix}});
   }
   return {{"id", id}, {"reported_by", by}};
 }
 
 void printHead(const std::string& id, const RuleInfo& info, const char* suffix = "") {
-  fmt::print("{} ({}{})\n{}\n\n{}\n", id, severityName(info.severity), suffix, info.title, info.explain);
+  fmt::print("{} ({}{})\n{}\n\n{}\n{}\n", id, severityName(info.severity), suffix, info.title, info.explain,
+             info.fix);
 }
 
 void printExplanation(const std::string& id, const Known& k) {
@@ -62,7 +65,9 @@ void printExplanation(const std::string& id, const Known& k) {
   if (k.doctor != nullptr) {
     printHead(id, *k.doctor);
     if (k.lint != nullptr)
-      fmt::print("\n`railkit lint` also reports {} in manifests: {}.\n", id, k.lint->title);
+      fmt::print(
+          "\nReported by `railkit doctor` in the running process and by `railkit lint` in manifests;\n"
+          "what each of them checks is said above.\n");
     if (k.logs != nullptr) fmt::print("\n`railkit logs` also reports {} in logs: {}.\n", id, k.logs->title);
     return;
   }

@@ -1,6 +1,9 @@
 #include "core/finding.h"
 
+#include <algorithm>
 #include <nlohmann/json.hpp>
+
+#include "core/rule_info.h"
 
 namespace railkit {
 
@@ -41,6 +44,20 @@ bool hasErrors(const std::vector<Finding>& findings) {
     if (f.severity == Severity::kError) return true;
   }
   return false;
+}
+
+Finding findingOf(const RuleInfo& rule) {
+  Finding f;
+  f.id = rule.id;
+  f.severity = rule.severity;
+  return f;
+}
+
+Finding findingOf(const RuleInfo& rule, Severity lowered) {
+  Finding f = findingOf(rule);
+  // Severity orders error < warning < info: the larger is the less serious.
+  f.severity = std::max(lowered, rule.severity);
+  return f;
 }
 
 }  // namespace railkit

@@ -6,11 +6,6 @@
 
 namespace railkit::doctor {
 
-// Defined in rules/<id>.cc.
-#define RAILKIT_DOCTOR_RULE(name) extern const Rule name;
-#include "doctor/rules/list.inc"
-#undef RAILKIT_DOCTOR_RULE
-
 const std::vector<Rule>& allRules() {
   static const std::vector<Rule> kRules = {
 #define RAILKIT_DOCTOR_RULE(name) name,

@@ -1,6 +1,8 @@
 #pragma once
 // A doctor rule: one problem that keeps RDMA, NCCL or MPI from working on a
-// node or pod. Each rule is one file in rules/ and one line in rules/list.inc.
+// node or pod. Each rule is one file in rules/ (its Rule: the RuleInfo and the
+// check) and one line in rules/list.inc; its findings take the id and
+// severity from the Rule (makeFinding in rules/helpers.h).
 // A rule reads only the DoctorInput (the inventory plus optional extras such
 // as a resolved hostfile) and returns findings; it never touches the machine,
 // so every rule is testable from hand-built inventories.
@@ -33,10 +35,16 @@ struct DoctorInput {
   const HostfileCheck* hostfile = nullptr;  // null without --hostfile
 };
 
-// A rule file defines {{id, severity, title, explain}, check}.
+// A rule file defines {{id, severity, title, explain, fix}, check}, or
+// {shared_rules::kX, check} for an id other commands raise too.
 struct Rule : RuleInfo {
   std::vector<Finding> (*check)(const DoctorInput& input);
 };
+
+// Every rule, by name, for its own check and for rules that name another.
+#define RAILKIT_DOCTOR_RULE(name) extern const Rule name;
+#include "doctor/rules/list.inc"
+#undef RAILKIT_DOCTOR_RULE
 
 // Every rule, sorted by id.
 const std::vector<Rule>& allRules();

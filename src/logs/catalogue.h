@@ -1,9 +1,10 @@
 #pragma once
 // Every finding id `railkit logs` can report, with its severity, a title and
-// an explanation (why it matters and how to fix it), for `railkit explain`
-// and the docs. The NCCL rules' ids come from their table (nccl/all_rules.cc);
-// the ids raised elsewhere (job-wide findings, nccl-tests tables, perftest,
-// grades) are listed here too. A test keeps this list and the emitters in step.
+// an explanation (why it matters and how to fix it), for `railkit explain`,
+// `logs --list-rules` and the docs, sorted by id. Each is declared next to
+// what raises it: the NCCL rules in nccl/rules/ (the job-wide findings of
+// nccl_job.cc reuse theirs), the nccl-tests, perftest and grade findings in
+// output_findings.cc.
 
 #include <string_view>
 #include <vector>

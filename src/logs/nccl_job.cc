@@ -87,8 +87,8 @@ void noteInput(JobAcross& a, const NcclJobInput& in) {
   const NcclLogFacts& f = *in.facts;
   const std::vector<Finding>& own = *in.findings;
   a.files_with_nccl.insert(input->file());
-  a.any_file_mismatch |= hasId(own, "nccl-version-mismatch");
-  a.any_file_socket |= hasId(own, "nccl-net-socket");
+  a.any_file_mismatch |= hasId(own, nccl::kNcclVersionMismatch.id);
+  a.any_file_socket |= hasId(own, nccl::kNcclNetSocket.id);
   a.rank_lists.push_back(&f.per_rank);
   if (a.network_hint.empty() && !f.networks.empty()) a.network_hint = f.networks.front();
   if (a.ranks.size() < s.ranks_seen.size()) a.ranks.resize(s.ranks_seen.size());
@@ -138,9 +138,7 @@ std::vector<Evidence> trimmed(std::vector<Evidence> e) {
 // Files that each hold one NCCL version and plugin, but not the same one.
 std::optional<Finding> versionMismatch(const JobAcross& a) {
   if (a.any_file_mismatch || (a.numbers.size() < 2 && a.plugins.size() < 2)) return std::nullopt;
-  Finding f;
-  f.id = "nccl-version-mismatch";
-  f.severity = Severity::kError;
+  Finding f = findingOf(nccl::kNcclVersionMismatch);
   f.subject = "job";
   std::string what;
   if (a.numbers.size() > 1) what = "NCCL versions " + joined(a.numbers);
@@ -161,9 +159,7 @@ std::optional<Finding> versionMismatch(const JobAcross& a) {
 // Sockets in a job whose hosts only add up to several across files.
 std::optional<Finding> socketAcrossHosts(const NcclLogFacts& job, const JobAcross& a) {
   if (a.any_file_socket || !a.socket_network || job.host_count < 2) return std::nullopt;
-  Finding f;
-  f.id = "nccl-net-socket";
-  f.severity = Severity::kError;
+  Finding f = findingOf(nccl::kNcclNetSocket);
   f.subject = "network";
   f.message = "this job spans " + std::to_string(job.host_count) +
               " hosts and NCCL chose the Socket network: inter-node traffic runs over TCP sockets";

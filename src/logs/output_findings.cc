@@ -5,6 +5,39 @@
 namespace railkit::logs {
 namespace {
 
+// The ids raised here, each declared once; outputFindingRules() lists them
+// for the logs catalogue.
+constexpr RuleInfo kNcclTestsWrongResults = {
+    "nccl-tests-wrong-results", Severity::kError, "nccl-tests counted wrong result elements",
+    R"(The #wrong column of an nccl-tests table is not zero: collectives returned wrong data. Wrong results
+are never a tuning problem.)",
+    R"(Fix: rerun with NCCL_PROTO=Simple and NCCL_ALGO=Ring to isolate the protocol, and check GPU and NIC
+health (dmesg Xid, mlx5 errors).)"};
+
+constexpr RuleInfo kNcclTestsOutOfBounds = {
+    "nccl-tests-out-of-bounds", Severity::kError, "nccl-tests reported out-of-bounds values",
+    R"(nccl-tests checks every result against its expected value; `Out of bounds values : N FAILED` means N
+values were wrong beyond rounding: data was corrupted or a rank wrote outside its buffer.)",
+    R"(Fix: check that every rank runs the same NCCL build, GPU and NIC health (dmesg Xid, mlx5 errors),
+and rerun with NCCL_PROTO=Simple to isolate the protocol.)"};
+
+constexpr RuleInfo kPerftestFailed = {
+    "perftest-failed", Severity::kError, "A perftest run (ib_write_bw, ...) failed",
+    R"(The perftest tool stopped with an error, typically a work completion with an error status. The
+status says what failed: 12 the peer never acknowledged (GID index, route, link, PFC/ECN), 13 the
+receiver had no buffer (start the server first), 10 a remote access error (registration, GPU memory
+support), 4 a local protection error (PCIe ACS or IOMMU with --use_cuda), 5 flushed after an earlier
+error.)",
+    R"(Fix: what the reported status points at, then rerun the same test between the same two ports.)"};
+
+constexpr RuleInfo kNcclTestsBusbwLow = {
+    "nccl-tests-busbw-low", Severity::kError, "nccl-tests bus bandwidth below the expected bound",
+    R"(The bus bandwidth nccl-tests measured at the largest size is below what --expect-busbw or the line
+rate of the NICs allows.)",
+    R"(Fix: check every NIC is ACTIVE at full rate and carries the traffic (NCCL_IB_HCA,
+NCCL_SOCKET_IFNAME), that NCCL used RDMA with GPUDirect (no NET/Socket, /GDRDMA present), and the
+GPU-NIC affinity; `railkit doctor` on each node.)"};
+
 // What a perftest work-completion status usually means on a GPU cluster.
 std::string statusFix(int status) {
   switch (status) {
@@ -29,12 +62,16 @@ std::string statusFix(int status) {
 
 }  // namespace
 
+const std::vector<RuleInfo>& outputFindingRules() {
+  static const std::vector<RuleInfo> kRules = {kNcclTestsBusbwLow, kNcclTestsOutOfBounds,
+                                               kNcclTestsWrongResults, kPerftestFailed};
+  return kRules;
+}
+
 std::vector<Finding> tableFindings(const NcclTestsTable& table, const std::string& file) {
   std::vector<Finding> out;
   if (table.wrong_total && *table.wrong_total > 0) {
-    Finding f;
-    f.id = "nccl-tests-wrong-results";
-    f.severity = Severity::kError;
+    Finding f = findingOf(kNcclTestsWrongResults);
     f.subject = file;
     f.file = file;
     f.message = fmt::format("nccl-tests counted {} wrong result element(s): data was corrupted on the way",
@@ -53,9 +90,7 @@ std::vector<Finding> tableFindings(const NcclTestsTable& table, const std::strin
     out.push_back(std::move(f));
   }
   if (table.out_of_bounds && table.out_of_bounds->find("FAILED") != std::string::npos) {
-    Finding f;
-    f.id = "nccl-tests-out-of-bounds";
-    f.severity = Severity::kError;
+    Finding f = findingOf(kNcclTestsOutOfBounds);
     f.subject = file;
     f.file = file;
     f.message = "nccl-tests reported out-of-bounds values: " + *table.out_of_bounds;
@@ -69,9 +104,7 @@ std::vector<Finding> tableFindings(const NcclTestsTable& table, const std::strin
 std::vector<Finding> perftestFindings(const PerftestResult& result, const std::string& file) {
   std::vector<Finding> out;
   if (result.errors.empty()) return out;
-  Finding f;
-  f.id = "perftest-failed";
-  f.severity = Severity::kError;
+  Finding f = findingOf(kPerftestFailed);
   f.subject = result.device.empty() ? file : result.device;
   f.file = file;
   f.line = static_cast<long>(result.errors.front().line);
@@ -99,9 +132,7 @@ std::vector<Finding> perftestFindings(const PerftestResult& result, const std::s
 std::vector<Finding> gradeFindings(const Grade& grade) {
   std::vector<Finding> out;
   if (grade.status != GradeStatus::kFail) return out;
-  Finding f;
-  f.id = "nccl-tests-busbw-low";
-  f.severity = Severity::kError;
+  Finding f = findingOf(kNcclTestsBusbwLow);
   f.subject = grade.file;
   f.file = grade.file;
   f.line = static_cast<long>(grade.line);

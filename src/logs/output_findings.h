@@ -8,11 +8,16 @@
 #include <vector>
 
 #include "core/finding.h"
+#include "core/rule_info.h"
 #include "logs/grade.h"
 #include "logs/nccl_tests_table.h"
 #include "logs/perftest.h"
 
 namespace railkit::logs {
+
+// The ids these findings carry, declared in output_findings.cc (for the logs
+// catalogue: explain and --list-rules).
+const std::vector<RuleInfo>& outputFindingRules();
 
 std::vector<Finding> tableFindings(const NcclTestsTable& table, const std::string& file);
 std::vector<Finding> perftestFindings(const PerftestResult& result, const std::string& file);

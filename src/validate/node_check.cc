@@ -12,6 +12,7 @@
 #include "doctor/rule.h"
 #include "doctor/rules/helpers.h"
 #include "sys/paths.h"
+#include "validate/rules.h"
 
 namespace railkit::validate {
 namespace {
@@ -77,7 +78,7 @@ Finding nicFinding(const NodeCounts& c) {
   int expected = *c.nics_expected;
   if (c.nics_active > expected) {
     return doctor::makeFinding(
-        kRdmaNicCountId, Severity::kInfo, "node",
+        kRdmaNicCount, Severity::kInfo, "node",
         std::to_string(c.nics_active) + " active RDMA ports on the data rails, " + std::to_string(expected) +
             " expected: " + listOrNone(c.nics_active_ports),
         {}, "raise --expect-nics (the profile's NIC count) if the extra ports are meant to carry traffic");
@@ -91,7 +92,7 @@ Finding nicFinding(const NodeCounts& c) {
   if (evidence.empty())
     evidence.push_back({sys::paths::kClassInfiniband, std::nullopt, listOrNone(c.nics_active_ports)});
   return doctor::makeFinding(
-      kRdmaNicCountId, Severity::kError, "node", std::move(message), std::move(evidence),
+      kRdmaNicCount, "node", std::move(message), std::move(evidence),
       "bring the named ports up: check the cable, transceiver and switch port (ibstat; mlxlink -d <dev> "
       "-p <port>; the switch's port state), a device that is missing (lspci | grep -i mellanox; dmesg | "
       "grep mlx5), or correct --expect-nics / the data-rail list if the profile is wrong");
@@ -103,12 +104,12 @@ Finding gpuFinding(const NodeCounts& c) {
   Evidence evidence{sys::paths::kBusPciDevices, std::nullopt, std::to_string(c.gpus) + " GPUs: " + present};
   if (c.gpus > expected) {
     return doctor::makeFinding(
-        kGpuCountId, Severity::kInfo, "node",
+        kGpuCount, Severity::kInfo, "node",
         std::to_string(c.gpus) + " GPUs, " + std::to_string(expected) + " expected: " + present,
         {std::move(evidence)}, "raise --expect-gpus (the profile's GPU count)");
   }
   return doctor::makeFinding(
-      kGpuCountId, Severity::kError, "node",
+      kGpuCount, "node",
       std::to_string(c.gpus) + " of " + std::to_string(expected) +
           " expected GPUs are visible; present: " + present,
       {std::move(evidence)},

@@ -44,11 +44,6 @@ struct NodeCheck {
   NodeCounts counts;
 };
 
-// Rule ids of the count findings (listed by `validate --list-rules` and
-// explained by `railkit explain`).
-inline constexpr const char* kRdmaNicCountId = "rdma-nic-count";
-inline constexpr const char* kGpuCountId = "gpu-count";
-
 // Counts only (no doctor rules): which data-rail ports are active.
 NodeCounts countNode(const model::Inventory& inventory, const NodeExpectations& expect);
 

@@ -13,6 +13,11 @@ namespace railkit::validate {
 
 using ValidateRule = RuleInfo;
 
+// The node counts of phase 1 (node_check.cc): fewer GPUs, fewer active data
+// rail ports than expected.
+extern const ValidateRule kGpuCount;
+extern const ValidateRule kRdmaNicCount;
+
 // Every id validate raises, sorted by id.
 const std::vector<ValidateRule>& allValidateRules();
 const ValidateRule* findValidateRule(std::string_view id);

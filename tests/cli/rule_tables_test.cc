@@ -1,7 +1,12 @@
-// Adding a rule is its file plus one line in its domain's list.inc: a rule
-// file whose rule is missing from the table would never run, so every rule
-// file's id must be in the table (doctor, lint) and every NCCL rule
-// function listed (logs).
+// Each finding id is declared once, next to its check, and is in its
+// domain's table:
+// - a rule file whose rule is missing from its list.inc would never run, so
+//   the rules the files of doctor, lint and the NCCL log rules define are
+//   exactly the ones their list.inc names;
+// - every id string literal appears once in src/ (its declaration): a
+//   finding builder that spelled the id again, or a second declaration of an
+//   id another command raises, fails here;
+// - every declaration in src/ is in a table explain reads.
 //
 // The reference tables of the docs (the rule tables of doctor, lint and logs,
 // the option tables of bench and validate, render's list of modes) are generated from the same
@@ -15,6 +20,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <optional>
 #include <regex>
 #include <set>
@@ -29,7 +35,8 @@
 #include "k8s/render/profile.h"
 #include "logs/catalogue.h"
 #include "logs/nccl/rule.h"
-#include "support/run_railkit.h"
+#include "support/process.h"
+#include "validate/rules.h"
 #include "validate/validate_options.h"
 
 namespace fs = std::filesystem;
@@ -45,43 +52,139 @@ std::string slurp(const fs::path& path) {
   return text.str();
 }
 
-// The first capture of `pattern` in every .cc file of `dir` (files without a match are helpers).
-std::set<std::string> declaredIn(const fs::path& dir, const std::regex& pattern) {
+std::set<std::string> captures(const std::string& text, const std::regex& pattern) {
+  std::set<std::string> out;
+  for (std::sregex_iterator it(text.begin(), text.end(), pattern), end; it != end; ++it) out.insert((*it)[1]);
+  return out;
+}
+
+// The first capture of `pattern` in every .cc file of `dir`.
+std::set<std::string> definedIn(const fs::path& dir, const std::regex& pattern) {
   std::set<std::string> out;
   for (const auto& entry : fs::directory_iterator(dir)) {
     if (entry.path().extension() != ".cc") continue;
-    std::string text = slurp(entry.path());
-    std::smatch m;
-    if (std::regex_search(text, m, pattern)) out.insert(m[1]);
+    auto found = captures(slurp(entry.path()), pattern);
+    out.insert(found.begin(), found.end());
   }
   return out;
 }
 
+std::set<std::string> listed(const fs::path& list_inc, const std::string& macro) {
+  return captures(slurp(list_inc), std::regex(macro + R"re(\((k\w+)\))re"));
+}
+
 TEST(RuleTables, EveryDoctorRuleFileIsInTheTable) {
-  auto files = declaredIn(kSource / "src/doctor/rules",
-                          std::regex(R"re(extern const Rule k\w+ = \{\s*\{\s*"([a-z0-9-]+)")re"));
-  std::set<std::string> table;
-  for (const auto& r : railkit::doctor::allRules()) table.insert(r.id);
+  auto files = definedIn(kSource / "src/doctor/rules", std::regex(R"re(extern const Rule (k\w+) = )re"));
+  auto list = listed(kSource / "src/doctor/rules/list.inc", "RAILKIT_DOCTOR_RULE");
   EXPECT_GE(files.size(), 25u);
-  EXPECT_EQ(files, table);
+  EXPECT_EQ(files, list);
+  EXPECT_EQ(railkit::doctor::allRules().size(), list.size());
 }
 
 TEST(RuleTables, EveryLintRuleFileIsInTheTable) {
-  auto files = declaredIn(kSource / "src/k8s/lint/rules",
-                          std::regex(R"re(extern const Rule k\w+ = \{\s*\{\s*"([a-z0-9-]+)")re"));
-  std::set<std::string> table;
-  for (const auto& r : railkit::k8s::allRules()) table.insert(r.id);
+  auto files = definedIn(kSource / "src/k8s/lint/rules", std::regex(R"re(extern const Rule (k\w+) = )re"));
+  auto list = listed(kSource / "src/k8s/lint/rules/list.inc", "RAILKIT_LINT_RULE");
   EXPECT_GE(files.size(), 15u);
-  EXPECT_EQ(files, table);
+  EXPECT_EQ(files, list);
+  EXPECT_EQ(railkit::k8s::allRules().size(), list.size());
 }
 
 TEST(RuleTables, EveryNcclLogRuleFileIsInTheTable) {
-  auto files = declaredIn(kSource / "src/logs/nccl/rules",
-                          std::regex(R"re(NcclRule \w+Rule\(\) \{\s*return \{\s*"([a-z0-9-]+)")re"));
-  std::set<std::string> table;
-  for (const auto& r : railkit::logs::nccl::allNcclRules()) table.insert(r.id);
+  auto files =
+      definedIn(kSource / "src/logs/nccl/rules", std::regex(R"re(extern const NcclRule (k\w+) = )re"));
+  auto list = listed(kSource / "src/logs/nccl/rules/list.inc", "RAILKIT_NCCL_RULE");
   EXPECT_GE(files.size(), 10u);
-  EXPECT_EQ(files, table);
+  EXPECT_EQ(files, list);
+  EXPECT_EQ(railkit::logs::nccl::allNcclRules().size(), list.size());
+}
+
+// Every id any command can report: what --list-rules and explain read.
+std::set<std::string> declaredIds() {
+  std::set<std::string> ids;
+  for (const auto& r : railkit::doctor::allRules()) ids.insert(r.id);
+  for (const auto& r : railkit::k8s::allRules()) ids.insert(r.id);
+  for (const auto& r : railkit::logs::logsCatalogue()) ids.insert(r.id);
+  for (const auto& r : railkit::validate::allValidateRules()) ids.insert(r.id);
+  return ids;
+}
+
+// Every source file of src/ by path relative to the tree.
+std::map<std::string, std::string> sources() {
+  std::map<std::string, std::string> out;
+  for (const auto& entry : fs::recursive_directory_iterator(kSource / "src")) {
+    const auto ext = entry.path().extension();
+    if (ext == ".cc" || ext == ".h" || ext == ".inc")
+      out[fs::relative(entry.path(), kSource).generic_string()] = slurp(entry.path());
+  }
+  return out;
+}
+
+// Where the same spelling is another word (paths under these prefixes):
+// lint's id `schema` is also the key of a CRD version's schema and the label
+// of a schema file read; `host-network` is also a render mode.
+const std::map<std::string, std::vector<std::string>> kOtherMeaning = {{"schema", {"src/k8s/schema.cc"}},
+                                                                       {"host-network", {"src/k8s/render/"}}};
+
+bool otherMeaning(const std::string& id, const std::string& path) {
+  auto it = kOtherMeaning.find(id);
+  if (it == kOtherMeaning.end()) return false;
+  for (const auto& prefix : it->second)
+    if (path.rfind(prefix, 0) == 0) return true;
+  return false;
+}
+
+std::size_t count(const std::string& text, const std::string& needle) {
+  std::size_t n = 0;
+  for (auto pos = text.find(needle); pos != std::string::npos; pos = text.find(needle, pos + 1)) ++n;
+  return n;
+}
+
+TEST(RuleTables, EveryIdLiteralAppearsOnceInSrc) {
+  auto ids = declaredIds();
+  ASSERT_GE(ids.size(), 60u);
+  auto files = sources();
+  ASSERT_GE(files.size(), 100u);
+  for (const auto& id : ids) {
+    const std::string literal = "\"" + id + "\"";
+    std::vector<std::string> where;
+    for (const auto& [path, text] : files) {
+      if (otherMeaning(id, path)) continue;
+      for (std::size_t n = count(text, literal); n > 0; --n) where.push_back(path);
+    }
+    EXPECT_EQ(where.size(), 1u) << literal << " appears in: " << ::testing::PrintToString(where)
+                                << " (declare it once; findings take the id from the declaration)";
+  }
+}
+
+// The explanation says why and the fix how, apart: `explain` prints one
+// after the other, --json and the generated docs carry them as two fields.
+TEST(RuleTables, EveryRuleSaysWhyAndHowToFixApart) {
+  std::vector<const railkit::RuleInfo*> all;
+  for (const auto& r : railkit::doctor::allRules()) all.push_back(&r);
+  for (const auto& r : railkit::k8s::allRules()) all.push_back(&r);
+  for (const auto& r : railkit::logs::logsCatalogue()) all.push_back(&r);
+  for (const auto& r : railkit::validate::allValidateRules()) all.push_back(&r);
+  ASSERT_GE(all.size(), 60u);
+  for (const railkit::RuleInfo* r : all) {
+    const std::string explain = r->explain, fix = r->fix;
+    EXPECT_GT(explain.size(), 80u) << r->id;
+    EXPECT_EQ(fix.rfind("Fix", 0), 0u) << r->id << ": the fix starts with `Fix`";
+    EXPECT_EQ(explain.find("\nFix"), std::string::npos) << r->id << ": a fix left in the explanation";
+  }
+}
+
+// A declaration, {"id", Severity::k...: a RuleInfo, alone or as the head of a rule.
+TEST(RuleTables, EveryDeclarationIsInATable) {
+  auto ids = declaredIds();
+  const std::regex declaration(R"re(\{\s*"([a-z0-9-]+)",\s*Severity::k)re");
+  std::size_t declarations = 0;
+  for (const auto& [path, text] : sources())
+    for (const auto& id : captures(text, declaration)) {
+      ++declarations;
+      EXPECT_TRUE(ids.count(id)) << path << " declares " << id
+                                 << ", which no table lists: explain and --list-rules would not know it";
+    }
+  EXPECT_EQ(declarations, ids.size());
 }
 
 // A table cell: pipes escaped, one line.
@@ -250,8 +353,8 @@ TEST(ReferenceTables, ValidateDefaultsPassTheirOwnChecks) {
 // validate's its own rows and the shared ones only.
 TEST(ReferenceTables, HelpShowsTheTablesRows) {
   using railkit::bench::OptionUse;
-  auto bench = railkit::testing::runRailkit({"bench", "--help"});
-  auto validate = railkit::testing::runRailkit({"validate", "--help"});
+  auto bench = railkit::testing::runRailkitArgv({"bench", "--help"});
+  auto validate = railkit::testing::runRailkitArgv({"validate", "--help"});
   ASSERT_EQ(bench.exit_code, 0) << bench.err;
   ASSERT_EQ(validate.exit_code, 0) << validate.err;
   auto shown = [](const std::string& help, const std::string& names) {

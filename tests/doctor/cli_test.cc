@@ -207,6 +207,7 @@ TEST(DoctorCli, ExplainCoversLintIds) {
       if (by["command"] != "lint") continue;
       found = true;
       EXPECT_EQ(by["explain"], rule.explain) << rule.id;
+      EXPECT_EQ(by["fix"], rule.fix) << rule.id;
       EXPECT_EQ(by["severity"], railkit::severityName(rule.severity)) << rule.id;
     }
     EXPECT_TRUE(found) << rule.id;

@@ -204,7 +204,7 @@ TEST(DoctorHostfileRule, FiresPerUnresolvableHostWithLine) {
   model::Inventory inventory;
   const Rule* rule = findRule("mpi-hostfile-unresolvable");
   ASSERT_NE(rule, nullptr);
-  EXPECT_NE(std::string(rule->explain).find("svc.cluster.local"), std::string::npos);
+  EXPECT_NE(std::string(rule->fix).find("svc.cluster.local"), std::string::npos);
   auto findings = rule->check(DoctorInput{inventory, &check});
   ASSERT_EQ(findings.size(), 1u);
   const auto& f = findings[0];

@@ -1,4 +1,4 @@
-// memlock-limit and rdma-port-down on real /proc captures and on sysfs text
+// memlock-limit, ipc-lock-missing and rdma-port-down on real /proc captures and on sysfs text
 // that contradicts itself (issue 30, point 10): a finite memlock limit near
 // 2^64 or at the machine's memory is unlimited in effect, and a phys_state
 // whose text disagrees with its code is quoted with both.
@@ -84,6 +84,36 @@ TEST_F(ProcessLimitsTest, LimitAtTheMachinesMemoryIsUnlimitedBelowItIsNot) {
   ASSERT_EQ(below.size(), 1u);
   EXPECT_EQ(below[0].severity, Severity::kWarning);
   EXPECT_NE(below[0].message.find(std::to_string(kCapturedMemTotal - 4096)), std::string::npos);
+}
+
+// ipc-lock-missing agrees with memlock-limit on what "unlimited" is, and with
+// lint on what follows: without CAP_IPC_LOCK under a limit unlimited in
+// effect registration works, so it is info (lint's severity on platforms
+// that run containers with memlock unlimited); under a finite one an error.
+TEST_F(ProcessLimitsTest, IpcLockMissingIsInfoUnderACapturedUnlimitedLimit) {
+  write(NodeBuilder::healthyDgxH100().dropCapIpcLock());
+  copyIn("proc_26231_limits", "proc/self/limits");
+  auto found = findings("ipc-lock-missing");
+  ASSERT_EQ(found.size(), 1u);
+  EXPECT_EQ(found[0].severity, Severity::kInfo);
+  EXPECT_NE(found[0].message.find("unlimited in effect"), std::string::npos) << found[0].message;
+  ASSERT_EQ(found[0].evidence.size(), 2u);
+  EXPECT_EQ(found[0].evidence[1].text, "Max locked memory 18446744073708503040");
+}
+
+TEST_F(ProcessLimitsTest, IpcLockMissingFollowsTheMachinesMemory) {
+  write(NodeBuilder::healthyDgxH100().dropCapIpcLock().setMemlock(kCapturedMemTotal));
+  copyIn("proc_meminfo", "proc/meminfo");
+  auto at = findings("ipc-lock-missing");
+  ASSERT_EQ(at.size(), 1u);
+  EXPECT_EQ(at[0].severity, Severity::kInfo);
+
+  write(NodeBuilder::healthyDgxH100().dropCapIpcLock().setMemlock(kCapturedMemTotal - 4096));
+  copyIn("proc_meminfo", "proc/meminfo");
+  auto below = findings("ipc-lock-missing");
+  ASSERT_EQ(below.size(), 1u);
+  EXPECT_EQ(below[0].severity, Severity::kError);
+  EXPECT_NE(below[0].message.find("limited by RLIMIT_MEMLOCK"), std::string::npos) << below[0].message;
 }
 
 TEST_F(ProcessLimitsTest, WithoutMeminfoALargeButFiniteLimitStillWarns) {

@@ -23,6 +23,7 @@ TEST(ValidateExplain, EveryValidateIdIsExplained) {
     ASSERT_EQ(j["reported_by"].size(), 1u) << doc.out;
     EXPECT_EQ(j["reported_by"][0]["command"], "validate");
     EXPECT_EQ(j["reported_by"][0]["explain"], rule.explain);
+    EXPECT_EQ(j["reported_by"][0]["fix"], rule.fix);
   }
 }
 

@@ -166,7 +166,7 @@ TEST(NodeCheck, NothingExpectedNothingCounted) {
 }
 
 TEST(NodeCheck, EveryCountIdIsExplained) {
-  for (const char* id : {railkit::validate::kRdmaNicCountId, railkit::validate::kGpuCountId}) {
+  for (const char* id : {railkit::validate::kRdmaNicCount.id, railkit::validate::kGpuCount.id}) {
     const auto* rule = railkit::validate::findValidateRule(id);
     ASSERT_NE(rule, nullptr) << id;
     EXPECT_EQ(rule->severity, Severity::kError);

@@ -12,16 +12,42 @@
 
 namespace railkit::doctor {
 
-inline Finding makeFinding(const char* id, Severity severity, std::string subject, std::string message,
+// A finding of `rule` with its declared severity, or (second form) one the
+// check lowered for this case.
+inline Finding makeFinding(const RuleInfo& rule, Severity lowered, std::string subject, std::string message,
                            std::vector<Evidence> evidence, std::string fix) {
-  Finding f;
-  f.id = id;
-  f.severity = severity;
+  Finding f = findingOf(rule, lowered);
   f.subject = std::move(subject);
   f.message = std::move(message);
   f.evidence = std::move(evidence);
   f.fix = std::move(fix);
   return f;
+}
+
+inline Finding makeFinding(const RuleInfo& rule, std::string subject, std::string message,
+                           std::vector<Evidence> evidence, std::string fix) {
+  return makeFinding(rule, rule.severity, std::move(subject), std::move(message), std::move(evidence),
+                     std::move(fix));
+}
+
+// RLIMIT_MEMLOCK unlimited in effect: the word, a value near 2^64, or one at
+// or above all the memory the machine has (nothing more could be pinned
+// anyway). memlock-limit reports what is not; ipc-lock-missing lowers its
+// severity where it is, as lint does for platforms that give unlimited memlock.
+inline bool memlockUnlimitedInEffect(const model::ProcessFacts& p) {
+  // Runtimes write "unlimited" as 2^64 - 1 minus some rounding
+  // (18446744073708503040 = 2^64 - 1 MiB in a real /proc/PID/limits), and no
+  // machine has 2^63 bytes to pin.
+  constexpr uint64_t kNearTwoTo64 = 1ull << 63;
+  const auto& m = p.memlock;
+  return m.known &&
+         (m.unlimited || m.bytes >= kNearTwoTo64 || (p.mem_total_bytes && m.bytes >= *p.mem_total_bytes));
+}
+
+// CAP_IPC_LOCK in the effective set (bit 14 of CapEff).
+inline bool hasCapIpcLock(const model::ProcessFacts& p) {
+  constexpr int kCapIpcLock = 14;
+  return p.cap_eff && ((*p.cap_eff >> kCapIpcLock) & 1);
 }
 
 inline bool moduleLoaded(const model::Inventory& inv, const std::string& name) {

@@ -45,7 +45,7 @@ std::vector<Finding> check(const DoctorInput& in) {
       {sys::paths::kClassNet, std::nullopt, "no infiniband (type 32) netdev for " + joinNames(ports, 4)}};
   for (const auto& key : settings) evidence.push_back(envEvidence(inv.process.env, key));
   return {makeFinding(
-      "ib-ipoib-missing", settings.empty() ? Severity::kInfo : Severity::kError, "ib_ipoib",
+      kIbIpoibMissing, settings.empty() ? Severity::kInfo : Severity::kError, "ib_ipoib",
       "InfiniBand ports " + joinNames(ports, 4) + " have no IPoIB netdev and ib_ipoib is not loaded" +
           (settings.empty() ? ": nothing can address them by IP (rdma_cm, IP over IB)"
                             : ": " + joinNames(settings) + " names an ib* interface that cannot exist"),
@@ -62,8 +62,8 @@ finds a peer by IP does: rdma_cm (UCX rdmacm, MPI implementations and storage th
 it), TCP over the IB fabric, and NCCL_SOCKET_IFNAME / OMPI_MCA_btl_tcp_if_include set to ib*. Those
 addresses live on IPoIB netdevs (ib0, ib1, ...), created by the ib_ipoib kernel module. When the IB
 ports have no such netdev and the module is not loaded, this is an error if a setting names an ib*
-interface and informational otherwise.
-Fix:
+interface and informational otherwise.)",
+     R"(Fix:
   lsmod | grep ib_ipoib || modprobe ib_ipoib
   echo ib_ipoib > /etc/modules-load.d/ib_ipoib.conf
 then configure addresses and MTU on ib0.. (for IB, IPoIB in connected or datagram mode).)"},

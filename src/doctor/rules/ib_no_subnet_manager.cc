@@ -14,7 +14,7 @@ std::vector<Finding> check(const DoctorInput& in) {
       if (!waiting && !no_sm) continue;
       std::string subject = d.name + ":" + std::to_string(p.port);
       out.push_back(makeFinding(
-          "ib-no-subnet-manager", Severity::kError, subject,
+          kIbNoSubnetManager, subject,
           "InfiniBand port " + subject + " is LinkUp but " + p.state + (no_sm ? " with SM LID 0" : "") +
               ": no subnet manager has configured it",
           {{portPath(d.name, p.port, "state"), std::nullopt, p.state},
@@ -30,8 +30,8 @@ std::vector<Finding> check(const DoctorInput& in) {
 extern const Rule kIbNoSubnetManager = {
     {"ib-no-subnet-manager", Severity::kError, "InfiniBand port waits for a subnet manager",
      R"(An InfiniBand port that is physically up stays INIT (or ARMED) until a subnet manager assigns LIDs and routes;
-until then no queue pair can reach another node.
-Fix: `sminfo` or `ibstat` shows the SM LID. Enable the SM of a managed switch or UFM, or run OpenSM on one host:
+until then no queue pair can reach another node.)",
+     R"(Fix: `sminfo` or `ibstat` shows the SM LID. Enable the SM of a managed switch or UFM, or run OpenSM on one host:
   apt-get install opensm && systemctl enable --now opensm)"},
     check};
 }  // namespace railkit::doctor

@@ -5,27 +5,14 @@
 namespace railkit::doctor {
 namespace {
 constexpr uint64_t kGiB = 1ull << 30;
-constexpr int kCapIpcLock = 14;
-// A finite limit this large cannot bind: runtimes write "unlimited" as
-// 2^64 - 1 minus some rounding (18446744073708503040 = 2^64 - 1 MiB in a
-// real /proc/PID/limits), and no machine has 2^63 bytes to pin.
-constexpr uint64_t kNearTwoTo64 = 1ull << 63;
-
-// Unlimited in effect: the word, a value near 2^64, or one at or above all
-// the memory the machine has (nothing more could be pinned anyway).
-bool unlimitedInEffect(const model::ProcessFacts& p) {
-  const auto& m = p.memlock;
-  return m.unlimited || m.bytes >= kNearTwoTo64 || (p.mem_total_bytes && m.bytes >= *p.mem_total_bytes);
-}
-
 std::vector<Finding> check(const DoctorInput& in) {
   const auto& inv = in.inventory;
   const auto& m = inv.process.memlock;
-  if (inv.rdma_devices.empty() || !m.known || unlimitedInEffect(inv.process)) return {};
+  if (inv.rdma_devices.empty() || !m.known || memlockUnlimitedInEffect(inv.process)) return {};
   // The kernel holds a registration to the limit only for a process without
   // CAP_IPC_LOCK (ib_umem_get: pinned pages over RLIMIT_MEMLOCK fail with
   // ENOMEM unless capable(CAP_IPC_LOCK)).
-  const bool ipc_lock = inv.process.cap_eff && ((*inv.process.cap_eff >> kCapIpcLock) & 1);
+  const bool ipc_lock = hasCapIpcLock(inv.process);
   Severity sev = m.bytes < kGiB && !ipc_lock ? Severity::kError : Severity::kWarning;
   std::string message = "RLIMIT_MEMLOCK is " + std::to_string(m.bytes) + " bytes; ";
   message += ipc_lock
@@ -33,7 +20,7 @@ std::vector<Finding> check(const DoctorInput& in) {
                    "libraries that check the limit themselves (MPI, libfabric) may refuse large buffers"
                  : "RDMA memory registration needs it unlimited";
   return {makeFinding(
-      "memlock-limit", sev, "process", message,
+      kMemlockLimit, sev, "process", message,
       {{sys::paths::kSelfLimits, std::nullopt, "Max locked memory " + std::to_string(m.bytes)}},
       "set RLIMIT_MEMLOCK unlimited in the container runtime's base OCI spec (containerd base_runtime_spec) "
       "and "
@@ -52,8 +39,8 @@ the limit by the kernel for its registrations (pinned pages over RLIMIT_MEMLOCK 
 capability), so there it is a warning: some MPI and libfabric stacks still read the limit themselves.
 A pod cannot raise it itself (`ulimit -l unlimited` in the container fails), Kubernetes has no pod-level
 ulimit, and /etc/security/limits.conf on the node does not apply to containers: the limit comes from the
-OCI spec the container runtime generates.
-Fix: raise it there, on every node:
+OCI spec the container runtime generates.)",
+     R"(Fix: raise it there, on every node:
   # containerd: a base runtime spec with RLIMIT_MEMLOCK unlimited
   ctr oci spec > /etc/containerd/rdma-spec.json
   #   add to process.rlimits: {"type": "RLIMIT_MEMLOCK", "hard": 18446744073709551615,

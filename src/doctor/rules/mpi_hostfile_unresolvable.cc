@@ -12,7 +12,7 @@ std::vector<Finding> check(const DoctorInput& in) {
   for (const auto& host : in.hostfile->hosts) {
     if (host.resolved) continue;
     out.push_back(makeFinding(
-        "mpi-hostfile-unresolvable", Severity::kError, host.name,
+        kMpiHostfileUnresolvable, host.name,
         "hostfile host " + host.name + " does not resolve" +
             (host.detail.empty() ? "" : " (" + host.detail + ")"),
         {{in.hostfile->path, host.line,
@@ -40,8 +40,8 @@ In Kubernetes the worker names (e.g. job-worker-0.job.ns.svc) exist in cluster D
     publishes them before readiness);
   - the lookup goes through the pod network: cluster DNS is not reachable over the RDMA
     secondary network (net1), so keep MPI's control traffic on eth0
-    (OMPI_MCA_btl_tcp_if_include=eth0, OMPI_MCA_oob_tcp_if_include=eth0).
-Fix:
+    (OMPI_MCA_btl_tcp_if_include=eth0, OMPI_MCA_oob_tcp_if_include=eth0).)",
+     R"(Fix:
   railkit wait-dns --hostfile /etc/mpi/hostfile --timeout 300 &&
       mpirun --hostfile /etc/mpi/hostfile ...
   # clusters whose search path does not complete short names:

@@ -31,7 +31,7 @@ std::vector<Finding> check(const DoctorInput& in) {
   bool negative = startsWith(text, "-");
   auto parsed = parseUint(negative ? std::string_view(text).substr(1) : std::string_view(text));
   if (!parsed || *parsed > 255)
-    return {makeFinding("nccl-gid-index-invalid", Severity::kError, "NCCL_IB_GID_INDEX",
+    return {makeFinding(kNcclGidIndexInvalid, "NCCL_IB_GID_INDEX",
                         "NCCL_IB_GID_INDEX=" + *value + " is not a GID table index (0..255)",
                         {envEvidence(env, "NCCL_IB_GID_INDEX")},
                         "set NCCL_IB_GID_INDEX to a number, or unset it")};
@@ -72,7 +72,7 @@ std::vector<Finding> check(const DoctorInput& in) {
     message +=
         " (NCCL_IB_HCA selects no usable port, so every usable port was checked: these are the "
         "ports a corrected NCCL_IB_HCA would select)";
-  return {makeFinding("nccl-gid-index-invalid", empty.empty() ? Severity::kWarning : Severity::kError,
+  return {makeFinding(kNcclGidIndexInvalid, empty.empty() ? Severity::kWarning : Severity::kError,
                       "NCCL_IB_GID_INDEX", std::move(message), std::move(evidence),
                       hints.empty()
                           ? std::string("unset NCCL_IB_GID_INDEX or point it at a populated RoCE v2 GID")
@@ -88,8 +88,8 @@ NCCL_IB_GID_INDEX picks which entry of the port's GID table NCCL uses. An empty 
 interface, or the index belongs to another netdev) makes every connection fail ('NET/IB : ... failed
 to modify QP to RTR'); a RoCE v1 entry works only inside one L2 domain and is dropped by routed
 (L3) fabrics and by peers that use v2. The usual layout is 0/1 = link-local v1/v2, 2/3 = IPv4 v1/v2,
-but it differs per node and per pod, so check instead of assuming 3.
-Fix:
+but it differs per node and per pod, so check instead of assuming 3.)",
+     R"(Fix:
   show_gids                     # or: grep . /sys/class/infiniband/*/ports/1/gid_attrs/types/*
   env:
   - name: NCCL_IB_GID_INDEX

@@ -23,7 +23,7 @@ std::vector<Finding> check(const DoctorInput& in) {
   if (disabled) evidence.push_back(envEvidence(env, "NCCL_IB_DISABLE"));
   if (socket) evidence.push_back(envEvidence(env, "NCCL_NET"));
   evidence.push_back({sys::paths::kClassInfiniband, std::nullopt, "ACTIVE: " + joinNames(usable, 4)});
-  return {makeFinding("nccl-ib-disabled", Severity::kWarning, disabled ? "NCCL_IB_DISABLE" : "NCCL_NET",
+  return {makeFinding(kNcclIbDisabled, disabled ? "NCCL_IB_DISABLE" : "NCCL_NET",
                       std::string(disabled ? "NCCL_IB_DISABLE=" + *disable : "NCCL_NET=" + *net) +
                           " makes NCCL use TCP sockets although " + std::to_string(usable.size()) +
                           " RDMA port(s) are active",
@@ -37,8 +37,8 @@ extern const Rule kNcclIbDisabled = {
      R"(NCCL_IB_DISABLE=1 (or NCCL_NET=Socket) turns off NCCL's InfiniBand/RoCE transport. It is often left in
 a manifest from a TCP-only smoke test or a debugging session; the job still runs, but inter-node
 collectives go over TCP sockets at a small fraction of the fabric's bandwidth, and nothing fails. NCCL's
-log then shows 'NET/Socket' instead of 'NET/IB'.
-Fix: remove the variables from the pod spec and the mpirun -x list, or set them explicitly:
+log then shows 'NET/Socket' instead of 'NET/IB'.)",
+     R"(Fix: remove the variables from the pod spec and the mpirun -x list, or set them explicitly:
   env:
   - name: NCCL_IB_DISABLE
     value: "0"

@@ -76,7 +76,7 @@ std::vector<Finding> check(const DoctorInput& in) {
       "NCCL_IB_HCA \"" + *value + "\"" + (whats.empty() ? "" : " names " + joinNames(whats, 4)) +
       (usable_selected == 0 ? "; no usable RDMA port is selected, NCCL falls back to sockets" : "");
   return {makeFinding(
-      "nccl-ib-hca-invalid", usable_selected == 0 ? Severity::kError : Severity::kWarning, "NCCL_IB_HCA",
+      kNcclIbHcaInvalid, usable_selected == 0 ? Severity::kError : Severity::kWarning, "NCCL_IB_HCA",
       std::move(message), std::move(evidence),
       "list only devices this pod has and whose ports are ACTIVE (see `ibv_devinfo -l`, `ibstat`), "
       "e.g. NCCL_IB_HCA='=mlx5_0:1,mlx5_1:1'")};
@@ -91,8 +91,8 @@ names with '=' ('=mlx5_0,mlx5_1'), exclusions with '^', and ports with ':' ('mlx
 match no device, or a port that is not ACTIVE/LinkUp, are skipped without an error; the job then uses
 fewer rails than intended (warning), or, when nothing usable is left, NCCL silently uses TCP sockets
 at a fraction of the speed (error). Device names differ between nodes and between host and pod
-(an SR-IOV pod sees its VF, e.g. mlx5_12, not mlx5_0).
-Fix: compare with what the pod sees:
+(an SR-IOV pod sees its VF, e.g. mlx5_12, not mlx5_0).)",
+     R"(Fix: compare with what the pod sees:
   ibv_devinfo -l; ibstat | grep -e CA -e State
   env:
   - name: NCCL_IB_HCA

@@ -28,7 +28,7 @@ std::vector<Finding> check(const DoctorInput& in) {
   while (!(lossless & (1u << target))) ++target;
   std::string why = tc->set ? "NCCL_IB_TC=" + std::to_string(tc->tc)
                             : std::string("NCCL_IB_TC is unset, so NCCL sends with traffic class 0");
-  return {makeFinding("nccl-ib-tc-not-lossless", Severity::kWarning, "NCCL_IB_TC",
+  return {makeFinding(kNcclIbTcNotLossless, "NCCL_IB_TC",
                       why + " (priority " + std::to_string(tc->priority) +
                           ") but PFC protects only priority " + priorityList(lossless) + " on " +
                           joinNames(netdevs, 4) + ": NCCL's traffic is not lossless",
@@ -48,8 +48,8 @@ PFC is on for, say, priority 3 but NCCL sends with class 0, NCCL's traffic is th
 under congestion, retransmission timeouts, low and erratic bandwidth.
 railkit assumes the usual setup, the NIC trusting DSCP with the default mapping priority = DSCP >> 3,
 so priority = NCCL_IB_TC >> 5 (106 -> DSCP 26 -> priority 3; 0 -> priority 0). With PCP trust or a
-custom dscp2prio map (mlnx_qos --trust, --dscp2prio) compare against that mapping by hand.
-Fix: point NCCL at the lossless priority, e.g. for priority 3:
+custom dscp2prio map (mlnx_qos --trust, --dscp2prio) compare against that mapping by hand.)",
+     R"(Fix: point NCCL at the lossless priority, e.g. for priority 3:
   env:
   - name: NCCL_IB_TC
     value: "106"

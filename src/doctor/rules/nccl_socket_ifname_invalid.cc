@@ -37,8 +37,7 @@ std::vector<Finding> check(const DoctorInput& in) {
       (selected_down.empty() ? " matches no interface"
                              : " matches only interfaces that are down: " + joinNames(selected_down));
   return {makeFinding(
-      "nccl-socket-ifname-invalid", Severity::kError, "NCCL_SOCKET_IFNAME", std::move(message),
-      std::move(evidence),
+      kNcclSocketIfnameInvalid, "NCCL_SOCKET_IFNAME", std::move(message), std::move(evidence),
       "set NCCL_SOCKET_IFNAME to an interface of this pod that is up (e.g. eth0 for the pod network, "
       "=net1 for exactly net1)")};
 }
@@ -51,8 +50,8 @@ extern const Rule kNcclSocketIfnameInvalid = {
 interfaces NCCL_SOCKET_IFNAME selects. The value is a comma list of name prefixes ('eth' matches eth0,
 eth1); '=' makes the names exact ('=eth0'), '^' excludes them ('^docker,lo'). If nothing that is up
 matches, every rank fails at init with 'Bootstrap : no socket interface found' or hangs. Interface names
-differ between nodes and pods (net1 exists only when the Multus network is attached).
-Fix: list what the pod has with `ip -br link` (or `ls /sys/class/net`) and set, for example,
+differ between nodes and pods (net1 exists only when the Multus network is attached).)",
+     R"(Fix: list what the pod has with `ip -br link` (or `ls /sys/class/net`) and set, for example,
   env:
   - name: NCCL_SOCKET_IFNAME
     value: eth0        # pod network for bootstrap; data goes over IB/RoCE

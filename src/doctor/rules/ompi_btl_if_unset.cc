@@ -1,6 +1,7 @@
 // ompi-btl-if-unset: with several interfaces OpenMPI's TCP BTL (and its
 // out-of-band wire-up) may pick the RDMA secondary network, which has no
 // route to the other pods' control addresses and no cluster DNS.
+#include "core/shared_rules.h"
 #include "doctor/rules/helpers.h"
 
 namespace railkit::doctor {
@@ -21,7 +22,7 @@ std::vector<Finding> check(const DoctorInput& in) {
       first_ompi = k + "=" + v;
       break;
     }
-  return {makeFinding("ompi-btl-if-unset", Severity::kWarning, "OMPI_MCA_btl_tcp_if_include",
+  return {makeFinding(kOmpiBtlIfUnset, "OMPI_MCA_btl_tcp_if_include",
                       "OpenMPI is in use and " + std::to_string(names.size()) + " interfaces exist (" +
                           joinNames(names) + ") but neither OMPI_MCA_btl_tcp_if_include nor _exclude is set",
                       {{sys::paths::kSelfEnviron, std::nullopt, first_ompi},
@@ -34,21 +35,6 @@ std::vector<Finding> check(const DoctorInput& in) {
 
 }  // namespace
 
-extern const Rule kOmpiBtlIfUnset = {
-    {"ompi-btl-if-unset", Severity::kWarning, "OpenMPI may route control traffic over the wrong interface",
-     R"(OpenMPI's TCP BTL and its out-of-band channel use every interface they find unless told otherwise. In a
-pod with the pod network (eth0) and an RDMA secondary network (net1, an SR-IOV VF or macvlan), MPI may
-try to reach the other pods over net1, which carries no cluster routes or DNS: mpirun fails with 'No
-route to host', hangs in MPI_Init, or barriers time out. Keep MPI's control plane on eth0 and leave
-net1 to NCCL.
-Fix: on the launcher and forwarded to the workers
-  env:
-  - name: OMPI_MCA_btl_tcp_if_include
-    value: eth0
-  - name: OMPI_MCA_oob_tcp_if_include
-    value: eth0
-or `mpirun --mca btl_tcp_if_include eth0 --mca oob_tcp_if_include eth0 -x NCCL_SOCKET_IFNAME ...`
-(btl_tcp_if_exclude=lo,net1 works too; include and exclude must not both be set).)"},
-    check};
+extern const Rule kOmpiBtlIfUnset = {shared_rules::kOmpiBtlIfUnset, check};
 
 }  // namespace railkit::doctor

@@ -1,5 +1,6 @@
 // ompi-coll-conflict: HCOLL and UCC collective components hang or crash in
 // containers without the matching fabric setup; they must be off explicitly.
+#include "core/shared_rules.h"
 #include "doctor/rules/helpers.h"
 
 namespace railkit::doctor {
@@ -13,7 +14,7 @@ std::vector<Finding> check(const DoctorInput& in) {
     auto it = env.find(key);
     if (it != env.end() && it->second == "0") continue;
     out.push_back(
-        makeFinding("ompi-coll-conflict", Severity::kWarning, key,
+        makeFinding(kOmpiCollConflict, key,
                     std::string(key) + (it == env.end() ? " is unset" : " is " + it->second) +
                         ": the collective component may load and conflict with NCCL/UCX",
                     {{sys::paths::kSelfEnviron, std::nullopt,
@@ -24,13 +25,5 @@ std::vector<Finding> check(const DoctorInput& in) {
 }
 }  // namespace
 
-extern const Rule kOmpiCollConflict = {
-    {"ompi-coll-conflict", Severity::kWarning, "OpenMPI HCOLL/UCC collectives not disabled",
-     R"(OpenMPI loads the hcoll and ucc collective components when they are installed (HPC-X, NGC images). In pods
-without the matching fabric setup they hang at MPI_Init or crash; with NCCL doing the data-plane work they
-add nothing.
-Fix: in the launcher's environment or mpirun line
-  -x OMPI_MCA_coll_hcoll_enable=0 -x OMPI_MCA_coll_ucc_enable=0
-or `--mca coll_hcoll_enable 0 --mca coll_ucc_enable 0`.)"},
-    check};
+extern const Rule kOmpiCollConflict = {shared_rules::kOmpiCollConflict, check};
 }  // namespace railkit::doctor

@@ -32,7 +32,7 @@ std::vector<Finding> check(const DoctorInput& in) {
                        (b.request_redirect ? " ReqRedir+" : " ReqRedir-");
     auto below = devicesBelow(inv, b.address);
     out.push_back(makeFinding(
-        "pcie-acs-enabled", b.request_redirect ? Severity::kError : Severity::kWarning, b.address,
+        kPcieAcsEnabled, b.request_redirect ? Severity::kError : Severity::kWarning, b.address,
         "ACS is enabled on PCIe bridge " + b.address + " (" + bits + ") above " +
             (below.empty() ? std::string("a GPU or NIC") : joinNames(below)) +
             (b.request_redirect ? ": peer-to-peer traffic is redirected through the root complex"
@@ -52,8 +52,8 @@ extern const Rule kPcieAcsEnabled = {
 (request redirect) up to the root complex and check their source (source validation). GPUDirect RDMA is
 exactly such traffic: the NIC reads and writes GPU memory. With ACS redirect it crosses the root
 complex (often at a fraction of the bandwidth) or is blocked by the IOMMU, and NCCL hangs or reports
-errors under load. Error when request redirect is on, warning for source validation alone.
-Fix: check with `lspci -vvv | grep ACSCtl` (look for SrcValid+ / ReqRedir+). Disable ACS in the BIOS
+errors under load. Error when request redirect is on, warning for source validation alone.)",
+     R"(Fix: check with `lspci -vvv | grep ACSCtl` (look for SrcValid+ / ReqRedir+). Disable ACS in the BIOS
 (often 'PCIe ACS' or 'IO virtualization'/VT-d), or clear the control register on every bridge at each
 boot (it is not persistent):
   for bdf in $(lspci -d ::0604 | awk '{print $1}'); do

@@ -20,7 +20,7 @@ std::vector<Finding> check(const DoctorInput& in) {
     evidence.push_back({sys::paths::kBusPciDevices, std::nullopt,
                         "and " + std::to_string(unknown - evidence.size()) + " more bridge(s) alike"});
   return {makeFinding(
-      "pcie-acs-unknown", Severity::kInfo, "pci bridges",
+      kPcieAcsUnknown, "pci bridges",
       "ACS state of " + std::to_string(unknown) +
           " PCIe bridge(s) above GPUs/NICs is unknown: "
           "their config space is shorter than 4096 bytes (not read as root?)",
@@ -35,8 +35,8 @@ extern const Rule kPcieAcsUnknown = {
      R"(The ACS control register lives in the PCIe extended configuration space (offset 0x100 and beyond).
 The kernel hands unprivileged readers only the first 64 or 256 bytes of sysfs `config`, so from an
 ordinary pod or user the doctor cannot tell whether ACS is on, and it says so instead of reporting the
-bridges as fine (see pcie-acs-enabled for why ACS matters to GPUDirect RDMA).
-Fix: run the check where config space is readable in full:
+bridges as fine (see pcie-acs-enabled for why ACS matters to GPUDirect RDMA).)",
+     R"(Fix: run the check where config space is readable in full:
   sudo railkit doctor                     # on the node
   sudo railkit snapshot --output node.tar.gz   # then railkit doctor --root node.tar.gz anywhere
   sudo lspci -vvv | grep -e '^[0-9a-f]' -e ACSCtl

@@ -55,7 +55,7 @@ std::vector<Finding> check(const DoctorInput& in) {
     bool starved = port > 0 && l.current_speed_gts && l.current_width &&
                    pcieGbps(*l.current_speed_gts, *l.current_width) < port;
     out.push_back(makeFinding(
-        "pcie-link-degraded", starved ? Severity::kError : Severity::kWarning, d.name,
+        kPcieLinkDegraded, starved ? Severity::kError : Severity::kWarning, d.name,
         "PCIe link of " + d.name + " (" + d.pci->address + ") runs at " +
             linkText(l.current_speed_gts, l.current_width) + ", below its maximum " +
             linkText(l.max_speed_gts, l.max_width) +
@@ -71,7 +71,7 @@ std::vector<Finding> check(const DoctorInput& in) {
     const auto& l = g.pci.link;
     if (!narrower(l)) continue;
     out.push_back(makeFinding(
-        "pcie-link-degraded", Severity::kWarning, g.name,
+        kPcieLinkDegraded, Severity::kWarning, g.name,
         "PCIe link of " + g.name + " (" + g.pci.address + ") is x" + std::to_string(*l.current_width) +
             ", narrower than its maximum x" + std::to_string(*l.max_width),
         linkEvidence(g.pci),
@@ -88,8 +88,8 @@ extern const Rule kPcieLinkDegraded = {
 instead of x16) or slower (Gen3 instead of Gen5) because of a bad riser, a wrong slot, dirty contacts or
 a BIOS bifurcation setting, RDMA bandwidth is capped below the port's line rate and nccl-tests show a
 fraction of the expected busbw on that rail. Error when the link cannot carry the port's rate, warning
-otherwise. GPUs lower their link speed when idle to save power, so for GPUs only the width counts.
-Fix:
+otherwise. GPUs lower their link speed when idle to save power, so for GPUs only the width counts.)",
+     R"(Fix:
   lspci -vv -s <bdf> | grep -e LnkCap -e LnkSta   # 'Speed 32GT/s, Width x16' expected in LnkSta
   mlxlink -d <bdf> --port_type PCIE               # Mellanox/NVIDIA NICs
 then reseat the card or riser, use a slot wired x16, check BIOS PCIe bifurcation/generation settings,

@@ -15,8 +15,7 @@ std::vector<Finding> check(const DoctorInput& in) {
     uverbs = uverbs || e.rfind("uverbs", 0) == 0;
   }
   if (!uverbs) return {};  // uverbs-missing covers it
-  return {makeFinding("rdma-cm-missing", Severity::kWarning,
-                      std::string(sys::paths::kDevInfiniband) + "/rdma_cm",
+  return {makeFinding(kRdmaCmMissing, std::string(sys::paths::kDevInfiniband) + "/rdma_cm",
                       "uverbs device nodes are exposed but rdma_cm is not: RDMA CM connection setup fails",
                       {{sys::paths::kDevInfiniband, std::nullopt, joinNames(inv.dev_infiniband, 12)}},
                       "load rdma_ucm on the node and expose /dev/infiniband/rdma_cm to the container")};
@@ -29,8 +28,8 @@ extern const Rule kRdmaCmMissing = {
      R"(Verbs traffic needs /dev/infiniband/uverbsN; establishing connections through the RDMA connection
 manager (librdmacm: UCX's rdmacm wire-up, `ib_write_bw -R`, rping, NVMe-oF, many MPI RoCE setups) also
 needs /dev/infiniband/rdma_cm. Without it those tools fail with 'Unable to read to socket/rdma_cm' or
-'rdma_create_event_channel failed'. NCCL itself does not use it.
-Fix: on the node `modprobe rdma_ucm` (persist in /etc/modules-load.d/rdma.conf). In Kubernetes the RDMA
+'rdma_create_event_channel failed'. NCCL itself does not use it.)",
+     R"(Fix: on the node `modprobe rdma_ucm` (persist in /etc/modules-load.d/rdma.conf). In Kubernetes the RDMA
 shared device plugin and the SR-IOV device plugin (isRdma: true) inject it with the uverbs node; with a
 hostPath or NRI device list, add it explicitly:
   devices: [/dev/infiniband/uverbs0, /dev/infiniband/rdma_cm])"},

@@ -18,7 +18,7 @@ std::vector<Finding> check(const DoctorInput& in) {
     int vfs = d.sriov.num_vfs.value_or(0);
     if (vfs <= 0) continue;
     out.push_back(makeFinding(
-        "rdma-netns-shared", Severity::kWarning, d.name,
+        kRdmaNetnsShared, d.name,
         d.name + " has " + std::to_string(vfs) +
             " SR-IOV VF(s) configured while the RDMA subsystem is in shared netns mode: VF RDMA "
             "devices are not "
@@ -40,8 +40,8 @@ extern const Rule kRdmaNetnsShared = {
 `netns_mode=Y`) every RDMA device is visible from every network namespace: fine for the shared device
 plugin with macvlan/ipvlan, wrong for SR-IOV, where each pod should own one VF. The RDMA CNI can then not
 move the VF's RDMA device into the pod's namespace, pods see each other's devices, and NCCL may pick a
-VF that belongs to another pod.
-Fix (on each SR-IOV node):
+VF that belongs to another pod.)",
+     R"(Fix (on each SR-IOV node):
   rdma system                           # prints 'netns shared ...'
   echo 'options ib_core netns_mode=0' > /etc/modprobe.d/ib_core.conf
   update-initramfs -u && reboot         # ib_core loads early; the initramfs must carry the option

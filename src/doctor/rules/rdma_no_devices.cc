@@ -7,7 +7,7 @@ namespace {
 std::vector<Finding> check(const DoctorInput& in) {
   if (!in.inventory.rdma_devices.empty()) return {};
   return {makeFinding(
-      "rdma-no-devices", Severity::kError, "node", "no RDMA device is visible",
+      kRdmaNoDevices, "node", "no RDMA device is visible",
       {{sys::paths::kClassInfiniband, std::nullopt, "absent or empty"}},
       "expose an RDMA device to the pod (rdma/<resource> limit, SR-IOV VF, DRA claim or hostNetwork) "
       "and check that the RDMA driver (mlx5_ib, irdma, efa) is loaded on the node")};
@@ -17,8 +17,8 @@ std::vector<Finding> check(const DoctorInput& in) {
 extern const Rule kRdmaNoDevices = {
     {"rdma-no-devices", Severity::kError, "No RDMA device is visible",
      R"(Without an entry in /sys/class/infiniband, NCCL, UCX and OpenMPI silently fall back to TCP sockets and run at a
-fraction of the fabric's speed.
-Fix: on the node, check `ls /sys/class/infiniband` and `lsmod | grep -e mlx5_ib -e irdma -e efa`. In a pod,
+fraction of the fabric's speed.)",
+     R"(Fix: on the node, check `ls /sys/class/infiniband` and `lsmod | grep -e mlx5_ib -e irdma -e efa`. In a pod,
 request the device from whatever exposes it, e.g.
   resources:
     limits:

@@ -37,7 +37,7 @@ std::vector<Finding> check(const DoctorInput& in) {
       if (!phys_bad && !state_down) continue;
       std::string subject = d.name + ":" + std::to_string(p.port);
       out.push_back(makeFinding(
-          "rdma-port-down", any_usable ? Severity::kWarning : Severity::kError, subject,
+          kRdmaPortDown, any_usable ? Severity::kWarning : Severity::kError, subject,
           "port " + subject + " is " + (p.state.empty() ? "?" : p.state) + " / " + physText(p) +
               (any_usable ? "" : "; no port on this node is usable"),
           {{portPath(d.name, p.port, "state"), std::nullopt, p.state},
@@ -52,8 +52,8 @@ std::vector<Finding> check(const DoctorInput& in) {
 extern const Rule kRdmaPortDown = {
     {"rdma-port-down", Severity::kError, "An RDMA port is down or not physically linked",
      R"(A port whose physical state is not LinkUp, or whose logical state is DOWN, carries no traffic. NCCL skips it or,
-when it is named in NCCL_IB_HCA, fails. It is a warning while other ports work and an error when none does.
-Fix: `ibstat` / `cat /sys/class/infiniband/<dev>/ports/<n>/phys_state`; reseat or replace the cable, check the
+when it is named in NCCL_IB_HCA, fails. It is a warning while other ports work and an error when none does.)",
+     R"(Fix: `ibstat` / `cat /sys/class/infiniband/<dev>/ports/<n>/phys_state`; reseat or replace the cable, check the
 switch port, `ip link set <netdev> up` for RoCE, and `mlxlink -d <dev>` for link training errors.)"},
     check};
 }  // namespace railkit::doctor

@@ -30,7 +30,7 @@ std::vector<Finding> check(const DoctorInput& in) {
     }
     if (off.empty()) continue;
     evidence.push_back(envEvidence(inv.process.env, "NCCL_IB_TC"));
-    out.push_back(makeFinding("roce-ecn-disabled", Severity::kWarning, n->name,
+    out.push_back(makeFinding(kRoceEcnDisabled, n->name,
                               "ECN is disabled (" + joinNames(off) + ") on priority " + prio + " of " +
                                   n->name + " (" + dev->name + ":" + std::to_string(port->port) +
                                   "), the priority NCCL's traffic uses: no DCQCN congestion control",
@@ -50,8 +50,8 @@ notification point, roce_np) answers switch CE marks with CNPs and the sending N
 point, roce_rp) lowers its rate. mlx5 exposes one switch per priority in
 /sys/class/net/<netdev>/ecn/roce_np/enable/<prio> and .../roce_rp/enable/<prio>. railkit checks the
 priority NCCL's traffic uses: NCCL_IB_TC >> 5 (DSCP >> 3 under the default DSCP trust mapping;
-priority 0 when NCCL_IB_TC is unset). NICs without these files (not mlx5, or a VF) are not judged.
-Fix:
+priority 0 when NCCL_IB_TC is unset). NICs without these files (not mlx5, or a VF) are not judged.)",
+     R"(Fix:
   echo 1 > /sys/class/net/<netdev>/ecn/roce_np/enable/<prio>
   echo 1 > /sys/class/net/<netdev>/ecn/roce_rp/enable/<prio>
 and ECN marking (WRED/ECN thresholds) for that queue on every switch.)"},

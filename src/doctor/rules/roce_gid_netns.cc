@@ -42,7 +42,7 @@ std::vector<Finding> check(const DoctorInput& in) {
       // matter when nothing else is left or NCCL is pinned to one of them.
       bool broken = present == 0 || pinned_missing;
       if (broken) evidence.push_back(envEvidence(inv.process.env, "NCCL_IB_GID_INDEX"));
-      out.push_back(makeFinding("roce-gid-netns", broken ? Severity::kError : Severity::kInfo, subject,
+      out.push_back(makeFinding(kRoceGidNetns, broken ? Severity::kError : Severity::kInfo, subject,
                                 "RoCE port " + subject + " has GID(s) on netdev " + joinNames(missing) +
                                     ", which is not in this network namespace" +
                                     (present == 0     ? "; no GID of the port is usable here"
@@ -66,17 +66,17 @@ interface's MAC/IP. Connections are set up through the netdev's routes and neigh
 netdev lives in another network namespace (the host's, another pod's) cannot reach anyone from here:
 NCCL reports 'NET/IB : ... failed' or hangs at connect, rdma_cm returns ENODEV/ETIMEDOUT. This happens
 with hostNetwork-free pods that see the host's RDMA device (shared mode) but not its netdev.
-Fix: give the pod a netdev on the RoCE port and use the GID that belongs to it:
+Severity: error when no GID of the port belongs to a netdev of this namespace, or NCCL_IB_GID_INDEX
+selects one that does not; info otherwise (in shared mode a pod also sees the host's and other pods'
+GIDs, which is expected).)",
+     R"(Fix: give the pod a netdev on the RoCE port and use the GID that belongs to it:
   metadata:
     annotations:
       k8s.v1.cni.cncf.io/networks: roce-macvlan   # or an SR-IOV VF network
   # inside the pod: which GIDs belong to which interface
   show_gids        # or: cat /sys/class/infiniband/<dev>/ports/1/gid_attrs/ndevs/*
   export NCCL_IB_GID_INDEX=<index of the RoCE v2 GID on net1>
-With SR-IOV, set the RDMA subsystem to exclusive netns mode so the VF's GIDs move with its netdev.
-Severity: error when no GID of the port belongs to a netdev of this namespace, or NCCL_IB_GID_INDEX
-selects one that does not; info otherwise (in shared mode a pod also sees the host's and other pods'
-GIDs, which is expected).)"},
+With SR-IOV, set the RDMA subsystem to exclusive netns mode so the VF's GIDs move with its netdev.)"},
     check};
 
 }  // namespace railkit::doctor

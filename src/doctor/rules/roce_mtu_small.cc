@@ -14,7 +14,7 @@ std::vector<Finding> check(const DoctorInput& in) {
       if (p.link_layer != "Ethernet" || p.netdev.empty()) continue;
       for (const auto& n : inv.interfaces) {
         if (n.name != p.netdev || !n.mtu || *n.mtu >= kMinMtu) continue;
-        out.push_back(makeFinding("roce-mtu-small", Severity::kWarning, n.name,
+        out.push_back(makeFinding(kRoceMtuSmall, n.name,
                                   "RoCE netdev " + n.name + " (" + d.name + ") has MTU " +
                                       std::to_string(*n.mtu) + ", below " + std::to_string(kMinMtu),
                                   {{std::string(sys::paths::kClassNet) + "/" + n.name + "/mtu", std::nullopt,
@@ -30,8 +30,8 @@ std::vector<Finding> check(const DoctorInput& in) {
 extern const Rule kRoceMtuSmall = {
     {"roce-mtu-small", Severity::kWarning, "RoCE interface MTU below 4200",
      R"(RoCE carries RDMA packets in Ethernet frames; the active RDMA MTU is the largest of 256..4096 that fits the
-netdev MTU. At 1500 it is 1024, which costs bandwidth and CPU per message.
-Fix: `ip link set <netdev> mtu 9000` on hosts and jumbo frames on every switch port; with SR-IOV set `mtu: 9000`
+netdev MTU. At 1500 it is 1024, which costs bandwidth and CPU per message.)",
+     R"(Fix: `ip link set <netdev> mtu 9000` on hosts and jumbo frames on every switch port; with SR-IOV set `mtu: 9000`
 in the SriovNetworkNodePolicy; check with `ibv_devinfo -v | grep active_mtu`.)"},
     check};
 }  // namespace railkit::doctor

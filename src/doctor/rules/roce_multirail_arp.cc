@@ -21,7 +21,7 @@ std::vector<Finding> check(const DoctorInput& in) {
       auto evidence = sysctlEvidence(inv, rail.netdev, &model::Ipv4Sysctls::arp_ignore, "arp_ignore");
       for (auto& e : sysctlEvidence(inv, rail.netdev, &model::Ipv4Sysctls::arp_announce, "arp_announce"))
         evidence.push_back(std::move(e));
-      out.push_back(makeFinding("roce-multirail-arp", Severity::kWarning, rail.netdev,
+      out.push_back(makeFinding(kRoceMultirailArp, rail.netdev,
                                 rail.netdev + " (" + rail.port + ") shares " + rail.subnet() +
                                     " with other RoCE netdevs and has " + joinNames(wrong) +
                                     ": it answers ARP for the other rails' addresses",
@@ -43,8 +43,8 @@ address as the source of its ARP requests (arp_announce=0). With several RoCE ra
 a peer then learns rail 1's MAC for rail 2's address, and RoCE v2 traffic for rail 2 lands on
 rail 1's port (or is dropped by the switch). arp_ignore=1 answers only for addresses of the
 receiving interface; arp_announce=2 always uses the best local address of the outgoing one. The
-kernel applies the larger of net.ipv4.conf.all.* and the interface's value.
-Fix, for every RoCE netdev:
+kernel applies the larger of net.ipv4.conf.all.* and the interface's value.)",
+     R"(Fix, for every RoCE netdev:
   sysctl -w net.ipv4.conf.<netdev>.arp_ignore=1 net.ipv4.conf.<netdev>.arp_announce=2
 and persist it in /etc/sysctl.d/ (or the CNI tuning plugin for pod interfaces).)"},
     check};

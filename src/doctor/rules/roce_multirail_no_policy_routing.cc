@@ -80,7 +80,7 @@ std::vector<Finding> check(const DoctorInput& in) {
       if (!main_dev.empty())
         evidence.push_back({"ip -4 route show table main", std::nullopt, subnet + " dev " + main_dev});
       out.push_back(makeFinding(
-          "roce-multirail-no-policy-routing", Severity::kError, rail.netdev,
+          kRoceMultirailNoPolicyRouting, rail.netdev,
           rail.netdev + " (" + rail.port + ", " + rail.address + ") shares " + subnet + " with " +
               joinNames(others, 8) + " and no policy rule routes traffic from " + ip + " out of " +
               rail.netdev +
@@ -107,8 +107,8 @@ interface. RoCE v2 resolves the peer's MAC through that route: connections from 
 fail ('failed to modify QP to RTR', rdma_cm address errors) or run over the wrong port, and ARP
 answers arrive on the wrong NIC. Each rail needs its own table selected by its source address.
 railkit reads `ip rule` and `ip route show table all` of the pod's network namespace (netlink), or
-railkit/live.json in a snapshot; without them it says nothing.
-Fix, per rail (here rail 2, 10.0.0.2 on eth2):
+railkit/live.json in a snapshot; without them it says nothing.)",
+     R"(Fix, per rail (here rail 2, 10.0.0.2 on eth2):
   ip route add 10.0.0.0/24 dev eth2 src 10.0.0.2 table 102
   ip rule add from 10.0.0.2/32 table 102 priority 102
 (and a default route in table 102 when peers sit in other subnets). With NetworkManager use

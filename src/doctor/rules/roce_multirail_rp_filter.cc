@@ -14,7 +14,7 @@ std::vector<Finding> check(const DoctorInput& in) {
       auto value = effectiveSysctl(inv, rail.netdev, &model::Ipv4Sysctls::rp_filter);
       if (value != 1) continue;  // 0 off, 2 loose, unknown: silent
       out.push_back(
-          makeFinding("roce-multirail-rp-filter", Severity::kWarning, rail.netdev,
+          makeFinding(kRoceMultirailRpFilter, rail.netdev,
                       "rp_filter is strict (1) on " + rail.netdev + " (" + rail.port +
                           "), one of several RoCE netdevs in " + rail.subnet() +
                           ": packets that arrive on it but whose reply would route out of another rail "
@@ -36,8 +36,8 @@ extern const Rule kRoceMultirailRpFilter = {
 route back to its source does not leave through the interface it arrived on. When several RoCE
 rails share a subnet, that route is the same for all of them, so ARP requests and IP traffic
 (rdma_cm, RoCE v2 address resolution, NCCL's bootstrap on a rail) arriving on the other rails are
-dropped. The kernel uses the larger of net.ipv4.conf.all.rp_filter and the interface's value.
-Fix:
+dropped. The kernel uses the larger of net.ipv4.conf.all.rp_filter and the interface's value.)",
+     R"(Fix:
   sysctl -w net.ipv4.conf.<netdev>.rp_filter=2   # loose; max(all, <netdev>) = 2 even with all=1
 and persist it in /etc/sysctl.d/ (or the pod's securityContext.sysctls / CNI tuning plugin).)"},
     check};

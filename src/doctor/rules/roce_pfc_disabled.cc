@@ -17,7 +17,7 @@ std::vector<Finding> check(const DoctorInput& in) {
       auto it = inv.pfc_enabled.find(p.netdev);
       if (it == inv.pfc_enabled.end() || it->second != 0) continue;  // unknown or enabled somewhere
       out.push_back(makeFinding(
-          "roce-pfc-disabled", Severity::kWarning, p.netdev,
+          kRocePfcDisabled, p.netdev,
           "PFC is enabled on no priority of " + p.netdev + " (" + d.name + ":" + std::to_string(p.port) +
               "): RoCE traffic is lossy, and a dropped packet stalls its queue pair until retransmission",
           {{dcbSource(p.netdev), std::nullopt, pfcText(it->second)}},
@@ -38,8 +38,8 @@ the lost one after a timeout, which shows up as collectives at a fraction of lin
 (ECN only, NIC-side selective repeat) are the exception: then ignore this warning.
 railkit reads the IEEE DCB PFC state over netlink (what `dcb pfc show dev <netdev>` prints); when
 the driver does not answer (no DCB support, a VF, no permission) the state is unknown and nothing
-is reported. `railkit inspect --json` shows it under "dcb" (null = unknown).
-Fix: enable PFC on one priority on the hosts and every switch port, and send RDMA there:
+is reported. `railkit inspect --json` shows it under "dcb" (null = unknown).)",
+     R"(Fix: enable PFC on one priority on the hosts and every switch port, and send RDMA there:
   dcb pfc set dev <netdev> prio-pfc 3:on      # or: mlnx_qos -i <netdev> --pfc 0,0,0,1,0,0,0,0
   NCCL_IB_TC=106                             # DSCP 26 -> priority 3)"},
     check};

@@ -56,7 +56,7 @@ std::vector<Finding> check(const DoctorInput& in) {
   }
   if (bad.empty()) return {};
   return {makeFinding(
-      "ucx-net-devices-invalid", usable == 0 ? Severity::kError : Severity::kWarning, "UCX_NET_DEVICES",
+      kUcxNetDevicesInvalid, usable == 0 ? Severity::kError : Severity::kWarning, "UCX_NET_DEVICES",
       "UCX_NET_DEVICES \"" + *value + "\" names " + joinNames(bad, 4) +
           (usable == 0 ? "; UCX has no usable network device left" : ""),
       std::move(evidence),
@@ -72,8 +72,8 @@ extern const Rule kUcxNetDevicesInvalid = {
 network devices: RDMA ports as <device>:<port> ('mlx5_0:1') and TCP interfaces by name ('eth0').
 Names copied from another node or from the host (an SR-IOV pod sees its VF, e.g. mlx5_12) match
 nothing in the pod; UCX then drops those transports, falls back to TCP, or fails at MPI_Init with
-'no usable transports' / 'UCX ERROR ... no such device'. Error when no listed device is usable.
-Fix: list what the pod has and use those names:
+'no usable transports' / 'UCX ERROR ... no such device'. Error when no listed device is usable.)",
+     R"(Fix: list what the pod has and use those names:
   ucx_info -d | grep -e Transport -e Device
   env:
   - name: UCX_NET_DEVICES

@@ -12,7 +12,7 @@ std::vector<Finding> check(const DoctorInput& in) {
   std::string listing;
   for (const auto& e : inv.dev_infiniband) listing += (listing.empty() ? "" : " ") + e;
   return {
-      makeFinding("uverbs-missing", Severity::kError, sys::paths::kDevInfiniband,
+      makeFinding(kUverbsMissing, sys::paths::kDevInfiniband,
                   std::to_string(inv.rdma_devices.size()) +
                       " RDMA device(s) in sysfs but no uverbs device node is exposed",
                   {{sys::paths::kDevInfiniband, std::nullopt,
@@ -25,8 +25,8 @@ std::vector<Finding> check(const DoctorInput& in) {
 extern const Rule kUverbsMissing = {
     {"uverbs-missing", Severity::kError, "RDMA device has no /dev/infiniband/uverbs node",
      R"(libibverbs opens /dev/infiniband/uverbsN to talk to a device. sysfs can show the device while the container
-has no device node, and then NCCL reports no IB device and falls back to sockets.
-Fix: on the node `modprobe ib_uverbs` (and rdma_ucm). In Kubernetes let the device plugin inject the nodes:
+has no device node, and then NCCL reports no IB device and falls back to sockets.)",
+     R"(Fix: on the node `modprobe ib_uverbs` (and rdma_ucm). In Kubernetes let the device plugin inject the nodes:
   resources:
     limits:
       rdma/rdma_shared_device_a: 1

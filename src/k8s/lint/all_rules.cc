@@ -1,14 +1,7 @@
 // The lint rule table, built from rules/list.inc (one line per rule).
-#include "k8s/lint/lint.h"
+#include "k8s/lint/rules/rules.h"
 
 namespace railkit::k8s {
-namespace rules {
-
-#define RAILKIT_LINT_RULE(name) extern const Rule name;
-#include "k8s/lint/rules/list.inc"
-#undef RAILKIT_LINT_RULE
-
-}  // namespace rules
 
 const std::vector<Rule>& allRules() {
   static const std::vector<Rule> kRules = {

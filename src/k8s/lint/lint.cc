@@ -69,11 +69,9 @@ void prepareLintInput(LintInput& input) {
   }
 }
 
-Finding lintFinding(const char* id, Severity severity, const Object& object, long line, std::string path,
+Finding lintFinding(const RuleInfo& rule, Severity lowered, const Object& object, long line, std::string path,
                     std::string message, std::string fix) {
-  Finding finding;
-  finding.id = id;
-  finding.severity = severity;
+  Finding finding = findingOf(rule, lowered);
   finding.file = object.file;
   finding.line = line > 0 ? line : object.line;
   finding.object = object.ref();
@@ -83,6 +81,11 @@ Finding lintFinding(const char* id, Severity severity, const Object& object, lon
   finding.fix = std::move(fix);
   finding.evidence.push_back(Evidence{object.file, finding.line, finding.path});
   return finding;
+}
+
+Finding lintFinding(const RuleInfo& rule, const Object& object, long line, std::string path,
+                    std::string message, std::string fix) {
+  return lintFinding(rule, rule.severity, object, line, std::move(path), std::move(message), std::move(fix));
 }
 
 std::vector<Finding> runLint(const LintInput& input) {

@@ -30,7 +30,8 @@ struct LintInput {
 };
 
 // The same RuleInfo as doctor's rules and the logs catalogue, plus the check:
-// a rule file defines {{id, severity, title, explain}, check}.
+// a rule file defines {{id, severity, title, explain, fix}, check}, or
+// {shared_rules::kX, check} for an id doctor raises too.
 struct Rule : RuleInfo {
   void (*check)(const LintInput& input, std::vector<Finding>& out);
 };
@@ -46,8 +47,11 @@ void prepareLintInput(LintInput& input);
 // Runs every rule; findings are sorted by file, line, id.
 std::vector<Finding> runLint(const LintInput& input);
 
-// Builds a finding located at `node` of `object`.
-Finding lintFinding(const char* id, Severity severity, const Object& object, long line, std::string path,
+// A finding of `rule` located at `line` of `object`, with the rule's
+// declared severity or (first form) one the check lowered for this case.
+Finding lintFinding(const RuleInfo& rule, Severity lowered, const Object& object, long line, std::string path,
+                    std::string message, std::string fix);
+Finding lintFinding(const RuleInfo& rule, const Object& object, long line, std::string path,
                     std::string message, std::string fix);
 
 }  // namespace railkit::k8s

@@ -2,14 +2,9 @@
 
 namespace railkit::logs::nccl {
 
-// Defined in rules/<id>.cc.
-#define RAILKIT_NCCL_RULE(name) NcclRule name();
-#include "logs/nccl/rules/list.inc"
-#undef RAILKIT_NCCL_RULE
-
 const std::vector<NcclRule>& allNcclRules() {
   static const std::vector<NcclRule> kRules = {
-#define RAILKIT_NCCL_RULE(name) name(),
+#define RAILKIT_NCCL_RULE(name) name,
 #include "logs/nccl/rules/list.inc"
 #undef RAILKIT_NCCL_RULE
   };

@@ -130,11 +130,15 @@ NcclLogFacts summarize(const AnalyzerState& s) {
   return f;
 }
 
-Finding makeFinding(const char* id, Severity severity, std::string subject, std::string message,
+Finding makeFinding(const RuleInfo& rule, std::string subject, std::string message, std::string fix,
+                    const AnalyzerState& state, std::initializer_list<const Hits*> hits) {
+  return makeFinding(rule, rule.severity, std::move(subject), std::move(message), std::move(fix), state,
+                     hits);
+}
+
+Finding makeFinding(const RuleInfo& rule, Severity lowered, std::string subject, std::string message,
                     std::string fix, const AnalyzerState& state, std::initializer_list<const Hits*> hits) {
-  Finding f;
-  f.id = id;
-  f.severity = severity;
+  Finding f = findingOf(rule, lowered);
   f.subject = std::move(subject);
   f.message = std::move(message);
   f.fix = std::move(fix);

@@ -11,7 +11,7 @@ void checkCapPrefix(const LintInput& input, std::vector<Finding>& out) {
       for (size_t i = 0; i < container.cap_add.size(); ++i)
         if (container.cap_add[i].rfind("CAP_", 0) == 0)
           out.push_back(
-              lintFinding("cap-prefix", Severity::kError, *pod.view.object,
+              lintFinding(kCapPrefix, *pod.view.object,
                           container.node->at({"securityContext", "capabilities", "add"})->items[i].line,
                           container.path + ".securityContext.capabilities.add[" + std::to_string(i) + "]",
                           "capability '" + container.cap_add[i] + "' carries the CAP_ prefix",
@@ -22,8 +22,8 @@ extern const Rule kCapPrefix = {
     {"cap-prefix", Severity::kError, "capability written with the CAP_ prefix",
      R"(Kubernetes capability names in securityContext.capabilities are written without the CAP_
 prefix (IPC_LOCK, NET_ADMIN). With the prefix the name may not match what the runtime or a
-Pod Security policy expects, so the capability can be silently missing or the pod rejected.
-Fix: write the bare name: capabilities: {add: [IPC_LOCK]}.)"},
+Pod Security policy expects, so the capability can be silently missing or the pod rejected.)",
+     R"(Fix: write the bare name: capabilities: {add: [IPC_LOCK]}.)"},
     checkCapPrefix};
 
 }  // namespace railkit::k8s::rules

@@ -56,8 +56,7 @@ void checkCniConfigInvalidJson(const LintInput& input, std::vector<Finding>& out
         if (text.front() != '{' && text.front() != '[') continue;
         std::string error = jsonError(candidate);
         if (error.empty()) continue;
-        out.push_back(lintFinding("cni-config-invalid-json", Severity::kError, object, value->line,
-                                  std::string("spec.") + key,
+        out.push_back(lintFinding(kCniConfigInvalidJson, object, value->line, std::string("spec.") + key,
                                   std::string("CNI ") + key + " is not valid JSON: " + error,
                                   "fix the JSON (trailing commas and unquoted keys are common) and check it "
                                   "with a JSON parser"));
@@ -70,8 +69,8 @@ extern const Rule kCniConfigInvalidJson = {
     {"cni-config-invalid-json", Severity::kError, "CNI ipam/config string is not valid JSON",
      R"(A NetworkAttachmentDefinition's spec.config (or an IPAM config string) is JSON inside a YAML
 string. When it does not parse, Multus cannot attach the network and the pod stays in
-ContainerCreating with a CNI error; nothing in the API server checks it.
-Fix: make the string valid JSON (the finding quotes the parser's message and position).)"},
+ContainerCreating with a CNI error; nothing in the API server checks it.)",
+     R"(Fix: make the string valid JSON (the finding quotes the parser's message and position).)"},
     checkCniConfigInvalidJson};
 
 }  // namespace railkit::k8s::rules

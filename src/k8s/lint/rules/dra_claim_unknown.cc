@@ -26,14 +26,14 @@ void checkDraClaimUnknown(const LintInput& input, std::vector<Finding>& out) {
           "DRA claim '" + claim.name + "' (" + (claim.source.empty() ? "no source" : claim.source) + ")";
       if (!claim.resolved) {
         out.push_back(lintFinding(
-            "dra-claim-unknown", Severity::kInfo, *pod.view.object, claim.line, path,
+            kDraClaimUnknown, *pod.view.object, claim.line, path,
             what + " is not in the input: lint cannot tell what it gives and counts it as neither a NIC nor "
                    "RDMA (its interface names are unknown too)",
             "lint the claim's ResourceClaimTemplate (or ComputeDomain) and DeviceClass together with the "
             "pod"));
       } else if (!claim.devices.unknown_classes.empty()) {
         out.push_back(
-            lintFinding("dra-claim-unknown", Severity::kInfo, *pod.view.object, claim.line, path,
+            lintFinding(kDraClaimUnknown, *pod.view.object, claim.line, path,
                         what + " requests device class " + joined(claim.devices.unknown_classes) +
                             ", which lint does not know (it knows " + knownDeviceClassesText() +
                             "): counted as neither a NIC nor RDMA",
@@ -49,8 +49,8 @@ and the DeviceClass each request names. Where those are not in the input, or the
 neither a DeviceClass of the input nor one a known driver installs (the finding lists them),
 lint counts the claim as neither a NIC nor RDMA: ipc-lock-missing and ompi-btl-if-unset do
 not fire for it, and
-NCCL_SOCKET_IFNAME is not compared with the pod's interfaces.
-Fix: lint the claim templates and DeviceClasses together with the workload.)"},
+NCCL_SOCKET_IFNAME is not compared with the pod's interfaces.)",
+     R"(Fix: lint the claim templates and DeviceClasses together with the workload.)"},
     checkDraClaimUnknown};
 
 }  // namespace railkit::k8s::rules

@@ -61,9 +61,8 @@ void checkExtendedResourceLimitMissing(const LintInput& input, std::vector<Findi
           message += "; limits has " + typo + ", a typo of it?";
           fix = "rename limits' " + typo + " to " + name;
         }
-        out.push_back(lintFinding("extended-resource-limit-missing", Severity::kError, *pod.view.object,
-                                  container.node->line, container.path + ".resources.requests." + name,
-                                  message, fix));
+        out.push_back(lintFinding(kExtendedResourceLimitMissing, *pod.view.object, container.node->line,
+                                  container.path + ".resources.requests." + name, message, fix));
       }
 }
 
@@ -73,8 +72,8 @@ extern const Rule kExtendedResourceLimitMissing = {
 overcommitted: a container that requests one must limit it too, with the same value, or the
 API server rejects the pod (Limit must be set for non overcommitable resources). A name
 requested but not limited is often a typo in one of the two (rdma/... requested, edma/...
-limited); the finding names the limits entry that looks like it.
-Fix: give the same name in limits (or only in limits: the request defaults to the limit).)"},
+limited); the finding names the limits entry that looks like it.)",
+     R"(Fix: give the same name in limits (or only in limits: the request defaults to the limit).)"},
     checkExtendedResourceLimitMissing};
 
 }  // namespace railkit::k8s::rules

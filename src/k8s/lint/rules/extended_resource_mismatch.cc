@@ -16,8 +16,8 @@ void checkExtendedResourceMismatch(const LintInput& input, std::vector<Finding>&
             parseQuantityCount(request) > 0)
           continue;  // "1" and 1
         out.push_back(
-            lintFinding("extended-resource-mismatch", Severity::kError, *pod.view.object,
-                        container.node->line, container.path + ".resources.requests." + name,
+            lintFinding(kExtendedResourceMismatch, *pod.view.object, container.node->line,
+                        container.path + ".resources.requests." + name,
                         "extended resource " + name + " requests " + request + " but limits " + limit->second,
                         "set requests equal to limits (or give only limits)"));
       }
@@ -27,8 +27,8 @@ extern const Rule kExtendedResourceMismatch = {
     {"extended-resource-mismatch", Severity::kError, "extended resource requests differ from limits",
      R"(Extended resources (nvidia.com/gpu, rdma/*, SR-IOV VF pools) cannot be overcommitted: the API
 server rejects a container whose requests differ from its limits, or the job silently gets
-what the limit says.
-Fix: set requests equal to limits (or give limits only).)"},
+what the limit says.)",
+     R"(Fix: set requests equal to limits (or give limits only).)"},
     checkExtendedResourceMismatch};
 
 }  // namespace railkit::k8s::rules

@@ -3,6 +3,7 @@
 // unless the runtime raised the limit for every container. Where the
 // platform is known to do that (EKS EFA nodes, GKE GPU nodes, CoreWeave) the
 // finding is informational: its own examples rely on it and work there.
+#include "core/shared_rules.h"
 #include "k8s/lint/pod_facts.h"
 #include "k8s/lint/rules/rules.h"
 
@@ -24,20 +25,13 @@ void checkIpcLockMissing(const LintInput& input, std::vector<Finding>& out) {
         message += "memory registration is limited by RLIMIT_MEMLOCK";
       }
       out.push_back(
-          lintFinding("ipc-lock-missing", severity, *pod.view.object, container.node->line,
+          lintFinding(kIpcLockMissing, severity, *pod.view.object, container.node->line,
                       container.path + ".securityContext.capabilities.add", message,
                       "add securityContext: {capabilities: {add: [IPC_LOCK]}} (or set memlock unlimited "
                       "in the runtime's base spec: railkit render node-prep)"));
     }
 }
 
-extern const Rule kIpcLockMissing = {
-    {"ipc-lock-missing", Severity::kError, "RDMA container without IPC_LOCK",
-     R"(RDMA registers (pins) memory; without CAP_IPC_LOCK a container is limited by RLIMIT_MEMLOCK
-and ibv_reg_mr fails for large buffers, so NCCL/UCX abort or fall back to sockets. On
-platforms whose runtime already sets memlock unlimited (GKE, EKS EFA, CoreWeave) it is info.
-Fix: securityContext: {capabilities: {add: [IPC_LOCK]}} on every RDMA container, or memlock
-unlimited in the runtime's base spec (railkit render node-prep).)"},
-    checkIpcLockMissing};
+extern const Rule kIpcLockMissing = {shared_rules::kIpcLockMissing, checkIpcLockMissing};
 
 }  // namespace railkit::k8s::rules

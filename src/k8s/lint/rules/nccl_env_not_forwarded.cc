@@ -23,8 +23,8 @@ void checkNcclEnvNotForwarded(const LintInput& input, std::vector<Finding>& out)
       for (const auto& [name, value] : container.env) {
         if (name.rfind("NCCL_", 0) != 0 && name.rfind("UCX_", 0) != 0) continue;
         if (worker_env.count(name) || forwarded_set.count(name)) continue;
-        out.push_back(lintFinding("nccl-env-not-forwarded", Severity::kWarning, *launcher.view.object,
-                                  container.node->line, container.path + ".env",
+        out.push_back(lintFinding(kNcclEnvNotForwarded, *launcher.view.object, container.node->line,
+                                  container.path + ".env",
                                   name + " is set on the launcher but neither on the workers nor forwarded "
                                          "with -x: the ranks never see it",
                                   "add '-x " + name + "' to mpirun or set it on the Worker template"));
@@ -38,8 +38,8 @@ extern const Rule kNcclEnvNotForwarded = {
      "NCCL/UCX variables on the MPI launcher do not reach the ranks",
      R"(mpirun starts the ranks over ssh: environment set on the MPIJob launcher does not reach the
 workers unless it is exported with -x (or set on the workers). NCCL_*/UCX_* settings then
-apply to the launcher only and the ranks run with defaults.
-Fix: pass each variable with -x NAME (or -x NAME=value), or set it in the worker template.)"},
+apply to the launcher only and the ranks run with defaults.)",
+     R"(Fix: pass each variable with -x NAME (or -x NAME=value), or set it in the worker template.)"},
     checkNcclEnvNotForwarded};
 
 }  // namespace railkit::k8s::rules

@@ -40,8 +40,7 @@ bool checkable(const std::string& value) {
 void report(const PodFacts& pod, const ContainerFacts& container, const std::string& path,
             const std::string& value, const std::string& where, const std::string& have,
             std::vector<Finding>& out) {
-  out.push_back(lintFinding("nccl-socket-ifname-mismatch", Severity::kError, *pod.view.object,
-                            container.node->line, path,
+  out.push_back(lintFinding(kNcclSocketIfnameMismatch, *pod.view.object, container.node->line, path,
                             "NCCL_SOCKET_IFNAME=" + value + " selects none of " + where + " (" + have + ")",
                             "name an interface the pod has (eth0 for the pod network)"));
 }
@@ -90,8 +89,8 @@ extern const Rule kNcclSocketIfnameMismatch = {
      R"(NCCL_SOCKET_IFNAME names the interfaces NCCL's bootstrap and sockets may use. When it names
 none the pod will have (net1 without a Multus attachment, a host name under the pod network,
 net1 where the DRA claim's dra.net config names the NIC dranet0),
-NCCL fails with `Bootstrap : no socket interface found` or picks the wrong network.
-Fix: name an interface the pod really has where NCCL runs (the workers, for an MPIJob), or
+NCCL fails with `Bootstrap : no socket interface found` or picks the wrong network.)",
+     R"(Fix: name an interface the pod really has where NCCL runs (the workers, for an MPIJob), or
 compute it at start with railkit env.)"},
     checkNcclSocketIfnameMismatch};
 

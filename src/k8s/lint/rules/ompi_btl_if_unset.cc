@@ -1,6 +1,7 @@
 // ompi-btl-if-unset: with several interfaces in the pod, Open MPI's TCP BTL
 // and OOB try them all, including the RDMA NIC that has no cluster DNS and
 // no route to the launcher; pin the control plane to the pod network.
+#include "core/shared_rules.h"
 #include "k8s/lint/rules/mpi_launcher.h"
 #include "k8s/lint/rules/rules.h"
 
@@ -23,8 +24,8 @@ void checkOmpiBtlIfUnset(const LintInput& input, std::vector<Finding>& out) {
                     container.env.count("OMPI_MCA_btl_tcp_if_include") ||
                     container.env.count("OMPI_MCA_btl_tcp_if_exclude");
       if (pinned) continue;
-      out.push_back(lintFinding("ompi-btl-if-unset", Severity::kWarning, *launcher.view.object,
-                                container.node->line, container.path + ".command",
+      out.push_back(lintFinding(kOmpiBtlIfUnset, *launcher.view.object, container.node->line,
+                                container.path + ".command",
                                 "workers have extra network interfaces but mpirun does not set "
                                 "btl_tcp_if_include/exclude: MPI may route over the RDMA interface",
                                 "add --mca btl_tcp_if_include eth0 --mca oob_tcp_if_include eth0"));
@@ -32,12 +33,6 @@ void checkOmpiBtlIfUnset(const LintInput& input, std::vector<Finding>& out) {
   }
 }
 
-extern const Rule kOmpiBtlIfUnset = {
-    {"ompi-btl-if-unset", Severity::kWarning, "mpirun may route TCP traffic over any interface",
-     R"(Without btl_tcp_if_include / oob_tcp_if_include, Open MPI may route its TCP traffic over any
-interface, including a management or RDMA interface that does not reach every peer, and
-hang or run slowly.
-Fix: --mca btl_tcp_if_include eth0 --mca oob_tcp_if_include eth0 (the pod's control interface).)"},
-    checkOmpiBtlIfUnset};
+extern const Rule kOmpiBtlIfUnset = {shared_rules::kOmpiBtlIfUnset, checkOmpiBtlIfUnset};
 
 }  // namespace railkit::k8s::rules

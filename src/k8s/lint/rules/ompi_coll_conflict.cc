@@ -4,6 +4,7 @@
 // fabric setup, so an MPIJob whose ranks run NCCL should turn them off. A
 // component set to something other than 0 is a warning; one left unset is
 // info, since lint cannot see whether the image has it.
+#include "core/shared_rules.h"
 #include "core/strings.h"
 #include "k8s/lint/rules/mpi_launcher.h"
 #include "k8s/lint/rules/rules.h"
@@ -73,7 +74,7 @@ void checkOmpiCollConflict(const LintInput& input, std::vector<Finding>& out) {
         if (value && *value == "0") continue;
         std::string state = value ? " is " + *value : " is unset";
         out.push_back(lintFinding(
-            "ompi-coll-conflict", value ? Severity::kWarning : Severity::kInfo, *launcher.view.object,
+            kOmpiCollConflict, value ? Severity::kWarning : Severity::kInfo, *launcher.view.object,
             container.node->line, container.path + ".command",
             "mpirun starts NCCL ranks and " + param + state + ": where the image carries " +
                 (std::string(component) == "hcoll" ? "HCOLL" : "UCC") +
@@ -84,12 +85,6 @@ void checkOmpiCollConflict(const LintInput& input, std::vector<Finding>& out) {
   }
 }
 
-extern const Rule kOmpiCollConflict = {
-    {"ompi-coll-conflict", Severity::kWarning, "Open MPI HCOLL/UCC collectives left enabled next to NCCL",
-     R"(HCOLL and UCC collective components of Open MPI hang or crash next to NCCL in GPU jobs when
-left enabled; lint reports them when an MPIJob whose ranks run NCCL does not disable them
-(info when unset: lint cannot see whether the image carries HCOLL/UCC).
-Fix: --mca coll_hcoll_enable 0 --mca coll_ucc_enable 0 (or -x OMPI_MCA_coll_hcoll_enable=0).)"},
-    checkOmpiCollConflict};
+extern const Rule kOmpiCollConflict = {shared_rules::kOmpiCollConflict, checkOmpiCollConflict};
 
 }  // namespace railkit::k8s::rules

@@ -23,8 +23,8 @@ void checkOmpiMcaMisused(const LintInput& input, std::vector<Finding>& out) {
       if (container.command.find("mpirun") == std::string::npos) continue;
       for (const std::string& name : forwardedNames(container.command))
         if (looksLikeMca(name))
-          out.push_back(lintFinding("ompi-mca-misused", Severity::kWarning, *pod.view.object,
-                                    container.node->line, container.path + ".command",
+          out.push_back(lintFinding(kOmpiMcaMisused, *pod.view.object, container.node->line,
+                                    container.path + ".command",
                                     "'-x " + name +
                                         "' forwards an environment variable named like an MCA "
                                         "parameter; Open MPI ignores it",
@@ -34,8 +34,7 @@ void checkOmpiMcaMisused(const LintInput& input, std::vector<Finding>& out) {
         auto [it, inserted] = seen.emplace(name, value);
         if (!inserted && it->second != value)
           out.push_back(lintFinding(
-              "ompi-mca-misused", Severity::kWarning, *pod.view.object, container.node->line,
-              container.path + ".command",
+              kOmpiMcaMisused, *pod.view.object, container.node->line, container.path + ".command",
               "--mca " + name + " is given twice (" + it->second + " and " + value + ")", "keep one value"));
       }
     }
@@ -46,8 +45,8 @@ extern const Rule kOmpiMcaMisused = {
      "Open MPI parameters that are ineffective or contradict each other",
      R"(Open MPI parameters that do nothing or contradict each other: an MCA name passed with -x
 (that exports an environment variable of that name, not the parameter), or --mca of one
-parameter given twice with different values.
-Fix: pass MCA parameters with --mca NAME VALUE or -x OMPI_MCA_NAME=VALUE, once.)"},
+parameter given twice with different values.)",
+     R"(Fix: pass MCA parameters with --mca NAME VALUE or -x OMPI_MCA_NAME=VALUE, once.)"},
     checkOmpiMcaMisused};
 
 }  // namespace railkit::k8s::rules

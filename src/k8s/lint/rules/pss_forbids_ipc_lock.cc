@@ -22,7 +22,7 @@ void checkPssForbidsIpcLock(const LintInput& input, std::vector<Finding>& out) {
     for (const ContainerFacts& container : pod.containers) {
       if (!container.ipc_lock) continue;
       out.push_back(lintFinding(
-          "pss-forbids-ipc-lock", Severity::kError, *pod.view.object, container.node->line,
+          kPssForbidsIpcLock, *pod.view.object, container.node->line,
           container.path + ".securityContext.capabilities.add",
           "namespace " + ns->first + " enforces Pod Security '" + level->text() + "', which rejects IPC_LOCK",
           "label the namespace pod-security.kubernetes.io/enforce=privileged (keep warn and "
@@ -34,8 +34,8 @@ void checkPssForbidsIpcLock(const LintInput& input, std::vector<Finding>& out) {
 extern const Rule kPssForbidsIpcLock = {
     {"pss-forbids-ipc-lock", Severity::kError, "namespace Pod Security level rejects IPC_LOCK",
      R"(The namespace's Pod Security level (baseline or restricted) rejects pods that add IPC_LOCK,
-so the RDMA pods are refused at admission.
-Fix: label the namespace pod-security.kubernetes.io/enforce: privileged (or a policy that
+so the RDMA pods are refused at admission.)",
+     R"(Fix: label the namespace pod-security.kubernetes.io/enforce: privileged (or a policy that
 allows IPC_LOCK), or run the job in a namespace that allows it.)"},
     checkPssForbidsIpcLock};
 

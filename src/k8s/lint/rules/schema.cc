@@ -10,10 +10,8 @@ namespace railkit::k8s::rules {
 
 void checkSchema(const LintInput& input, std::vector<Finding>& out) {
   if (input.schemas == nullptr) {
-    Finding note;
-    note.id = "schema";
-    note.severity = Severity::kInfo;
-    note.subject = "schema";
+    Finding note = findingOf(kSchema, Severity::kInfo);
+    note.subject = kSchema.id;
     note.message = "schema validation skipped: no --schemas DIR given";
     note.fix = "pass --schemas DIR with Kubernetes OpenAPI v3 documents and CRDs";
     out.push_back(note);
@@ -26,14 +24,14 @@ void checkSchema(const LintInput& input, std::vector<Finding>& out) {
       auto errors = schemas.validate(object);
       if (!errors) {
         out.push_back(
-            lintFinding("schema", Severity::kInfo, object, object.line, "",
+            lintFinding(kSchema, Severity::kInfo, object, object.line, "",
                         "no schema for " + object.api_version + " " + object.kind + "; not validated",
                         "add its CRD or OpenAPI document to --schemas DIR"));
         continue;
       }
       for (const SchemaError& error : *errors)
         out.push_back(lintFinding(
-            "schema", Severity::kError, object, error.line, error.path, error.message,
+            kSchema, object, error.line, error.path, error.message,
             "correct the field as the schema for " + object.api_version + " " + object.kind + " defines it"));
     }
 }
@@ -42,8 +40,8 @@ extern const Rule kSchema = {
     {"schema", Severity::kError, "object does not match its OpenAPI/CRD schema",
      R"(The object does not match its OpenAPI or CRD schema: the API server rejects it, or drops the
 unknown fields and runs something else than written. With --schemas DIR every object is
-checked against the Kubernetes OpenAPI documents and CRDs in DIR.
-Fix: the field path in the finding names what to correct.)"},
+checked against the Kubernetes OpenAPI documents and CRDs in DIR.)",
+     R"(Fix: the field path in the finding names what to correct.)"},
     checkSchema};
 
 }  // namespace railkit::k8s::rules

@@ -40,7 +40,7 @@ std::string distributedLaunch(const PodFacts& pod, const ContainerFacts& contain
 
 void report(const PodFacts& pod, const ContainerFacts& container, const std::string& why,
             std::vector<Finding>& out) {
-  out.push_back(lintFinding("shm-default", Severity::kWarning, *pod.view.object, container.node->line,
+  out.push_back(lintFinding(kShmDefault, *pod.view.object, container.node->line,
                             container.path + ".volumeMounts",
                             "container '" + container.name + "' " + why + " has the default 64 MiB /dev/shm",
                             "mount an emptyDir {medium: Memory, sizeLimit: ...} at /dev/shm"));
@@ -81,8 +81,8 @@ extern const Rule kShmDefault = {
 default, and NCCL fails with shared-memory errors once buffers outgrow it. Besides the
 containers lint knows to run NCCL, this covers a container with two or more GPUs that starts
 distributed training through any launcher (torchrun flags, a `..._distributed` recipe,
-MASTER_ADDR/WORLD_SIZE, a PyTorchJob or a Trainer runtime's torch policy).
-Fix: mount an emptyDir with medium: Memory at /dev/shm (sizeLimit as needed), or set
+MASTER_ADDR/WORLD_SIZE, a PyTorchJob or a Trainer runtime's torch policy).)",
+     R"(Fix: mount an emptyDir with medium: Memory at /dev/shm (sizeLimit as needed), or set
 NCCL_SHM_DISABLE=1 at a speed cost.)"},
     checkShmDefault};
 

@@ -15,8 +15,8 @@ void checkSlotsGpuMismatch(const LintInput& input, std::vector<Finding>& out) {
     for (const ContainerFacts& container : pod.containers)
       if (!container.init) gpus += gpuCount(container);
     if (gpus == 0 || gpus == slots) continue;
-    out.push_back(lintFinding("slots-gpu-mismatch", Severity::kError, object,
-                              slots_node ? slots_node->line : object.line, "spec.slotsPerWorker",
+    out.push_back(lintFinding(kSlotsGpuMismatch, object, slots_node ? slots_node->line : object.line,
+                              "spec.slotsPerWorker",
                               "slotsPerWorker is " + std::to_string(slots) + " but each worker requests " +
                                   std::to_string(gpus) + " GPUs",
                               "set slotsPerWorker: " + std::to_string(gpus)));
@@ -27,8 +27,8 @@ extern const Rule kSlotsGpuMismatch = {
     {"slots-gpu-mismatch", Severity::kError, "MPIJob slotsPerWorker differs from GPUs per worker",
      R"(An MPIJob's slotsPerWorker is the number of ranks mpirun starts per worker. When it differs
 from the GPUs each worker requests, ranks share a GPU (NCCL fails with duplicate GPU) or
-GPUs sit idle.
-Fix: set slotsPerWorker to the worker's nvidia.com/gpu count.)"},
+GPUs sit idle.)",
+     R"(Fix: set slotsPerWorker to the worker's nvidia.com/gpu count.)"},
     checkSlotsGpuMismatch};
 
 }  // namespace railkit::k8s::rules

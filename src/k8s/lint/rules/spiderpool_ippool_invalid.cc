@@ -11,8 +11,8 @@ namespace {
 
 void report(const SpiderPool& pool, const YamlNode* node, const std::string& path, const std::string& message,
             const std::string& fix, std::vector<Finding>& out) {
-  out.push_back(lintFinding("spiderpool-ippool-invalid", Severity::kError, *pool.object,
-                            node != nullptr ? node->line : 0, path, message, fix));
+  out.push_back(lintFinding(kSpiderpoolIppoolInvalid, *pool.object, node != nullptr ? node->line : 0, path,
+                            message, fix));
 }
 
 // ips: every entry an address or a range, inside the subnet, clear of its
@@ -99,8 +99,8 @@ extern const Rule kSpiderpoolIppoolInvalid = {
 with host bits set (172.16.11.0/16) says another network than the rail has; an ips entry outside
 the subnet, or on its network or broadcast address, hands pods addresses the rail cannot use; a
 gateway or route next hop outside the subnet is unreachable, so traffic to the other nodes'
-blocks (the exclusive subnet plan) never leaves the pod.
-Fix: write the subnet as its network address, keep ips between its network and broadcast
+blocks (the exclusive subnet plan) never leaves the pod.)",
+     R"(Fix: write the subnet as its network address, keep ips between its network and broadcast
 addresses, and route through the pool's own gateway.)"},
     checkSpiderpoolIppoolInvalid};
 

@@ -37,12 +37,11 @@ bool sharedAddresses(const SpiderPool& a, const SpiderPool& b, std::vector<Findi
   for (const IpRange& x : a.ranges)
     for (const IpRange& y : b.ranges) {
       if (x.last < y.first || y.last < x.first) continue;
-      out.push_back(lintFinding("spiderpool-ippool-overlap", Severity::kError, *b.object, y.node->line,
-                                "spec.ips[" + std::to_string(y.index) + "]",
-                                "ips entry " + y.node->text() + " overlaps " + a.object->ref() + "'s " +
-                                    x.node->text() + " (" + ipv4Text(std::max(x.first, y.first)) +
-                                    " can be given to two pods)",
-                                "give every pool addresses no other pool has"));
+      out.push_back(lintFinding(
+          kSpiderpoolIppoolOverlap, *b.object, y.node->line, "spec.ips[" + std::to_string(y.index) + "]",
+          "ips entry " + y.node->text() + " overlaps " + a.object->ref() + "'s " + x.node->text() + " (" +
+              ipv4Text(std::max(x.first, y.first)) + " can be given to two pods)",
+          "give every pool addresses no other pool has"));
       return true;
     }
   return false;
@@ -64,7 +63,7 @@ void checkSpiderpoolIppoolOverlap(const LintInput& input, std::vector<Finding>& 
       // Pools of one rail may split its subnet; pools no rail names say nothing about rails.
       if (rails_a.empty() || rails_b.empty() || shareRail(rails_a, rails_b)) continue;
       out.push_back(lintFinding(
-          "spiderpool-ippool-overlap", Severity::kError, *b.object, b.subnet_node->line, "spec.subnet",
+          kSpiderpoolIppoolOverlap, *b.object, b.subnet_node->line, "spec.subnet",
           "subnet " + b.subnet_node->text() + " (rail " + rails_b.front()->ref() + ") overlaps " +
               a.object->ref() + "'s " + a.subnet_node->text() + " (rail " + rails_a.front()->ref() +
               "): two rails in one subnet share one route, so one rail's traffic leaves through the other",
@@ -77,8 +76,8 @@ extern const Rule kSpiderpoolIppoolOverlap = {
      R"(Two SpiderIPPools whose ips share an address can give it to two pods. Two pools named by
 different SpiderMultusConfigs (different rails) whose subnets overlap put two rails in one subnet:
 the pod (and the node) has one route for both, so traffic meant for one rail leaves through the
-other's NIC and RoCE pairs the wrong ports.
-Fix: one subnet per rail (the shared plan), or one block of each rail's range per node (the
+other's NIC and RoCE pairs the wrong ports.)",
+     R"(Fix: one subnet per rail (the shared plan), or one block of each rail's range per node (the
 exclusive plan), with no address in two pools.)"},
     checkSpiderpoolIppoolOverlap};
 

@@ -14,8 +14,6 @@
 namespace railkit::k8s::rules {
 namespace {
 
-constexpr const char* kId = "spiderpool-multus-config";
-
 bool requests(const PodFacts& pod, const std::string& resource) {
   for (const ContainerFacts& container : pod.containers)
     if (container.limits.count(resource) != 0 || container.requests.count(resource) != 0) return true;
@@ -30,8 +28,8 @@ void checkPools(const SpiderNetwork& network, const std::vector<SpiderPool>& poo
     for (const SpiderPool& pool : pools) found = found || poolNameMatches(reference, pool.object->name);
     if (found) continue;
     const YamlNode* block = network.object->root->at({"spec", network.block, "ippools"});
-    out.push_back(lintFinding(kId, Severity::kWarning, *network.object, block != nullptr ? block->line : 0,
-                              "spec." + network.block + ".ippools",
+    out.push_back(lintFinding(kSpiderpoolMultusConfig, Severity::kWarning, *network.object,
+                              block != nullptr ? block->line : 0, "spec." + network.block + ".ippools",
                               "pool '" + reference + "' matches no SpiderIPPool in the linted files",
                               "name a SpiderIPPool that exists (a trailing * matches a name prefix)"));
   }
@@ -48,7 +46,7 @@ void checkSpiderpoolMultusConfig(const LintInput& input, std::vector<Finding>& o
     const long line = network.resource_node->line;
     if (network.resource.find('/') == std::string::npos) {
       out.push_back(lintFinding(
-          kId, Severity::kError, *network.object, line, network.resource_path,
+          kSpiderpoolMultusConfig, *network.object, line, network.resource_path,
           network.resource_path.substr(network.resource_path.rfind('.') + 1) + " '" + network.resource +
               "' has no prefix: device plugins advertise PREFIX/NAME, so no node has it",
           "write the resource as the device plugin advertises it (spidernet.io/" + network.resource +
@@ -61,7 +59,7 @@ void checkSpiderpoolMultusConfig(const LintInput& input, std::vector<Finding>& o
       for (const std::string& name : pod.network_names) attaches = attaches || name == network.object->name;
       if (!attaches || requests(pod, network.resource) || !reported.insert(pod.view.object).second) continue;
       out.push_back(
-          lintFinding(kId, Severity::kError, *pod.view.object, pod.view.object->line, "resources.limits",
+          lintFinding(kSpiderpoolMultusConfig, *pod.view.object, pod.view.object->line, "resources.limits",
                       "the pod attaches " + network.object->ref() + " (cniType " + network.cni_type +
                           ") but no container " + "requests " + network.resource +
                           (network.cni_type == "sriov" || network.cni_type == "ib-sriov"
@@ -79,8 +77,8 @@ shows only when a pod starts. The RDMA resource (macvlan.rdmaResourceName, sriov
 ibsriov.resourceName) is what the device plugin advertises, PREFIX/NAME: without the prefix no
 node has it. A pod that attaches the network must request that resource, or the macvlan comes
 without the NIC's RDMA device (NCCL falls back to sockets) and SR-IOV has no VF to give. A pool
-name (or name* prefix) that matches no SpiderIPPool leaves the attachment without an address.
-Fix: name the resource with its prefix, request it in the container that runs the ranks, and
+name (or name* prefix) that matches no SpiderIPPool leaves the attachment without an address.)",
+     R"(Fix: name the resource with its prefix, request it in the container that runs the ranks, and
 name pools that exist.)"},
     checkSpiderpoolMultusConfig};
 

@@ -42,7 +42,7 @@ void walk(const YamlNode& node, const std::string& key, const std::string& path,
       found = std::regex_search(node.value, match, kBare) || std::regex_search(node.value, match, kAngle);
     if (found)
       out.push_back(
-          lintFinding("unexpanded-placeholder", Severity::kError, object, node.line, path,
+          lintFinding(kUnexpandedPlaceholder, object, node.line, path,
                       "value '" + node.value + "' still holds the placeholder " + match.str(0),
                       "substitute the value (envsubst, sed or your templating tool) before applying"));
     return;
@@ -71,8 +71,8 @@ extern const Rule kUnexpandedPlaceholder = {
      R"(A template placeholder (${VAR}, $VAR, __VAR__, or <PLACEHOLDER> in a name or image such as
 <YOUR-CONTAINER>:<VERSION>) was left in a value: the manifest was applied without being
 rendered or edited, and the field holds the literal text (an invalid name, image reference
-or quantity, or a wrong setting).
-Fix: render the template (envsubst, helm template) with every variable set, or replace the
+or quantity, or a wrong setting).)",
+     R"(Fix: render the template (envsubst, helm template) with every variable set, or replace the
 <PLACEHOLDER> with the real value.)"},
     checkUnexpandedPlaceholder};
 

@@ -15,7 +15,7 @@ void checkYamlDuplicateKey(const LintInput& input, std::vector<Finding>& out) {
       for (const Object& object : manifest->objects)
         if (object.line <= dup.line) where = object;
       std::string path = dup.path.empty() ? dup.key : dup.path + "." + dup.key;
-      out.push_back(lintFinding("yaml-duplicate-key", Severity::kError, where, dup.line, path,
+      out.push_back(lintFinding(kYamlDuplicateKey, where, dup.line, path,
                                 "key '" + dup.key + "' appears twice (lines " +
                                     std::to_string(dup.first_line) + " and " + std::to_string(dup.line) +
                                     "); one value is silently dropped or the object is rejected",
@@ -27,8 +27,8 @@ void checkYamlDuplicateKey(const LintInput& input, std::vector<Finding>& out) {
 extern const Rule kYamlDuplicateKey = {
     {"yaml-duplicate-key", Severity::kError, "mapping key given twice",
      R"(A mapping key is given twice; YAML readers keep one of the values (kubectl the last), so
-part of what is written is silently ignored.
-Fix: keep one key and merge the values.)"},
+part of what is written is silently ignored.)",
+     R"(Fix: keep one key and merge the values.)"},
     checkYamlDuplicateKey};
 
 }  // namespace railkit::k8s::rules

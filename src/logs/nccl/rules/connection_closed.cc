@@ -33,7 +33,7 @@ std::optional<Finding> build(const Hits& h, const RuleContext& c) {
   for (const auto& p : h.subjects.values()) peers += (peers.empty() ? "" : ", ") + p;
   std::string who = peers.empty() ? "a peer (not named in the log)" : "peer " + peers;
   return makeFinding(
-      "nccl-connection-closed", Severity::kError, peers.empty() ? "peer" : peers,
+      kNcclConnectionClosed, peers.empty() ? "peer" : peers,
       "the connection to " + who +
           " was closed: that rank died (look at its own log for the first error) or the network "
           "path dropped",
@@ -45,8 +45,14 @@ std::optional<Finding> build(const Hits& h, const RuleContext& c) {
 
 }  // namespace
 
-NcclRule connectionClosedRule() {
-  return {"nccl-connection-closed", match, build};
-}
+extern const NcclRule kNcclConnectionClosed = {
+    {"nccl-connection-closed", Severity::kError, "A socket to a peer rank was closed or reset",
+     R"(NCCL's socket to another rank (bootstrap, proxy or NET/Socket) was closed by the other side or
+reset. That rank usually died first (OOM kill, another NCCL error, eviction) and this is the echo;
+less often the control network dropped.)",
+     R"(Fix: read the named peer's own log for its first WARN or crash, check the pods were not evicted or
+OOM-killed, and that the control network stayed up.)"},
+    match,
+    build};
 
 }  // namespace railkit::logs::nccl

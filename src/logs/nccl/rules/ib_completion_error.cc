@@ -40,14 +40,21 @@ std::optional<Finding> build(const Hits& h, const RuleContext& c) {
   std::string fix = ibvWcStatusFix(status ? static_cast<int>(*status) : -1);
   if (auto later = numberAfter(h.last_detail, "status "); later && status && *later != *status && *later != 5)
     fix += "; for status " + std::to_string(*later) + ": " + ibvWcStatusFix(static_cast<int>(*later));
-  return makeFinding("nccl-ib-completion-error", Severity::kError, peers.empty() ? "rdma" : peers, message,
-                     fix, c.state, {&h});
+  return makeFinding(kNcclIbCompletionError, peers.empty() ? "rdma" : peers, message, fix, c.state, {&h});
 }
 
 }  // namespace
 
-NcclRule ibCompletionErrorRule() {
-  return {"nccl-ib-completion-error", match, build};
-}
+extern const NcclRule kNcclIbCompletionError = {
+    {"nccl-ib-completion-error", Severity::kError, "An RDMA work completion failed",
+     R"(A send or receive on an RDMA queue pair completed with an error status (IBV_WC_*). The status says
+what failed: 12 (retry exceeded) means the peer never acknowledged, usually a wrong RoCE GID index
+or VLAN, a link or switch port down, or PFC/ECN missing; 4 (local protection) with GPU memory is
+usually PCIe ACS or the IOMMU breaking GPUDirect RDMA; 10 (remote access) a registration mismatch; 5
+(flushed) follows an earlier error.)",
+     R"(Fix: what the reported status points at; ib_write_bw between the
+two hosts with the same settings reproduces it without NCCL.)"},
+    match,
+    build};
 
 }  // namespace railkit::logs::nccl

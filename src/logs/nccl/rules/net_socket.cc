@@ -16,7 +16,7 @@ std::optional<Finding> build(const Hits&, const RuleContext& c) {
   else
     message += "; the log does not show why NCCL did not use the RDMA NICs";
   return makeFinding(
-      "nccl-net-socket", Severity::kError, "network", message,
+      kNcclNetSocket, "network", message,
       "make the RDMA devices usable in the pod: expose /dev/infiniband (RDMA device plugin, SR-IOV or "
       "DRA claim), install libibverbs and the provider (rdma-core) in the image, grant IPC_LOCK, "
       "unset NCCL_IB_DISABLE and check NCCL_IB_HCA / NCCL_NET names the right devices; run `railkit "
@@ -26,8 +26,15 @@ std::optional<Finding> build(const Hits&, const RuleContext& c) {
 
 }  // namespace
 
-NcclRule netSocketRule() {
-  return {"nccl-net-socket", nullptr, build};
-}
+extern const NcclRule kNcclNetSocket = {
+    {"nccl-net-socket", Severity::kError, "Inter-node traffic runs over TCP sockets",
+     R"(NCCL chose its Socket transport between hosts (NET/Socket channels, or `Using network Socket` in a
+job that spans hosts), so collectives run at a fraction of the RDMA speed. Usually the RDMA devices
+are not usable in the container (no /dev/infiniband, no libibverbs/provider, no IPC_LOCK) or
+NCCL_IB_DISABLE / NCCL_NET forced it.)",
+     R"(Fix: expose the RDMA devices to every pod, install rdma-core, grant IPC_LOCK, unset NCCL_IB_DISABLE;
+`railkit doctor` in the pod checks each.)"},
+    nullptr,
+    build};
 
 }  // namespace railkit::logs::nccl

@@ -25,7 +25,7 @@ std::optional<Finding> build(const Hits&, const RuleContext& c) {
             "same PCIe switch or raise NCCL_NET_GDR_LEVEL, disable PCIe ACS / set the IOMMU to passthrough, "
             "and "
             "make sure NCCL_NET_GDR_LEVEL / NCCL_NET_GDR_READ are not forcing it off";
-  return makeFinding("nccl-no-gdr", Severity::kWarning, c.facts.inter_node_transport,
+  return makeFinding(kNcclNoGdr, c.facts.inter_node_transport,
                      "inter-node traffic over " + c.facts.inter_node_transport +
                          " does not use GPUDirect RDMA (" + how +
                          "): every transfer is staged through host memory",
@@ -34,8 +34,15 @@ std::optional<Finding> build(const Hits&, const RuleContext& c) {
 
 }  // namespace
 
-NcclRule noGdrRule() {
-  return {"nccl-no-gdr", nullptr, build};
-}
+extern const NcclRule kNcclNoGdr = {
+    {"nccl-no-gdr", Severity::kWarning, "RDMA without GPUDirect: transfers staged through host memory",
+     R"(Inter-node traffic uses RDMA but not GPUDirect RDMA (no /GDRDMA on the NET channels, `GPU Direct
+RDMA Disabled`, or `GDR 0`), so every transfer is copied through host memory and bandwidth drops.)",
+     R"(Fix on InfiniBand/RoCE: load nvidia_peermem or use DMA-BUF, keep GPU and NIC under one PCIe switch
+or raise NCCL_NET_GDR_LEVEL, disable PCIe ACS / IOMMU translation. On EFA (aws-ofi-nccl): an
+instance type that supports GPUDirect RDMA, and FI_EFA_USE_DEVICE_RDMA=1 with Libfabric older than
+1.18.)"},
+    nullptr,
+    build};
 
 }  // namespace railkit::logs::nccl

@@ -20,7 +20,7 @@ bool match(const NcclLine& line, std::string* detail, std::string*) {
 std::optional<Finding> build(const Hits& h, const RuleContext& c) {
   if (!h.any()) return std::nullopt;
   return makeFinding(
-      "nccl-no-interface", Severity::kError, "socket interface",
+      kNcclNoInterface, "socket interface",
       "NCCL found no usable IP interface for its bootstrap/socket traffic (" + h.detail + ")",
       "set NCCL_SOCKET_IFNAME to an interface that exists in the pod and has an address (e.g. "
       "eth0, or `^lo,docker` to exclude), check the container has networking (not `--net none`), "
@@ -30,8 +30,14 @@ std::optional<Finding> build(const Hits& h, const RuleContext& c) {
 
 }  // namespace
 
-NcclRule noInterfaceRule() {
-  return {"nccl-no-interface", match, build};
-}
+extern const NcclRule kNcclNoInterface = {
+    {"nccl-no-interface", Severity::kError, "NCCL found no usable IP interface",
+     R"(NCCL needs an IP interface for its bootstrap and socket traffic, even on one node. It found none
+that matches NCCL_SOCKET_IFNAME (or none at all: `Bootstrap : no socket interface found`), or the
+address family is wrong.)",
+     R"(Fix: set NCCL_SOCKET_IFNAME to an interface that exists in the container and has an address (or
+`^lo,docker` to exclude), and check the container has networking.)"},
+    match,
+    build};
 
 }  // namespace railkit::logs::nccl

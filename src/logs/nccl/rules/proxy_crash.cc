@@ -37,10 +37,10 @@ std::optional<Finding> build(const Hits& h, const RuleContext& c) {
   for (const auto& s : h.subjects.values()) (s == "signal" ? signal : frame) = true;
   if (!signal || !frame) return std::nullopt;
   bool resources = false;
-  for (const auto& f : c.earlier) resources = resources || f.id == "nccl-verbs-resource-failed";
+  for (const auto& f : c.earlier) resources = resources || f.id == kNcclVerbsResourceFailed.id;
   if (resources)
     return makeFinding(
-        "nccl-proxy-crash", Severity::kError, "NCCL proxy thread",
+        kNcclProxyCrash, "NCCL proxy thread",
         "the NCCL proxy thread crashed (" + h.detail +
             ") after RDMA resources could not be created (see nccl-verbs-resource-failed): the "
             "memlock limit or the IPC_LOCK capability",
@@ -50,8 +50,7 @@ std::optional<Finding> build(const Hits& h, const RuleContext& c) {
                           : "the first NCCL WARN (line " + std::to_string(c.state.first_warn_line) +
                                 "): " + c.state.first_warn;
   return makeFinding(
-      "nccl-proxy-crash", Severity::kError, "NCCL proxy thread",
-      "the NCCL proxy thread crashed (" + h.detail + "); " + cause,
+      kNcclProxyCrash, "NCCL proxy thread", "the NCCL proxy thread crashed (" + h.detail + "); " + cause,
       "fix the first error before the crash when there is one; otherwise keep the stack trace and "
       "the NCCL version and try the current NCCL release (a crash inside NCCL is a bug to report)",
       c.state, {&h});
@@ -59,8 +58,16 @@ std::optional<Finding> build(const Hits& h, const RuleContext& c) {
 
 }  // namespace
 
-NcclRule proxyCrashRule() {
-  return {"nccl-proxy-crash", match, build, /*reads_text=*/true};
-}
+extern const NcclRule kNcclProxyCrash = {
+    {"nccl-proxy-crash", Severity::kError, "The NCCL proxy thread crashed",
+     R"(A signal (SIGSEGV, SIGBUS, SIGABRT) hit a thread inside NCCL's proxy. When RDMA resources could not
+be created before it (see nccl-verbs-resource-failed) the cause is the memlock limit or a missing
+IPC_LOCK.)",
+     R"(Fix: raise that limit then; otherwise fix the first NCCL WARN before the crash, and with none keep
+the stack trace and NCCL version: a crash inside NCCL is a bug to report, often fixed by a newer
+release.)"},
+    match,
+    build,
+    /*reads_text=*/true};
 
 }  // namespace railkit::logs::nccl

@@ -42,15 +42,22 @@ std::optional<Finding> build(const Hits& h, const RuleContext& c) {
       "lists GIDs and their types), make sure the RDMA device sits in the pod's network namespace "
       "with an address on it, and that both ends share a routable subnet/VLAN";
   if (timed_out) fix += "; on a rail-only fabric set NCCL_CROSS_NIC=0 so each NIC talks to the same rail";
-  return makeFinding("nccl-qp-connect-failed", Severity::kError, "queue pair",
+  return makeFinding(kNcclQpConnectFailed, "queue pair",
                      "connecting an RDMA queue pair failed (ibv_modify_qp: " + h.detail + "): " + why, fix,
                      c.state, {&h});
 }
 
 }  // namespace
 
-NcclRule qpConnectFailedRule() {
-  return {"nccl-qp-connect-failed", match, build};
-}
+extern const NcclRule kNcclQpConnectFailed = {
+    {"nccl-qp-connect-failed", Severity::kError, "An RDMA queue pair could not be connected",
+     R"(ibv_modify_qp failed while moving a queue pair to RTR/RTS: the peer's address is not reachable with
+the GID index, route or network namespace in use. errno 110 (timed out) means the peer's NIC never
+answered: wrong GID index, different subnets or VLANs, or a rail-only fabric where this NIC cannot
+reach the peer's (NCCL_CROSS_NIC=0).)",
+     R"(Fix: NCCL_IB_GID_INDEX of the RoCE v2 GID on the data interface, the RDMA device in the pod's
+network namespace with an address, both ends on a routable subnet.)"},
+    match,
+    build};
 
 }  // namespace railkit::logs::nccl

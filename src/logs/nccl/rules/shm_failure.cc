@@ -33,7 +33,7 @@ std::optional<Finding> build(const Hits& h, const RuleContext& c) {
   }
   if (space)
     return makeFinding(
-        "nccl-shm-failure", Severity::kError, "/dev/shm",
+        kNcclShmFailure, "/dev/shm",
         "NCCL could not create a shared-memory segment (" + h.detail +
             "): /dev/shm ran out of space (64 MiB is the container default)",
         "mount a larger /dev/shm: in Kubernetes an emptyDir with medium Memory at /dev/shm (sizeLimit "
@@ -42,7 +42,7 @@ std::optional<Finding> build(const Hits& h, const RuleContext& c) {
         c.state, {&h});
   if (attach)
     return makeFinding(
-        "nccl-shm-failure", Severity::kError, "/dev/shm",
+        kNcclShmFailure, "/dev/shm",
         "NCCL could not attach to a shared-memory segment another rank of the node created (" + h.detail +
             "): the ranks of this node do not see the same /dev/shm, or the segment was removed",
         "run the ranks of a node in one container or pod, or share the IPC namespace (`--ipc=host`, "
@@ -50,7 +50,7 @@ std::optional<Finding> build(const Hits& h, const RuleContext& c) {
         "(systemd RemoveIPC for the job's user); NCCL_SHM_DISABLE=1 works around it at a speed cost",
         c.state, {&h});
   return makeFinding(
-      "nccl-shm-failure", Severity::kError, "/dev/shm",
+      kNcclShmFailure, "/dev/shm",
       "NCCL could not create a shared-memory segment (" + h.detail +
           "); the log does not say why: check the size of /dev/shm (64 MiB is the container "
           "default) and that it is writable",
@@ -61,8 +61,15 @@ std::optional<Finding> build(const Hits& h, const RuleContext& c) {
 
 }  // namespace
 
-NcclRule shmFailureRule() {
-  return {"nccl-shm-failure", match, build};
-}
+extern const NcclRule kNcclShmFailure = {
+    {"nccl-shm-failure", Severity::kError, "A shared-memory segment could not be created or attached",
+     R"(NCCL moves data between ranks of one node through /dev/shm. Creating a segment fails for space when
+/dev/shm is small (64 MiB is the container default).)",
+     R"(Fix: mount a larger one (emptyDir medium Memory, --shm-size). Attaching fails (the segment is not
+found) when the ranks of a node do not share /dev/shm (separate containers without a shared IPC
+namespace) or something removed it: run them in one pod or share the IPC namespace.
+NCCL_SHM_DISABLE=1 only works around either at a speed cost.)"},
+    match,
+    build};
 
 }  // namespace railkit::logs::nccl

@@ -29,7 +29,7 @@ bool match(const NcclLine& line, std::string* detail, std::string*) {
 std::optional<Finding> build(const Hits& h, const RuleContext& c) {
   if (!h.any()) return std::nullopt;
   return makeFinding(
-      "nccl-timeout", Severity::kError, "collective",
+      kNcclTimeout, "collective",
       "a collective timed out or a watchdog fired (" + h.detail +
           "): some rank stopped participating (crashed, hung, or its network path is broken)",
       "find the rank that did not arrive: read every rank's log for its first error; check for "
@@ -39,8 +39,15 @@ std::optional<Finding> build(const Hits& h, const RuleContext& c) {
 
 }  // namespace
 
-NcclRule timeoutRule() {
-  return {"nccl-timeout", match, build, /*reads_text=*/true};
-}
+extern const NcclRule kNcclTimeout = {
+    {"nccl-timeout", Severity::kError, "A collective timed out or a watchdog fired",
+     R"(A collective did not finish in time (PyTorch's NCCL watchdog, NCCL's own timeouts): some rank
+stopped participating because it crashed, hung, entered a different collective, or its network path
+broke.)",
+     R"(Fix: find the rank that did not arrive by reading every rank's log for its first error; raise the
+timeout only when the work is genuinely slow.)"},
+    match,
+    build,
+    /*reads_text=*/true};
 
 }  // namespace railkit::logs::nccl

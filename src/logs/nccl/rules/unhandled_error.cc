@@ -32,7 +32,7 @@ bool match(const NcclLine& line, std::string* detail, std::string*) {
 std::optional<Finding> build(const Hits& h, const RuleContext& c) {
   std::string explained;
   for (const auto& f : c.earlier) {
-    if (f.id == "nccl-no-gdr" || f.id == "nccl-version-mismatch") continue;
+    if (f.id == kNcclNoGdr.id || f.id == kNcclVersionMismatch.id) continue;
     explained = f.id;
     break;
   }
@@ -59,7 +59,7 @@ std::optional<Finding> build(const Hits& h, const RuleContext& c) {
     message +=
         "; the log holds no NCCL WARN line: rerun with NCCL_DEBUG=INFO (and NCCL_DEBUG_SUBSYS=INIT,NET)";
   }
-  return makeFinding("nccl-unhandled-error", Severity::kError, "job", message,
+  return makeFinding(kNcclUnhandledError, "job", message,
                      explained.empty()
                          ? "read the WARN lines before the error (NCCL_DEBUG=INFO); `railkit doctor` "
                            "in the pod checks the usual causes"
@@ -69,8 +69,14 @@ std::optional<Finding> build(const Hits& h, const RuleContext& c) {
 
 }  // namespace
 
-NcclRule unhandledErrorRule() {
-  return {"nccl-unhandled-error", match, build};
-}
+extern const NcclRule kNcclUnhandledError = {
+    {"nccl-unhandled-error", Severity::kError, "NCCL returned an error to the application",
+     R"(An NCCL call failed and returned its result code (system, internal, invalid usage, remote error...)
+to the application. The code alone rarely names the cause: the finding points at the finding that
+explains it when one fired, else at the WARN lines NCCL printed (or PyTorch's `Last error:`).)",
+     R"(Fix: what that finding or WARN names; with neither, rerun with NCCL_DEBUG=INFO and
+NCCL_DEBUG_SUBSYS=INIT,NET.)"},
+    match,
+    build};
 
 }  // namespace railkit::logs::nccl

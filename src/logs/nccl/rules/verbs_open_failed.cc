@@ -19,7 +19,7 @@ std::optional<Finding> build(const Hits& h, const RuleContext& c) {
   if (!h.any()) return std::nullopt;
   std::string subject = h.subjects.size() ? h.subjects.values()[0] : "rdma device";
   return makeFinding(
-      "nccl-verbs-open-failed", Severity::kError, subject,
+      kNcclVerbsOpenFailed, subject,
       "NCCL could not open the RDMA device " + subject +
           ": the device nodes (/dev/infiniband/uverbs*) are not exposed to the container or not "
           "accessible",
@@ -31,8 +31,13 @@ std::optional<Finding> build(const Hits& h, const RuleContext& c) {
 
 }  // namespace
 
-NcclRule verbsOpenFailedRule() {
-  return {"nccl-verbs-open-failed", match, build};
-}
+extern const NcclRule kNcclVerbsOpenFailed = {
+    {"nccl-verbs-open-failed", Severity::kError, "The RDMA device cannot be opened",
+     R"(NCCL saw an RDMA device but could not open it: the device nodes (/dev/infiniband/uverbs*) are not
+exposed to the container or not accessible.)",
+     R"(Fix: give the pod the RDMA device (RDMA shared device plugin, SR-IOV VF or a DRA claim), or run
+privileged with the host's devices; `railkit doctor` in the pod checks it.)"},
+    match,
+    build};
 
 }  // namespace railkit::logs::nccl

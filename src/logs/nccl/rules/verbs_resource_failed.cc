@@ -29,7 +29,7 @@ bool match(const NcclLine& line, std::string* detail, std::string* subject) {
 std::optional<Finding> build(const Hits& h, const RuleContext& c) {
   if (!h.any()) return std::nullopt;
   return makeFinding(
-      "nccl-verbs-resource-failed", Severity::kError, h.subjects.size() ? h.subjects.values()[0] : "verbs",
+      kNcclVerbsResourceFailed, h.subjects.size() ? h.subjects.values()[0] : "verbs",
       "RDMA resources could not be created (" + h.detail +
           "): the locked-memory limit (RLIMIT_MEMLOCK) is too low or the pod lacks IPC_LOCK",
       "set the memlock limit to unlimited for the container (containerd/docker default ulimit, "
@@ -39,8 +39,13 @@ std::optional<Finding> build(const Hits& h, const RuleContext& c) {
 
 }  // namespace
 
-NcclRule verbsResourceFailedRule() {
-  return {"nccl-verbs-resource-failed", match, build};
-}
+extern const NcclRule kNcclVerbsResourceFailed = {
+    {"nccl-verbs-resource-failed", Severity::kError, "RDMA resources could not be created",
+     R"(Registering memory or creating queue pairs/completion queues failed (ibv_reg_mr, ibv_create_qp...).
+Nearly always the locked-memory limit (RLIMIT_MEMLOCK) is too low or the pod lacks IPC_LOCK.)",
+     R"(Fix: an unlimited memlock limit for the container (`--ulimit memlock=-1`, the runtime's default
+ulimits) and the IPC_LOCK capability.)"},
+    match,
+    build};
 
 }  // namespace railkit::logs::nccl

@@ -27,8 +27,7 @@ std::optional<Finding> build(const Hits&, const RuleContext& c) {
   if (plugins.size() > 1) what += (what.empty() ? "" : "; ") + std::string("net plugins ") + list(plugins);
   if (networks.size() > 1) what += (what.empty() ? "" : "; ") + std::string("networks ") + list(networks);
   if (what.empty()) return std::nullopt;
-  return makeFinding("nccl-version-mismatch", Severity::kError, "job",
-                     "the ranks of this job do not agree: " + what,
+  return makeFinding(kNcclVersionMismatch, "job", "the ranks of this job do not agree: " + what,
                      "run every rank from the same image (same NCCL build and the same libnccl-net plugin, "
                      "NCCL_NET_PLUGIN and NCCL_NET settings on every node)",
                      s, {&s.sig_versions, &s.sig_plugins});
@@ -36,8 +35,13 @@ std::optional<Finding> build(const Hits&, const RuleContext& c) {
 
 }  // namespace
 
-NcclRule versionMismatchRule() {
-  return {"nccl-version-mismatch", nullptr, build};
-}
+extern const NcclRule kNcclVersionMismatch = {
+    {"nccl-version-mismatch", Severity::kError, "The ranks of one job run different NCCL builds or plugins",
+     R"(NCCL requires every rank of a communicator to run the same version with the same network plugin and
+network choice; mixed versions fail in odd ways (hangs, remote access errors, wrong results).)",
+     R"(Fix: run every rank from the same image, with the same libnccl-net plugin and NCCL_NET /
+NCCL_NET_PLUGIN settings.)"},
+    nullptr,
+    build};
 
 }  // namespace railkit::logs::nccl
