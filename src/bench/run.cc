@@ -213,9 +213,8 @@ nlohmann::json collectivesDocument(const BenchConfig& c, Transport& t, Bootstrap
                         {"failures", outcome.failures},
                         {"environment", c.environment}};
   if (c.expect_line_rate) {
-    doc["line_rate"] = {{"fraction", *c.expect_line_rate},
-                        {"nic_gbps", jsonOpt(c.nic_gbps)},
-                        {"source", c.nic_rate_source}};
+    doc["line_rate"] = {
+        {"fraction", *c.expect_line_rate}, {"nic_gbps", jsonOpt(c.nic_gbps)}, {"source", c.nic_rate_source}};
   }
   return doc;
 }
