@@ -185,8 +185,14 @@ int runRenderExporter(const ExporterRenderOptions& options) {
 void addProfileFlags(CLI::App& command, RenderOptions& options) {
   command.add_option("--profile", options.profile, "profile YAML (see docs/render.md)");
   command.add_option("--output", options.out_dir, "write one file per object into DIR")->type_name("DIR");
-  command.add_option("--mode", options.mode, "rdma-shared sriov host-device dra gke-tcpxo host-network");
-  command.add_option("--launcher", options.launcher, "mpijob indexed-job jobset trainjob volcano-job");
+  // The choices come from the tables (k8s/render/profile.h), so a new mode or launcher is listed here.
+  const auto spaced = [](const auto& names) {
+    std::string out;
+    for (const char* name : names) out += (out.empty() ? "" : " ") + std::string(name);
+    return out;
+  };
+  command.add_option("--mode", options.mode, spaced(k8s::render::modeNames()));
+  command.add_option("--launcher", options.launcher, spaced(k8s::render::kLaunchers));
   command.add_option("--image", options.image,
                      "image with the NCCL stack (and railkit, without --railkit-image)");
   command.add_option(

@@ -503,7 +503,7 @@ TEST(RenderLaunchers, EveryScriptParsesAsShell) {
   std::filesystem::remove_all(dir);
   // 21 pod scripts and 7 rank wrappers (mpijob x4, trainjob mpi, indexed-job and jobset mpi) per mode,
   // and the Volcano Job's 8 (master and worker task x 4 tools) with 2 wrappers (nccl-tests in each task).
-  EXPECT_EQ(scripts, 6 * (21 + 7 + 8 + 2));
+  EXPECT_EQ(scripts, static_cast<int>(railkit::k8s::render::modeNames().size()) * (21 + 7 + 8 + 2));
 }
 
 // A mode's own lines (GKE's NCCL env profile) run after railkit env, in the

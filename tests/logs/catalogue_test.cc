@@ -57,8 +57,8 @@ std::vector<std::string> realInputs() {
   std::vector<std::string> out;
   const fs::path tests = railkit::testing::sourceDir() / "tests";
   const fs::path shared = railkit::testing::sharedDir() / "data";
-  for (const fs::path dir : {tests / "logs" / "fixtures" / "real", tests / "fixtures" / "logs",
-                             shared / "nccl-logs", shared / "nccl-tests", shared / "perftest"})
+  for (const fs::path& dir : {tests / "logs" / "fixtures" / "real", tests / "fixtures" / "logs",
+                              shared / "nccl-logs", shared / "nccl-tests", shared / "perftest"})
     for (const auto& entry : fs::recursive_directory_iterator(dir))
       if (entry.is_regular_file() && entry.path().extension() != ".md") out.push_back(entry.path().string());
   return out;
