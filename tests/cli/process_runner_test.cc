@@ -83,7 +83,11 @@ TEST(ProcessRunner, PeakRssIsTheChilds) {
   EXPECT_EQ(big.out, "67108864\n");
   EXPECT_GT(big.peak_rss_kib, 64 * 1024);
   EXPECT_GT(small.peak_rss_kib, 0);
+#ifndef RAILKIT_SANITIZED
+  // A child's ru_maxrss counts its forked copy of the parent before exec:
+  // under ASan that copy alone is ~60 MiB of shadow and runtime.
   EXPECT_LT(small.peak_rss_kib, 32 * 1024);
+#endif
 }
 
 TEST(ProcessRunner, AProgramThatCannotStartIs127) {

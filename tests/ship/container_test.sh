@@ -138,11 +138,17 @@ note "inspect in the container: /dev/shm $shm bytes, CapEff $capeff (ctr's defau
 # --- logs on a shared NCCL log -------------------------------------------------
 logs=("$SHARED"/data/nccl-logs/*.log)
 log=${logs[0]##*/}
-in_ctr logs --cwd /shared/data -- "$RK" logs "nccl-logs/$log" --json
-on_host logs "$SHARED/data" "$HOST_RK" logs "nccl-logs/$log" --json
-same_as_host logs "logs nccl-logs/$log --json"
-json_ok "$WORK/logs.out" '.inputs | length == 1' ||
-  fail "logs nccl-logs/$log --json: expected one input, found: $(head -c 300 "$WORK/logs.out")"
+# The documents compared are the ones railkit writes itself (--json-out into
+# the rw /out mount): ctr's copy of a container's stdout loses it now and then
+# when the task exits fast (containerd/containerd#856; seen here once in a
+# loaded run, both exit statuses equal and the container's stdout empty).
+in_ctr logs --cwd /shared/data -- "$RK" logs "nccl-logs/$log" --json --json-out /out/logs.json
+on_host logs "$SHARED/data" "$HOST_RK" logs "nccl-logs/$log" --json --json-out "$WORK/logs.host.json"
+[[ $RC == "$HRC" ]] || fail "logs nccl-logs/$log --json: exit status $RC in the container, $HRC on the host"
+cmp -s "$OUT/logs.json" "$WORK/logs.host.json" ||
+  fail "logs nccl-logs/$log --json: the container's document differs from the host's: $(diff "$WORK/logs.host.json" "$OUT/logs.json" | head -n 8)"
+json_ok "$OUT/logs.json" '.inputs | length == 1' ||
+  fail "logs nccl-logs/$log --json: expected one input, found: $(head -c 300 "$OUT/logs.json")"
 
 # --- lint --schemas on a shared manifest ----------------------------------------------
 # 013's SriovNetworkNodePolicy lacks a field its CRD requires: only a lint that

@@ -27,10 +27,30 @@ rk_data_ip() { echo "${RK_DATA_NET}.$(( $1 + 10 ))"; }
 rk_exec() { local i=$1; shift; ip netns exec "$(rk_node "$i")" "$@"; }
 # rk_throttle I RATE: node I's net1 limited to RATE (tc tbf, e.g. 100mbit); skips
 # the test where tc or the tbf qdisc is missing.
+# The throttled node's net1 neighbours are pinned both ways (permanent ARP
+# entries): the tbf queue that TCP keeps full also drops ARP probes and
+# replies, and a neighbour entry gone FAILED stalls every stream to that peer
+# past --stall-timeout (seen once in a full run: phase 4 of
+# validate_netns_degraded, "lost rank 0: Connection timed out" after ~30 s
+# without traffic between the two). Call it once the nodes exist.
 rk_throttle() {
+  local i=$1 j ip_i mac_i ip_j mac_j
   command -v tc >/dev/null || rk_skip "tc (iproute2) not found"
-  rk_exec "$1" tc qdisc add dev net1 root tbf rate "$2" burst 64kb latency 100ms \
+  rk_exec "$i" tc qdisc add dev net1 root tbf rate "$2" burst 64kb latency 100ms \
     || rk_skip "cannot add a tbf qdisc here"
+  ip_i=$(rk_net1_ipv4 "$i") mac_i=$(rk_exec "$i" cat /sys/class/net/net1/address)
+  for ((j = 1; j <= RK_NODES; j++)); do
+    [[ $j -eq $i ]] && continue
+    ip_j=$(rk_net1_ipv4 "$j") mac_j=$(rk_exec "$j" cat /sys/class/net/net1/address)
+    [[ -n $ip_j && -n $ip_i ]] || continue
+    rk_exec "$i" ip neigh replace "$ip_j" lladdr "$mac_j" dev net1 nud permanent
+    rk_exec "$j" ip neigh replace "$ip_i" lladdr "$mac_i" dev net1 nud permanent
+  done
+}
+
+# rk_net1_ipv4 I: node I's first IPv4 address on net1 (empty when none).
+rk_net1_ipv4() {
+  rk_exec "$1" ip -4 -o addr show dev net1 | awk '{sub(/\/.*/, "", $4); print $4; exit}'
 }
 
 rk_cleanup() {
