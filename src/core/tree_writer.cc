@@ -13,7 +13,7 @@ namespace {
 
 constexpr int kDirFlags = O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC;
 
-std::string quoted(std::string_view s) {
+std::string quotedName(std::string_view s) {
   // Built by appends: GCC 12 warns (-Wrestrict, a false positive) on "'" + string.
   std::string out;
   out.reserve(s.size() + 2);
@@ -52,7 +52,7 @@ Result<std::vector<std::string>> components(std::string_view rel) {
 }
 
 Error osError(std::string_view rel, const std::string& what, int err) {
-  return Error{ErrorCode::kIo, quoted(rel) + ": " + what + ": " + std::strerror(err)};
+  return Error{ErrorCode::kIo, quotedName(rel) + ": " + what + ": " + std::strerror(err)};
 }
 
 }  // namespace
@@ -90,7 +90,7 @@ Result<TreeWriter> TreeWriter::open(const std::string& dir, Existing existing) {
 
 Result<int> TreeWriter::parentOf(std::string_view rel, std::string& leaf) {
   auto parts = components(rel);
-  if (!parts) return tl::unexpected(parts.error().withContext(quoted(rel)));
+  if (!parts) return tl::unexpected(parts.error().withContext(quotedName(rel)));
   leaf = parts->back();
   parts->pop_back();
   if (parts->empty()) return root_.get();
@@ -106,15 +106,15 @@ Result<int> TreeWriter::parentOf(std::string_view rel, std::string& leaf) {
     int next = ::openat(dir, part.c_str(), kDirFlags);
     if (next < 0 && errno == ENOENT) {
       if (::mkdirat(dir, part.c_str(), 0755) != 0 && errno != EEXIST)
-        return tl::unexpected(osError(rel, "cannot create " + quoted(walked), errno));
+        return tl::unexpected(osError(rel, "cannot create " + quotedName(walked), errno));
       next = ::openat(dir, part.c_str(), kDirFlags);
     }
     if (next < 0) {
       if (errno == ELOOP || errno == ENOTDIR)
         return makeError(ErrorCode::kInvalidInput,
-                         quoted(rel) + ": " + quoted(walked) + " is " + whatIsAt(dir, part) +
+                         quotedName(rel) + ": " + quotedName(walked) + " is " + whatIsAt(dir, part) +
                              ", not a directory (nothing is written through a link)");
-      return tl::unexpected(osError(rel, "cannot open " + quoted(walked), errno));
+      return tl::unexpected(osError(rel, "cannot open " + quotedName(walked), errno));
     }
     current.reset(next);
     dir = next;
@@ -132,10 +132,10 @@ Status TreeWriter::clearForReplace(int parent, const std::string& leaf, std::str
   }
   if (S_ISDIR(st.st_mode)) {
     if (want_dir) return okStatus();
-    return makeError(ErrorCode::kInvalidInput, quoted(rel) + ": already exists as a directory");
+    return makeError(ErrorCode::kInvalidInput, quotedName(rel) + ": already exists as a directory");
   }
   if (existing_ == Existing::kRefuse)
-    return makeError(ErrorCode::kInvalidInput, quoted(rel) + ": a second entry for a name that exists (" +
+    return makeError(ErrorCode::kInvalidInput, quotedName(rel) + ": a second entry for a name that exists (" +
                                                    whatIsAt(parent, leaf) + ")");
   // unlinkat removes the link itself, never what it points to.
   if (::unlinkat(parent, leaf.c_str(), 0) != 0)
@@ -155,13 +155,13 @@ Status TreeWriter::makeDirectory(std::string_view rel) {
   struct stat st {};
   if (::fstatat(*parent, leaf.c_str(), &st, AT_SYMLINK_NOFOLLOW) != 0 || !S_ISDIR(st.st_mode))
     return makeError(ErrorCode::kInvalidInput,
-                     quoted(rel) + ": is " + whatIsAt(*parent, leaf) + ", not a directory");
+                     quotedName(rel) + ": is " + whatIsAt(*parent, leaf) + ", not a directory");
   return okStatus();
 }
 
 Status TreeWriter::makeSymlink(std::string_view rel, std::string_view target) {
   if (target.empty())
-    return makeError(ErrorCode::kInvalidInput, quoted(rel) + ": symlink with an empty target");
+    return makeError(ErrorCode::kInvalidInput, quotedName(rel) + ": symlink with an empty target");
   std::string leaf;
   auto parent = parentOf(rel, leaf);
   if (!parent) return tl::unexpected(parent.error());
@@ -186,7 +186,7 @@ Result<UniqueFd> TreeWriter::createFile(std::string_view rel) {
 Status TreeWriter::writeFile(std::string_view rel, std::string_view bytes) {
   auto fd = createFile(rel);
   if (!fd) return tl::unexpected(fd.error());
-  return writeAll(fd->get(), bytes, quoted(rel));
+  return writeAll(fd->get(), bytes, quotedName(rel));
 }
 
 }  // namespace railkit

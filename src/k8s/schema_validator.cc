@@ -7,7 +7,7 @@ namespace railkit::k8s {
 namespace {
 
 const nlohmann::json kEmptySchema = nlohmann::json::object();
-constexpr int kMaxDepth = 120;
+constexpr int kMaxSchemaDepth = 120;
 constexpr size_t kMaxErrors = 50;
 // resource.Quantity as CRD generators write it (controller-gen): the one
 // pattern Kubernetes schemas put on int-or-string fields.
@@ -144,7 +144,7 @@ void SchemaValidator::checkFields(const YamlNode& node, const nlohmann::json& sc
 
 void SchemaValidator::check(const YamlNode& node, const nlohmann::json& raw, const std::string& path,
                             int depth) {
-  if (depth > kMaxDepth) return;
+  if (depth > kMaxSchemaDepth) return;
   const nlohmann::json& schema = resolve(raw, 0);
   if (!schema.is_object() || schema.empty()) return;
   if (node.type == YamlNode::Type::kNull) {

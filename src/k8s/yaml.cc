@@ -16,7 +16,7 @@ const std::string kEmpty;
 // Depth bound: manifests are shallow; this keeps hostile input from
 // exhausting the stack in later recursive walks. Aliases count with the depth
 // of what they stand for.
-constexpr size_t kMaxDepth = 200;
+constexpr size_t kMaxYamlDepth = 200;
 
 // Nodes that aliases and merge keys may copy in one stream. kubectl's reader
 // (go-yaml) refuses "excessive aliasing" too; it lets aliases make up 99% of
@@ -29,7 +29,7 @@ struct Shape {
   size_t height = 0;  // 1 for a scalar
 };
 
-// Recursion is bounded: every tree here is at most kMaxDepth deep.
+// Recursion is bounded: every tree here is at most kMaxYamlDepth deep.
 Shape shapeOf(const YamlNode& node) {
   Shape shape{1, 1};
   auto add = [&shape](const YamlNode& child) {
@@ -131,7 +131,8 @@ bool Builder::onEvent(const yaml_event_t& event) {
 }
 
 bool Builder::openCollection(const yaml_event_t& event, long line) {
-  if (stack_.size() >= kMaxDepth) return fail(line, "nesting deeper than " + std::to_string(kMaxDepth));
+  if (stack_.size() >= kMaxYamlDepth)
+    return fail(line, "nesting deeper than " + std::to_string(kMaxYamlDepth));
   Frame frame;
   bool is_map = event.type == YAML_MAPPING_START_EVENT;
   frame.node.type = is_map ? YamlNode::Type::kMap : YamlNode::Type::kSeq;
@@ -174,8 +175,8 @@ bool Builder::onAlias(const yaml_event_t& event, long line) {
     return fail(line,
                 "not valid YAML: alias *" + name + " refers to no anchor &" + name + " defined before it");
   const Anchor& anchor = found->second;
-  if (stack_.size() + anchor.shape.height > kMaxDepth)
-    return fail(line, "alias *" + name + " nests deeper than " + std::to_string(kMaxDepth));
+  if (stack_.size() + anchor.shape.height > kMaxYamlDepth)
+    return fail(line, "alias *" + name + " nests deeper than " + std::to_string(kMaxYamlDepth));
   if (!charge(anchor.shape.nodes, line)) return false;
   YamlNode copy = anchor.node;
   return add(std::move(copy));

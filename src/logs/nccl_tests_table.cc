@@ -24,7 +24,7 @@ std::vector<std::string_view> fields(std::string_view line) {
   return out;
 }
 
-std::optional<double> number(std::string_view s) {
+std::optional<double> tableNumber(std::string_view s) {
   if (s.empty() || s.size() > 64) return std::nullopt;
   std::string copy(s);
   char* end = nullptr;
@@ -42,7 +42,7 @@ std::optional<long> wrongCount(std::string_view s) {
 }
 
 bool isType(std::string_view s) {
-  return !s.empty() && !number(s) && s.size() < 16;
+  return !s.empty() && !tableNumber(s) && s.size() < 16;
 }
 
 // New layout: size count type redop root  t algbw busbw wrong  t algbw busbw wrong (13)
@@ -50,8 +50,8 @@ bool isType(std::string_view s) {
 //             size count type redop t algbw busbw error ... (12)
 std::optional<NcclTestsRow> parseRow(const std::vector<std::string_view>& f, bool& old) {
   if (f.size() < 11) return std::nullopt;
-  auto size = number(f[0]);
-  auto count = number(f[1]);
+  auto size = tableNumber(f[0]);
+  auto count = tableNumber(f[1]);
   if (!size || !count || !isType(f[2])) return std::nullopt;
   NcclTestsRow row;
   row.size_bytes = *size;
@@ -76,7 +76,7 @@ std::optional<NcclTestsRow> parseRow(const std::vector<std::string_view>& f, boo
   bool wrongColumn = f.size() == 13;
   for (int half = 0; half < 2; ++half) {
     for (int k = 0; k < 3; ++k) {
-      auto v = number(f[i++]);
+      auto v = tableNumber(f[i++]);
       if (!v) return std::nullopt;
       *targets[half][k] = *v;
     }
@@ -86,7 +86,7 @@ std::optional<NcclTestsRow> parseRow(const std::vector<std::string_view>& f, boo
       if (!w) return std::nullopt;
       (half == 0 ? row.oop_wrong : row.ip_wrong) = w;
     } else {
-      if (last != "N/A" && !number(last)) return std::nullopt;
+      if (last != "N/A" && !tableNumber(last)) return std::nullopt;
     }
   }
   if (!wrongColumn) old = true;
@@ -127,7 +127,7 @@ void NcclTestsTableParser::parseComment(std::string_view rest, uint64_t line_num
     auto colon = rest.find(':');
     if (colon != std::string_view::npos) {
       auto f = fields(rest.substr(colon + 1));
-      if (!f.empty()) table_.avg_busbw_gbs = number(f[0]);
+      if (!f.empty()) table_.avg_busbw_gbs = tableNumber(f[0]);
     }
     return;
   }

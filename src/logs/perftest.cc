@@ -16,7 +16,7 @@ bool isDigit(char c) {
   return c >= '0' && c <= '9';
 }
 
-std::optional<double> number(std::string_view s) {
+std::optional<double> perftestNumber(std::string_view s) {
   if (s.empty() || s.size() > 40) return std::nullopt;
   if (!isDigit(s[0]) && s[0] != '-' && s[0] != '.') return std::nullopt;
   return parseDouble(s);
@@ -271,7 +271,7 @@ void PerftestParser::parseRow(std::string_view line, uint64_t line_number) {
   row.line = line_number;
   bool have_bytes = false;
   for (size_t i = 0; i < tokens.size(); ++i) {
-    auto v = number(tokens[i]);
+    auto v = perftestNumber(tokens[i]);
     if (!v) return;
     auto bw = [&]() -> std::optional<double> {
       if (bw_factor_ == 0.0) return std::nullopt;

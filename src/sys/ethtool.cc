@@ -19,21 +19,21 @@ namespace {
 // The driver reports its own count; this bounds what we allocate for it.
 constexpr uint32_t kMaxStats = 1 << 16;
 
-class Socket {
+class EthtoolSocket {
  public:
-  Socket() : fd_(::socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0)) {}
-  ~Socket() {
+  EthtoolSocket() : fd_(::socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0)) {}
+  ~EthtoolSocket() {
     if (fd_ >= 0) ::close(fd_);
   }
-  Socket(const Socket&) = delete;
-  Socket& operator=(const Socket&) = delete;
+  EthtoolSocket(const EthtoolSocket&) = delete;
+  EthtoolSocket& operator=(const EthtoolSocket&) = delete;
   int fd() const { return fd_; }
 
  private:
   int fd_;
 };
 
-Status ethtool(const Socket& socket, const std::string& netdev, void* command) {
+Status ethtool(const EthtoolSocket& socket, const std::string& netdev, void* command) {
   ifreq request{};
   std::memcpy(request.ifr_name, netdev.c_str(), netdev.size() + 1);
   request.ifr_data = static_cast<char*>(command);
@@ -58,7 +58,7 @@ std::optional<int> priorityAt(std::string_view name, std::string_view prefix, st
 Result<std::vector<std::pair<std::string, uint64_t>>> liveEthtoolStats(const std::string& netdev) {
   if (netdev.empty() || netdev.size() >= IF_NAMESIZE)
     return makeError(ErrorCode::kInvalidInput, "bad interface name");
-  Socket socket;
+  EthtoolSocket socket;
   if (socket.fd() < 0) return makeError(ErrorCode::kIo, std::string("socket: ") + std::strerror(errno));
   // How many statistics: the string set's size.
   // ethtool_sset_info ends in a flexible array: one uint32_t per set asked for.

@@ -193,16 +193,16 @@ std::vector<uint8_t> rdmaPortStatsRequest(uint32_t seq, uint32_t device_index, u
 
 namespace {
 
-struct Socket {
+struct NetlinkSocket {
   int fd = -1;
-  ~Socket() {
+  ~NetlinkSocket() {
     if (fd >= 0) ::close(fd);
   }
 };
 
 // Sends `request` and parses replies until a dump's NLMSG_DONE, an error, or
 // (plain requests) the first reply datagram.
-Result<RdmaNlReply> exchange(const Socket& sock, const std::vector<uint8_t>& request, bool dump) {
+Result<RdmaNlReply> exchange(const NetlinkSocket& sock, const std::vector<uint8_t>& request, bool dump) {
   sockaddr_nl kernel{};
   kernel.nl_family = AF_NETLINK;
   if (::sendto(sock.fd, request.data(), request.size(), 0, reinterpret_cast<sockaddr*>(&kernel),
@@ -228,7 +228,7 @@ Result<RdmaNlReply> exchange(const Socket& sock, const std::vector<uint8_t>& req
 }  // namespace
 
 Result<RdmaNlStatistics> liveRdmaStatistics(int timeout_ms) {
-  Socket sock{::socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_RDMA)};
+  NetlinkSocket sock{::socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_RDMA)};
   if (sock.fd < 0) {
     int e = errno;
     if (e == EPROTONOSUPPORT || e == EAFNOSUPPORT)

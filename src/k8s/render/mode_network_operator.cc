@@ -9,7 +9,7 @@ namespace {
 
 constexpr const char* kRepository = "nvcr.io/nvidia/mellanox";
 constexpr const char* kVersion = "network-operator-v26.4.1";
-constexpr const char* kOperatorNamespace = "nvidia-network-operator";
+constexpr const char* kNetworkOperatorNamespace = "nvidia-network-operator";
 
 json component(const std::string& image) {
   return {{"image", image}, {"repository", kRepository}, {"version", kVersion}};
@@ -60,7 +60,7 @@ RenderedObject railPool(const Profile& profile, size_t rail) {
               "), one range per rail so each net interface of a pod sits in its own subnet.",
           {{"apiVersion", "nv-ipam.nvidia.com/v1alpha1"},
            {"kind", "IPPool"},
-           {"metadata", metadata(railName(profile, rail), kOperatorNamespace)},
+           {"metadata", metadata(railName(profile, rail), kNetworkOperatorNamespace)},
            {"spec", {{"subnet", subnet.cidr}, {"perNodeBlockSize", subnet.per_node_block}}}}};
 }
 

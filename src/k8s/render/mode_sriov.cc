@@ -8,7 +8,7 @@
 namespace railkit::k8s::render {
 namespace {
 
-constexpr const char* kOperatorNamespace = "sriov-network-operator";
+constexpr const char* kSriovOperatorNamespace = "sriov-network-operator";
 constexpr const char* kNodeLabel = "feature.node.kubernetes.io/network-sriov.capable";
 
 std::string whereabouts(const Profile& profile, size_t rail) {
@@ -29,7 +29,7 @@ Result<Objects> renderSriovMode(const Profile& profile, PodDecoration& decoratio
                      "window.",
                      {{"apiVersion", "sriovnetwork.openshift.io/v1"},
                       {"kind", "SriovNetworkPoolConfig"},
-                      {"metadata", metadata(profile.name + "-rdma-exclusive", kOperatorNamespace)},
+                      {"metadata", metadata(profile.name + "-rdma-exclusive", kSriovOperatorNamespace)},
                       {"spec",
                        {{"maxUnavailable", 1},
                         {"rdmaMode", "exclusive"},
@@ -52,7 +52,7 @@ Result<Objects> renderSriovMode(const Profile& profile, PodDecoration& decoratio
                            "; nodeSelector is required by the CRD.",
                        {{"apiVersion", "sriovnetwork.openshift.io/v1"},
                         {"kind", "SriovNetworkNodePolicy"},
-                        {"metadata", metadata(railName(profile, i), kOperatorNamespace)},
+                        {"metadata", metadata(railName(profile, i), kSriovOperatorNamespace)},
                         {"spec", policy}}});
   }
   const std::string kind = infiniband ? "SriovIBNetwork" : "SriovNetwork";
@@ -69,7 +69,7 @@ Result<Objects> renderSriovMode(const Profile& profile, PodDecoration& decoratio
              "the operator installs neither).",
          {{"apiVersion", "sriovnetwork.openshift.io/v1"},
           {"kind", kind},
-          {"metadata", metadata(railName(profile, i), kOperatorNamespace)},
+          {"metadata", metadata(railName(profile, i), kSriovOperatorNamespace)},
           {"spec", spec}}});
     decoration.limits["openshift.io/" + resource] = 1;
   }
