@@ -5,6 +5,8 @@
 #include <cmath>
 #include <limits>
 
+#include "exporter/families.h"
+
 namespace railkit::exporter {
 namespace {
 
@@ -63,10 +65,10 @@ std::string formatValue(double value) {
   return fmt::format("{}", value);
 }
 
-void Exposition::family(std::string_view name, std::string_view type, std::string_view help) {
-  name_ = std::string(name);
+void Exposition::family(const MetricFamily& family) {
+  name_ = std::string(family.name);
   std::string escaped;
-  for (char c : help) {
+  for (char c : family.help) {
     if (c == '\\')
       escaped += "\\\\";
     else if (c == '\n')
@@ -74,7 +76,7 @@ void Exposition::family(std::string_view name, std::string_view type, std::strin
     else
       escaped += c;
   }
-  text_ += fmt::format("# HELP {} {}\n# TYPE {} {}\n", name_, escaped, name_, type);
+  text_ += fmt::format("# HELP {} {}\n# TYPE {} {}\n", name_, escaped, name_, family.type);
 }
 
 void Exposition::sample(const Labels& labels, const std::string& value) {

@@ -12,6 +12,8 @@
 
 namespace railkit::exporter {
 
+struct MetricFamily;
+
 using Labels = std::vector<std::pair<std::string, std::string>>;
 
 // "a\"b" for a"b; invalid UTF-8 bytes become U+FFFD.
@@ -24,9 +26,9 @@ std::string formatValue(uint64_t value);
 
 class Exposition {
  public:
-  // Starts a family; the samples that follow belong to it. `type` is
-  // "gauge" or "counter".
-  void family(std::string_view name, std::string_view type, std::string_view help);
+  // Starts a family (# HELP and # TYPE from its declaration in families.h);
+  // the samples that follow belong to it.
+  void family(const MetricFamily& family);
   // One sample of the current family: name{labels} value.
   void sample(const Labels& labels, const std::string& value);
 

@@ -5,6 +5,7 @@
 #include <optional>
 
 #include "exporter/exposition.h"
+#include "exporter/families.h"
 #include "model/collect.h"
 
 namespace railkit::exporter {
@@ -26,17 +27,16 @@ bool portUp(const model::RdmaPort& port) {
 }
 
 // The number in a port's state file ("4: ACTIVE"), for ports that have one.
-void stateFamily(Exposition& out, const NodeReading& reading, const char* name, const char* help,
+void stateFamily(Exposition& out, const NodeReading& reading, const MetricFamily& family,
                  std::optional<uint64_t> PortCounters::*field) {
-  out.family(name, "gauge", help);
+  out.family(family);
   for (const auto& p : reading.ports)
     if (const auto& value = p.counters.*field) out.sample(portLabels(p.device, p.port), formatValue(*value));
 }
 
 void portFamilies(Exposition& out, const NodeReading& reading) {
   const auto& devices = reading.inventory.rdma_devices;
-  out.family("railkit_rdma_port_info", "gauge",
-             "RDMA port facts: link layer, netdev and firmware; always 1.");
+  out.family(kRdmaPortInfo);
   for (const auto& d : devices)
     for (const auto& p : d.ports)
       out.sample({{"device", d.name},
@@ -45,19 +45,12 @@ void portFamilies(Exposition& out, const NodeReading& reading) {
                   {"netdev", p.netdev},
                   {"fw_ver", d.fw_ver}},
                  "1");
-  out.family("railkit_rdma_port_up", "gauge",
-             "1 when the port is ACTIVE and its physical link LinkUp, else 0.");
+  out.family(kRdmaPortUp);
   for (const auto& d : devices)
     for (const auto& p : d.ports) out.sample(portLabels(d.name, p.port), portUp(p) ? "1" : "0");
-  stateFamily(out, reading, "railkit_rdma_port_state",
-              "Port state as the kernel numbers it: 1 DOWN, 2 INIT, 3 ARMED, 4 ACTIVE, 5 ACTIVE_DEFER.",
-              &PortCounters::state);
-  stateFamily(out, reading, "railkit_rdma_port_physical_state",
-              "Physical link state as the kernel numbers it: 1 Sleep, 2 Polling, 3 Disabled, "
-              "4 PortConfigurationTraining, 5 LinkUp, 6 LinkErrorRecovery, 7 Phy Test.",
-              &PortCounters::phys_state);
-  out.family("railkit_rdma_port_rate_bytes_per_second", "gauge",
-             "Link rate of the port in bytes per second.");
+  stateFamily(out, reading, kRdmaPortState, &PortCounters::state);
+  stateFamily(out, reading, kRdmaPortPhysicalState, &PortCounters::phys_state);
+  out.family(kRdmaPortRate);
   for (const auto& d : devices)
     for (const auto& p : d.ports)
       if (p.rate_gbps) out.sample(portLabels(d.name, p.port), formatValue(*p.rate_gbps * 1e9 / 8));
@@ -66,16 +59,14 @@ void portFamilies(Exposition& out, const NodeReading& reading) {
 // One family per IB port counter (kIbPortCounters), then the driver's.
 void counterFamilies(Exposition& out, const NodeReading& reading) {
   for (const auto& c : ibPortCounters()) {
-    out.family(c.metric, "counter", c.help);
+    out.family(counterFamily(c));
     for (const auto& p : reading.ports) {
       auto it = p.counters.ib.find(c.file);
       if (it == p.counters.ib.end()) continue;
       out.sample(portLabels(p.device, p.port), c.words ? wordsAsBytes(it->second) : formatValue(it->second));
     }
   }
-  out.family("railkit_rdma_hw_events_total", "counter",
-             "Driver counters of the port (hw_counters/: CNPs, ECN marks, retransmission causes), one "
-             "series per file.");
+  out.family(kRdmaHwEvents);
   for (const auto& p : reading.ports)
     for (const auto& [name, value] : p.counters.hw) {
       Labels labels = portLabels(p.device, p.port);
@@ -85,8 +76,7 @@ void counterFamilies(Exposition& out, const NodeReading& reading) {
 }
 
 void pfcPauseFamily(Exposition& out, const NodeReading& reading) {
-  out.family("railkit_netdev_pfc_pause_frames_total", "counter",
-             "PFC pause frames per priority of a RoCE netdev (ethtool statistics: mlx5 rx/tx_prioN_pause).");
+  out.family(kNetdevPfcPause);
   for (const auto& [netdev, counters] : reading.inventory.pfc_pause)
     for (const auto& c : counters)
       out.sample({{"netdev", netdev},
@@ -96,10 +86,10 @@ void pfcPauseFamily(Exposition& out, const NodeReading& reading) {
 }
 
 void doctorFamilies(Exposition& out, const std::vector<Finding>& findings) {
-  out.family("railkit_doctor_finding", "gauge", "One series per current doctor finding; always 1.");
+  out.family(kDoctorFinding);
   for (const auto& f : findings)
     out.sample({{"id", f.id}, {"severity", severityName(f.severity)}, {"subject", f.subject}}, "1");
-  out.family("railkit_doctor_findings", "gauge", "Current doctor findings by severity.");
+  out.family(kDoctorFindings);
   constexpr std::array<Severity, 3> kSeverities = {Severity::kError, Severity::kWarning, Severity::kInfo};
   for (Severity s : kSeverities) {
     uint64_t count = 0;
@@ -131,16 +121,13 @@ std::string renderMetrics(const NodeReading& reading, const std::vector<Finding>
   counterFamilies(out, reading);
   pfcPauseFamily(out, reading);
   doctorFamilies(out, findings);
-  out.family("railkit_gpu_nic_distance", "gauge",
-             "PCIe distance between a GPU and an RDMA NIC: 0 PIX, 1 PXB, 2 PHB, 3 NODE, 4 SYS.");
+  out.family(kGpuNicDistance);
   for (const auto& g : reading.inventory.topology.gpu_nic)
     out.sample({{"gpu", g.gpu}, {"device", g.nic}}, formatValue(static_cast<uint64_t>(g.distance)));
   if (reading.pods) renderPods(out, *reading.pods, stats.pod_netns_errors_total);
-  out.family("railkit_exporter_scrape_duration_seconds", "gauge",
-             "Seconds the last read of sysfs and rendering of these metrics took.");
+  out.family(kExporterScrapeDuration);
   out.sample({}, formatValue(stats.scrape_duration_seconds));
-  out.family("railkit_exporter_read_errors_total", "counter",
-             "Counter files a port lists that were unreadable or not a number, since the exporter started.");
+  out.family(kExporterReadErrors);
   out.sample({}, formatValue(stats.read_errors_total));
   return out.text();
 }

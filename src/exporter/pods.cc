@@ -1,5 +1,6 @@
 #include "exporter/pods.h"
 
+#include "exporter/families.h"
 #include "sys/netns.h"
 #include "sys/paths.h"
 
@@ -70,13 +71,10 @@ void renderPods(Exposition& out, const PodsReading& reading, uint64_t errors_tot
   auto netnsLabels = [](const PodNetns& n) {
     return Labels{{"netns", std::to_string(n.inode)}, {"pod_uid", n.pod_uid}};
   };
-  out.family("railkit_pod_rdma_devices", "gauge",
-             "RDMA devices a pod's network namespace holds (RDMA netlink, ib_core netns_mode exclusive).");
+  out.family(kPodRdmaDevices);
   for (const auto& n : reading.with_rdma)
     out.sample(netnsLabels(n), formatValue(static_cast<uint64_t>(n.devices)));
-  out.family("railkit_pod_rdma_hw_events_total", "counter",
-             "Port counters of an RDMA device in a pod's network namespace (what `rdma statistic show` "
-             "prints there).");
+  out.family(kPodRdmaHwEvents);
   for (const auto& n : reading.with_rdma)
     for (const auto& p : n.ports)
       for (const auto& [name, value] : p.counters) {
@@ -86,16 +84,11 @@ void renderPods(Exposition& out, const PodsReading& reading, uint64_t errors_tot
         labels.emplace_back("counter", name);
         out.sample(labels, formatValue(value));
       }
-  out.family("railkit_exporter_pods_supported", "gauge",
-             "1 when --pods can read per-pod RDMA counters here; 0 when the kernel has no RDMA netlink or "
-             "ib_core shares devices across namespaces.");
+  out.family(kExporterPodsSupported);
   out.sample({}, reading.unsupported.empty() ? "1" : "0");
-  out.family(
-      "railkit_exporter_pod_network_namespaces", "gauge",
-      "Network namespaces (other than the host's and the exporter's) looked into by the last reading.");
+  out.family(kExporterPodNetworkNamespaces);
   out.sample({}, formatValue(reading.namespaces));
-  out.family("railkit_exporter_pod_netns_errors_total", "counter",
-             "Network namespaces that could not be entered or queried, since the exporter started.");
+  out.family(kExporterPodNetnsErrors);
   out.sample({}, formatValue(errors_total));
 }
 

@@ -9,7 +9,8 @@
 // - every declaration in src/ is in a table explain reads.
 //
 // The reference tables of the docs (the rule tables of doctor, lint and logs,
-// the option tables of bench and validate, render's list of modes) are generated from the same
+// the option tables of bench and validate, render's list of modes, the
+// exporter's metric families) are generated from the same
 // declarations: ReferenceTables fails when a committed table differs, naming
 // the file and its first differing line. With RAILKIT_WRITE_DOCS=1 it
 // rewrites them instead (`make docs`).
@@ -31,6 +32,7 @@
 #include "bench/bench_options.h"
 #include "core/finding.h"
 #include "doctor/rule.h"
+#include "exporter/families.h"
 #include "k8s/lint/lint.h"
 #include "k8s/render/profile.h"
 #include "logs/catalogue.h"
@@ -259,6 +261,21 @@ std::string modeList() {
   return out + ".\n";
 }
 
+// The exporter's metric families (exporter/families.h), in /metrics order.
+std::string metricTable() {
+  std::string out = "| metric | type | labels | meaning |\n| --- | --- | --- | --- |\n";
+  for (const auto& f : railkit::exporter::metricFamilies()) {
+    std::string labels(f.labels);
+    for (size_t at = labels.find(','); at != std::string::npos; at = labels.find(',', at + 2))
+      labels.replace(at, 1, ", ");
+    std::string meaning(f.help);
+    if (!f.docs_note.empty()) meaning += " " + std::string(f.docs_note);
+    out += "| `" + std::string(f.name) + "` | " + std::string(f.type) + " | " + labels + " | " +
+           cell(meaning) + " |\n";
+  }
+  return out;
+}
+
 struct Region {
   std::string file;  // relative to the source tree
   std::string name;  // <!-- generated: NAME -->
@@ -273,6 +290,7 @@ std::vector<Region> generatedRegions() {
       {"docs/bench.md", "bench-options", benchOptionTable()},
       {"docs/validate.md", "validate-options", validateOptionTable()},
       {"docs/render.md", "render-modes", modeList()},
+      {"docs/exporter.md", "exporter-metrics", metricTable()},
   };
 }
 

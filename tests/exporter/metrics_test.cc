@@ -16,6 +16,7 @@
 
 #include "core/file_root.h"
 #include "exporter/exposition.h"
+#include "exporter/families.h"
 #include "k8s/render/exporter.h"
 #include "support/node_builder.h"
 #include "support/test_support.h"
@@ -98,7 +99,7 @@ TEST(ExporterExposition, FormatsValuesAsPrometheusReadsThem) {
 
 TEST(ExporterExposition, SamplesFollowTheirFamily) {
   ex::Exposition out;
-  out.family("a_total", "counter", "Help with \\ and\nnewline.");
+  out.family(ex::MetricFamily{"a_total", "counter", "k,q", "Help with \\ and\nnewline."});
   out.sample({{"k", "v"}, {"q", "\""}}, "1");
   out.sample({}, "2");
   EXPECT_EQ(out.text(),
@@ -342,35 +343,66 @@ TEST_F(ExporterMetrics, GpuNicDistance) {
   EXPECT_TRUE(hasLine(moved, "railkit_gpu_nic_distance{gpu=\"gpu0\",device=\"mlx5_0\"} 4")) << moved;
 }
 
-// Every sample sits under the # TYPE of its own family, and every family has
-// # HELP and # TYPE once.
-TEST_F(ExporterMetrics, EveryFamilyIsDeclaredOnceAndContiguous) {
-  Finding info;
-  info.id = "x";
-  info.subject = "y";
-  std::string text = render(withCounters(), {info});
-  std::vector<std::string> seen;
-  std::string current;
+// Label names of a sample line, in order: name{a="x",b="y"} 1 -> a,b.
+std::string labelNames(const std::string& line) {
+  std::string out;
+  auto open = line.find('{');
+  if (open == std::string::npos || line.find(' ') < open) return out;
+  for (size_t at = open + 1; at < line.size() && line[at] != '}';) {
+    auto eq = line.find("=\"", at);
+    if (eq == std::string::npos) break;
+    out += (out.empty() ? "" : ",") + line.substr(at, eq - at);
+    at = eq + 2;
+    while (at < line.size() && line[at] != '"') at += line[at] == '\\' ? 2 : 1;
+    at += line[at + 1] == ',' ? 2 : 1;
+  }
+  return out;
+}
+
+TEST(ExporterLabels, NamesInOrder) {
+  EXPECT_EQ(labelNames(R"(a{device="m\"x",port="1"} 3)"), "device,port");
+  EXPECT_EQ(labelNames("a 3"), "");
+}
+
+// The rendering of a node with every family in it: each IB counter file,
+// hw_counters, PFC pause frames, a finding and a pod's namespace.
+TEST_F(ExporterMetrics, EveryFamilyServedIsTheOneDeclared) {
+  auto node = withCounters();
+  node.port("mlx5_0", 1).counters.clear();
+  for (const auto& c : ex::ibPortCounters()) node.port("mlx5_0", 1).counters.push_back({c.file, "7\n"});
+  node.setLiveJson(R"({"pfc_pause": {"ibp12s0": [{"priority": 3, "direction": "rx", "frames": 12}]}})");
+  node.write(dir_);
+  auto reading = ex::readNode(FileRoot(dir_));
+  ASSERT_TRUE(reading.has_value());
+  reading->pods = ex::PodsReading{};
+  reading->pods->with_rdma.push_back(
+      ex::PodNetns{1, "uid", 1, {ex::PodPort{"mlx5_3", 1, {{"rx_write_requests", 2}}}}});
+  Finding finding;
+  finding.id = "x";
+  finding.subject = "y";
+  std::string text = ex::renderMetrics(*reading, {finding}, ex::ExporterStats{});
+
+  std::vector<std::string> served;
+  const ex::MetricFamily* current = nullptr;
+  auto declared = ex::metricFamilies();
   for (const auto& l : lines(text)) {
     if (l.rfind("# HELP ", 0) == 0) continue;
     if (l.rfind("# TYPE ", 0) == 0) {
-      current = l.substr(7, l.find(' ', 7) - 7);
-      for (const auto& s : seen) EXPECT_NE(s, current) << "declared twice";
-      seen.push_back(current);
+      served.push_back(l.substr(7, l.find(' ', 7) - 7));
+      current = nullptr;
+      for (const auto& f : declared)
+        if (f.name == served.back()) current = &f;
+      ASSERT_NE(current, nullptr) << served.back() << " is served but not declared in exporter/families.h";
       continue;
     }
-    std::string name = l.substr(0, l.find_first_of("{ "));
-    EXPECT_EQ(name, current) << l;
+    ASSERT_NE(current, nullptr) << "a sample before any # TYPE: " << l;
+    EXPECT_EQ(l.substr(0, l.find_first_of("{ ")), current->name) << "outside its family: " << l;
+    EXPECT_EQ(labelNames(l), current->labels) << l;
   }
-  for (const char* required :
-       {"railkit_rdma_port_info", "railkit_rdma_port_up", "railkit_rdma_port_rate_bytes_per_second",
-        "railkit_rdma_port_transmitted_bytes_total", "railkit_rdma_port_received_bytes_total",
-        "railkit_rdma_port_symbol_errors_total", "railkit_rdma_port_link_downed_total",
-        "railkit_rdma_port_receive_errors_total", "railkit_rdma_port_transmit_wait_total",
-        "railkit_rdma_port_state", "railkit_rdma_port_physical_state", "railkit_rdma_hw_events_total",
-        "railkit_doctor_finding", "railkit_doctor_findings", "railkit_gpu_nic_distance",
-        "railkit_exporter_scrape_duration_seconds", "railkit_exporter_read_errors_total"})
-    EXPECT_NE(std::find(seen.begin(), seen.end(), required), seen.end()) << required;
+  std::vector<std::string> names;
+  for (const auto& f : declared) names.emplace_back(f.name);
+  EXPECT_EQ(served, names) << "/metrics serves each declared family once, in the order declared";
+  for (const auto& f : declared) EXPECT_FALSE(samples(text, std::string(f.name)).empty()) << f.name;
 }
 
 }  // namespace
