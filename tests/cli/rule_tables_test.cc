@@ -249,16 +249,33 @@ std::string validateOptionTable() {
   return out;
 }
 
-// The render modes in the order of their table (k8s/render/modes.cc).
+// The render modes in the order of their table (k8s/render/modes.cc), with
+// the columns a profile's reader needs.
 std::string modeList() {
+  namespace render = railkit::k8s::render;
   std::string out =
-      "The modes, from the renderer table in `src/k8s/render/modes.cc`; the first is the default:";
-  const char* separator = " ";
-  for (const char* mode : railkit::k8s::render::modeNames()) {
-    out += separator + std::string("`") + mode + "`";
-    separator = ", ";
+      "The modes, from the renderer table in `src/k8s/render/modes.cc`; the first is the default.\n\n"
+      "| mode | default resourceName | `render node-prep` writes `ib_core-netns-exclusive.conf` |\n"
+      "| --- | --- | --- |\n";
+  for (const char* mode : render::modeNames()) {
+    std::string resource = render::defaultResourceName(mode);
+    out += "| `" + std::string(mode) + "` | " + (resource.empty() ? "none" : "`" + resource + "`") + " | " +
+           (render::wantsExclusiveRdmaNetns(mode) ? "yes" : "no") + " |\n";
   }
-  return out + ".\n";
+  return out;
+}
+
+// The profile example's comment on `mode:` lists the modes of the table.
+TEST(ReferenceTables, RenderProfileCommentListsTheModes) {
+  std::string modes;
+  for (const char* mode : railkit::k8s::render::modeNames())
+    modes += (modes.empty() ? "" : " | ") + std::string(mode);
+  std::string doc = slurp(kSource / "docs/render.md");
+  std::smatch line;
+  ASSERT_TRUE(std::regex_search(doc, line, std::regex(R"re(\n +mode: [a-z-]+ +# ([^\n]*)\n)re")))
+      << "docs/render.md: no profile line 'mode: ... # ...'";
+  EXPECT_EQ(line[1].str(), modes)
+      << "docs/render.md: the profile comment on mode: lists other modes than the table";
 }
 
 // The exporter's metric families (exporter/families.h), in /metrics order.

@@ -20,6 +20,7 @@ struct ModeEntry {
   const char* mode;
   Result<Objects> (*render)(const Profile&, PodDecoration&);
   bool exclusive_rdma_netns;
+  const char* default_resource_name;  // the profile's resourceName when it gives none
 };
 
 // Every exposure mode, declared once: the profile's list of modes, its
@@ -29,14 +30,23 @@ struct ModeEntry {
 // (rdma-shared) refuses to start in it ("incorrect RDMA subsystem network
 // namespace", Mellanox/k8s-rdma-shared-dev-plugin#87), hostNetwork pods stay
 // in the host's namespace and gke-tcpxo has no RDMA device.
+// default_resource_name: what the device plugin or DRA driver of the mode
+// advertises by default (sriov and host-device add the rail number); ""
+// for gke-tcpxo, whose NICs are not an RDMA resource.
 constexpr ModeEntry kModeTable[] = {
-    {"rdma-shared", renderNetworkOperatorMode, false},
-    {"sriov", renderSriovMode, true},
-    {"host-device", renderNetworkOperatorMode, true},
-    {"dra", renderDraMode, true},
-    {"gke-tcpxo", renderTcpxoMode, false},
-    {"host-network", renderNetworkOperatorMode, false},
+    {"rdma-shared", renderNetworkOperatorMode, false, "rdma_shared_a"},
+    {"sriov", renderSriovMode, true, "rdma_vfs"},
+    {"host-device", renderNetworkOperatorMode, true, "hostdev"},
+    {"dra", renderDraMode, true, "rdma"},
+    {"gke-tcpxo", renderTcpxoMode, false, ""},
+    {"host-network", renderNetworkOperatorMode, false, "rdma_shared_a"},
 };
+
+const ModeEntry* modeEntry(const std::string& mode) {
+  for (const ModeEntry& entry : kModeTable)
+    if (mode == entry.mode) return &entry;
+  return nullptr;
+}
 
 }  // namespace
 
@@ -54,9 +64,13 @@ const char* defaultMode() {
 }
 
 bool wantsExclusiveRdmaNetns(const std::string& mode) {
-  for (const ModeEntry& entry : kModeTable)
-    if (mode == entry.mode) return entry.exclusive_rdma_netns;
-  return false;
+  const ModeEntry* entry = modeEntry(mode);
+  return entry && entry->exclusive_rdma_netns;
+}
+
+const char* defaultResourceName(const std::string& mode) {
+  const ModeEntry* entry = modeEntry(mode);
+  return entry ? entry->default_resource_name : "";
 }
 
 RailSubnet railSubnet(const Profile& profile, size_t rail) {
@@ -95,8 +109,7 @@ Result<std::vector<RenderedObject>> renderMode(const Profile& profile, PodDecora
                                             " data interfaces, found " +
                                             std::to_string(profile.data_interfaces.size()));
   if (profile.cni == "spiderpool") return renderSpiderpoolMode(profile, decoration);
-  for (const ModeEntry& entry : kModeTable)
-    if (profile.mode == entry.mode) return entry.render(profile, decoration);
+  if (const ModeEntry* entry = modeEntry(profile.mode)) return entry->render(profile, decoration);
   return makeError(ErrorCode::kUsage, "profile: unknown mode '" + profile.mode + "'");
 }
 

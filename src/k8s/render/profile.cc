@@ -268,13 +268,7 @@ Status finishProfile(Profile& profile) {
     return makeError(ErrorCode::kUsage,
                      "profile: dataPciAddresses must list one address per data interface (" +
                          std::to_string(profile.data_interfaces.size()) + ")");
-  if (profile.resource_name.empty()) {
-    if (profile.mode == "rdma-shared" || profile.mode == "host-network")
-      profile.resource_name = "rdma_shared_a";
-    if (profile.mode == "sriov") profile.resource_name = "rdma_vfs";
-    if (profile.mode == "host-device") profile.resource_name = "hostdev";
-    if (profile.mode == "dra") profile.resource_name = "rdma";
-  }
+  if (profile.resource_name.empty()) profile.resource_name = defaultResourceName(profile.mode);
   return finishSubnetPlan(profile);
 }
 

@@ -43,6 +43,8 @@ const std::vector<const char*>& modeNames();
 const char* defaultMode();
 // Whether node-prep puts ib_core in exclusive netns mode for this mode.
 bool wantsExclusiveRdmaNetns(const std::string& mode);
+// The profile's resourceName when it gives none ("" for gke-tcpxo).
+const char* defaultResourceName(const std::string& mode);
 
 struct Profile {
   std::string name;
