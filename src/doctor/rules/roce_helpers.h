@@ -9,47 +9,18 @@
 #include <string>
 #include <vector>
 
+#include "core/ipv4.h"
 #include "core/strings.h"
 #include "doctor/rules/helpers.h"
 
 namespace railkit::doctor {
 
-struct Ipv4Net {
-  uint32_t address = 0;  // host order
-  int prefix = 32;
-  uint32_t mask() const { return prefix == 0 ? 0 : ~uint32_t(0) << (32 - prefix); }
-  bool contains(uint32_t a) const { return (a & mask()) == (address & mask()); }
-};
-
-// "10.0.0.1/24" or "10.0.0.1" (a /32); nullopt for IPv6 and garbage.
-inline std::optional<Ipv4Net> parseIpv4(std::string_view text) {
-  auto slash = text.find('/');
-  std::string_view addr = text.substr(0, slash);
-  Ipv4Net net;
-  int parts = 0;
-  size_t i = 0;
-  bool more = true;
-  while (more && parts < 4) {
-    size_t j = addr.find('.', i);
-    more = j != std::string_view::npos;
-    auto octet = parseUint(addr.substr(i, more ? j - i : addr.size() - i));
-    if (!octet || *octet > 255) return std::nullopt;
-    net.address = (net.address << 8) | static_cast<uint32_t>(*octet);
-    ++parts;
-    i = j + 1;
-  }
-  if (parts != 4 || more) return std::nullopt;  // "1.2.3" or "1.2.3.4.5"
-  if (slash != std::string_view::npos) {
-    auto p = parseUint(text.substr(slash + 1));
-    if (!p || *p > 32) return std::nullopt;
-    net.prefix = static_cast<int>(*p);
-  }
-  return net;
-}
-
-inline std::string ipv4Text(uint32_t a) {
-  return std::to_string(a >> 24) + "." + std::to_string((a >> 16) & 255) + "." +
-         std::to_string((a >> 8) & 255) + "." + std::to_string(a & 255);
+// "10.0.0.1/24", or "10.0.0.1" as a /32 (what ip rule prints for a single
+// address); nullopt for IPv6 and garbage.
+inline std::optional<Ipv4Net> parseAddressOrNet(std::string_view text) {
+  if (text.find('/') != std::string_view::npos) return parseIpv4Net(text);
+  if (auto address = parseIpv4Address(text)) return Ipv4Net{*address, 32};
+  return std::nullopt;
 }
 
 // A RoCE port's netdev with one of its IPv4 addresses.
@@ -58,7 +29,7 @@ struct RailAddress {
   std::string port;     // "mlx5_0:1"
   std::string address;  // "10.0.0.1/24" as the interface has it
   Ipv4Net net;
-  std::string subnet() const { return ipv4Text(net.address & net.mask()) + "/" + std::to_string(net.prefix); }
+  std::string subnet() const { return ipv4NetText(net); }
 };
 
 // Usable RoCE ports whose netdevs have IPv4 addresses, grouped by subnet;
@@ -74,7 +45,7 @@ inline std::vector<std::vector<RailAddress>> sharedSubnets(const model::Inventor
       if (std::any_of(rails.begin(), rails.end(), [&](const RailAddress& r) { return r.netdev == n->name; }))
         continue;
       for (const auto& a : n->addresses)
-        if (auto net = parseIpv4(a); net && net->prefix < 32)
+        if (auto net = parseAddressOrNet(a); net && net->prefix < 32)
           rails.push_back({n->name, d.name + ":" + std::to_string(p.port), a, *net});
     }
   std::vector<std::vector<RailAddress>> groups;

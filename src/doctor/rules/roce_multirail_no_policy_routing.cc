@@ -36,7 +36,7 @@ const model::RoutingRule* policyRule(const model::Inventory& inv, const RailAddr
     if (ordinaryTable(r.table) || r.from.empty() || r.priority >= main || r.fwmark || !r.iif.empty())
       continue;
     if (!r.oif.empty() && r.oif != rail.netdev) continue;
-    auto from = parseIpv4(r.from);
+    auto from = parseAddressOrNet(r.from);
     if (!from || !from->contains(rail.net.address)) continue;
     bool others = std::any_of(group.begin(), group.end(), [&](const RailAddress& o) {
       return o.netdev != rail.netdev && from->contains(o.net.address);
