@@ -22,10 +22,6 @@ std::string wordsAsBytes(uint64_t words) {
   return formatValue(static_cast<double>(words) * 4.0);
 }
 
-bool portUp(const model::RdmaPort& port) {
-  return port.state == "ACTIVE" && (port.phys_state.empty() || port.phys_state == "LinkUp");
-}
-
 // The number in a port's state file ("4: ACTIVE"), for ports that have one.
 void stateFamily(Exposition& out, const NodeReading& reading, const MetricFamily& family,
                  std::optional<uint64_t> PortCounters::*field) {
@@ -47,7 +43,7 @@ void portFamilies(Exposition& out, const NodeReading& reading) {
                  "1");
   out.family(kRdmaPortUp);
   for (const auto& d : devices)
-    for (const auto& p : d.ports) out.sample(portLabels(d.name, p.port), portUp(p) ? "1" : "0");
+    for (const auto& p : d.ports) out.sample(portLabels(d.name, p.port), model::portActive(p) ? "1" : "0");
   stateFamily(out, reading, kRdmaPortState, &PortCounters::state);
   stateFamily(out, reading, kRdmaPortPhysicalState, &PortCounters::phys_state);
   out.family(kRdmaPortRate);

@@ -54,6 +54,15 @@ inline bool portUsable(const RdmaPort& p) {
   return physLinkUp(p) && p.state == "ACTIVE";
 }
 
+// ACTIVE and, when the kernel shows the physical state, LinkUp. Unlike
+// portUsable, a port whose phys_state could not be read is judged by its
+// logical state alone: validate's count of ports up and the exporter's
+// railkit_rdma_port_up do not call a port down for an unreadable file.
+inline bool portActive(const RdmaPort& p) {
+  bool phys_unknown = p.phys_state.empty() && !p.phys_state_code;
+  return p.state == "ACTIVE" && (phys_unknown || physLinkUp(p));
+}
+
 struct PcieLink {
   std::optional<int> current_width;
   std::optional<int> max_width;

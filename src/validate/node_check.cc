@@ -17,12 +17,6 @@
 namespace railkit::validate {
 namespace {
 
-// ACTIVE and, when the kernel shows it, LinkUp: a port whose phys_state could
-// not be read is judged by its logical state alone rather than counted down.
-bool portActive(const model::RdmaPort& p) {
-  return p.state == "ACTIVE" && (p.phys_state.empty() || p.phys_state == "LinkUp");
-}
-
 std::string portName(const std::string& device, int port) {
   return device + "/" + std::to_string(port);
 }
@@ -129,7 +123,7 @@ NodeCounts countNode(const model::Inventory& inventory, const NodeExpectations& 
   for (const auto& d : inventory.rdma_devices) {
     for (const auto& p : d.ports) {
       if (filter && !nameListSelects(spec, d.name, p.port)) continue;
-      if (portActive(p)) {
+      if (model::portActive(p)) {
         ++counts.nics_active;
         counts.nics_active_ports.push_back(portName(d.name, p.port));
       } else {
