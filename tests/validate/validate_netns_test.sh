@@ -63,18 +63,9 @@ pairs_bytes=1M pairs_iters=3 slow_fraction=0.07
 sweep=(-b 64K -e 256K -n 3 -w 1) rank_timeout=150
 [[ $mode == degraded ]] && sweep=() rank_timeout=300
 started=$SECONDS
-pids=()
-for ((i = 1; i <= n; i++)); do
-  extra=()
-  [[ $i -eq 1 ]] && extra=(--json-out "$RK_WORK/validate.json")
-  # Each node is its own host: a UTS namespace with hostname nodeI.
-  RANK=$((i - 1)) rk_exec "$i" unshare --uts sh -c 'hostname "$0" && exec "$@"' "node$i" \
-    timeout "$rank_timeout" "$rk" validate --root "$RK_WORK/root$i" --data-if =net1 --ctrl-if =eth0 \
-    --expect-nics 8 --expect-gpus 8 "${sweep[@]}" --pairs-bytes "$pairs_bytes" \
-    --pairs-iters "$pairs_iters" --slow-fraction "$slow_fraction" --bootstrap-timeout 60 --stall-timeout 10 "${extra[@]}" \
-    >"$RK_WORK/out$i" 2>&1 &
-  pids+=($!)
-done
+rk_validate_start "$n" "$rank_timeout" "$rk" --data-if =net1 --ctrl-if =eth0 \
+  --expect-nics 8 --expect-gpus 8 "${sweep[@]}" --pairs-bytes "$pairs_bytes" \
+  --pairs-iters "$pairs_iters" --slow-fraction "$slow_fraction" --bootstrap-timeout 60 --stall-timeout 10
 
 if [[ $mode == fault ]]; then
   # Kill node3's rank once rank 0 is in the links phase.
@@ -93,8 +84,8 @@ if [[ $mode == fault ]]; then
   kill -KILL $(ip netns pids "$(rk_node 3)") 2>/dev/null || true
 fi
 
-rcs=()
-for p in "${pids[@]}"; do rc=0; wait "$p" || rc=$?; rcs+=("$rc"); done
+rk_wait_all
+rcs=("${RK_RCS[@]}")
 elapsed=$((SECONDS - started))
 cat "$RK_WORK/out1"
 echo "# all ranks ended after ${elapsed} s"

@@ -66,18 +66,11 @@ fi
 
 export MASTER_ADDR=$(rk_ctrl_ip 1) MASTER_PORT=29500 WORLD_SIZE=$n
 started=$SECONDS
-pids=()
-for ((i = 1; i <= n; i++)); do
-  extra=()
-  [[ $i -eq 1 ]] && extra=(--json-out "$RK_WORK/validate.json")
-  RANK=$((i - 1)) rk_exec "$i" unshare --uts sh -c 'hostname "$0" && exec "$@"' "node$i" \
-    timeout 60 "$rk" validate --root "$RK_WORK/root$i" --live-net --data-if =net1 --ctrl-if =eth0 \
-    --expect-nics 2 --expect-gpus 2 -b 64K -e 256K -n 3 -w 1 --pairs-bytes 1M --pairs-iters 3 \
-    --slow-fraction 0.07 --bootstrap-timeout 30 --stall-timeout 10 "${extra[@]}" >"$RK_WORK/out$i" 2>&1 &
-  pids+=($!)
-done
-rcs=()
-for p in "${pids[@]}"; do rc=0; wait "$p" || rc=$?; rcs+=("$rc"); done
+rk_validate_start "$n" 60 "$rk" --live-net --data-if =net1 --ctrl-if =eth0 \
+  --expect-nics 2 --expect-gpus 2 -b 64K -e 256K -n 3 -w 1 --pairs-bytes 1M --pairs-iters 3 \
+  --slow-fraction 0.07 --bootstrap-timeout 30 --stall-timeout 10
+rk_wait_all
+rcs=("${RK_RCS[@]}")
 cat "$RK_WORK/out1"
 echo "# all ranks ended after $((SECONDS - started)) s"
 want=0

@@ -127,6 +127,35 @@ rk_netns_setup() {
 }
 
 # rk_iface_bytes I IFACE: rx+tx bytes of IFACE inside node I.
+# Starts `railkit validate` (binary $3) as ranks 0..N-1 on nodes 1..N ($1),
+# each its own host (a UTS namespace with hostname nodeI), under `timeout $2`,
+# with --root $RK_WORK/rootI and the arguments after $3; rank 0 also writes
+# $RK_WORK/validate.json. Output goes to $RK_WORK/outI; the pids to RK_PIDS.
+# The caller exports MASTER_ADDR, MASTER_PORT and WORLD_SIZE.
+rk_validate_start() {
+  local n=$1 seconds=$2 rk=$3 i
+  shift 3
+  RK_PIDS=()
+  for ((i = 1; i <= n; i++)); do
+    local extra=()
+    [[ $i -eq 1 ]] && extra=(--json-out "$RK_WORK/validate.json")
+    RANK=$((i - 1)) rk_exec "$i" unshare --uts sh -c 'hostname "$0" && exec "$@"' "node$i" \
+      timeout "$seconds" "$rk" validate --root "$RK_WORK/root$i" "$@" "${extra[@]}" >"$RK_WORK/out$i" 2>&1 &
+    RK_PIDS+=($!)
+  done
+}
+
+# Waits for every pid in RK_PIDS; their exit statuses go to RK_RCS, in order.
+rk_wait_all() {
+  local p rc
+  RK_RCS=()
+  for p in "${RK_PIDS[@]}"; do
+    rc=0
+    wait "$p" || rc=$?
+    RK_RCS+=("$rc")
+  done
+}
+
 rk_iface_bytes() {
   local s="/sys/class/net/$2/statistics"
   rk_exec "$1" sh -c "echo \$(( \$(cat $s/rx_bytes) + \$(cat $s/tx_bytes) ))"
