@@ -51,16 +51,9 @@ std::vector<std::string> dataTypeChoices() {
   return out;
 }
 
-BenchOption row(const char* names, FlagField field, OptionCheck check = OptionCheck::kText, double lo = 0,
-                double hi = kUnbounded, bool lo_open = false) {
-  BenchOption o;
-  o.names = names;
-  o.field = field;
-  o.check = check;
-  o.lo = lo;
-  o.hi = hi;
-  o.lo_open = lo_open;
-  return o;
+template <class... Bounds>
+BenchOption row(const char* names, FlagField field, Bounds... bounds) {
+  return optionRow<BenchOption>(names, field, bounds...);
 }
 
 // The rows that say how a sweep is sized and timed (nccl-tests' flags).

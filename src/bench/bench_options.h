@@ -93,6 +93,21 @@ BenchFlags defaultFlags(Command command);
 // The default of `option` for `command` as the docs show it ("" when none).
 std::string defaultText(const OptionSpec& option, Command command);
 
+// A row of an option table (Row: BenchOption, validate's ValidateOption)
+// with its names, field, check and bounds; the table fills in the rest.
+template <class Row, class Field>
+Row optionRow(const char* names, Field field, OptionCheck check = OptionCheck::kText, double lo = 0,
+              double hi = kUnbounded, bool lo_open = false) {
+  Row o;
+  o.names = names;
+  o.field = field;
+  o.check = check;
+  o.lo = lo;
+  o.hi = hi;
+  o.lo_open = lo_open;
+  return o;
+}
+
 // Sets the member `field` (a variant of member pointers) of `flags` from
 // `text` as a default is written in a table.
 template <class Flags, class Field>

@@ -4,19 +4,10 @@ namespace railkit::validate {
 namespace {
 
 using bench::OptionCheck;
-using bench::OptionUse;
 
-ValidateOption row(const char* names, ValidateField field, OptionCheck check = OptionCheck::kText,
-                   double lo = 0, double hi = bench::kUnbounded, bool lo_open = false) {
-  ValidateOption o;
-  o.names = names;
-  o.field = field;
-  o.check = check;
-  o.lo = lo;
-  o.hi = hi;
-  o.lo_open = lo_open;
-  o.use = OptionUse::kBoth;
-  return o;
+template <class... Bounds>
+ValidateOption row(const char* names, ValidateField field, Bounds... bounds) {
+  return bench::optionRow<ValidateOption>(names, field, bounds...);
 }
 
 // What phase 1 reads and expects of every node.
