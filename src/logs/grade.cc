@@ -6,6 +6,8 @@
 #include <cmath>
 #include <nlohmann/json.hpp>
 
+#include "core/json_util.h"
+
 namespace railkit::logs {
 namespace {
 
@@ -198,37 +200,29 @@ Grade gradeTable(const NcclTestsTable& table, const std::string& file, const Gra
 }
 
 nlohmann::json gradeToJson(const Grade& g) {
-  auto opt = [](const auto& v) -> nlohmann::json {
-    if (v) return *v;
-    return nullptr;
-  };
-  auto text = [](const std::string& s) -> nlohmann::json {
-    if (s.empty()) return nullptr;
-    return s;
-  };
   nlohmann::json out{{"file", g.file},
                      {"method", g.method},
                      {"status", gradeStatusName(g.status)},
                      {"pass", g.status == GradeStatus::kPass   ? nlohmann::json(true)
                               : g.status == GradeStatus::kFail ? nlohmann::json(false)
                                                                : nlohmann::json(nullptr)},
-                     {"measured_busbw_gbs", opt(g.measured_busbw_gbs)},
+                     {"measured_busbw_gbs", jsonOpt(g.measured_busbw_gbs)},
                      {"size_bytes", g.size_bytes},
                      {"line", g.line},
-                     {"expected_busbw_gbs", opt(g.expected_busbw_gbs)},
+                     {"expected_busbw_gbs", jsonOpt(g.expected_busbw_gbs)},
                      {"reason", g.reason}};
   if (g.method == "expect-line-rate") {
     out["fraction"] = g.fraction;
-    out["op"] = text(g.op);
-    out["op_source"] = text(g.op_source);
-    out["ranks"] = opt(g.ranks);
-    out["ranks_source"] = text(g.ranks_source);
-    out["nodes"] = opt(g.nodes);
-    out["nodes_source"] = text(g.nodes_source);
-    out["nic_gbps"] = opt(g.nic_gbps);
-    out["nic_source"] = text(g.nic_source);
-    out["bus_factor_ranks"] = opt(g.bus_factor_ranks);
-    out["bus_factor_nodes"] = opt(g.bus_factor_nodes);
+    out["op"] = jsonOpt(g.op);
+    out["op_source"] = jsonOpt(g.op_source);
+    out["ranks"] = jsonOpt(g.ranks);
+    out["ranks_source"] = jsonOpt(g.ranks_source);
+    out["nodes"] = jsonOpt(g.nodes);
+    out["nodes_source"] = jsonOpt(g.nodes_source);
+    out["nic_gbps"] = jsonOpt(g.nic_gbps);
+    out["nic_source"] = jsonOpt(g.nic_source);
+    out["bus_factor_ranks"] = jsonOpt(g.bus_factor_ranks);
+    out["bus_factor_nodes"] = jsonOpt(g.bus_factor_nodes);
   }
   return out;
 }

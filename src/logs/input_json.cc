@@ -92,25 +92,21 @@ nlohmann::json perftestJson(const PerftestResult& p) {
     if (e.wc_status) item["wc_status_name"] = wcStatusName(*e.wc_status);
     errors.push_back(std::move(item));
   }
-  auto text = [](const std::string& s) -> nlohmann::json {
-    if (s.empty()) return nullptr;
-    return s;
-  };
-  nlohmann::json out = {{"test", text(p.test)},
-                        {"tool", text(p.tool)},
+  nlohmann::json out = {{"test", jsonOpt(p.test)},
+                        {"tool", jsonOpt(p.tool)},
                         {"latency", p.latency},
-                        {"device", text(p.device)},
-                        {"link_type", text(p.link_type)},
-                        {"transport_type", text(p.transport_type)},
-                        {"connection_type", text(p.connection_type)},
+                        {"device", jsonOpt(p.device)},
+                        {"link_type", jsonOpt(p.link_type)},
+                        {"transport_type", jsonOpt(p.transport_type)},
+                        {"connection_type", jsonOpt(p.connection_type)},
                         {"qps", jsonOpt(p.qps)},
                         {"mtu_bytes", jsonOpt(p.mtu_bytes)},
                         {"gid_index", jsonOpt(p.gid_index)},
                         {"tx_depth", jsonOpt(p.tx_depth)},
-                        {"rdma_cm_qps", text(p.rdma_cm_qps)},
-                        {"data_exchange", text(p.data_exchange)},
+                        {"rdma_cm_qps", jsonOpt(p.rdma_cm_qps)},
+                        {"data_exchange", jsonOpt(p.data_exchange)},
                         {"settings", settings},
-                        {"bw_unit", text(p.bw_unit)},
+                        {"bw_unit", jsonOpt(p.bw_unit)},
                         {"bw_peak_measured", !p.peak_not_measured},
                         {"rows_not_kept", p.rows_not_kept},
                         {"bw_avg_max_gbps", jsonOpt(best)},
