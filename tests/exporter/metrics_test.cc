@@ -354,6 +354,7 @@ std::string labelNames(const std::string& line) {
     out += (out.empty() ? "" : ",") + line.substr(at, eq - at);
     at = eq + 2;
     while (at < line.size() && line[at] != '"') at += line[at] == '\\' ? 2 : 1;
+    if (at + 1 >= line.size()) break;  // no closing quote: not a sample line
     at += line[at + 1] == ',' ? 2 : 1;
   }
   return out;
@@ -362,6 +363,7 @@ std::string labelNames(const std::string& line) {
 TEST(ExporterLabels, NamesInOrder) {
   EXPECT_EQ(labelNames(R"(a{device="m\"x",port="1"} 3)"), "device,port");
   EXPECT_EQ(labelNames("a 3"), "");
+  EXPECT_EQ(labelNames(R"(a{device="unterminated)"), "device");
 }
 
 // The rendering of a node with every family in it: each IB counter file,

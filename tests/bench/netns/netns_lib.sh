@@ -126,7 +126,6 @@ rk_netns_setup() {
   done
 }
 
-# rk_iface_bytes I IFACE: rx+tx bytes of IFACE inside node I.
 # Starts `railkit validate` (binary $3) as ranks 0..N-1 on nodes 1..N ($1),
 # each its own host (a UTS namespace with hostname nodeI), under `timeout $2`,
 # with --root $RK_WORK/rootI and the arguments after $3; rank 0 also writes
@@ -156,6 +155,7 @@ rk_wait_all() {
   done
 }
 
+# rk_iface_bytes I IFACE: rx+tx bytes of IFACE inside node I.
 rk_iface_bytes() {
   local s="/sys/class/net/$2/statistics"
   rk_exec "$1" sh -c "echo \$(( \$(cat $s/rx_bytes) + \$(cat $s/tx_bytes) ))"
