@@ -81,16 +81,23 @@ spec_for() {
   python3 "$SPEC_EDIT" "$base" "$out" --root "$ROOTFS" --cgroup "/$CTR_NS/$id" --proc-mount /node/proc --args "$@" ||
     fail "spec_edit.py $base"
 }
-# in_spec NAME BASE_SPEC CMD...: runs CMD in a container from BASE_SPEC;
-# stdout to $WORK/NAME.out; sets RC.
+# in_spec NAME BASE_SPEC RAILKIT_CMD...: runs railkit's CMD (one that takes
+# --json-out) in a container from BASE_SPEC; the JSON document to
+# $WORK/NAME.out; sets RC. The document is the one railkit writes itself
+# (--json-out into the container's root, the host's $ROOTFS/out): ctr's copy
+# of a fast task's stdout comes back truncated now and then
+# (containerd/containerd#856; a loaded run here once read half a document).
+mkdir -p "$ROOTFS/out"
 in_spec() {
   local name=$1 base=$2 id
   shift 2
   id=$(ship_id "$name")
   SHIP_CONTAINERS+=("$id")
-  spec_for "$base" "$WORK/$name.spec.json" "$id" "$@"
+  rm -f "$ROOTFS/out/$name.json"
+  spec_for "$base" "$WORK/$name.spec.json" "$id" "$@" --json-out "/out/$name.json"
   RC=0
-  ship_ctr run --rm --config "$WORK/$name.spec.json" "$id" >"$WORK/$name.out" 2>"$WORK/$name.err" || RC=$?
+  ship_ctr run --rm --config "$WORK/$name.spec.json" "$id" >"$WORK/$name.stdout" 2>"$WORK/$name.err" || RC=$?
+  cp "$ROOTFS/out/$name.json" "$WORK/$name.out" 2>/dev/null || : >"$WORK/$name.out"
 }
 doctor_json() { json_ok "$1" 'has("findings")'; }
 # doctor_in NAME BASE_SPEC: doctor --root /node --json in that container.
