@@ -3,21 +3,29 @@
 #              node in examples/, `railkit validate` with 4 local ranks checking that
 #              node, then `railkit doctor` on this machine.
 #   make test  installs dependencies, builds, runs every test through CTest (the
-#              release tarball and image among them), then the suite again
-#              built with ASan+UBSan (clang), fuzz targets replaying their
-#              corpora; that build compiles while the plain tests run.
+#              release tarball, make dist, make image and make docs among them),
+#              then the suite again built with ASan+UBSan (clang), every file
+#              of src/ and every header compiled alone, then make fuzz for
+#              TEST_FUZZ_SECONDS per target; that build compiles while the
+#              plain tests run. It ends with a timing summary.
 # Extra targets: make dist (the release tarball), make image (the OCI image),
-#   make fuzz (each libFuzzer target fuzzes for FUZZ_SECONDS; make test only
-#   replays their seeds and past crashes), make docs (rewrites the generated
-#   rule and option tables of docs/).
+#   make fuzz (each libFuzzer target replays its seeds and past crashes,
+#   then fuzzes for FUZZ_SECONDS), make docs (rewrites the generated rule
+#   and option tables of docs/).
 JOBS ?= $(shell nproc)
 BUILD ?= build
 ASAN_BUILD ?= build-asan
 FUZZ_SECONDS ?= 60
+# make test runs make fuzz too, this long per target.
+TEST_FUZZ_SECONDS ?= 3
 EXAMPLE ?= examples/dgx-h100-8gpu
+# Where make dist and make image write (the suite points it at a scratch dir).
+DIST_DIR ?= dist
 
-VERSION = $(shell sed -n 's/^project(railkit VERSION \([0-9.]*\).*/\1/p' CMakeLists.txt)
-DIST_TARBALL = dist/railkit-$(VERSION)-linux-x86_64.tar.gz
+# The project() line's version. No parenthesis in the pattern: make counts
+# them to find the end of $(shell ...), and an unbalanced one ended the call.
+VERSION := $(shell awk '$$1 ~ /^project.railkit$$/ && $$2 == "VERSION" { print $$3; exit }' CMakeLists.txt)
+DIST_TARBALL = $(DIST_DIR)/railkit-$(VERSION)-linux-x86_64.tar.gz
 
 .PHONY: all deps build run test test-fast test-sanitize clean dist image fuzz asan-build
 
@@ -28,7 +36,16 @@ deps:
 
 build: deps
 	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release >/dev/null
+	@date +%s > $(BUILD)/build.start
 	cmake --build $(BUILD) -j $(JOBS)
+
+# After each command of make run: railkit's exit status in words. 1 means
+# the command ran and found problems (the example node has some on purpose),
+# which is what make run is there to show; 2 or more is a real failure.
+EXPLAIN_EXIT = rc=$$?; \
+	if [ $$rc -eq 0 ]; then echo "(exit 0: no problems found)"; \
+	elif [ $$rc -eq 1 ]; then echo "(exit 1: railkit ran and reported the findings above; make run goes on)"; \
+	else echo "(exit $$rc: railkit could not do its job)"; exit $$rc; fi
 
 # make run builds the railkit binary only: a newcomer sees output without
 # waiting for every test to compile.
@@ -36,30 +53,34 @@ run: deps
 	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release >/dev/null
 	cmake --build $(BUILD) -j $(JOBS) --target railkit
 	@echo "== railkit doctor --root $(EXAMPLE) (an 8-GPU, 8-NIC node with a few problems)"
-	-./$(BUILD)/railkit doctor --root $(EXAMPLE)
+	@./$(BUILD)/railkit doctor --root $(EXAMPLE); $(EXPLAIN_EXIT)
 	@echo
 	@echo "== railkit validate: 4 ranks on this machine (--local), each checking the example node, then links and all_reduce over lo"
-	-./$(BUILD)/railkit validate --local 4 --root $(EXAMPLE) --expect-nics 8 --expect-gpus 8 -b 1M -e 16M --pairs-bytes 16M
+	@./$(BUILD)/railkit validate --local 4 --root $(EXAMPLE) --expect-nics 8 --expect-gpus 8 -b 1M -e 16M --pairs-bytes 16M; $(EXPLAIN_EXIT)
 	@echo
 	@echo "== railkit doctor (this machine)"
-	-./$(BUILD)/railkit doctor
+	@./$(BUILD)/railkit doctor; $(EXPLAIN_EXIT)
 
 # The release tarball, packaged from the (portable) Release build: nothing
 # is compiled twice. docs/install.md.
 dist: deps
 	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release >/dev/null
 	cmake --build $(BUILD) -j $(JOBS) --target railkit
-	./scripts/dist.sh $(BUILD) dist
+	./scripts/dist.sh $(BUILD) $(DIST_DIR)
 
 # The OCI image (dist/railkit-VERSION-oci.tar), built from the tarball.
 image: dist
-	./scripts/make-image.sh $(DIST_TARBALL) dist
+	./scripts/make-image.sh $(DIST_TARBALL) $(DIST_DIR)
 
 test-fast: build
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
 
+# The sanitizer build compiles every file of src/ alone, and every header
+# alone (RAILKIT_SELF_CONTAINED): the Release build's batches could hide a
+# missing include.
 asan-build: deps
-	CXX=clang++ cmake -S . -B $(ASAN_BUILD) -DCMAKE_BUILD_TYPE=Debug -DRAILKIT_SANITIZE=ON -DRAILKIT_FUZZ=ON >/dev/null
+	CXX=clang++ cmake -S . -B $(ASAN_BUILD) -DCMAKE_BUILD_TYPE=Debug -DRAILKIT_SANITIZE=ON -DRAILKIT_FUZZ=ON \
+	  -DRAILKIT_UNITY_BUILD=OFF -DRAILKIT_SELF_CONTAINED=ON >/dev/null
 	cmake --build $(ASAN_BUILD) -j $(JOBS)
 
 SANITIZER_ENV = ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
@@ -73,7 +94,7 @@ test-sanitize: asan-build
 # crash input lands in fuzz/regressions/<target>/, which make test replays.
 fuzz: asan-build
 	cd $(ASAN_BUILD) && $(SANITIZER_ENV) RAILKIT_FUZZ_SECONDS=$(FUZZ_SECONDS) \
-	  ctest --output-on-failure -j $(JOBS) -L fuzz
+	  ctest --output-on-failure -j $(JOBS) -L fuzz $(if $(FUZZ_LOG),-O $(FUZZ_LOG))
 
 # make test: the sanitizer build compiles at low priority while the plain
 # tests run (most of their time is spent waiting on network namespaces, one
@@ -81,14 +102,26 @@ fuzz: asan-build
 # $(ASAN_BUILD)/make.log, whose tail is printed when that build fails. make
 # test fails when the plain tests, the sanitizer build or its tests fail.
 test: build
-	@mkdir -p $(ASAN_BUILD); rm -f $(ASAN_BUILD)/make.rc; \
+	@mkdir -p $(ASAN_BUILD); rm -f $(ASAN_BUILD)/make.rc; start=$$(date +%s); \
 	( nice -n 15 $(MAKE) --no-print-directory asan-build > $(ASAN_BUILD)/make.log 2>&1; echo $$? > $(ASAN_BUILD)/make.rc ) & \
 	echo "== plain tests ($(BUILD)); the sanitizer build compiles beside them (log: $(ASAN_BUILD)/make.log)"; \
-	plain=0; ( cd $(BUILD) && ctest --output-on-failure -j $(JOBS) ) || plain=$$?; \
+	plain=0; ( cd $(BUILD) && ctest --output-on-failure -j $(JOBS) -O ctest.log ) || plain=$$?; \
+	plain_s=$$(( $$(date +%s) - start )); \
 	echo "== plain tests done (exit $$plain); waiting for the sanitizer build"; wait; asan=$$(cat $(ASAN_BUILD)/make.rc); \
+	wait_s=$$(( $$(date +%s) - start - plain_s )); \
 	if [ "$$asan" != 0 ]; then tail -n 60 $(ASAN_BUILD)/make.log; echo "== sanitizer build failed (exit $$asan)"; exit 2; fi; \
 	echo "== sanitizer tests ($(ASAN_BUILD))"; \
-	( cd $(ASAN_BUILD) && $(SANITIZER_ENV) ctest --output-on-failure -j $(JOBS) ) || exit $$?; \
+	sanitizer=0; ( cd $(ASAN_BUILD) && $(SANITIZER_ENV) ctest --output-on-failure -j $(JOBS) -LE fuzz -O ctest.log ) || sanitizer=$$?; \
+	sanitizer_s=$$(( $$(date +%s) - start - plain_s - wait_s )); \
+	echo "== make fuzz FUZZ_SECONDS=$(TEST_FUZZ_SECONDS): each fuzz target replays its seeds and past crashes, then fuzzes"; \
+	fuzz=0; $(MAKE) --no-print-directory fuzz FUZZ_SECONDS=$(TEST_FUZZ_SECONDS) FUZZ_LOG=ctest-fuzz.log || fuzz=$$?; \
+	fuzz_s=$$(( $$(date +%s) - start - plain_s - wait_s - sanitizer_s )); \
+	build_s=$$(( start - $$(cat $(BUILD)/build.start) )); \
+	./scripts/test-timing.sh "plain build=$$build_s:" "plain tests=$$plain_s:$(BUILD)/ctest.log" \
+	  "sanitizer build, rest=$$wait_s:" "sanitizer tests=$$sanitizer_s:$(ASAN_BUILD)/ctest.log" \
+	  "make fuzz=$$fuzz_s:$(ASAN_BUILD)/ctest-fuzz.log"; \
+	[ "$$sanitizer" = 0 ] || exit $$sanitizer; \
+	[ "$$fuzz" = 0 ] || exit $$fuzz; \
 	exit $$plain
 
 # The generated reference tables of docs/ (the rule tables of doctor, lint and
