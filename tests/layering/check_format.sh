@@ -21,8 +21,13 @@ fi
 ((${#files[@]} > 0)) || { echo "FAIL: no C++ sources under $root" >&2; exit 1; }
 diff_out=$(mktemp) || exit 1
 trap 'rm -f "$diff_out"' EXIT
+# One clang-format reads every file (--dry-run: a warning per line it would
+# change); only the files it names are formatted again to show the change.
+# A process per file cost two forks a file, 25 s of a loaded 2-core run.
 bad=0
-for f in "${files[@]}"; do
+mapfile -t differ < <(clang-format --style=file --dry-run "${files[@]}" 2>&1 |
+  sed -n 's/^\(.*\):[0-9]*:[0-9]*: \(warning\|error\): code should be clang-formatted.*/\1/p' | sort -u)
+for f in "${differ[@]}"; do
   if ! clang-format --style=file "$f" | diff -u "$f" - >"$diff_out" 2>&1; then
     bad=$((bad + 1))
     echo "not formatted: $f (clang-format -i $f)" >&2

@@ -8,13 +8,11 @@ exact flags of their layer (taken from the build's compile_commands.json)
 and -fsyntax-only:
 
   - every .cc and .h of src/ that changed in the last COMMITS commits
-    (RAILKIT_ALONE_COMMITS, default 30) or is changed in the working tree
-    (a file that compiled alone when it last changed goes on doing so, unless
-    a header it includes drops an include it relied on: that header's
-    includers are not followed, which would be most of src/ for a core
-    header; --all checks every file);
-  - every header that no .cc includes first (a .cc whose first include is its
-    own header proves that header alone; the others have no such proof).
+    (RAILKIT_ALONE_COMMITS, default 30: a session's submission and more) or
+    is changed in the working tree. A file that compiled alone when it last
+    changed goes on doing so, unless a header it includes drops an include
+    it relied on: that header's includers are not followed (for a core
+    header that is most of src/); --all checks every file.
 
 A header is compiled as a one-line file that includes it. Outside a git
 checkout (a tarball) every file is checked. With --files FILE... only those
@@ -137,14 +135,7 @@ def main(argv):
             why = "every file of src/" + ("" if check_all else " (no git history here)")
         else:
             wanted = {c for c in changed if c in texts}
-            why = "changed in the last %d commits or the working tree, and the headers no .cc proves" % commits
-        # Headers that no .cc proves by including them first.
-        for rel in every:
-            if rel.endswith(".h"):
-                own = rel[:-2] + ".cc"
-                first = INCLUDE.search(texts.get(own, ""))
-                if not first or first.group(1) != rel[len("src/"):]:
-                    wanted.add(rel)
+            why = "changed in the last %d commits or the working tree" % commits
         todo = [(os.path.join(source, rel), layer_of(rel)) for rel in sorted(wanted)]
 
     missing = sorted({layer for _, layer in todo if layer not in commands})
