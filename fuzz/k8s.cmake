@@ -6,3 +6,8 @@ railkit_add_fuzzer(k8s_yaml_fuzz SOURCE k8s_yaml_fuzz.cc LIBS railkit_k8s
         ${PROJECT_SOURCE_DIR}/tests/k8s/fixtures/lenient)
 railkit_add_fuzzer(k8s_schema_fuzz SOURCE k8s_schema_fuzz.cc LIBS railkit_k8s
   SEEDS ${RAILKIT_SHARED_DIR}/schemas/crds)
+# render's free-form values (image, railkitImage, resourceName, hcas,
+# shmSize) from the input's bytes: refused, or rendered with the keys of the
+# same render with plain stand-ins and each image read back as given.
+railkit_add_fuzzer(k8s_render_values_fuzz SOURCE k8s_render_values_fuzz.cc LIBS railkit_k8s
+  SEEDS ${CMAKE_CURRENT_SOURCE_DIR}/seeds/k8s_render_values)

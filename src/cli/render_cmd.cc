@@ -53,6 +53,7 @@ Result<k8s::render::Profile> loadProfile(const RenderOptions& options) {
   if (!options.name.empty()) profile.name = options.name;
   if (options.nodes) profile.nodes = *options.nodes;
   if (options.gpus) profile.gpus_per_node = *options.gpus;
+  if (auto status = k8s::render::checkProfileValues(profile); !status) return tl::unexpected(status.error());
   return profile;
 }
 

@@ -69,9 +69,21 @@ Result<std::unique_ptr<Manifest>> loadManifest(std::string_view text, std::strin
                        manifest->file + ":" + std::to_string(root.line) +
                            ": expected Kubernetes objects (YAML mappings), found plain text");
     if (!root.isMap() || root.get("kind") == nullptr) continue;
-    if (root.get("kind")->text() == "List" && root.get("items") != nullptr && root.get("items")->isSeq()) {
-      for (const YamlNode& item : root.get("items")->items)
-        if (item.isMap()) manifest->objects.push_back(makeObject(item, manifest->file));
+    // A List, or any <Kind>List (PodList, DeploymentList), with items: kubectl
+    // applies every item, and an item without a kind of its own takes the
+    // list's (PodList's items are Pods), so lint must see each of them.
+    const std::string& kind = root.get("kind")->text();
+    bool list = kind.size() >= 4 && kind.compare(kind.size() - 4, 4, "List") == 0;
+    if (list && root.get("items") != nullptr && root.get("items")->isSeq()) {
+      std::string item_kind = kind.substr(0, kind.size() - 4);
+      for (const YamlNode& item : root.get("items")->items) {
+        if (!item.isMap()) continue;
+        Object object = makeObject(item, manifest->file);
+        if (object.kind.empty()) object.kind = item_kind;
+        if (object.api_version.empty() && root.get("apiVersion") != nullptr)
+          object.api_version = root.get("apiVersion")->text();
+        manifest->objects.push_back(std::move(object));
+      }
       continue;
     }
     manifest->objects.push_back(makeObject(root, manifest->file));

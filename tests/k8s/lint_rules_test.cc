@@ -380,3 +380,43 @@ spec:
 
 }  // namespace
 }  // namespace railkit::k8s
+
+namespace railkit::k8s {
+namespace {
+
+// A List, or a <Kind>List such as PodList, is applied item by item by
+// kubectl, and an item without a kind takes the list's: lint sees every one
+// (a PodList once hid privileged and hostNetwork Pods).
+TEST(K8sLintRules, ListsDoNotHidePods) {
+  const char* kPodList = R"(apiVersion: v1
+kind: PodList
+items:
+- metadata: {name: hidden-a}
+  spec:
+    hostNetwork: true
+    containers:
+    - name: c
+      image: img
+      securityContext: {privileged: true}
+- apiVersion: v1
+  kind: Pod
+  metadata: {name: hidden-b}
+  spec:
+    containers:
+    - {name: c, image: img, securityContext: {privileged: true}}
+)";
+  auto findings = lintText(kPodList);
+  auto ids = problemIds(findings);
+  EXPECT_EQ(ids.count("privileged-container"), 2u);
+  EXPECT_EQ(ids.count("host-network"), 1u);
+  bool named = false;
+  for (const auto& f : findings)
+    named = named || (f.object + " " + f.subject).find("Pod/hidden-a") != std::string::npos;
+  EXPECT_TRUE(named) << "the kind-less item is a Pod, named as one";
+  std::string list = std::string(kPodList);
+  list.replace(list.find("kind: PodList"), 13, "kind: List");
+  EXPECT_EQ(problemIds(lintText(list)).count("privileged-container"), 2u);
+}
+
+}  // namespace
+}  // namespace railkit::k8s

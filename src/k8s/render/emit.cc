@@ -4,6 +4,7 @@
 #endif
 #include "k8s/render/emit.h"
 
+#include <algorithm>
 #include <cctype>
 
 namespace railkit::k8s::render {
@@ -13,10 +14,23 @@ bool isBlock(const nlohmann::json& value) {
   return (value.is_object() || value.is_array()) && !value.empty();
 }
 
+// A scalar as JSON, which YAML 1.2 and 1.1 readers both take as the same
+// double-quoted value, every byte outside ASCII escaped (\uXXXX): a YAML
+// 1.1 reader (kubectl's go-yaml) folds a raw NEL or line separator inside
+// quotes into a space. Bytes that are not UTF-8 cannot reach here from a
+// profile or a flag (values.h refuses them); should one, it is replaced
+// rather than ending render with an exception.
 std::string scalar(const nlohmann::json& value) {
   if (value.is_object()) return "{}";
   if (value.is_array()) return "[]";
-  return value.dump();
+  return value.dump(-1, ' ', true, nlohmann::json::error_handler_t::replace);
+}
+
+// A `|` block keeps text as it is only when every line break in it is a
+// '\n' for every reader: printable ASCII and newlines, nothing else (a CR,
+// a NEL or a line separator ends a line for a YAML 1.1 reader).
+bool blockSafe(const std::string& text) {
+  return std::all_of(text.begin(), text.end(), [](char c) { return c == '\n' || (c >= 0x20 && c < 0x7f); });
 }
 
 void emit(const nlohmann::json& value, int indent, std::string& out);
@@ -30,15 +44,15 @@ std::string key(const std::string& name) {
   for (char c : name)
     plain = plain && (std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_' || c == '-' || c == '.' ||
                       c == '/');
-  return plain ? name : nlohmann::json(name).dump();
+  return plain ? name : nlohmann::json(name).dump(-1, ' ', true, nlohmann::json::error_handler_t::replace);
 }
 
 // Text after "key:" or "- ".
 void emitValue(const nlohmann::json& value, int indent, std::string& out) {
   if (value.is_string()) {
     const std::string& text = value.get_ref<const std::string&>();
-    if (text.find('\n') != std::string::npos && text.find('\t') == std::string::npos &&
-        text.find(" \n") == std::string::npos && text.front() != ' ') {
+    if (text.find('\n') != std::string::npos && blockSafe(text) && text.find(" \n") == std::string::npos &&
+        text.front() != ' ') {
       out += " |";
       if (text.back() != '\n') out += '-';
       out += '\n';

@@ -13,6 +13,7 @@
 
 #include "core/version.h"
 #include "k8s/render/emit.h"
+#include "k8s/render/values.h"
 
 namespace railkit::k8s::render {
 namespace {
@@ -108,6 +109,22 @@ json serviceMonitor(const ExporterDeployment& d) {
              {{{"port", "metrics"}, {"interval", fmt::format("{}s", std::max(d.interval_s, 15) * 2)}}}}}}};
 }
 
+// A PromQL string's body: backslash, quote and line breaks escaped. The
+// name is a DNS label already (renderExporter); this keeps the rule's
+// selector what it says whatever reaches it.
+std::string promqlString(const std::string& value) {
+  std::string out;
+  for (char c : value) {
+    if (c == '\\' || c == '"') out += '\\';
+    if (c == '\n') {
+      out += "\\n";
+      continue;
+    }
+    out += c;
+  }
+  return out;
+}
+
 json alert(const std::string& name, const std::string& expr, const std::string& for_,
            const std::string& severity, const std::string& summary) {
   return {{"alert", name},
@@ -159,8 +176,8 @@ json ruleGroups(const ExporterDeployment& d) {
             "10 minutes: sustained congestion"),
       alert("RailkitDoctorError", "railkit_doctor_findings{severity=\"error\"} > 0", "15m", "warning",
             "railkit doctor reports errors on {{ $labels.instance }} (railkit_doctor_finding lists them)"),
-      alert("RailkitExporterDown", fmt::format("up{{job=\"{}\"}} == 0", d.name), "5m", "warning",
-            "railkit exporter on {{ $labels.instance }} cannot be scraped"),
+      alert("RailkitExporterDown", fmt::format("up{{job=\"{}\"}} == 0", promqlString(d.name)), "5m",
+            "warning", "railkit exporter on {{ $labels.instance }} cannot be scraped"),
   });
   return json::array({{{"name", "railkit.rdma"}, {"rules", rules}}});
 }
@@ -181,6 +198,14 @@ std::string defaultRailkitImage() {
 Result<std::vector<RenderedObject>> renderExporter(const ExporterDeployment& d) {
   if (d.image.empty())
     return makeError(ErrorCode::kUsage, "render exporter: --image is empty (expected railkit's image)");
+  // The name goes into file names under --output, object names, labels and
+  // the alert's PromQL; the image and namespace into YAML.
+  if (auto status = checkValue("render exporter: --image", d.image, ValueShape::kImageReference); !status)
+    return tl::unexpected(status.error());
+  if (auto status = checkValue("render exporter: --name", d.name, ValueShape::kDnsLabel); !status)
+    return tl::unexpected(status.error());
+  if (auto status = checkValue("render exporter: --namespace", d.ns, ValueShape::kDnsLabel); !status)
+    return tl::unexpected(status.error());
   if (d.port < 1 || d.port > 65535)
     return makeError(ErrorCode::kUsage, "render exporter: --port must be 1-65535");
   if (d.interval_s < 1)

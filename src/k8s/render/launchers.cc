@@ -231,6 +231,21 @@ RenderedObject headlessService(const Profile& profile, const std::string& name, 
            {"spec", {{"clusterIP", "None"}, {"publishNotReadyAddresses", true}, {"selector", selector}}}}};
 }
 
+// `word` for a POSIX shell: as it is when every character is one that
+// means nothing to the shell, else in single quotes (an embedded ' as
+// '\''). The profile's values are checked on input (values.h); this keeps
+// a value that reaches the launcher's script one word whatever it holds.
+std::string shellWord(const std::string& word) {
+  bool plain = !word.empty() && std::all_of(word.begin(), word.end(), [](char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+           std::string_view("_.,:=/@%+-").find(c) != std::string_view::npos;
+  });
+  if (plain) return word;
+  std::string out = "'";
+  for (char c : word) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return out + "'";
+}
+
 // The mpirun line of a launcher pod that has the hostfile at `hostfile`
 // (MPI Operator, Trainer's mpi policy). The launcher has no RDMA device:
 // each rank computes its own pod's settings (perRankWrapper).
@@ -243,7 +258,7 @@ std::string mpiLauncherScript(const Profile& profile, const PodNetwork& net, con
   for (const auto& item : env) {
     if (!item.contains("value")) continue;
     library_path_set = library_path_set || item["name"] == "LD_LIBRARY_PATH";
-    forward += " -x " + item["name"].get<std::string>() + "=" + item["value"].get<std::string>();
+    forward += " -x " + shellWord(item["name"].get<std::string>() + "=" + item["value"].get<std::string>());
   }
   forward = (library_path_set ? " -x PATH" : " -x PATH -x LD_LIBRARY_PATH") + forward;
   std::string script = net.railkit + " wait-dns --hostfile " + hostfile + " --timeout 600 || exit 3\n";

@@ -4,6 +4,7 @@
 
 #include "core/strings.h"
 #include "k8s/render/subnet_plan.h"
+#include "k8s/render/values.h"
 #include "k8s/yaml.h"
 
 namespace railkit::k8s::render {
@@ -225,7 +226,48 @@ Result<Profile> parseProfile(std::string_view text, std::string_view file) {
   return profile;
 }
 
+Status checkProfileValues(const Profile& profile) {
+  struct One {
+    const char* field;
+    const std::string& value;
+    ValueShape shape;
+  };
+  const One ones[] = {
+      {"profile: image", profile.image, ValueShape::kImageReference},
+      {"profile: railkitImage (--railkit-image)", profile.railkit_image, ValueShape::kImageReference},
+      {"profile: resourceName", profile.resource_name, ValueShape::kResourceName},
+      {"profile: shmSize", profile.shm_size, ValueShape::kQuantity},
+      {"profile: fabric", profile.fabric, ValueShape::kWord},
+      {"profile: mode", profile.mode, ValueShape::kWord},
+      {"profile: launcher", profile.launcher, ValueShape::kWord},
+      {"profile: cni", profile.cni, ValueShape::kWord},
+      {"profile: controlInterface", profile.control_interface, ValueShape::kWord},
+      {"profile: subnetPlan", profile.subnets.plan, ValueShape::kWord},
+      {"profile: test.tool", profile.test.tool, ValueShape::kWord},
+      {"profile: test.op", profile.test.op, ValueShape::kWordList},
+      {"profile: test.backend", profile.test.backend, ValueShape::kWord},
+      {"profile: test.minBytes", profile.test.min_bytes, ValueShape::kWord},
+      {"profile: test.maxBytes", profile.test.max_bytes, ValueShape::kWord},
+      {"profile: test.slowFraction", profile.test.slow_fraction, ValueShape::kWord},
+  };
+  // An empty value is a missing one: whether it is required is finishProfile's.
+  for (const One& one : ones)
+    if (!one.value.empty())
+      if (auto status = checkValue(one.field, one.value, one.shape); !status) return status;
+  const std::pair<const char*, std::pair<const std::vector<std::string>*, ValueShape>> lists[] = {
+      {"profile: hcas", {&profile.hcas, ValueShape::kHcaEntry}},
+      {"profile: dataInterfaces", {&profile.data_interfaces, ValueShape::kWord}},
+      {"profile: dataPciAddresses", {&profile.data_pci_addresses, ValueShape::kPciAddress}},
+      {"profile: railRanges", {&profile.subnets.rail_ranges, ValueShape::kCidr}},
+      {"profile: nodeNames", {&profile.subnets.node_names, ValueShape::kDnsSubdomain}},
+  };
+  for (const auto& [field, list] : lists)
+    if (auto status = checkValues(field, *list.first, list.second); !status) return status;
+  return okStatus();
+}
+
 Status finishProfile(Profile& profile) {
+  if (auto status = checkProfileValues(profile); !status) return status;
   auto oneOf = [](const std::string& value, auto& list) {
     return std::find_if(std::begin(list), std::end(list), [&](const char* v) { return value == v; }) !=
            std::end(list);

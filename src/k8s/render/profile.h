@@ -98,6 +98,12 @@ bool usesEnvBootstrap(const std::string& launcher);
 bool needsSshKeys(const Profile& profile);
 
 Result<Profile> parseProfile(std::string_view text, std::string_view file);
+// Every free-form value has the shape its field allows (values.h): a value
+// that could change what render writes (a line break, a quote, `$(...)`,
+// bytes that are not printable ASCII) is refused, naming the field.
+// finishProfile runs it first; a command that does not finish the profile
+// (render node-prep) runs it alone.
+Status checkProfileValues(const Profile& profile);
 // Checks values and fills defaults that depend on the mode.
 Status finishProfile(Profile& profile);
 

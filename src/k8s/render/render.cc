@@ -25,7 +25,13 @@ RenderedObject namespaceObject(const Profile& profile) {
                {"pod-security.kubernetes.io/audit", "baseline"}}}}}}};
 }
 
-std::string commentLines(const std::string& text) {
+// A `#` comment, wrapped at 100 columns. Every byte outside printable
+// ASCII becomes '?': a line break of any kind (CR, NEL, a line separator)
+// would end the comment for some YAML reader and start a line of its own.
+std::string commentLines(const std::string& raw) {
+  std::string text = raw;
+  for (char& c : text)
+    if (c < 0x20 || c >= 0x7f) c = '?';
   std::string out;
   std::string line = "#";
   for (size_t start = 0; start < text.size();) {

@@ -78,6 +78,14 @@ Status checkNodes(const Profile& profile) {
 
 Status checkExclusive(const Profile& profile, const std::vector<Ipv4Net>& ranges) {
   const SubnetPlan& plan = profile.subnets;
+  // One SpiderIPPool per rail and node, each written whole: a profile under
+  // 1 MiB could otherwise ask for millions (64 rails x 100000 nodeNames).
+  // 65536 is 8 rails x 8192 nodes (docs/render.md, "Spiderpool").
+  uint64_t pools = static_cast<uint64_t>(ranges.size()) * plan.node_names.size();
+  if (pools > kMaxSpiderIpPools)
+    return usage("subnetPlan exclusive: rails (" + std::to_string(ranges.size()) + ") x nodeNames (" +
+                 std::to_string(plan.node_names.size()) + ") = " + std::to_string(pools) +
+                 " SpiderIPPools, at most " + std::to_string(kMaxSpiderIpPools));
   if (auto status = checkNodes(profile); !status) return status;
   int size = plan.node_block_size;
   if (size < 4 || (size & (size - 1)) != 0)

@@ -28,6 +28,10 @@ struct PoolPlan {
   Ipv4Net route;  // exclusive: the rail's range, through the gateway
 };
 
+// The most SpiderIPPools one render writes (subnetPlan exclusive: rails x
+// nodeNames); a profile asking for more is refused, naming the product.
+constexpr uint64_t kMaxSpiderIpPools = 65536;
+
 // Checks profile.subnets against the profile (cni spiderpool only) and fills
 // its defaults: the rail ranges, one per data interface. Every refusal is one
 // line that names the field, what it expected and what it found.
