@@ -23,7 +23,8 @@ diff_out=$(mktemp) || exit 1
 trap 'rm -f "$diff_out"' EXIT
 # One clang-format reads every file (--dry-run: a warning per line it would
 # change); only the files it names are formatted again to show the change.
-# A process per file cost two forks a file, 25 s of a loaded 2-core run.
+# A process per file cost two forks a file: 25 s against 5 s in make test
+# (Intel Xeon, 2 cores, load 3.5, 2026-11-28).
 bad=0
 mapfile -t differ < <(clang-format --style=file --dry-run "${files[@]}" 2>&1 |
   sed -n 's/^\(.*\):[0-9]*:[0-9]*: \(warning\|error\): code should be clang-formatted.*/\1/p' | sort -u)

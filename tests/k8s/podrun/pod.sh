@@ -260,7 +260,8 @@ start() {
 # The processes in mount namespace $1 (each container has its own, named by
 # its first process's /proc/PID/ns/mnt; it stands in for its cgroup).
 # One find reads every process's link: a readlink per process was a fork
-# each, a quarter of a second per listing with 100 processes and seconds
+# each, a quarter of a second per listing with 100 processes (Intel Xeon,
+# 2 cores, load 4, 2026-11-28) and seconds
 # per sidecar stop on a loaded machine. (The brackets of "mnt:[N]" are
 # escaped: -lname takes a pattern.)
 container_pids() {
