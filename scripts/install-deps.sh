@@ -30,6 +30,8 @@ packages=(
   # and runc (jq and python3-yaml read specs and rendered pods; skopeo reads the
   # image make-image.sh writes from libc6 and ca-certificates)
   runc skopeo jq python3-yaml ca-certificates
+  # tests/ship: the tarball's binary in a Debian 11 root (glibc 2.31) made by debootstrap
+  debootstrap
   # tests: `report` pages rendered by headless Chromium (its screenshots read with zlib)
   chromium zlib1g-dev
 )

@@ -1,18 +1,19 @@
 #!/usr/bin/env bash
-# The release tarball needs nothing but glibc >= 2.34 at run time:
+# The release tarball needs nothing but glibc >= 2.17 at run time:
 #   dist_portable_test.sh TARBALL VERSION
 # - its .sha256 matches, it has one top directory with bin/railkit, the docs,
 #   the examples, the license and the third-party notices;
 # - every ELF file in it NEEDs only glibc's own libraries, or libraries
 #   shipped in its lib/ and found through RUNPATH $ORIGIN/../lib;
-# - the newest GLIBC_ symbol version any of them references is at most 2.34;
+# - the newest GLIBC_ symbol version any of them references is at most 2.17
+#   (deps/glibc_floor.inc; ship_container_bullseye runs it on glibc 2.31);
 # - the unpacked binary runs from an empty environment.
 # The ELF check is first shown to reject a binary that needs more (curl).
 set -euo pipefail
 
 tarball=$1
 version=$2
-max_glibc=2.34
+max_glibc=2.17
 fail() { echo "FAIL: $*" >&2; exit 1; }
 [ -r "$tarball" ] || fail "$tarball: no tarball (the dist_package test makes it)"
 command -v readelf >/dev/null && command -v objdump >/dev/null || fail "readelf/objdump (binutils) missing"
@@ -34,7 +35,7 @@ for f in bin/railkit share/doc/railkit/README.md share/doc/railkit/LICENSE share
   [ -e "$top/$f" ] || fail "$name/$f: missing from the tarball"
 done
 
-glibc_libs=" libc.so.6 libm.so.6 ld-linux-x86-64.so.2 libpthread.so.0 libdl.so.2 librt.so.1 "
+glibc_libs=" libc.so.6 libm.so.6 ld-linux-x86-64.so.2 libpthread.so.0 libdl.so.2 librt.so.1 libanl.so.1 "
 is_elf() { [ "$(head -c4 "$1" | od -An -c | tr -d ' ')" = '177ELF' ]; }
 
 # Prints one line per problem of ELF file $1 (whose tree's lib/ is $2).

@@ -9,12 +9,22 @@
 # tcp, and the exporter scraped from outside the container (--net-host, the
 # exporter on 127.0.0.1). Each check reads the real output: findings ids,
 # values, or the same bytes as the same binary prints on the host.
-# Usage: container_test.sh DIST_TARBALL SHARED_DIR
+# With --debootstrap SUITE CACHE_DIR the root file system is instead a
+# minbase Debian SUITE made by debootstrap (kept in CACHE_DIR) with the
+# tarball under /usr/local: ship_container_bullseye runs every command above
+# on Debian 11's glibc 2.31, older than the one the binary was built on.
+# Usage: container_test.sh DIST_TARBALL SHARED_DIR [--debootstrap SUITE CACHE_DIR]
 set -euo pipefail
 # shellcheck source-path=SCRIPTDIR
 source "$(dirname "$0")/lib.sh"
 
-ship_init container
+SUITE=""
+if [[ ${3:-} == --debootstrap ]]; then
+  [[ $# == 5 ]] || { echo "usage: $0 DIST_TARBALL SHARED_DIR [--debootstrap SUITE CACHE_DIR]" >&2; exit 2; }
+  SUITE=$4
+  SUITE_CACHE=$5
+fi
+ship_init "container${SUITE:+-$SUITE}"
 ship_tarball "${1:-}"
 SHARED=${2:-}
 [[ -n $SHARED && -d $SHARED/data/nccl-logs && -d $SHARED/schemas ]] ||
@@ -27,32 +37,43 @@ VERSION=$(basename "$DIST_TARBALL" | sed -nE 's/^railkit-(.+)-linux-x86_64\.tar\
 [[ -n $VERSION ]] || fail "cannot read the version from the tarball name $(basename "$DIST_TARBALL") (expected railkit-VERSION-linux-x86_64.tar.gz)"
 
 ROOTFS=$WORK/rootfs
-ship_build_rootfs "$ROOTFS"
 RK=/usr/local/bin/railkit
 EXAMPLE=/usr/local/share/railkit/examples/dgx-h100-8gpu
 HOST_RK=$ROOTFS$RK
-[[ -d $ROOTFS$EXAMPLE ]] || fail "the tarball has no share/railkit/examples/dgx-h100-8gpu (expected the repository's examples/)"
+if [[ -n $SUITE ]]; then
+  ship_debootstrap_rootfs "$SUITE" "$SUITE_CACHE" "$ROOTFS"
+  [[ -d $ROOTFS$EXAMPLE ]] || fail "the tarball has no share/railkit/examples/dgx-h100-8gpu (expected the repository's examples/)"
+  # The point of this run: a glibc older than the symbol versions Debian 12
+  # would have given the binary (2.33 for stat, 2.34 for pthread and dl).
+  libc_version=$(dpkg-query --admindir="$ROOTFS/var/lib/dpkg" -W -f='${Version}' libc6 2>/dev/null || true)
+  [[ $libc_version =~ ^2\.([0-9]+) ]] || fail "cannot read the version of libc6 in the $SUITE root: '$libc_version'"
+  ((BASH_REMATCH[1] < 33)) || fail "the $SUITE root has glibc $libc_version; this test needs one older than 2.33"
+  note "rootfs: Debian $SUITE (minbase), libc6 $libc_version, the tarball under /usr/local"
+else
+  ship_build_rootfs "$ROOTFS"
+  [[ -d $ROOTFS$EXAMPLE ]] || fail "the tarball has no share/railkit/examples/dgx-h100-8gpu (expected the repository's examples/)"
 
-# --- glibc and nothing else ------------------------------------------------
-# Every path in the root is a libc6 file (under its merged-/usr name), the
-# tarball's (under usr/local), a merged-/usr link, or one of the files
-# build-rootfs.sh writes. Directories are not listed.
-{
-  while IFS= read -r p; do
-    [[ $p == /* && $p != /. ]] || continue
-    [[ -d $p && ! -L $p ]] && continue
-    [[ -d $p ]] && continue
-    printf '%s/%s\n' "$(readlink -f "$(dirname "$p")")" "$(basename "$p")"
-  done < <(dpkg-query -L libc6)
-  printf '%s\n' /bin /sbin /lib /lib64 /etc/nsswitch.conf /etc/hosts
-} | sort -u >"$WORK/allowed.txt"
-(cd "$ROOTFS" && find . ! -type d | sed 's|^\.||' | grep -v '^/usr/local/' | sort) >"$WORK/present.txt"
-foreign=$(comm -23 "$WORK/present.txt" "$WORK/allowed.txt")
-[[ -z $foreign ]] ||
-  fail "the root file system holds files that are neither libc6's nor the tarball's: $(echo "$foreign" | head -n 10 | tr '\n' ' ')"
-[[ ! -e $ROOTFS/bin/sh && ! -e $ROOTFS/etc/passwd && ! -e $ROOTFS/etc/group ]] ||
-  fail "expected no /bin/sh, /etc/passwd or /etc/group in the root file system"
-note "rootfs: $(wc -l <"$WORK/present.txt") files outside /usr/local, all from libc6 or build-rootfs.sh; no shell, no /etc/passwd; $(du -sh "$ROOTFS" | cut -f1) in all"
+  # --- glibc and nothing else ------------------------------------------------
+  # Every path in the root is a libc6 file (under its merged-/usr name), the
+  # tarball's (under usr/local), a merged-/usr link, or one of the files
+  # build-rootfs.sh writes. Directories are not listed.
+  {
+    while IFS= read -r p; do
+      [[ $p == /* && $p != /. ]] || continue
+      [[ -d $p && ! -L $p ]] && continue
+      [[ -d $p ]] && continue
+      printf '%s/%s\n' "$(readlink -f "$(dirname "$p")")" "$(basename "$p")"
+    done < <(dpkg-query -L libc6)
+    printf '%s\n' /bin /sbin /lib /lib64 /etc/nsswitch.conf /etc/hosts
+  } | sort -u >"$WORK/allowed.txt"
+  (cd "$ROOTFS" && find . ! -type d | sed 's|^\.||' | grep -v '^/usr/local/' | sort) >"$WORK/present.txt"
+  foreign=$(comm -23 "$WORK/present.txt" "$WORK/allowed.txt")
+  [[ -z $foreign ]] ||
+    fail "the root file system holds files that are neither libc6's nor the tarball's: $(echo "$foreign" | head -n 10 | tr '\n' ' ')"
+  [[ ! -e $ROOTFS/bin/sh && ! -e $ROOTFS/etc/passwd && ! -e $ROOTFS/etc/group ]] ||
+    fail "expected no /bin/sh, /etc/passwd or /etc/group in the root file system"
+  note "rootfs: $(wc -l <"$WORK/present.txt") files outside /usr/local, all from libc6 or build-rootfs.sh; no shell, no /etc/passwd; $(du -sh "$ROOTFS" | cut -f1) in all"
+fi
 
 ship_start_containerd
 
@@ -224,4 +245,4 @@ expect_grep "$WORK/metrics.txt" "exporter /metrics" '^railkit_doctor_finding\{id
 [[ $(curl -fsS --max-time 5 "$url/healthz") == ok ]] || fail "exporter /healthz from the host did not answer ok"
 ship_stop_exporter "$id" "$EXPORTER" "exporter in the container"
 
-note "container (glibc only, $VERSION): --version, doctor (also as uid 65534), inspect, logs, lint, render, report, env, validate --local 2, exporter from the host: ok"
+note "container (${SUITE:-glibc only}, $VERSION): --version, doctor (also as uid 65534), inspect, logs, lint, render, report, env, validate --local 2, exporter from the host: ok"

@@ -163,6 +163,49 @@ ship_build_rootfs() {
   ship_glibc_only "$dir"
 }
 
+# ship_debian_mirror: the Debian mirror this machine's apt uses (the first
+# URIs: or deb line naming bookworm), deb.debian.org when none is found.
+ship_debian_mirror() {
+  local mirror
+  mirror=$(cat /etc/apt/sources.list.d/*.sources 2>/dev/null |
+    awk '/^URIs:/ {uri = $2} /^Suites:/ && / bookworm( |$)/ && uri != "" {print uri; exit}')
+  [[ -n $mirror ]] ||
+    mirror=$(awk '$1 == "deb" && $3 == "bookworm" {print $2; exit}' /etc/apt/sources.list 2>/dev/null || true)
+  echo "${mirror:-http://deb.debian.org/debian}"
+}
+
+# ship_debootstrap_base SUITE CACHE_DIR: a minbase root of Debian SUITE made
+# with debootstrap from the machine's mirror, kept as CACHE_DIR/SUITE (made
+# once per cache). Skips with one line where debootstrap is missing or the
+# mirror does not serve SUITE.
+ship_debootstrap_base() {
+  local suite=$1 cache=$2 mirror base
+  base=$cache/$suite
+  [[ -f $base/.railkit-complete ]] && return 0
+  command -v debootstrap >/dev/null || skip "debootstrap not installed (scripts/install-deps.sh installs it)"
+  mirror=$(ship_debian_mirror)
+  curl -fsI --max-time 30 "$mirror/dists/$suite/Release" >/dev/null ||
+    skip "the package mirror $mirror does not serve $suite ($mirror/dists/$suite/Release): no $suite root can be made with debootstrap"
+  mkdir -p "$cache"
+  rm -rf "$base.partial"
+  debootstrap --variant=minbase "$suite" "$base.partial" "$mirror" >"$WORK/debootstrap.log" 2>&1 ||
+    fail "debootstrap --variant=minbase $suite from $mirror: $(tail -n 5 "$WORK/debootstrap.log")"
+  touch "$base.partial/.railkit-complete"
+  mv "$base.partial" "$base"
+  note "debootstrap: a minbase $suite root from $mirror in $base ($(du -sh "$base" | cut -f1))"
+}
+
+# ship_debootstrap_rootfs SUITE CACHE_DIR DIR: a copy of that root in DIR with
+# the dist tarball unpacked under /usr/local, as build-rootfs.sh does.
+ship_debootstrap_rootfs() {
+  local suite=$1 cache=$2 dir=$3
+  ship_debootstrap_base "$suite" "$cache"
+  mkdir -p "$dir"
+  cp -a "$cache/$suite/." "$dir/"
+  tar -xzf "$DIST_TARBALL" -C "$dir/usr/local" --strip-components=1 ||
+    fail "unpacking $DIST_TARBALL under $dir/usr/local failed"
+}
+
 # ship_glibc_only DIR: bin/railkit in the root file system DIR needs no
 # library outside libc6 (ldd on the host, whose glibc is the one copied in);
 # else the test fails naming them, before a container says less clearly why.
