@@ -7,6 +7,7 @@
 #include <string>
 #include <string_view>
 
+#include "core/strings.h"
 #include "podenv/names.h"
 #include "podenv/port_map.h"
 
@@ -23,7 +24,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   }
   // A quoted value is one shell word: it starts and ends with a quote and
   // every quote inside is part of an '\'' escape.
-  std::string quoted = shellQuote(text);
+  std::string quoted = railkit::shellQuote(text);
   if (quoted.size() < 2 || quoted.front() != '\'' || quoted.back() != '\'') std::abort();
   if (commentSafe(text).find_first_of("\n\r") != std::string::npos) std::abort();
   (void)ipv4OfGid(std::string(text));

@@ -83,4 +83,22 @@ std::optional<double> parseDouble(std::string_view s) {
   return value;
 }
 
+std::string shellQuote(std::string_view text) {
+  std::string out = "'";
+  for (char c : text) {
+    if (c == '\'')
+      out += "'\\''";
+    else
+      out += c;
+  }
+  return out + "'";
+}
+
+std::string shellWord(std::string_view text) {
+  constexpr std::string_view kPlain =
+      "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.,:=/@%+-";
+  if (!text.empty() && text.find_first_not_of(kPlain) == std::string_view::npos) return std::string(text);
+  return shellQuote(text);
+}
+
 }  // namespace railkit

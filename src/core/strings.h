@@ -24,4 +24,10 @@ std::optional<int64_t> parseInt(std::string_view s);
 std::optional<uint64_t> parseHex(std::string_view s);
 std::optional<double> parseDouble(std::string_view s);
 
+// `text` as one word of a POSIX shell: in single quotes, an embedded ' as '\''.
+std::string shellQuote(std::string_view text);
+// The same word, left bare when every character is one that means nothing
+// to a shell (letters, digits, _.,:=/@%+-), else shellQuote's.
+std::string shellWord(std::string_view text);
+
 }  // namespace railkit

@@ -72,17 +72,6 @@ Result<std::vector<HcaRequest>> parseHcaList(std::string_view text) {
   return out;
 }
 
-std::string shellQuote(std::string_view text) {
-  std::string out = "'";
-  for (char c : text) {
-    if (c == '\'')
-      out += "'\\''";
-    else
-      out += c;
-  }
-  return out + "'";
-}
-
 std::string commentSafe(std::string_view text) {
   std::string out(text);
   for (char& c : out)

@@ -36,8 +36,6 @@ Result<std::vector<std::string>> parseInterfaceList(std::string_view text, std::
 // "--hca mlx5_0,mlx5_1:1": devices with optional ports. kUsage on a bad entry.
 Result<std::vector<HcaRequest>> parseHcaList(std::string_view text);
 
-// 'text' for a POSIX shell: single quotes, an embedded ' written as '\''.
-std::string shellQuote(std::string_view text);
 // Text safe on one `#` comment line: control bytes become '?'.
 std::string commentSafe(std::string_view text);
 

@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/json_util.h"
+#include "core/strings.h"
 #include "podenv/names.h"
 
 namespace railkit::podenv {

@@ -43,5 +43,20 @@ TEST(Environment, ParsesProcEnviron) {
   EXPECT_FALSE(lookup(env, "NOEQUALS").has_value());
 }
 
+TEST(Strings, ShellQuoteIsOneWord) {
+  EXPECT_EQ(shellQuote("=mlx5_0:1"), "'=mlx5_0:1'");
+  EXPECT_EQ(shellQuote("a'b"), "'a'\\''b'");
+  EXPECT_EQ(shellQuote(""), "''");
+  EXPECT_EQ(shellQuote("$(reboot) `x`; y"), "'$(reboot) `x`; y'");
+}
+
+TEST(Strings, ShellWordQuotesOnlyWhatNeedsIt) {
+  EXPECT_EQ(shellWord("NCCL_IB_HCA==mlx5_0:1,mlx5_1"), "NCCL_IB_HCA==mlx5_0:1,mlx5_1");
+  EXPECT_EQ(shellWord("a b"), "'a b'");
+  EXPECT_EQ(shellWord("x=$(id)"), "'x=$(id)'");
+  EXPECT_EQ(shellWord("it's"), "'it'\\''s'");
+  EXPECT_EQ(shellWord(""), "''");
+}
+
 }  // namespace
 }  // namespace railkit

@@ -1,6 +1,7 @@
 // Launchers: the job objects around the decorated worker pods.
 #include <algorithm>
 
+#include "core/strings.h"
 #include "k8s/render/launch_scripts.h"
 #include "k8s/render/parts.h"
 
@@ -229,21 +230,6 @@ RenderedObject headlessService(const Profile& profile, const std::string& name, 
            {"kind", "Service"},
            {"metadata", metadata(name, profile.ns)},
            {"spec", {{"clusterIP", "None"}, {"publishNotReadyAddresses", true}, {"selector", selector}}}}};
-}
-
-// `word` for a POSIX shell: as it is when every character is one that
-// means nothing to the shell, else in single quotes (an embedded ' as
-// '\''). The profile's values are checked on input (values.h); this keeps
-// a value that reaches the launcher's script one word whatever it holds.
-std::string shellWord(const std::string& word) {
-  bool plain = !word.empty() && std::all_of(word.begin(), word.end(), [](char c) {
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-           std::string_view("_.,:=/@%+-").find(c) != std::string_view::npos;
-  });
-  if (plain) return word;
-  std::string out = "'";
-  for (char c : word) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return out + "'";
 }
 
 // The mpirun line of a launcher pod that has the hostfile at `hostfile`

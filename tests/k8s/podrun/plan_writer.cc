@@ -3,6 +3,8 @@
 #include <fstream>
 #include <sstream>
 
+#include "core/strings.h"
+
 namespace railkit::podrun {
 namespace {
 
@@ -29,11 +31,11 @@ Status writeContainer(const ResolvedContainer& c, const fs::path& dir) {
   for (const std::string& arg : c.argv) {
     argv += arg + '\0';
     if (!human.empty()) human += ' ';
-    human += shellQuote(arg);
+    human += shellWord(arg);
   }
   for (const auto& [name, value] : c.env) {
     env += name + "=" + value + '\0';
-    assignments += name + "=" + shellQuote(value) + " \\\n";
+    assignments += name + "=" + shellWord(value) + " \\\n";
   }
   for (const InjectedDir& d : c.dirs) dirs += octal(d.mode) + (d.read_only ? " ro " : " rw ") + d.path + "\n";
   for (const InjectedFile& f : c.files) {
@@ -63,16 +65,6 @@ Status writeContainer(const ResolvedContainer& c, const fs::path& dir) {
 }
 
 }  // namespace
-
-std::string shellQuote(const std::string& word) {
-  if (!word.empty() &&
-      word.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-./=:,@%+") ==
-          std::string::npos)
-    return word;
-  std::string out = "'";
-  for (char c : word) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return out + "'";
-}
 
 Status writePlan(const Plan& plan, const fs::path& dir) {
   std::string pods, summary, notes;

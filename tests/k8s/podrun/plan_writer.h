@@ -22,7 +22,4 @@ namespace railkit::podrun {
 
 Status writePlan(const Plan& plan, const std::filesystem::path& dir);
 
-// Shell quoting for command.txt: 'it'\''s'.
-std::string shellQuote(const std::string& word);
-
 }  // namespace railkit::podrun
