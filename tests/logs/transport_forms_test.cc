@@ -167,6 +167,13 @@ TEST(TransportForms, QueuePairLinesAreTheIbNet) {
   // A LID on one host, a GID on the other: as with mixed HCA lists, IB.
   auto mixed = factsOf("mixed", transportFixture("qp_lid_ib.log") + transportFixture("qp_gid_roce.log"));
   EXPECT_EQ(mixed.inter_node_transport, "IB");
+  // NCCL 2.23+ on an InfiniBand port (the shape of its net_ib format: LID,
+  // subnet prefix and FLID; no public log of it was found to copy).
+  auto flid = factsOf("flid",
+                      "h1:7:9 [0] NCCL INFO NET/IB: NCCL Dev 0 IbDev 0 Port 1 qpn 123 mtu 5 LID 1 "
+                      "subnet-prefix 18338657682652659712  FLID 0 fifoRkey=0x1b9e9c fifoLkey=0x1b9e9c\n");
+  EXPECT_EQ(flid.inter_node_transport, "IB");
+  EXPECT_EQ(flid.link_layer, "InfiniBand");
   // Stronger evidence still decides: the channel lines name the net.
   auto channel =
       factsOf("channel", "h:1:1 [0] NCCL INFO Channel 00/0 : 0[0] -> 1[0] [send] via NET/Socket/0\n" +
