@@ -1,11 +1,13 @@
 // Feeds arbitrary bytes, split into lines, to the NCCL log analyzer (two
 // inputs, then the job-wide combination): no crash, hang or out-of-bounds
-// read, and evidence and the per-rank view stay bounded whatever the input.
+// read, and evidence, crashed processes and the per-rank view stay bounded
+// whatever the input.
 #include <cstddef>
 #include <cstdint>
 #include <nlohmann/json.hpp>
 #include <string_view>
 
+#include "logs/nccl/crash_line.h"
 #include "logs/nccl_log.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
@@ -20,8 +22,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     target.feedLine(text.substr(start, end - start), ++number);
     start = end + 1;
   }
-  for (const auto& f : first.findings())
+  size_t crashed = 0;  // one finding per crashed process, their number capped
+  for (const auto& f : first.findings()) {
     if (f.evidence.size() > railkit::logs::kMaxEvidencePerFinding + 1) __builtin_trap();
+    crashed += f.id == "process-crash";
+  }
+  if (crashed > railkit::logs::nccl::CrashCollector::kMaxProcesses) __builtin_trap();
   auto facts = first.facts();
   if (facts.per_rank.ranks.size() > railkit::logs::kMaxRanksKept) __builtin_trap();
   for (const auto& r : facts.per_rank.ranks)

@@ -99,6 +99,10 @@ class InputAnalyzer : public StagedLineSink {
       report.nccl = nccl_.facts();
       for (auto& f : nccl_.findings(*report.nccl)) report.findings.push_back(std::move(f));
       report.nccl_analyzer = std::make_shared<const NcclLogAnalyzer>(std::move(nccl_));
+    } else {
+      // No NCCL line: only the findings any program's output shows (a
+      // process that crashed in an MPI job's log).
+      for (auto& f : nccl_.findings()) report.findings.push_back(std::move(f));
     }
     // nccl-tests when a results table is present; a header alone (a run that
     // stopped early) only makes the kind when there are no NCCL lines either.

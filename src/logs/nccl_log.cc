@@ -301,6 +301,7 @@ void NcclLogAnalyzer::feedClassified(const nccl::NcclLine& line, uint64_t line_n
     // A RoCE GID (IPv4-mapped) or a GID index: the RDMA network is RoCE.
     if (hasIpv4MappedGid(line.text) || has(line.text, "GID index")) s.roce_gid_seen = true;
     if (auto kind = tcpDirectKind(line.text); !kind.empty()) s.tcp_direct = kind;
+    if (line.level == LineLevel::kOther) s.crashes.line(line.text, line_number, s.file);
     if (line.level == LineLevel::kWarn) {
       s.last_warn = bounded(line.body, 300);
       s.last_warn_line = line_number;
@@ -333,9 +334,17 @@ std::vector<Finding> NcclLogAnalyzer::findings() const {
 std::vector<Finding> NcclLogAnalyzer::findings(const NcclLogFacts& facts) const {
   std::vector<Finding> out;
   const auto& rules = nccl::allNcclRules();
+  // Without NCCL's lines, only what any program's output shows is reported
+  // (another program's WARN must not pass for NCCL's).
+  bool nccl = sawNccl();
   for (size_t i = 0; i < rules.size(); ++i) {
+    if (!nccl && !rules[i].any_log) continue;
     nccl::RuleContext context{*state_, facts, out};
-    if (auto f = rules[i].build(state_->rule_hits[i], context)) out.push_back(std::move(*f));
+    if (rules[i].build_each) {
+      for (auto& f : rules[i].build_each(context)) out.push_back(std::move(f));
+    } else if (auto f = rules[i].build(state_->rule_hits[i], context)) {
+      out.push_back(std::move(*f));
+    }
   }
   // Findings become JSON: every string must be valid UTF-8 whatever the log held.
   for (auto& f : out) {

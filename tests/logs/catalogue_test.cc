@@ -9,6 +9,8 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <nlohmann/json.hpp>
 #include <set>
 #include <string>
@@ -62,6 +64,27 @@ std::vector<std::string> realInputs() {
     for (const auto& entry : fs::recursive_directory_iterator(dir))
       if (entry.is_regular_file() && entry.path().extension() != ".md") out.push_back(entry.path().string());
   return out;
+}
+
+// The suite's real inputs each name their source: a row `| file | https://github.com/...`
+// in the README beside them.
+TEST(LogsCatalogue, EveryRealFixtureNamesItsSource) {
+  const fs::path tests = railkit::testing::sourceDir() / "tests";
+  size_t checked = 0;
+  for (const fs::path& dir :
+       {tests / "logs" / "fixtures" / "real", tests / "fixtures" / "logs" / "transport"}) {
+    std::ifstream in(dir / "README.md");
+    std::string readme((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    ASSERT_FALSE(readme.empty()) << dir;
+    for (const auto& entry : fs::directory_iterator(dir)) {
+      if (entry.path().extension() == ".md") continue;
+      std::string row = "| " + entry.path().filename().string() + " | https://github.com/";
+      EXPECT_NE(readme.find(row), std::string::npos)
+          << entry.path() << " has no source row in " << dir / "README.md";
+      ++checked;
+    }
+  }
+  EXPECT_GE(checked, 30u);
 }
 
 // No public input in the suite shows a non-zero #wrong column (a corrupted

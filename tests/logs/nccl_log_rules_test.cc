@@ -39,7 +39,8 @@ const std::vector<std::string> kAllIds = {"nccl-net-socket",
                                           "nccl-timeout",
                                           "nccl-duplicate-gpu",
                                           "nccl-version-mismatch",
-                                          "nccl-unhandled-error"};
+                                          "nccl-unhandled-error",
+                                          "process-crash"};
 
 struct Case {
   const char* fixture;
@@ -60,21 +61,20 @@ TEST_P(FiresOnFixture, IdFiresWithEvidence) {
   EXPECT_FALSE(f->message.empty());
 }
 
-INSTANTIATE_TEST_SUITE_P(Fixtures, FiresOnFixture,
-                         ::testing::Values(Case{"net_socket.log", "nccl-net-socket"},
-                                           Case{"no_gdr.log", "nccl-no-gdr"},
-                                           Case{"verbs_resource_failed.log", "nccl-verbs-resource-failed"},
-                                           Case{"verbs_open_failed.log", "nccl-verbs-open-failed"},
-                                           Case{"qp_connect_failed.log", "nccl-qp-connect-failed"},
-                                           Case{"ib_completion_error.log", "nccl-ib-completion-error"},
-                                           Case{"proxy_crash.log", "nccl-proxy-crash"},
-                                           Case{"connection_closed.log", "nccl-connection-closed"},
-                                           Case{"no_interface.log", "nccl-no-interface"},
-                                           Case{"shm_failure.log", "nccl-shm-failure"},
-                                           Case{"timeout.log", "nccl-timeout"},
-                                           Case{"duplicate_gpu.log", "nccl-duplicate-gpu"},
-                                           Case{"version_mismatch.log", "nccl-version-mismatch"},
-                                           Case{"unhandled_error.log", "nccl-unhandled-error"}));
+INSTANTIATE_TEST_SUITE_P(
+    Fixtures, FiresOnFixture,
+    ::testing::Values(Case{"net_socket.log", "nccl-net-socket"}, Case{"no_gdr.log", "nccl-no-gdr"},
+                      Case{"verbs_resource_failed.log", "nccl-verbs-resource-failed"},
+                      Case{"verbs_open_failed.log", "nccl-verbs-open-failed"},
+                      Case{"qp_connect_failed.log", "nccl-qp-connect-failed"},
+                      Case{"ib_completion_error.log", "nccl-ib-completion-error"},
+                      Case{"proxy_crash.log", "nccl-proxy-crash"}, Case{"proxy_crash.log", "process-crash"},
+                      Case{"connection_closed.log", "nccl-connection-closed"},
+                      Case{"no_interface.log", "nccl-no-interface"},
+                      Case{"shm_failure.log", "nccl-shm-failure"}, Case{"timeout.log", "nccl-timeout"},
+                      Case{"duplicate_gpu.log", "nccl-duplicate-gpu"},
+                      Case{"version_mismatch.log", "nccl-version-mismatch"},
+                      Case{"unhandled_error.log", "nccl-unhandled-error"}));
 
 TEST(NcclHealthyIb, NoFindingAndFacts) {
   auto analyzer = analyzeFixture("healthy_ib.log");
@@ -166,7 +166,7 @@ TEST(NcclRules, FixturesDoNotCrossFire) {
       {"verbs_open_failed.log", {"nccl-verbs-open-failed"}},
       {"qp_connect_failed.log", {"nccl-qp-connect-failed"}},
       {"ib_completion_error.log", {"nccl-ib-completion-error"}},
-      {"proxy_crash.log", {"nccl-proxy-crash"}},
+      {"proxy_crash.log", {"nccl-proxy-crash", "process-crash"}},  // the proxy's crash kills its process
       {"connection_closed.log", {"nccl-connection-closed"}},
       {"no_interface.log", {"nccl-no-interface"}},
       {"shm_failure.log", {"nccl-shm-failure"}},

@@ -147,5 +147,39 @@ TEST(TransportForms, BareBodiesNeedANetworkToBeTaken) {
   EXPECT_FALSE(other.sawNccl());
 }
 
+// NCCL's IB net prints a line per queue pair it connects: proof that it
+// carried traffic, and its `LID n` or `GID n (...)` tells the link layer.
+// Alone in a log, these used to leave the transport "none" or "unknown".
+TEST(TransportForms, QueuePairLinesAreTheIbNet) {
+  auto lid = factsOf("qp_lid_ib.log");
+  EXPECT_EQ(lid.inter_node_transport, "IB");
+  EXPECT_EQ(lid.link_layer, "InfiniBand");
+  auto gid = factsOf("qp_gid_roce.log");
+  EXPECT_EQ(gid.inter_node_transport, "RoCE");
+  EXPECT_EQ(gid.link_layer, "Ethernet");
+  auto ece = factsOf("qp_set_ece.log");
+  EXPECT_EQ(ece.inter_node_transport, "IB");
+  EXPECT_EQ(ece.link_layer, "");  // an ECE line does not say
+  // The queue pairs of two hosts, RoCE on one and unsaid on the other: RoCE.
+  auto both = factsOf("two hosts", transportFixture("qp_set_ece.log") + transportFixture("qp_gid_roce.log"));
+  EXPECT_EQ(both.host_count, 2u);
+  EXPECT_EQ(both.inter_node_transport, "RoCE");
+  // A LID on one host, a GID on the other: as with mixed HCA lists, IB.
+  auto mixed = factsOf("mixed", transportFixture("qp_lid_ib.log") + transportFixture("qp_gid_roce.log"));
+  EXPECT_EQ(mixed.inter_node_transport, "IB");
+  // NCCL 2.23+ on an InfiniBand port (the shape of its net_ib format: LID,
+  // subnet prefix and FLID; no public log of it was found to copy).
+  auto flid = factsOf("flid",
+                      "h1:7:9 [0] NCCL INFO NET/IB: NCCL Dev 0 IbDev 0 Port 1 qpn 123 mtu 5 LID 1 "
+                      "subnet-prefix 18338657682652659712  FLID 0 fifoRkey=0x1b9e9c fifoLkey=0x1b9e9c\n");
+  EXPECT_EQ(flid.inter_node_transport, "IB");
+  EXPECT_EQ(flid.link_layer, "InfiniBand");
+  // Stronger evidence still decides: the channel lines name the net.
+  auto channel =
+      factsOf("channel", "h:1:1 [0] NCCL INFO Channel 00/0 : 0[0] -> 1[0] [send] via NET/Socket/0\n" +
+                             transportFixture("qp_gid_roce.log"));
+  EXPECT_EQ(channel.inter_node_transport, "Socket");
+}
+
 }  // namespace
 }  // namespace railkit::logs

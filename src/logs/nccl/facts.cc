@@ -165,6 +165,17 @@ bool recordNetLine(AnalyzerState& s, const NcclLine& line, uint64_t ln) {
       s.gdr_enabled_said = true;
       return true;
     }
+    // A queue pair connected: "NET/IB: NCCL Dev 0 IbDev 0 Port 1 qpn 576 mtu 3
+    // GID 3 (0/1064A8C0FFFF0000) ..." on a RoCE port, "... qpn 3038 mtu 5
+    // LID 37 [subnet-prefix ... FLID ...]" on an InfiniBand one, and the
+    // ECE lines ("NET/IB: IbDev 0 Port 1 qpn 576 set_ece={...}") that say
+    // neither.
+    if (has(b, " qpn ")) {
+      ++s.ib_qp_lines;
+      if (has(b, " LID ")) s.qp_lid_seen = true;
+      if (has(b, " GID ")) s.qp_gid_seen = true;
+      return true;
+    }
     // "NET/IB: ... GID ::ffff:10.0.0.1": the port's GID is IPv4-mapped.
     if (hasIpv4MappedGid(b)) s.roce_gid_seen = true;
     return false;

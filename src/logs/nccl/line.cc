@@ -2,6 +2,7 @@
 
 #include <cstring>
 
+#include "logs/nccl/crash_line.h"
 #include "logs/nccl/text.h"
 
 namespace railkit::logs::nccl {
@@ -183,8 +184,10 @@ bool bareInfoLine(std::string_view text, NcclLine* out) {
   return true;
 }
 
+// A crash report (crash_line.h) is read from whatever printed it: those
+// words count too.
 bool mentionsRareWords(std::string_view text) {
-  return has(text, "nccl") || has(text, "WARN") || has(text, "SIG") || has(text, "egmentation fault");
+  return has(text, "nccl") || has(text, "WARN") || has(text, "SIG") || mentionsCrash(text);
 }
 
 }  // namespace

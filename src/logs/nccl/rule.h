@@ -36,6 +36,12 @@ struct NcclRule : RuleInfo {
   // and line.level: such a rule runs on every line, the others' results are
   // remembered by body.
   bool reads_text = false;
+  // A rule that reports one finding per subject (a crashed process) builds
+  // them all here; `build` is then nullptr.
+  std::vector<Finding> (*build_each)(const RuleContext& context) = nullptr;
+  // What the rule reads is any program's output, not NCCL's (a process that
+  // crashed): it reports even on an input without a single NCCL line.
+  bool any_log = false;
 };
 
 const std::vector<NcclRule>& allNcclRules();

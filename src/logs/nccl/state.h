@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "core/finding.h"
+#include "logs/nccl/crash_line.h"
 #include "logs/nccl/hca_list.h"
 #include "logs/nccl/key_index.h"
 #include "logs/nccl/line.h"
@@ -105,6 +106,12 @@ class AnalyzerState {
   bool gdr_enabled_said = false;
   bool ib_mentioned = false;   // NET/IB or ibv_* named in a WARN or other line
   bool roce_gid_seen = false;  // an IPv4-mapped GID or a GID index: RoCE
+  // Queue pairs NCCL's IB net connected (`NET/IB: NCCL Dev 0 IbDev 0 Port 1
+  // qpn 576 ...`, 2.16's `NET/IB: Dev 1 Port 1 qpn 3038 ...`, the
+  // `query_ece`/`set_ece` lines): the IB net carried traffic. NCCL prints
+  // `LID n` on an InfiniBand port and `GID n (prefix/id)` on a RoCE one.
+  uint64_t ib_qp_lines = 0;
+  bool qp_lid_seen = false, qp_gid_seen = false;
   // "TCPX" or "TCPXO" when Google's GPUDirect plugin spoke (NET/GPUDirectTCPX,
   // NET/FasTrak, its tcpx* functions in a WARN): the transport when nothing
   // stronger (channels, `Using network`) names one.
@@ -132,7 +139,8 @@ class AnalyzerState {
 
   std::vector<Hits> rule_hits;  // parallel to allNcclRules()
 
-  RankCollector ranks;  // the per-rank view (nccl_rank.h)
+  RankCollector ranks;     // the per-rank view (nccl_rank.h)
+  CrashCollector crashes;  // processes that died on a signal, from any program's lines
 
   void addRank(uint64_t rank);
   void countTransport(std::string_view name);

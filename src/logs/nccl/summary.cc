@@ -1,7 +1,8 @@
 // Turns the streamed state into NcclLogFacts: which network carried
 // inter-node traffic and whether GPUDirect RDMA was used, by the order of
 // strength of the evidence (channel lines, then `Using network`, then the
-// HCAs listed, then NET/IB mentions in errors, then a single host).
+// queue pairs NCCL's IB net connected, the HCAs listed and NET/IB mentions
+// in errors, then a single host).
 #include <algorithm>
 
 #include "logs/nccl/rule.h"
@@ -10,32 +11,46 @@
 namespace railkit::logs::nccl {
 namespace {
 
-// RoCE when the HCAs are all Ethernet ports, or when none is listed and a
-// RoCE GID (IPv4-mapped, or a GID index) appears.
-std::string ibKind(const std::vector<std::string>& hcas, bool roce_gid) {
+// What tells InfiniBand from RoCE under a verbs net: the HCAs' `/IB` or
+// `/RoCE`, a RoCE GID (IPv4-mapped, or a GID index), and the queue-pair
+// lines' `LID n` (an InfiniBand port) or `GID n (...)` (a RoCE port).
+struct LinkEvidence {
   bool ib = false, roce = false;
+  bool hcas = false;  // HCAs listed (a list without either suffix still names a verbs port: IB)
+  bool any() const { return ib || roce || hcas; }
+};
+
+LinkEvidence linkEvidence(const AnalyzerState& s, const std::vector<std::string>& hcas) {
+  LinkEvidence e;
+  e.hcas = !hcas.empty();
   for (const auto& h : hcas) {
-    if (has(h, "/IB")) ib = true;
-    if (has(h, "/RoCE")) roce = true;
+    if (has(h, "/IB")) e.ib = true;
+    if (has(h, "/RoCE")) e.roce = true;
   }
-  return ((roce || roce_gid) && !ib) ? "RoCE" : "IB";
+  e.ib = e.ib || s.qp_lid_seen;
+  e.roce = e.roce || s.roce_gid_seen || s.qp_gid_seen;
+  return e;
+}
+
+// RoCE when every sign is RoCE; IB when any port is InfiniBand or nothing tells.
+std::string ibKind(const LinkEvidence& e) {
+  return e.roce && !e.ib ? "RoCE" : "IB";
 }
 
 // NCCL's own IB net is named by its link layer (IB or RoCE); Google's
 // GPUDirect plugins by what they are (TCPX, TCPXO); any other plugin net
 // (IBext_v8, AWS Libfabric) keeps its name, its link layer told apart.
-std::string fromNetworkName(const std::string& name, const std::vector<std::string>& hcas, bool roce_gid) {
-  if (name == "IB") return ibKind(hcas, roce_gid);
+std::string fromNetworkName(const std::string& name, const LinkEvidence& e) {
+  if (name == "IB") return ibKind(e);
   if (auto kind = tcpDirectKind(name); !kind.empty()) return std::string(kind);
   return name;
 }
 
-// The link layer under an IB-verbs transport, when the log shows it: the
-// HCAs' `/IB` or `/RoCE`, or a RoCE GID. "" otherwise.
-std::string linkLayer(const std::string& transport, const std::vector<std::string>& hcas, bool roce_gid) {
+// The link layer under an IB-verbs transport, when the log shows it. "" otherwise.
+std::string linkLayer(const std::string& transport, const LinkEvidence& e) {
   bool verbs = transport == "IB" || transport == "RoCE" || startsWith(transport, "IBext");
-  if (!verbs || (hcas.empty() && !roce_gid)) return "";
-  return ibKind(hcas, roce_gid) == "RoCE" ? "Ethernet" : "InfiniBand";
+  if (!verbs || !e.any()) return "";
+  return ibKind(e) == "RoCE" ? "Ethernet" : "InfiniBand";
 }
 
 // The hosts the evidence proves, never fewer than one when ranks ran.
@@ -99,26 +114,25 @@ NcclLogFacts summarize(const AnalyzerState& s) {
     if (weight > best) best = weight, net_channel = n;
   }
   bool single_node = s.nnodes == 1;
-  bool roce_gid = s.roce_gid_seen;
+  LinkEvidence link = linkEvidence(s, f.hcas);
   if (!net_channel.empty()) {
-    f.inter_node_transport = fromNetworkName(net_channel, f.hcas, roce_gid);
+    f.inter_node_transport = fromNetworkName(net_channel, link);
   } else if (single_node) {
     f.inter_node_transport = "none";
   } else if (!f.networks.empty()) {
-    f.inter_node_transport = fromNetworkName(f.networks.front(), f.hcas, roce_gid);
+    f.inter_node_transport = fromNetworkName(f.networks.front(), link);
   } else if (!s.tcp_direct.empty()) {
     f.inter_node_transport = std::string(s.tcp_direct);
-  } else if (!f.hcas.empty()) {
-    f.inter_node_transport = ibKind(f.hcas, roce_gid);
-  } else if (s.ib_mentioned || roce_gid) {
-    f.inter_node_transport = ibKind(f.hcas, roce_gid);
+  } else if (s.ib_qp_lines > 0 || !f.hcas.empty() || s.ib_mentioned || s.roce_gid_seen) {
+    // Queue pairs NCCL's IB net connected, the HCAs it opened, or NET/IB in errors.
+    f.inter_node_transport = ibKind(link);
   } else if (s.socket_traced || (!f.socket_interfaces.empty() && f.host_count > 1)) {
     f.inter_node_transport = "Socket";
   } else if (f.host_count == 1 && !f.hosts.empty() && (s.nranks == 0 || s.nranks <= s.rank_devices.size())) {
     // One host, and every rank of the job is on it (or the job size is not shown).
     f.inter_node_transport = "none";
   }
-  f.link_layer = linkLayer(f.inter_node_transport, f.hcas, roce_gid);
+  f.link_layer = linkLayer(f.inter_node_transport, link);
 
   // GPUDirect RDMA.
   if (s.net_gdr_channels > 0) {
