@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cstdint>
 #include <cstdio>
 #include <cstring>
 #include <ctime>
@@ -50,12 +51,20 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
+enum class Phase {
+  kReading,    // a request is due: since accept, or since its first byte
+  kIdle,       // keep-alive, nothing buffered
+  kWriting,    // a response is going out; not read meanwhile
+  kLingering,  // answered and shut down for writing; drained until EOF
+};
+
 struct Connection {
   UniqueFd fd;
   Phase phase = Phase::kReading;
-  // When the current wait began, or a writer's socket last took bytes: the
-  // eviction order at the cap (exporter/slots.h).
+  // When the current wait began, or a writer's socket last took bytes: its
+  // last progress, the eviction order at the cap (exporter/slots.h).
   Clock::time_point since;
+  uint64_t serial = 0;  // accept order
   Clock::time_point deadline;
   std::string in;          // received, not yet answered
   bool peer_done = false;  // the client shut down its side
@@ -191,6 +200,7 @@ class HttpServer {
       auto c = std::make_unique<Connection>();
       c->fd = std::move(accepted);
       c->since = Clock::now();
+      c->serial = ++accepted_;
       c->deadline = c->since + limits_.request_deadline;
       connections_.push_back(std::move(c));
       // The request is usually there already, sent right behind the
@@ -199,13 +209,13 @@ class HttpServer {
     }
   }
 
-  // Closes the connection the policy of exporter/slots.h picks: the longest
-  // waiter, else the writer stalled longest. False when there is none.
+  // Closes the connection the policy of exporter/slots.h picks: the one
+  // longest without progress. False when there is none.
   bool evictOne() {
     Connection* victim = nullptr;
     for (auto& c : connections_) {
       if (!c->fd) continue;
-      if (victim == nullptr || evictsBefore({c->phase, c->since}, {victim->phase, victim->since}))
+      if (victim == nullptr || evictsBefore({c->since, c->serial}, {victim->since, victim->serial}))
         victim = c.get();
     }
     if (victim == nullptr) return false;
@@ -406,6 +416,7 @@ class HttpServer {
   const size_t max_connections_;
   std::vector<std::unique_ptr<Connection>> connections_;
   Clock::time_point accept_paused_until_;
+  uint64_t accepted_ = 0;
   std::array<char, 16384> buffer_{};
 };
 

@@ -8,8 +8,8 @@
 // never a thread: whatever the other connections do, a scrape whose request
 // has arrived is answered in the same pass of the loop. Every connection has
 // a deadline for each wait, and at the connection cap a new connection always
-// gets a slot: the longest waiter, else the writer stalled longest, makes
-// room (exporter/slots.h). A connection holds one response at a time (a
+// gets a slot: the connection longest without progress (a stalled writer
+// included) makes room (exporter/slots.h). A connection holds one response at a time (a
 // reference to the cached page) and reads no further request meanwhile, so
 // a client that pipelines requests and reads nothing costs at most one
 // request's bytes and a slot (docs/exporter.md, "HTTP").

@@ -4,33 +4,28 @@
 // The server holds at most HttpLimits::max_connections connections. A new
 // connection is the one most likely to be Prometheus with its whole request
 // in the first packet, so at the cap it always gets a slot and an open one
-// is closed for it. Which one is this policy, a pure function of what the
-// server knows of each connection, so that it is unit-tested without
-// sockets: a client that only waits (half a request, an idle keep-alive,
-// the drain after a closing response) goes first, the one that has waited
-// longest before the others; a connection being written to goes only when
-// no connection waits, and then the one whose socket has taken no bytes for
-// the longest (a client that pipelines requests and never reads its
-// responses), so a reader that keeps reading keeps its slot.
+// is closed for it: the one that has gone longest without progress. The
+// server stamps a connection's progress when it is accepted, when the first
+// byte of a later request arrives (not the bytes after it: a trickle buys no
+// time), when a response has gone out, and while a response goes out,
+// whenever the socket takes bytes of it. So a client that pipelines requests
+// and never reads its responses stalls and ages like one that sent half a
+// request and stopped, a reader that keeps reading stays young, and a scrape
+// just accepted is the last to go: it keeps its slot until as many newer
+// connections as there are slots have arrived after it.
+//
+// A pure function of what the server records, so the order is unit-tested
+// without sockets or clocks.
 
 #include <chrono>
+#include <cstdint>
 
 namespace railkit::exporter {
 
-enum class Phase {
-  kReading,    // a request is due: since accept, or since its first byte
-  kIdle,       // keep-alive, nothing buffered
-  kWriting,    // a response is going out; not read meanwhile
-  kLingering,  // answered and shut down for writing; drained until EOF
-};
-
 // What the policy knows of one connection.
 struct SlotState {
-  Phase phase = Phase::kReading;
-  // Waiting (reading, idle, lingering): when the current wait began.
-  // Writing: when the socket last took bytes of the response, or when the
-  // response began if it has taken none.
-  std::chrono::steady_clock::time_point since;
+  std::chrono::steady_clock::time_point last_progress;
+  uint64_t serial = 0;  // accept order: of two as old, the earlier goes first
 };
 
 // True when `a` is to be closed before `b` to make room.
