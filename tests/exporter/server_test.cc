@@ -666,6 +666,30 @@ TEST_F(ExporterServer, AWriterPastItsWriteDeadlineIsReset) {
   EXPECT_EQ(r->status, 200);
 }
 
+// A client that sends a FIN and then a reset while its response is going
+// out: the reset meets the server in CLOSE_WAIT, and its next write fails
+// with EPIPE, the error that raises SIGPIPE (which would end this test's
+// process) unless the write says MSG_NOSIGNAL. The server closes it and
+// goes on serving.
+TEST_F(ExporterServer, AClientLeavingMidResponseIsNoSignal) {
+  int port = start();
+  ASSERT_GT(port, 0);
+  UniqueFd writer = nonReader(port, 200);  // 8 KB of requests: the server's buffers take them whole
+  ASSERT_TRUE(writer);
+  ASSERT_TRUE(stalled(writer.get())) << "no response bytes for the writer within 5 s";
+  ASSERT_EQ(::shutdown(writer.get(), SHUT_WR), 0);
+  std::this_thread::sleep_for(20ms);  // not an ordering: the FIN first, so the reset finds CLOSE_WAIT
+  linger reset{1, 0};
+  ASSERT_EQ(::setsockopt(writer.get(), SOL_SOCKET, SO_LINGER, &reset, sizeof(reset)), 0);
+  writer.reset();
+  UniqueFd fd = connectTo(port);
+  ASSERT_TRUE(sendAll(fd.get(), kGetMetrics));
+  std::string pending;
+  auto r = readResponse(fd.get(), pending);
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->status, 200);
+}
+
 // The eviction policy alone (exporter/slots.h), on made-up times: no socket,
 // no clock.
 TEST(SlotEviction, TheLongestWithoutProgressGoesFirst) {
