@@ -187,8 +187,8 @@ class HttpServer {
         if (errno == EINTR || errno == ECONNABORTED) continue;
         if (errno == EAGAIN || errno == EWOULDBLOCK) return;
         // Out of descriptors (the refresher opens files too) or memory: make
-        // room if a waiting connection can give it, else stop accepting for
-        // a moment (a readable listener would otherwise spin the loop).
+        // room by closing a connection, or with none to close stop accepting
+        // for a moment (a readable listener would otherwise spin the loop).
         if ((errno == EMFILE || errno == ENFILE) && evictOne()) continue;
         accept_paused_until_ = Clock::now() + std::chrono::milliseconds(100);
         return;

@@ -9,10 +9,11 @@
 // has arrived is answered in the same pass of the loop. Every connection has
 // a deadline for each wait, and at the connection cap a new connection always
 // gets a slot: the connection longest without progress (a stalled writer
-// included) makes room (exporter/slots.h). A connection holds one response at a time (a
-// reference to the cached page) and reads no further request meanwhile, so
-// a client that pipelines requests and reads nothing costs at most one
-// request's bytes and a slot (docs/exporter.md, "HTTP").
+// included) makes room (exporter/slots.h). A connection holds one response
+// at a time (a reference to the cached page) and reads no further request
+// meanwhile, so a client that pipelines requests and reads nothing costs a
+// slot, its kernel buffers and at most one request's bytes
+// (docs/exporter.md, "HTTP").
 
 #include <chrono>
 #include <cstddef>
