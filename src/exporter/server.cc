@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cstdint>
 #include <cstdio>
 #include <cstring>
 #include <ctime>
@@ -21,6 +22,7 @@
 #include "core/strings.h"
 #include "core/tree_writer.h"
 #include "exporter/http.h"
+#include "exporter/slots.h"
 
 namespace railkit::exporter {
 
@@ -59,8 +61,10 @@ enum class Phase {
 struct Connection {
   UniqueFd fd;
   Phase phase = Phase::kReading;
-  // When the current wait began: the eviction order at the cap.
+  // When the current wait began, or a writer's socket last took bytes: its
+  // last progress, the eviction order at the cap (exporter/slots.h).
   Clock::time_point since;
+  uint64_t serial = 0;  // accept order
   Clock::time_point deadline;
   std::string in;          // received, not yet answered
   bool peer_done = false;  // the client shut down its side
@@ -143,7 +147,7 @@ class HttpServer {
     while (!should_stop()) {
       auto now = Clock::now();
       for (auto& c : connections_)
-        if (c->fd && now >= c->deadline) c->fd.reset();
+        if (c->fd && now >= c->deadline) closeNow(*c);
       std::erase_if(connections_, [](const auto& c) { return !c->fd; });
 
       auto wake = now + std::chrono::milliseconds(100);
@@ -183,19 +187,20 @@ class HttpServer {
         if (errno == EINTR || errno == ECONNABORTED) continue;
         if (errno == EAGAIN || errno == EWOULDBLOCK) return;
         // Out of descriptors (the refresher opens files too) or memory: make
-        // room if a waiting connection can give it, else stop accepting for
-        // a moment (a readable listener would otherwise spin the loop).
-        if ((errno == EMFILE || errno == ENFILE) && evictOldestWaiting()) continue;
+        // room by closing a connection, or with none to close stop accepting
+        // for a moment (a readable listener would otherwise spin the loop).
+        if ((errno == EMFILE || errno == ENFILE) && evictOne()) continue;
         accept_paused_until_ = Clock::now() + std::chrono::milliseconds(100);
         return;
       }
       UniqueFd accepted(fd);
-      if (connections_.size() >= max_connections_ && !evictOldestWaiting()) continue;  // all are writing
+      if (connections_.size() >= max_connections_ && !evictOne()) continue;  // no slot at all
       int one = 1;
       ::setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
       auto c = std::make_unique<Connection>();
       c->fd = std::move(accepted);
       c->since = Clock::now();
+      c->serial = ++accepted_;
       c->deadline = c->since + limits_.request_deadline;
       connections_.push_back(std::move(c));
       // The request is usually there already, sent right behind the
@@ -204,19 +209,31 @@ class HttpServer {
     }
   }
 
-  // Closes the connection that has waited longest for a request (or for the
-  // end of its linger); never one that is writing a response. False when
-  // there is none.
-  bool evictOldestWaiting() {
-    Connection* oldest = nullptr;
+  // Closes the connection the policy of exporter/slots.h picks: the one
+  // longest without progress. False when there is none.
+  bool evictOne() {
+    Connection* victim = nullptr;
     for (auto& c : connections_) {
-      if (!c->fd || c->phase == Phase::kWriting) continue;
-      if (oldest == nullptr || c->since < oldest->since) oldest = c.get();
+      if (!c->fd) continue;
+      if (victim == nullptr || evictsBefore({c->since, c->serial}, {victim->since, victim->serial}))
+        victim = c.get();
     }
-    if (oldest == nullptr) return false;
-    oldest->fd.reset();
+    if (victim == nullptr) return false;
+    closeNow(*victim);
     std::erase_if(connections_, [](const auto& c) { return !c->fd; });
     return true;
+  }
+
+  // Closes at once. A connection being written to is reset (SO_LINGER 0):
+  // a plain close would leave its unsent bytes with the kernel, which keeps
+  // offering them to a client that does not read for minutes after the
+  // descriptor is gone, and that memory is what a slow reader costs.
+  static void closeNow(Connection& c) {
+    if (c.phase == Phase::kWriting) {
+      linger reset{1, 0};
+      ::setsockopt(c.fd.get(), SOL_SOCKET, SO_LINGER, &reset, sizeof(reset));
+    }
+    c.fd.reset();
   }
 
   // Does everything the connection can do now without blocking: read,
@@ -329,7 +346,8 @@ class HttpServer {
     c.written = 0;
     c.close_after = !keep_alive;
     c.phase = Phase::kWriting;
-    c.deadline = Clock::now() + limits_.write_deadline;
+    c.since = Clock::now();
+    c.deadline = c.since + limits_.write_deadline;
   }
 
   // Writes what the socket takes; true when the response is out and the
@@ -351,8 +369,11 @@ class HttpServer {
       // MSG_NOSIGNAL: a client that has gone is an EPIPE here, not a
       // SIGPIPE that ends the exporter.
       ssize_t n = ::sendmsg(c.fd.get(), &message, MSG_NOSIGNAL);
-      if (n >= 0) {
+      if (n > 0) {
         c.written += static_cast<size_t>(n);
+        c.since = Clock::now();  // not stalled: see evictOne
+      } else if (n == 0) {
+        return false;  // nothing taken; POLLOUT says when it will be
       } else if (errno == EINTR) {
         continue;
       } else {
@@ -395,11 +416,12 @@ class HttpServer {
   const size_t max_connections_;
   std::vector<std::unique_ptr<Connection>> connections_;
   Clock::time_point accept_paused_until_;
+  uint64_t accepted_ = 0;
   std::array<char, 16384> buffer_{};
 };
 
 // Binds the first address `host` resolves to that takes it.
-Result<UniqueFd> bindListener(const ListenAddress& address, int& bound_port) {
+Result<UniqueFd> bindListener(const ListenAddress& address, const HttpLimits& limits, int& bound_port) {
   addrinfo hints{};
   hints.ai_family = AF_UNSPEC;
   hints.ai_socktype = SOCK_STREAM;
@@ -420,6 +442,10 @@ Result<UniqueFd> bindListener(const ListenAddress& address, int& bound_port) {
     // exporter on the same port binds too and the kernel splits the scrapes.
     int yes = 1;
     ::setsockopt(fd.get(), SOL_SOCKET, SO_REUSEADDR, &yes, sizeof(yes));
+    // Set on the listener so that every accepted socket has them from its
+    // handshake on (the receive buffer sizes the window offered there).
+    ::setsockopt(fd.get(), SOL_SOCKET, SO_SNDBUF, &limits.socket_send_buffer, sizeof(int));
+    ::setsockopt(fd.get(), SOL_SOCKET, SO_RCVBUF, &limits.socket_receive_buffer, sizeof(int));
     if (::bind(fd.get(), a->ai_addr, a->ai_addrlen) != 0 || ::listen(fd.get(), SOMAXCONN) != 0) continue;
     sockaddr_storage local{};
     socklen_t length = sizeof(local);
@@ -452,7 +478,7 @@ Status serve(const ListenAddress& address, const MetricsCache& cache,
              const std::function<bool()>& should_stop,
              const std::function<void(const ListenAddress&)>& on_listening, const HttpLimits& limits) {
   int port = 0;
-  auto listener = bindListener(address, port);
+  auto listener = bindListener(address, limits, port);
   if (!listener) return tl::unexpected(listener.error());
   ListenAddress bound = address;
   bound.port = port;

@@ -7,8 +7,13 @@
 // sends slowly or not at all holds a few hundred bytes and a file descriptor,
 // never a thread: whatever the other connections do, a scrape whose request
 // has arrived is answered in the same pass of the loop. Every connection has
-// a deadline for each wait, and at the connection cap a new connection evicts
-// the oldest one that is waiting for a request (docs/exporter.md, "HTTP").
+// a deadline for each wait, and at the connection cap a new connection always
+// gets a slot: the connection longest without progress (a stalled writer
+// included) makes room (exporter/slots.h). A connection holds one response
+// at a time (a reference to the cached page) and reads no further request
+// meanwhile, so a client that pipelines requests and reads nothing costs a
+// slot, its kernel buffers and at most one request's bytes
+// (docs/exporter.md, "HTTP").
 
 #include <chrono>
 #include <cstddef>
@@ -42,15 +47,24 @@ struct HttpLimits {
   // scrape intervals people use (up to 1 min), so Prometheus reuses it.
   std::chrono::milliseconds idle_deadline{120000};
   // To write one response: past Prometheus's own scrape timeout, it is no
-  // use to anyone.
+  // use to anyone. The connection is then reset, its unsent bytes dropped.
   std::chrono::milliseconds write_deadline{30000};
   // After a response that closes the connection, how long unread request
   // bytes are drained so that closing does not reset the response away.
   std::chrono::milliseconds linger{1000};
-  // Open connections; also kept under the file descriptor limit.
+  // Open connections; also kept under the file descriptor limit. At the cap
+  // a newcomer evicts one (exporter/slots.h).
   size_t max_connections = 512;
   // A request body is read and dropped up to this; longer is 413.
   size_t max_body = 4096;
+  // The kernel's buffers of each connection (SO_SNDBUF, SO_RCVBUF; Linux
+  // doubles what is asked, for its bookkeeping). Fixed, not autotuned up to
+  // 4 MiB: a client that never reads would otherwise have megabytes of
+  // pages queued for it in the kernel, and one that pipelines would queue
+  // requests in its receive buffer. 128 KiB still sends a 1 MB page in a
+  // few round trips.
+  int socket_send_buffer = 128 * 1024;
+  int socket_receive_buffer = 16 * 1024;
 };
 
 // Binds, calls `on_listening` with the bound address, then serves until
