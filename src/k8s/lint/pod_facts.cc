@@ -244,9 +244,9 @@ PodFacts podFacts(const PodSpecView& view) {
     if (list == nullptr || !list->isSeq()) continue;
     for (size_t i = 0; i < list->items.size(); ++i)
       if (list->items[i].isMap())
-        pod.containers.push_back(containerFacts(list->items[i],
-                                                view.path + "." + key + "[" + std::to_string(i) + "]",
-                                                std::string(key) == "initContainers"));
+        pod.containers.push_back(containerFacts(
+            list->items[i], (view.path.empty() ? "" : view.path + ".") + key + "[" + std::to_string(i) + "]",
+            std::string(key) == "initContainers"));
   }
   addVolcanoPluginEnv(view, pod);
   if (const YamlNode* volumes = spec.get("volumes"); volumes && volumes->isSeq()) {
