@@ -1,5 +1,7 @@
 #include "k8s/manifest.h"
 
+#include "core/strings.h"
+
 namespace railkit::k8s {
 namespace {
 
@@ -17,11 +19,25 @@ Object makeObject(const YamlNode& node, const std::string& file) {
   return object;
 }
 
+// A pod spec by its shape: a mapping whose `containers` is a list holding at
+// least one container (a mapping with a name or an image). A `containers`
+// that is a list of strings, or empty, is some other field of some CRD.
+bool isPodSpec(const YamlNode& node) {
+  const YamlNode* containers = node.get("containers");
+  if (containers == nullptr || !containers->isSeq()) return false;
+  for (const YamlNode& item : containers->items)
+    if (item.isMap() && (item.get("name") != nullptr || item.get("image") != nullptr)) return true;
+  return false;
+}
+
+// One walk finds every pod spec once: a pod spec ends the walk below it (a
+// container holds no pod), and the known paths below only name roles, they
+// never add a pod spec of their own.
 void walk(const YamlNode& node, const std::string& path, const YamlNode* parent, const std::string& role,
           const Object& object, const std::function<void(const PodSpecView&)>& visit, int depth) {
-  if (depth > 64) return;
+  if (depth > kMaxPodSpecDepth) return;
   if (node.isMap()) {
-    if (const YamlNode* containers = node.get("containers"); containers != nullptr && containers->isSeq()) {
+    if (isPodSpec(node)) {
       PodSpecView view;
       view.object = &object;
       view.spec = &node;
@@ -32,16 +48,19 @@ void walk(const YamlNode& node, const std::string& path, const YamlNode* parent,
       return;
     }
     for (const auto& [key, value] : node.entries) {
+      // The object's own metadata and observed status hold no pod to run.
+      if (depth == 0 && (key == "metadata" || key == "status" || key == "apiVersion" || key == "kind"))
+        continue;
       std::string child = path.empty() ? key : path + "." + key;
       std::string next_role = role;
-      if (path.size() >= 15 && path.compare(path.size() - 15, 15, "mpiReplicaSpecs") == 0) next_role = key;
+      if (endsWith(path, "mpiReplicaSpecs")) next_role = key;
       walk(value, child, &node, next_role, object, visit, depth + 1);
     }
   } else if (node.isSeq()) {
     // Kubeflow Trainer's mpi runtimes (and JobSets shaped like them) name
     // the replicated job that runs mpirun `launcher` and the ranks `node`:
     // the same roles as an MPIJob's Launcher and Worker.
-    bool replicated_jobs = path.size() >= 14 && path.compare(path.size() - 14, 14, "replicatedJobs") == 0;
+    bool replicated_jobs = endsWith(path, "replicatedJobs");
     for (size_t i = 0; i < node.items.size(); ++i) {
       std::string next_role = role;
       if (const YamlNode* name = node.items[i].get("name"); replicated_jobs && name != nullptr) {
@@ -93,7 +112,7 @@ Result<std::unique_ptr<Manifest>> loadManifest(std::string_view text, std::strin
 
 void forEachPodSpec(const Object& object, const std::function<void(const PodSpecView&)>& visit) {
   if (object.root == nullptr) return;
-  if (const YamlNode* spec = object.root->get("spec")) walk(*spec, "spec", object.root, "", object, visit, 0);
+  walk(*object.root, "", nullptr, "", object, visit, 0);
 }
 
 }  // namespace railkit::k8s

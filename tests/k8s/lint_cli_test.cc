@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <set>
 
 #include "cli/cli_run.h"
 #include "support/test_support.h"
@@ -99,6 +100,47 @@ TEST(K8sLintCli, SchemasRepeatable) {
   EXPECT_NE(upstream_only.out.find("no schema for sriovnetwork.openshift.io/v1 SriovNetworkPoolConfig"),
             std::string::npos)
       << upstream_only.out;
+}
+
+// Where each pod spec was found is in every finding about it: the path in
+// the text line and in the JSON document, for an MPIJob of the first
+// version (spec.template.spec) and an operator's kind lint has no entry for.
+TEST(K8sLintCli, FindingsNameWhereThePodSpecWas) {
+  auto real = railkit::testing::sourceDir() / "tests" / "k8s" / "fixtures" / "real";
+  std::string v1alpha1 = (real / "mpi-operator-v1alpha1-tf-benchmarks-custom.yaml").string();
+  ProcessResult json = run("lint --json " + v1alpha1);
+  EXPECT_EQ(json.status, 0) << json.out;  // a warning
+  auto doc = nlohmann::json::parse(json.out, nullptr, false);
+  ASSERT_FALSE(doc.is_discarded()) << json.out;
+  size_t shm = 0;
+  for (const auto& finding : doc["findings"])
+    if (finding["id"] == "shm-default") {
+      ++shm;
+      EXPECT_EQ(finding["object"], "MPIJob/tensorflow-benchmarks-16-custom");
+      EXPECT_EQ(finding["path"], "spec.template.spec.containers[0].volumeMounts");
+      EXPECT_EQ(finding["line"], 15);
+      EXPECT_NE(finding["message"].get<std::string>().find("on 4 GPUs (an MPIJob)"), std::string::npos)
+          << finding["message"];
+    }
+  EXPECT_EQ(shm, 1u) << json.out;
+  ProcessResult text = run("lint " + v1alpha1);
+  EXPECT_NE(text.out.find(v1alpha1 + ":15: warning [shm-default]"), std::string::npos) << text.out;
+  EXPECT_NE(
+      text.out.find("(MPIJob/tensorflow-benchmarks-16-custom spec.template.spec.containers[0].volumeMounts)"),
+      std::string::npos)
+      << text.out;
+  ProcessResult lws = run("lint --json " + (real / "lws-vllm-gpu-leaderworkerset.yaml").string());
+  EXPECT_EQ(lws.status, 1) << lws.out;  // the $HUGGING_FACE_HUB_TOKEN placeholders
+  auto lws_doc = nlohmann::json::parse(lws.out, nullptr, false);
+  ASSERT_FALSE(lws_doc.is_discarded()) << lws.out;
+  std::set<std::string> templates;
+  for (const auto& finding : lws_doc["findings"])
+    if (finding["id"] == "unexpanded-placeholder") {
+      std::string path = finding["path"];
+      templates.insert(path.substr(0, path.find(".spec.containers")));
+    }
+  EXPECT_EQ(templates, (std::set<std::string>{"spec.leaderWorkerTemplate.leaderTemplate",
+                                              "spec.leaderWorkerTemplate.workerTemplate"}));
 }
 
 }  // namespace

@@ -1,9 +1,11 @@
 #include "k8s/lint/pod_facts.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cstring>
 #include <nlohmann/json.hpp>
 #include <optional>
+#include <string_view>
 
 #include "core/strings.h"
 
@@ -227,6 +229,37 @@ void addVolcanoPluginEnv(const PodSpecView& view, PodFacts& pod) {
       for (const auto& [name, value] : env) container.env.emplace(name, value);
 }
 
+// kubeflow.org/v1alpha1 MPIJob: one spec.template runs as the launcher (its
+// GPU limits removed) and as every worker, and with `gpus` or
+// `processingUnits` instead of `replicas` the operator writes each worker's
+// share into the first container's limit (mpi-operator's v1alpha1
+// allocateProcessingUnits and newWorker): the total when it is under the
+// per-node count, the per-node count otherwise. The per-node count comes from
+// the spec or the operator's own flag; only the spec's is known here.
+void addMpiJobV1alpha1Gpus(const PodSpecView& view, PodFacts& pod) {
+  const Object* object = view.object;
+  if (object == nullptr || object->kind != "MPIJob" || object->api_version != "kubeflow.org/v1alpha1" ||
+      view.path != "spec.template.spec")
+    return;
+  const YamlNode& spec = *object->root->get("spec");
+  const YamlNode* type = spec.get("processingResourceType");
+  std::string resource = type != nullptr ? type->text() : "nvidia.com/gpu";
+  if (resource != "nvidia.com/gpu") return;
+  long total = 0, per_node = 0;
+  for (const auto& [total_key, node_key] :
+       {std::pair{"gpus", "gpusPerNode"}, std::pair{"processingUnits", "processingUnitsPerNode"}})
+    if (const YamlNode* given = spec.get(total_key)) {
+      total = parseQuantityCount(given->text());
+      if (const YamlNode* node = spec.get(node_key)) per_node = parseQuantityCount(node->text());
+    }
+  if (total <= 0 || per_node <= 0) return;
+  for (ContainerFacts& container : pod.containers)
+    if (!container.init) {
+      container.limits.emplace(resource, std::to_string(std::min(total, per_node)));
+      break;
+    }
+}
+
 }  // namespace
 
 long parseQuantityCount(const std::string& text) {
@@ -244,11 +277,12 @@ PodFacts podFacts(const PodSpecView& view) {
     if (list == nullptr || !list->isSeq()) continue;
     for (size_t i = 0; i < list->items.size(); ++i)
       if (list->items[i].isMap())
-        pod.containers.push_back(containerFacts(list->items[i],
-                                                view.path + "." + key + "[" + std::to_string(i) + "]",
-                                                std::string(key) == "initContainers"));
+        pod.containers.push_back(containerFacts(
+            list->items[i], (view.path.empty() ? "" : view.path + ".") + key + "[" + std::to_string(i) + "]",
+            std::string(key) == "initContainers"));
   }
   addVolcanoPluginEnv(view, pod);
+  addMpiJobV1alpha1Gpus(view, pod);
   if (const YamlNode* volumes = spec.get("volumes"); volumes && volumes->isSeq()) {
     for (const YamlNode& volume : volumes->items) {
       std::string name = volume.get("name") ? volume.get("name")->text() : "";
@@ -344,13 +378,28 @@ bool isExtendedResource(const std::string& name) {
   return name.find('/') != std::string::npos && name.rfind("kubernetes.io/", 0) != 0;
 }
 
+bool isGpuResource(const std::string& name) {
+  // NVIDIA's device plugin (whole GPUs, time-sliced `.shared` ones, MIG
+  // slices under the mixed strategy), AMD's, and Intel's (i915 and xe drivers).
+  return name == "nvidia.com/gpu" || name == "nvidia.com/gpu.shared" ||
+         name.rfind("nvidia.com/mig-", 0) == 0 || name == "amd.com/gpu" || name == "gpu.intel.com/i915" ||
+         name == "gpu.intel.com/xe";
+}
+
 long gpuCount(const ContainerFacts& container) {
   long count = 0;
   for (const auto* list : {&container.limits, &container.requests}) {
     for (const auto& [name, value] : *list)
-      if (name == "nvidia.com/gpu" || name == "amd.com/gpu")
-        count = std::max(count, parseQuantityCount(value));
+      if (isGpuResource(name)) count = std::max(count, parseQuantityCount(value));
   }
+  return count;
+}
+
+long deviceGpuCount(const PodFacts& pod, const ContainerFacts& container) {
+  long count = gpuCount(container);
+  for (const PodClaim& claim : pod.claims)
+    if (std::find(container.claims.begin(), container.claims.end(), claim.name) != container.claims.end())
+      count += claim.devices.gpus;
   return count;
 }
 
@@ -442,6 +491,27 @@ bool launcherStartsNccl(const PodFacts& worker) {
   return nccl;
 }
 }  // namespace
+
+bool namesNccl(const PodFacts& pod, const ContainerFacts& container) {
+  return !container.init && (runsNccl(pod, container) || launcherStartsNccl(pod));
+}
+
+bool startsMpiRanks(const ContainerFacts& container) {
+  const std::string& command = container.command;
+  for (std::string_view launcher : {"mpirun", "mpiexec", "horovodrun"})
+    for (size_t at = command.find(launcher); at != std::string::npos; at = command.find(launcher, at + 1)) {
+      // A word of its own or a path's last part (/usr/bin/mpirun,
+      // mpiexec.hydra), not part of a longer name (mpirun_wrapper.sh).
+      char before = at == 0 ? ' ' : command[at - 1];
+      size_t end = at + launcher.size();
+      char after = end == command.size() ? ' ' : command[end];
+      bool starts =
+          std::isspace(static_cast<unsigned char>(before)) || std::strchr("/;&|(\"'`", before) != nullptr;
+      bool ends = !std::isalnum(static_cast<unsigned char>(after)) && after != '_' && after != '-';
+      if (starts && ends) return true;
+    }
+  return false;
+}
 
 bool isNcclWorkload(const LintInput& input, const PodFacts& pod, const ContainerFacts& container) {
   if (container.init) return false;

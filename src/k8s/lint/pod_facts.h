@@ -61,8 +61,14 @@ PodFacts podFacts(const PodSpecView& view);
 // Every pod spec of every object in the input.
 std::vector<PodFacts> allPods(const LintInput& input);
 
-// GPU count requested by a container (nvidia.com/gpu, amd.com/gpu...).
+// A device-plugin resource that is a GPU (nvidia.com/gpu, its MIG slices
+// and shared form, amd.com/gpu, Intel's gpu.intel.com/i915 and /xe).
+bool isGpuResource(const std::string& name);
+// GPU count requested by a container through device-plugin resources.
 long gpuCount(const ContainerFacts& container);
+// The GPUs the container is known to get: its GPU resources plus the GPUs
+// of the DRA claims it lists that lint placed (a GPU device class).
+long deviceGpuCount(const PodFacts& pod, const ContainerFacts& container);
 // The same plus the GPUs of the DRA claims the container lists (a listed
 // claim lint cannot place counts as one GPU).
 long gpuCount(const PodFacts& pod, const ContainerFacts& container);
@@ -73,6 +79,12 @@ bool usesRdma(const LintInput& input, const PodFacts& pod, const ContainerFacts&
 // GPUs with RDMA, NCCL_ variables, nccl-tests, or torchrun with GPUs (a
 // CPU-only torchrun uses gloo, not NCCL).
 bool isNcclWorkload(const LintInput& input, const PodFacts& pod, const ContainerFacts& container);
+// What the container runs, or the MPIJob launcher starting it, says NCCL:
+// NCCL_ variables, nccl-tests, torchrun with GPUs, `-x NCCL_...`.
+bool namesNccl(const PodFacts& pod, const ContainerFacts& container);
+// The container runs mpirun, mpiexec or horovodrun: it starts MPI ranks,
+// which run where its hostfile points unless it has GPUs of its own.
+bool startsMpiRanks(const ContainerFacts& container);
 // An MPIJob launcher that only starts ranks (no GPU, no RDMA device).
 bool isPureLauncher(const LintInput& input, const PodFacts& pod, const ContainerFacts& container);
 
