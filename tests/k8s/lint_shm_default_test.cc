@@ -71,15 +71,22 @@ TEST(K8sLintShmDefault, WorkersOfAnMpirunMasterInTheSameJob) {
       << workers[0].message;
 }
 
-// The SR-IOV DRA driver's demo pod gets one VF through a claim of a class
-// lint does not know and a Multus network, and runs a toolbox: no GPU, no
-// rank. The same pod naming NCCL keeps the old reading: the unplaced claim
-// may hold its GPU.
+// The SR-IOV DRA driver's demo pod gets one VF through a claim of the
+// driver's class and a Multus network, and runs a toolbox: no GPU, no rank,
+// and no RDMA the class promises (so no ipc-lock-missing either). Naming
+// NCCL gives it no GPU: the class is a NIC's. A class lint does not know
+// keeps the old reading when the pod names NCCL: the claim may hold its GPU.
 TEST(K8sLintShmDefault, VfClaimWithoutGpuIsNoRank) {
   std::string text = fixture("dra-driver-sriov-multus-single-vf.yaml");
   EXPECT_TRUE(shm(text).empty());
+  for (const Finding& finding : lintText(text)) {
+    EXPECT_NE(finding.id, "ipc-lock-missing") << finding.message;
+    EXPECT_NE(finding.id, "dra-claim-unknown") << finding.message;
+  }
   text.replace(text.find("        resources:\n          claims:"), 0,
                "        env:\n        - {name: NCCL_DEBUG, value: INFO}\n");
+  EXPECT_TRUE(shm(text).empty());
+  replaceAll(text, "sriovnetwork.k8snetworkplumbingwg.io", "vf.example.com");
   EXPECT_EQ(shm(text).size(), 1u);
   // ...unless it only launches: mpirun with no GPU of its own.
   text.replace(text.find("- sleep INF"), 11, "- mpirun -np 2 all_reduce_perf");

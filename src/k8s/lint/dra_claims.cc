@@ -38,7 +38,8 @@ constexpr Known kDrivers[] = {
 // Classes a driver or platform installs, so manifests name them without a
 // DeviceClass of their own: GKE managed DRANET (mrdma: RDMA NICs, netdev:
 // other NICs), NVIDIA's DRA driver for GPUs (GPUs, MIG, ComputeDomain
-// channels and daemons; imex.nvidia.com in its first releases), and AWS EFA.
+// channels and daemons; imex.nvidia.com in its first releases), AWS EFA and
+// the SR-IOV DRA driver.
 constexpr Known kClasses[] = {
     {"mrdma.google.com", {true, true, false, false}},
     {"netdev.google.com", {true, false, false, false, true}},
@@ -48,6 +49,10 @@ constexpr Known kClasses[] = {
     {"compute-domain-daemon.nvidia.com", {false, false, false, true}},
     {"imex.nvidia.com", {false, false, false, true}},
     {"efa.networking.k8s.aws", {false, true, false, false}},
+    // The SR-IOV DRA driver (k8snetworkplumbingwg/dra-driver-sriov): a VF's
+    // netdev; whether it comes with its RDMA device is the VF's config, not
+    // the class's, so the class alone says NIC and no more.
+    {"sriovnetwork.k8snetworkplumbingwg.io", {true, false, false, false}},
 };
 
 Gives fromCel(const std::string& cel) {
