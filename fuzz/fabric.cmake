@@ -1,0 +1,6 @@
+# fabric: the ibnetdiscover parser, then the rail view, every check and both
+# views of the report. Seeds: the real captures of tests/fixtures/fabric and
+# fuzz/seeds/ibnetdiscover (what ibnetdiscover printed of a 2-node, 2-rail
+# ibsim fabric with a 1x link, and a net file of make_rail_fabric.py).
+railkit_add_fuzzer(fabric_ibnetdiscover_fuzz SOURCE fabric_ibnetdiscover_fuzz.cc LIBS railkit_fabric
+  SEEDS ${PROJECT_SOURCE_DIR}/tests/fixtures/fabric ${CMAKE_CURRENT_SOURCE_DIR}/seeds/ibnetdiscover)

@@ -1,0 +1,60 @@
+// railkit fabric FILE [--json] [--list-rules]: the fabric as the switches see
+// it. Reads ibnetdiscover's output, checks its cabling, rails and links, and
+// prints the rails-by-leaves picture beside the findings.
+#include <fmt/core.h>
+
+#include <memory>
+#include <nlohmann/json.hpp>
+
+#include "cli/commands.h"
+#include "cli/rule_list.h"
+#include "fabric/check.h"
+#include "fabric/ibnetdiscover.h"
+#include "fabric/report.h"
+
+namespace railkit::cli {
+namespace {
+
+struct FabricOptions {
+  std::string ibnetdiscover;
+  bool list_rules = false;
+  OutputOptions output;
+};
+
+int runFabric(const FabricOptions& opts, CommandContext& context) {
+  if (opts.list_rules) return listRuleTable("fabric", fabric::allFabricChecks(), opts.output);
+  if (opts.ibnetdiscover.empty())
+    return reportError(Error{ErrorCode::kUsage,
+                             "fabric: expected ibnetdiscover's output (a file, or - for standard input): "
+                             "ibnetdiscover > fabric.txt && railkit fabric fabric.txt"});
+  auto parsed = fabric::readIbnetdiscoverFile(opts.ibnetdiscover);
+  if (!parsed) return reportError(parsed.error());
+  auto report = fabric::analyseFabric(*parsed);
+  nlohmann::json doc = fabric::fabricDocument(report);
+  // Node descriptions are any bytes the hosts wrote; JSON must stay UTF-8.
+  doc = nlohmann::json::parse(doc.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
+  auto st =
+      emitOutput(opts.output, std::move(doc), [&] { fmt::print("{}", fabric::renderFabricText(report)); });
+  if (!st) return reportError(st.error());
+  int status = report.errors > 0 ? kExitFindings : kExitOk;
+  context.keepUntilExit(std::move(parsed));
+  return status;
+}
+
+}  // namespace
+
+void registerFabric(CLI::App& app, CommandContext& context) {
+  auto* command = app.add_subcommand(
+      "fabric", "Check the InfiniBand fabric as the switches see it: rails, cabling, links (ibnetdiscover)");
+  auto opts = std::make_shared<FabricOptions>();
+  command
+      ->add_option("ibnetdiscover", opts->ibnetdiscover,
+                   "ibnetdiscover's output (ibnetdiscover > FILE), or - for standard input")
+      ->type_name("FILE");
+  command->add_flag("--list-rules", opts->list_rules, "List every fabric check (id, severity, title)");
+  addOutputFlags(*command, opts->output);
+  command->callback(
+      [&context, opts] { context.action = [opts, &context] { return runFabric(*opts, context); }; });
+}
+
+}  // namespace railkit::cli

@@ -1,0 +1,128 @@
+#!/usr/bin/env bash
+# railkit fabric against a real subnet manager and real diagnostics on a
+# simulated fabric: ibsim (ibsim-utils) runs a rail-optimized fabric written
+# by make_rail_fabric.py, the unmodified OpenSM sweeps it and ibnetdiscover
+# (infiniband-diags) prints it, both through ibsim's LD_PRELOAD; railkit
+# reads what ibnetdiscover printed.
+#   healthy: 32 nodes x 8 rails, 8 leaves, 4 spines: no finding, exit 0.
+#   faults:  the same fabric with four faults, each named exactly, exit 1:
+#            node017's rail-3 cable moved to leaf-r5 (ibsim console: Unlink,
+#            then Link into a spare port), node009's rail-1 cable unplugged
+#            (Unlink), node005's rail-2 cable trained at 1x and node006's
+#            rail-4 cable at SDR (the net file limits the HCA port).
+# ibsim binds a fixed control socket, so it runs in a network namespace of
+# its own (named after this shell's pid), removed on exit with everything
+# started in it. Needs root; skips (77) without it or the packages.
+# Usage: fabric_ibsim_test.sh RAILKIT MAKE_RAIL_FABRIC MODE
+set -uo pipefail
+railkit=$1 generate=$2 mode=$3
+
+skip() { echo "SKIP: $*" >&2; exit 77; }
+fail() { echo "FAIL: $*" >&2; exit 1; }
+
+[[ $(id -u) -eq 0 ]] || skip "needs root (ibsim runs in a network namespace of its own)"
+for tool in ibsim ibsim-run opensm ibnetdiscover python3 jq ip; do
+  command -v "$tool" >/dev/null ||
+    skip "$tool not installed (scripts/install-deps.sh installs ibsim-utils, opensm, infiniband-diags, jq)"
+done
+
+ns=railkit-fabric-$$
+work=$(mktemp -d /tmp/railkit-fabric.XXXXXX)
+cleanup() {
+  exec 7>&- 2>/dev/null
+  # What runs in the namespace is this test's ibsim and OpenSM.
+  local pids
+  pids=$(ip netns pids "$ns" 2>/dev/null)
+  [[ -n $pids ]] && kill -9 $pids 2>/dev/null
+  ip netns del "$ns" 2>/dev/null
+  rm -rf "$work"
+}
+trap cleanup EXIT
+ip netns add "$ns" || skip "cannot create a network namespace"
+
+in_ns() { ip netns exec "$ns" "$@"; }
+nodes=32 rails=8 spines=4
+spare_port=$((nodes + spines + 1)) # a leaf's first free port (make_rail_fabric.py)
+gen_args=(--nodes "$nodes" --rails "$rails" --spines "$spines")
+[[ $mode == faults ]] && gen_args+=(--degrade node005:2:w=1 --degrade node006:4:s=1)
+python3 "$generate" "${gen_args[@]}" >"$work/net" || fail "make_rail_fabric.py failed"
+
+mkfifo "$work/ctl"
+in_ns ibsim -s "$work/net" <"$work/ctl" >"$work/ibsim.log" 2>&1 &
+exec 7>"$work/ctl"
+# wait_log TEXT COUNT: until ibsim's log holds TEXT COUNT times (20 s at most).
+wait_log() {
+  local i
+  for ((i = 0; i < 200; i++)); do
+    (($(grep -o -- "$1" "$work/ibsim.log" | wc -l) >= $2)) && return 0
+    kill -0 $! 2>/dev/null || break
+    sleep 0.1
+  done
+  tail -n 20 "$work/ibsim.log" >&2
+  fail "ibsim: '$1' not seen $2 times"
+}
+wait_log "simulator ready" 1
+
+# ibsim trains a cable at the widest width and highest speed both ends
+# enable, so a fault written into the net file is an enabled mask. OpenSM by
+# default rewrites the enabled masks of switch ports to what they support,
+# which would heal it; told to leave them alone (force_link_* 0, as a site
+# that pins its link settings does), it sweeps the fabric as it is.
+opensm --create-config "$work/opensm.conf" >/dev/null 2>&1 || fail "opensm --create-config failed"
+sed -i 's/^force_link_speed .*/force_link_speed 0/; s/^force_link_speed_ext .*/force_link_speed_ext 0/;
+        s/^force_link_width .*/force_link_width 0/' "$work/opensm.conf"
+sweep() {
+  in_ns env OSM_CACHE_DIR="$work" timeout 60 ibsim-run opensm -o -F "$work/opensm.conf" -f "$work/opensm.log" \
+    >"$work/opensm.out" 2>&1 ||
+    { tail -n 20 "$work/opensm.out" >&2; fail "opensm -o did not sweep the fabric"; }
+}
+sweep
+if [[ $mode == faults ]]; then
+  # Every console command ends with a new prompt: wait for them all.
+  prompts=$(grep -o 'sim> ' "$work/ibsim.log" | wc -l)
+  echo 'Unlink "node017 mlx5_3"[1]' >&7
+  echo "Link \"node017 mlx5_3\"[1] \"leaf-r5\"[$spare_port]" >&7
+  echo 'Unlink "node009 mlx5_1"[1]' >&7
+  wait_log 'sim> ' $((prompts + 3))
+  sweep
+fi
+in_ns timeout 60 ibsim-run ibnetdiscover >"$work/fabric.txt" 2>"$work/ibnetdiscover.err" ||
+  { cat "$work/ibnetdiscover.err" >&2; fail "ibnetdiscover failed"; }
+
+"$railkit" fabric "$work/fabric.txt"
+"$railkit" fabric --json "$work/fabric.txt" >"$work/fabric.json"
+rc=$?
+echo "railkit fabric exited $rc"
+summary=$(jq -c '[.fabric.switches, .fabric.leaves, .fabric.hosts, .fabric.rails]' "$work/fabric.json")
+[[ $summary == "[12,8,32,8]" ]] || fail "switches, leaves, hosts, rails: expected [12,8,32,8], found $summary"
+
+if [[ $mode == healthy ]]; then
+  [[ $rc -eq 0 ]] || fail "a healthy fabric: expected exit 0, found $rc"
+  [[ $(jq '.findings | length' "$work/fabric.json") -eq 0 ]] || fail "a healthy fabric has findings"
+  echo "ok: a healthy 32x8 fabric swept by OpenSM, no finding"
+  exit 0
+fi
+
+[[ $rc -eq 1 ]] || fail "four faults: expected exit 1, found $rc"
+expect() { # expect ID SUBJECT MESSAGE: exactly one such finding
+  local n
+  n=$(jq --arg id "$1" --arg s "$2" --arg m "$3" \
+    '[.findings[] | select(.id == $id and .subject == $s and .message == $m)] | length' "$work/fabric.json")
+  [[ $n -eq 1 ]] || {
+    jq --arg id "$1" '.findings[] | select(.id == $id) | {subject, message}' "$work/fabric.json" >&2
+    fail "expected one $1 finding on '$2': $3"
+  }
+}
+expect rail-miscabled "node017 mlx5_3" \
+  "node017 mlx5_3 (rail 3) is on leaf-r5 port $spare_port; leaf-r5 holds rail 5 (32 of its HCAs are mlx5_5); the 31 other nodes' rail 3 are on leaf-r3"
+expect fabric-node-ports-missing node009 \
+  "node009 has 7 HCA ports on the fabric; 31 of the 32 nodes have 8. Missing: rail 1 (mlx5_1)"
+expect fabric-link-degraded "leaf-r2 port 5 - node005 mlx5_2 port 1" \
+  "the cable leaf-r2 port 5 - node005 mlx5_2 port 1 runs at 1xQDR (1 of 4 lanes); the fabric's other host cables run at 4xQDR"
+expect fabric-link-degraded "leaf-r4 port 6 - node006 mlx5_4 port 1" \
+  "the cable leaf-r4 port 6 - node006 mlx5_4 port 1 runs at 4xSDR (SDR instead of QDR); the fabric's other host cables run at 4xQDR"
+total=$(jq '.findings | length' "$work/fabric.json")
+[[ $total -eq 4 ]] || fail "expected exactly the 4 findings above, found $total"
+jq -e '[.rails[] | select(.rail == 3) | .leaves[] | select(.leaf == "leaf-r5" and .stray)] | length == 1' \
+  "$work/fabric.json" >/dev/null || fail "the picture does not mark rail 3 on leaf-r5 as a stray"
+echo "ok: four faults injected through ibsim, each named exactly"
