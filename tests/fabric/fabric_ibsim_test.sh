@@ -10,6 +10,9 @@
 #            then Link into a spare port), node009's rail-1 cable unplugged
 #            (Unlink), node005's rail-2 cable trained at 1x and node006's
 #            rail-4 cable at SDR (the net file limits the HCA port).
+#   large:   the largest 8-rail fabric ibsim holds (MaxNetNodes 2048): 240
+#            nodes in 8 groups of 30, 64 leaves, 8 spines, 1992 nodes in all;
+#            one cable moved to another rail's leaf of its own group is named.
 # ibsim binds a fixed control socket, so it runs in a network namespace of
 # its own (named after this shell's pid), removed on exit with everything
 # started in it. Needs root; skips (77) without it or the packages.
@@ -41,9 +44,10 @@ trap cleanup EXIT
 ip netns add "$ns" || skip "cannot create a network namespace"
 
 in_ns() { ip netns exec "$ns" "$@"; }
-nodes=32 rails=8 spines=4
-spare_port=$((nodes + spines + 1)) # a leaf's first free port (make_rail_fabric.py)
-gen_args=(--nodes "$nodes" --rails "$rails" --spines "$spines")
+nodes=32 rails=8 spines=4 group=32 summary="[12,8,32,8]"
+[[ $mode == large ]] && nodes=240 spines=8 group=30 summary="[72,64,240,8]"
+spare_port=$((group + spines + 1)) # a leaf's first free port (make_rail_fabric.py)
+gen_args=(--nodes "$nodes" --rails "$rails" --spines "$spines" --group "$group")
 [[ $mode == faults ]] && gen_args+=(--degrade node005:2:w=1 --degrade node006:4:s=1)
 python3 "$generate" "${gen_args[@]}" >"$work/net" || fail "make_rail_fabric.py failed"
 
@@ -77,13 +81,20 @@ sweep() {
     { tail -n 20 "$work/opensm.out" >&2; fail "opensm -o did not sweep the fabric"; }
 }
 sweep
-if [[ $mode == faults ]]; then
-  # Every console command ends with a new prompt: wait for them all.
+# console COMMAND...: sends each to ibsim and waits until it took them all
+# (every console command ends with a new prompt).
+console() {
+  local prompts
   prompts=$(grep -o 'sim> ' "$work/ibsim.log" | wc -l)
-  echo 'Unlink "node017 mlx5_3"[1]' >&7
-  echo "Link \"node017 mlx5_3\"[1] \"leaf-r5\"[$spare_port]" >&7
-  echo 'Unlink "node009 mlx5_1"[1]' >&7
-  wait_log 'sim> ' $((prompts + 3))
+  printf '%s\n' "$@" >&7
+  wait_log 'sim> ' $((prompts + $#))
+}
+if [[ $mode == faults ]]; then
+  console 'Unlink "node017 mlx5_3"[1]' "Link \"node017 mlx5_3\"[1] \"leaf-r5\"[$spare_port]" \
+    'Unlink "node009 mlx5_1"[1]'
+  sweep
+elif [[ $mode == large ]]; then
+  console 'Unlink "node045 mlx5_6"[1]' "Link \"node045 mlx5_6\"[1] \"leaf-g2-r2\"[$spare_port]"
   sweep
 fi
 in_ns timeout 60 ibsim-run ibnetdiscover >"$work/fabric.txt" 2>"$work/ibnetdiscover.err" ||
@@ -93,8 +104,8 @@ in_ns timeout 60 ibsim-run ibnetdiscover >"$work/fabric.txt" 2>"$work/ibnetdisco
 "$railkit" fabric --json "$work/fabric.txt" >"$work/fabric.json"
 rc=$?
 echo "railkit fabric exited $rc"
-summary=$(jq -c '[.fabric.switches, .fabric.leaves, .fabric.hosts, .fabric.rails]' "$work/fabric.json")
-[[ $summary == "[12,8,32,8]" ]] || fail "switches, leaves, hosts, rails: expected [12,8,32,8], found $summary"
+found=$(jq -c '[.fabric.switches, .fabric.leaves, .fabric.hosts, .fabric.rails]' "$work/fabric.json")
+[[ $found == "$summary" ]] || fail "switches, leaves, hosts, rails: expected $summary, found $found"
 
 if [[ $mode == healthy ]]; then
   [[ $rc -eq 0 ]] || fail "a healthy fabric: expected exit 0, found $rc"
@@ -103,7 +114,6 @@ if [[ $mode == healthy ]]; then
   exit 0
 fi
 
-[[ $rc -eq 1 ]] || fail "four faults: expected exit 1, found $rc"
 expect() { # expect ID SUBJECT MESSAGE: exactly one such finding
   local n
   n=$(jq --arg id "$1" --arg s "$2" --arg m "$3" \
@@ -113,6 +123,15 @@ expect() { # expect ID SUBJECT MESSAGE: exactly one such finding
     fail "expected one $1 finding on '$2': $3"
   }
 }
+if [[ $mode == large ]]; then
+  [[ $rc -eq 1 ]] || fail "a moved cable: expected exit 1, found $rc"
+  expect rail-miscabled "node045 mlx5_6" \
+    "node045 mlx5_6 (rail 6) is on leaf-g2-r2 port $spare_port; leaf-g2-r2 holds rail 2 (30 of its HCAs are mlx5_2); the 29 other nodes' rail 6 are on leaf-g2-r6"
+  [[ $(jq '.findings | length' "$work/fabric.json") -eq 1 ]] || fail "expected exactly the finding above"
+  echo "ok: a 240x8 fabric (64 leaves) swept by OpenSM, the moved cable named exactly"
+  exit 0
+fi
+[[ $rc -eq 1 ]] || fail "four faults: expected exit 1, found $rc"
 expect rail-miscabled "node017 mlx5_3" \
   "node017 mlx5_3 (rail 3) is on leaf-r5 port $spare_port; leaf-r5 holds rail 5 (32 of its HCAs are mlx5_5); the 31 other nodes' rail 3 are on leaf-r3"
 expect fabric-node-ports-missing node009 \
