@@ -4,3 +4,7 @@
 # ibsim fabric with a 1x link, and a net file of make_rail_fabric.py).
 railkit_add_fuzzer(fabric_ibnetdiscover_fuzz SOURCE fabric_ibnetdiscover_fuzz.cc LIBS railkit_fabric
   SEEDS ${PROJECT_SOURCE_DIR}/tests/fixtures/fabric ${CMAKE_CURRENT_SOURCE_DIR}/seeds/ibnetdiscover)
+# sminfo's output, then the subnet-manager checks. Seeds: what sminfo printed
+# against ibsim with OpenSM running and with none (stdout and stderr).
+railkit_add_fuzzer(fabric_sminfo_fuzz SOURCE fabric_sminfo_fuzz.cc LIBS railkit_fabric
+  SEEDS ${CMAKE_CURRENT_SOURCE_DIR}/seeds/sminfo)

@@ -60,7 +60,7 @@ void printHead(const std::string& id, const RuleInfo& info, const char* suffix =
 
 void printExplanation(const std::string& id, const Known& k) {
   // fabric's ids are its own: what the switches see, no node reports them.
-  if (k.fabric != nullptr) {
+  if (k.fabric != nullptr && k.doctor == nullptr) {
     printHead(id, *k.fabric);
     fmt::print(
         "\nReported by `railkit fabric` from ibnetdiscover's output, naming the switch, the port, the "
@@ -80,6 +80,9 @@ void printExplanation(const std::string& id, const Known& k) {
           "\nReported by `railkit doctor` in the running process and by `railkit lint` in manifests;\n"
           "what each of them checks is said above.\n");
     if (k.logs != nullptr) fmt::print("\n`railkit logs` also reports {} in logs: {}.\n", id, k.logs->title);
+    if (k.fabric != nullptr)
+      fmt::print(
+          "\n`railkit fabric` also reports {} from what sminfo printed; what it checks is said above.\n", id);
     return;
   }
   if (k.logs != nullptr) {

@@ -11,12 +11,14 @@
 #include "fabric/check.h"
 #include "fabric/ibnetdiscover.h"
 #include "fabric/report.h"
+#include "fabric/sminfo.h"
 
 namespace railkit::cli {
 namespace {
 
 struct FabricOptions {
   std::string ibnetdiscover;
+  std::vector<std::string> sminfo;
   bool list_rules = false;
   OutputOptions output;
 };
@@ -29,7 +31,13 @@ int runFabric(const FabricOptions& opts, CommandContext& context) {
                              "ibnetdiscover > fabric.txt && railkit fabric fabric.txt"});
   auto parsed = fabric::readIbnetdiscoverFile(opts.ibnetdiscover);
   if (!parsed) return reportError(parsed.error());
-  auto report = fabric::analyseFabric(*parsed);
+  std::vector<fabric::SmCapture> sm;
+  for (const auto& path : opts.sminfo) {
+    auto capture = fabric::readSminfoFile(path);
+    if (!capture) return reportError(capture.error());
+    sm.push_back(std::move(*capture));
+  }
+  auto report = fabric::analyseFabric(*parsed, sm);
   nlohmann::json doc = fabric::fabricDocument(report);
   // Node descriptions are any bytes the hosts wrote; JSON must stay UTF-8.
   doc = nlohmann::json::parse(doc.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
@@ -50,6 +58,11 @@ void registerFabric(CLI::App& app, CommandContext& context) {
   command
       ->add_option("ibnetdiscover", opts->ibnetdiscover,
                    "ibnetdiscover's output (ibnetdiscover > FILE), or - for standard input")
+      ->type_name("FILE");
+  command
+      ->add_option("--sminfo", opts->sminfo,
+                   "What sminfo printed (sminfo > FILE 2>&1); repeat it for nodes in different parts of the "
+                   "fabric: checks that one subnet manager is master")
       ->type_name("FILE");
   command->add_flag("--list-rules", opts->list_rules, "List every fabric check (id, severity, title)");
   addOutputFlags(*command, opts->output);

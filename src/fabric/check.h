@@ -11,6 +11,7 @@
 #include "core/finding.h"
 #include "core/rule_info.h"
 #include "fabric/rails.h"
+#include "fabric/sminfo.h"
 #include "fabric/topology.h"
 
 namespace railkit::fabric {
@@ -18,6 +19,7 @@ namespace railkit::fabric {
 struct FabricInput {
   const Fabric& fabric;
   const RailView& rails;
+  const std::vector<SmCapture>& sm;  // sminfo captures (--sminfo); empty: not checked
 };
 
 struct FabricCheck : RuleInfo {

@@ -3,6 +3,7 @@
 #include <fmt/core.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <optional>
 #include <utility>
 
@@ -142,9 +143,12 @@ Status IbnetdiscoverParser::line(std::string_view text, long number) {
 Status IbnetdiscoverParser::header(std::string_view text, long number) {
   auto words = splitWhitespace(text);
   NodeKind kind = *headerKind(words.front());
-  auto ports = words.size() > 1 ? parseUint(words[1]) : std::nullopt;
+  // The count as a plain number (0: absent or not a number), which also
+  // keeps GCC's -Wmaybe-uninitialized quiet about an optional here.
+  uint64_t ports = 0;
+  if (words.size() > 1) ports = parseUint(words[1]).value_or(0);
   auto id = quoted(text);
-  if (!ports || *ports == 0 || *ports > kMaxPorts || !id || id->first.empty())
+  if (ports == 0 || ports > kMaxPorts || !id || id->first.empty())
     return tl::unexpected(at(number, fmt::format("expected '{} PORTS \"ID\"' with 1 to {} ports; found '{}'",
                                                  words.front(), kMaxPorts, shown(text))));
   std::size_t index = nodeFor(id->first);
@@ -153,7 +157,7 @@ Status IbnetdiscoverParser::header(std::string_view text, long number) {
     return tl::unexpected(at(number, fmt::format("node \"{}\" is described a second time (first at line {})",
                                                  node.id, node.line)));
   node.kind = kind;
-  node.port_count = static_cast<int>(*ports);
+  node.port_count = static_cast<int>(ports);
   node.line = number;
   // The NodeDescription is the comment's quoted text; ibsim's net files
   // have none, and their id is the description.

@@ -1,6 +1,7 @@
 #include "fabric/report.h"
 
 #include <fmt/core.h>
+#include <fmt/format.h>
 
 #include <algorithm>
 #include <map>
@@ -30,7 +31,7 @@ std::vector<RailRow> picture(const Fabric& fabric, const RailView& view) {
 
 }  // namespace
 
-FabricReport analyseFabric(const Fabric& fabric) {
+FabricReport analyseFabric(const Fabric& fabric, const std::vector<SmCapture>& sm) {
   RailView view = buildRailView(fabric);
   FabricReport report;
   report.source = fabric.source;
@@ -42,7 +43,14 @@ FabricReport analyseFabric(const Fabric& fabric) {
   report.unnamed = static_cast<int>(view.unnamed.size());
   report.rails = view.rails();
   report.picture = picture(fabric, view);
-  report.findings = runFabricChecks(FabricInput{fabric, view});
+  report.findings = runFabricChecks(FabricInput{fabric, view, sm});
+  for (const auto& capture : sm)
+    for (const auto& r : capture.records) {
+      std::string master = fmt::format("{} (lid {})", r.guid, r.lid);
+      if (r.state == kSmMaster &&
+          std::find(report.masters.begin(), report.masters.end(), master) == report.masters.end())
+        report.masters.push_back(master);
+    }
   for (const auto& f : report.findings)
     ++(f.severity == Severity::kError     ? report.errors
        : f.severity == Severity::kWarning ? report.warnings
@@ -66,7 +74,8 @@ nlohmann::json fabricDocument(const FabricReport& r) {
             {"hosts", r.hosts},
             {"hca_ports", r.hca_ports},
             {"unnamed_hcas", r.unnamed},
-            {"rails", r.rails}}},
+            {"rails", r.rails},
+            {"sm_masters", r.masters}}},
           {"rails", rails},
           {"findings", findingsToJson(r.findings)},
           {"summary", {{"errors", r.errors}, {"warnings", r.warnings}, {"info", r.infos}}}};

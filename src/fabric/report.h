@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "core/finding.h"
+#include "fabric/sminfo.h"
 #include "fabric/topology.h"
 
 namespace railkit::fabric {
@@ -31,11 +32,12 @@ struct FabricReport {
   int hosts = 0, hca_ports = 0, unnamed = 0;
   int rails = 0;
   std::vector<RailRow> picture;
+  std::vector<std::string> masters;  // "0x200000 (lid 1)": the master SMs sminfo named
   std::vector<Finding> findings;
   int errors = 0, warnings = 0, infos = 0;
 };
 
-FabricReport analyseFabric(const Fabric& fabric);
+FabricReport analyseFabric(const Fabric& fabric, const std::vector<SmCapture>& sm = {});
 
 nlohmann::json fabricDocument(const FabricReport& report);
 std::string renderFabricText(const FabricReport& report);

@@ -10,6 +10,11 @@
 #            then Link into a spare port), node009's rail-1 cable unplugged
 #            (Unlink), node005's rail-2 cable trained at 1x and node006's
 #            rail-4 cable at SDR (the net file limits the HCA port).
+#   sm:      the subnet manager as sminfo (infiniband-diags) sees it: with
+#            none running (after `opensm -o` ended), with OpenSM running in
+#            the background, and with a second fabric's OpenSM (another ibsim
+#            in another namespace, other GUIDs) also answering as master,
+#            as two halves of a split fabric do.
 #   large:   the largest 8-rail fabric ibsim holds (MaxNetNodes 2048): 240
 #            nodes in 8 groups of 30, 64 leaves, 8 spines, 1992 nodes in all;
 #            one cable moved to another rail's leaf of its own group is named.
@@ -18,7 +23,7 @@
 # started in it. Needs root; skips (77) without it or the packages.
 # Usage: fabric_ibsim_test.sh RAILKIT MAKE_RAIL_FABRIC MODE
 set -uo pipefail
-railkit=$1 generate=$2 mode=$3
+railkit=$(realpath "$1") generate=$(realpath "$2") mode=$3
 
 skip() { echo "SKIP: $*" >&2; exit 77; }
 fail() { echo "FAIL: $*" >&2; exit 1; }
@@ -30,14 +35,17 @@ for tool in ibsim ibsim-run opensm ibnetdiscover python3 jq ip; do
 done
 
 ns=railkit-fabric-$$
+ns2=railkit-fabric2-$$
 work=$(mktemp -d /tmp/railkit-fabric.XXXXXX)
 cleanup() {
-  exec 7>&- 2>/dev/null
-  # What runs in the namespace is this test's ibsim and OpenSM.
-  local pids
-  pids=$(ip netns pids "$ns" 2>/dev/null)
-  [[ -n $pids ]] && kill -9 $pids 2>/dev/null
-  ip netns del "$ns" 2>/dev/null
+  exec 7>&- 8>&- 2>/dev/null
+  # What runs in the namespaces is this test's ibsim and OpenSM.
+  local pids n
+  for n in "$ns" "$ns2"; do
+    pids=$(ip netns pids "$n" 2>/dev/null)
+    [[ -n $pids ]] && kill -9 $pids 2>/dev/null
+    ip netns del "$n" 2>/dev/null
+  done
   rm -rf "$work"
 }
 trap cleanup EXIT
@@ -99,6 +107,16 @@ elif [[ $mode == large ]]; then
 fi
 in_ns timeout 60 ibsim-run ibnetdiscover >"$work/fabric.txt" 2>"$work/ibnetdiscover.err" ||
   { cat "$work/ibnetdiscover.err" >&2; fail "ibnetdiscover failed"; }
+expect() { # expect ID SUBJECT MESSAGE [DOC]: exactly one such finding in DOC (fabric.json)
+  local n doc=${4:-$work/fabric.json}
+  n=$(jq --arg id "$1" --arg s "$2" --arg m "$3" \
+    '[.findings[] | select(.id == $id and .subject == $s and .message == $m)] | length' "$doc")
+  [[ $n -eq 1 ]] || {
+    jq --arg id "$1" '.findings[] | select(.id == $id) | {subject, message}' "$doc" >&2
+    fail "expected one $1 finding on '$2': $3"
+  }
+}
+[[ $mode == sm ]] && { source "$(dirname "$0")/fabric_ibsim_sm.sh"; exit; }
 
 "$railkit" fabric "$work/fabric.txt"
 "$railkit" fabric --json "$work/fabric.txt" >"$work/fabric.json"
@@ -114,15 +132,6 @@ if [[ $mode == healthy ]]; then
   exit 0
 fi
 
-expect() { # expect ID SUBJECT MESSAGE: exactly one such finding
-  local n
-  n=$(jq --arg id "$1" --arg s "$2" --arg m "$3" \
-    '[.findings[] | select(.id == $id and .subject == $s and .message == $m)] | length' "$work/fabric.json")
-  [[ $n -eq 1 ]] || {
-    jq --arg id "$1" '.findings[] | select(.id == $id) | {subject, message}' "$work/fabric.json" >&2
-    fail "expected one $1 finding on '$2': $3"
-  }
-}
 if [[ $mode == large ]]; then
   [[ $rc -eq 1 ]] || fail "a moved cable: expected exit 1, found $rc"
   expect rail-miscabled "node045 mlx5_6" \
