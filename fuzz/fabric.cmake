@@ -8,3 +8,7 @@ railkit_add_fuzzer(fabric_ibnetdiscover_fuzz SOURCE fabric_ibnetdiscover_fuzz.cc
 # against ibsim with OpenSM running and with none (stdout and stderr).
 railkit_add_fuzzer(fabric_sminfo_fuzz SOURCE fabric_sminfo_fuzz.cc LIBS railkit_fabric
   SEEDS ${CMAKE_CURRENT_SOURCE_DIR}/seeds/sminfo)
+# perfquery's output, then fabric-port-errors. Seed: a block perfquery
+# printed against ibsim after PerformanceSet raised a counter.
+railkit_add_fuzzer(fabric_perfquery_fuzz SOURCE fabric_perfquery_fuzz.cc LIBS railkit_fabric
+  SEEDS ${CMAKE_CURRENT_SOURCE_DIR}/seeds/perfquery)

@@ -10,6 +10,7 @@
 #include "cli/rule_list.h"
 #include "fabric/check.h"
 #include "fabric/ibnetdiscover.h"
+#include "fabric/perfquery.h"
 #include "fabric/report.h"
 #include "fabric/sminfo.h"
 
@@ -19,12 +20,18 @@ namespace {
 struct FabricOptions {
   std::string ibnetdiscover;
   std::vector<std::string> sminfo;
+  std::vector<std::string> perfquery;
   bool list_rules = false;
   OutputOptions output;
 };
 
 int runFabric(const FabricOptions& opts, CommandContext& context) {
   if (opts.list_rules) return listRuleTable("fabric", fabric::allFabricChecks(), opts.output);
+  if (opts.perfquery.size() > 2)
+    return reportError(
+        Error{ErrorCode::kUsage, fmt::format("fabric: --perfquery given {} times; it takes one read, "
+                                             "or an earlier and a later one",
+                                             opts.perfquery.size())});
   if (opts.ibnetdiscover.empty())
     return reportError(Error{ErrorCode::kUsage,
                              "fabric: expected ibnetdiscover's output (a file, or - for standard input): "
@@ -37,7 +44,13 @@ int runFabric(const FabricOptions& opts, CommandContext& context) {
     if (!capture) return reportError(capture.error());
     sm.push_back(std::move(*capture));
   }
-  auto report = fabric::analyseFabric(*parsed, sm);
+  std::vector<fabric::CounterCapture> counters;
+  for (const auto& path : opts.perfquery) {
+    auto capture = fabric::readPerfqueryFile(path);
+    if (!capture) return reportError(capture.error());
+    counters.push_back(std::move(*capture));
+  }
+  auto report = fabric::analyseFabric(*parsed, sm, counters);
   nlohmann::json doc = fabric::fabricDocument(report);
   // Node descriptions are any bytes the hosts wrote; JSON must stay UTF-8.
   doc = nlohmann::json::parse(doc.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
@@ -63,7 +76,18 @@ void registerFabric(CLI::App& app, CommandContext& context) {
       ->add_option("--sminfo", opts->sminfo,
                    "What sminfo printed (sminfo > FILE 2>&1); repeat it for nodes in different parts of the "
                    "fabric: checks that one subnet manager is master")
-      ->type_name("FILE");
+      ->type_name("FILE")
+      // One file per --sminfo: a file after it stays the positional argument.
+      ->allow_extra_args(false)
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+  command
+      ->add_option(
+          "--perfquery", opts->perfquery,
+          "What perfquery printed for the fabric's ports (blocks of '# Port counters: Lid L port P'); "
+          "give it twice, earlier read first, to report counters that rose between the reads")
+      ->type_name("FILE")
+      ->allow_extra_args(false)
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
   command->add_flag("--list-rules", opts->list_rules, "List every fabric check (id, severity, title)");
   addOutputFlags(*command, opts->output);
   command->callback(

@@ -10,6 +10,7 @@
 
 #include "core/finding.h"
 #include "core/rule_info.h"
+#include "fabric/perfquery.h"
 #include "fabric/rails.h"
 #include "fabric/sminfo.h"
 #include "fabric/topology.h"
@@ -20,6 +21,8 @@ struct FabricInput {
   const Fabric& fabric;
   const RailView& rails;
   const std::vector<SmCapture>& sm;  // sminfo captures (--sminfo); empty: not checked
+  // perfquery captures (--perfquery): none, one read, or an earlier and a later read.
+  const std::vector<CounterCapture>& counters;
 };
 
 struct FabricCheck : RuleInfo {

@@ -65,6 +65,17 @@ void parseRate(std::string_view comment, PortLink& link) {
   }
 }
 
+// The number after the first "lid " word of `text` (0 when none).
+unsigned lidIn(std::string_view text) {
+  auto words = splitWhitespace(text);
+  for (std::size_t i = 0; i + 1 < words.size(); ++i)
+    if (words[i] == "lid") {
+      auto n = parseUint(words[i + 1]);
+      return n && *n <= 0xffff ? static_cast<unsigned>(*n) : 0;
+    }
+  return 0;
+}
+
 NodeKind kindOfId(std::string_view id) {
   if (startsWith(id, "S-")) return NodeKind::kSwitch;
   if (startsWith(id, "H-")) return NodeKind::kCa;
@@ -164,6 +175,9 @@ Status IbnetdiscoverParser::header(std::string_view text, long number) {
   auto hash = text.find('#', id->second + 1);
   auto description = hash == std::string_view::npos ? std::nullopt : quoted(text, hash);
   node.description = std::string(description ? description->first : id->first);
+  // A switch prints its LID after the description; a CA prints one per port.
+  if (kind == NodeKind::kSwitch && hash != std::string_view::npos)
+    node.lid = lidIn(text.substr(description ? hash + description->first.size() + 3 : hash));
   current_ = index;
   ++records_;
   return okStatus();
@@ -203,6 +217,8 @@ Status IbnetdiscoverParser::port(std::string_view text, long number) {
   auto hash = remote->second.find('#');
   std::string_view comment = hash == std::string_view::npos ? "" : remote->second.substr(hash + 1);
   parseRate(comment, link);
+  // A CA's port line starts its comment with the port's own LID.
+  if (self.kind != NodeKind::kSwitch && startsWith(trim(comment), "lid ")) link.lid = lidIn(comment);
   std::size_t owner = current_;
   link.peer = nodeFor(peer->first);  // may grow the vector: no reference held across it
   Node& other = fabric_.nodes[link.peer];
@@ -254,6 +270,7 @@ Result<Fabric> IbnetdiscoverParser::finish() && {
         mirror.port = link.peer_port;
         mirror.peer = a;
         mirror.peer_port = link.port;
+        mirror.lid = 0;  // a CA port's own LID, not the far end's
         mirrors.emplace_back(link.peer, std::move(mirror));
       } else if (back->peer != a || back->peer_port != link.port) {
         return tl::unexpected(

@@ -31,7 +31,8 @@ std::vector<RailRow> picture(const Fabric& fabric, const RailView& view) {
 
 }  // namespace
 
-FabricReport analyseFabric(const Fabric& fabric, const std::vector<SmCapture>& sm) {
+FabricReport analyseFabric(const Fabric& fabric, const std::vector<SmCapture>& sm,
+                           const std::vector<CounterCapture>& counters) {
   RailView view = buildRailView(fabric);
   FabricReport report;
   report.source = fabric.source;
@@ -43,7 +44,7 @@ FabricReport analyseFabric(const Fabric& fabric, const std::vector<SmCapture>& s
   report.unnamed = static_cast<int>(view.unnamed.size());
   report.rails = view.rails();
   report.picture = picture(fabric, view);
-  report.findings = runFabricChecks(FabricInput{fabric, view, sm});
+  report.findings = runFabricChecks(FabricInput{fabric, view, sm, counters});
   for (const auto& capture : sm)
     for (const auto& r : capture.records) {
       std::string master = fmt::format("{} (lid {})", r.guid, r.lid);
@@ -104,6 +105,8 @@ std::string renderFabricText(const FabricReport& r) {
   out += fmt::format("{} switches ({} leaves, {} above them), {} hosts with {} HCA ports on {} rails{}\n\n",
                      r.switches, r.leaves, r.upper, r.hosts, r.hca_ports, r.rails,
                      r.unnamed ? fmt::format(", {} HCAs without a host name", r.unnamed) : "");
+  if (!r.masters.empty())
+    out += fmt::format("Subnet manager (sminfo): master {}\n\n", fmt::join(r.masters, ", "));
   if (!r.picture.empty())
     out += "Rails by leaves (HCAs per leaf; << a cable on another rail's leaf):\n" + renderPicture(r) + "\n";
   Severity last = Severity::kInfo;

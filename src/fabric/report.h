@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "core/finding.h"
+#include "fabric/perfquery.h"
 #include "fabric/sminfo.h"
 #include "fabric/topology.h"
 
@@ -37,7 +38,9 @@ struct FabricReport {
   int errors = 0, warnings = 0, infos = 0;
 };
 
-FabricReport analyseFabric(const Fabric& fabric, const std::vector<SmCapture>& sm = {});
+// `counters`: perfquery captures, none, one, or an earlier and a later read.
+FabricReport analyseFabric(const Fabric& fabric, const std::vector<SmCapture>& sm = {},
+                           const std::vector<CounterCapture>& counters = {});
 
 nlohmann::json fabricDocument(const FabricReport& report);
 std::string renderFabricText(const FabricReport& report);

@@ -26,6 +26,7 @@ struct PortLink {
   int width = 0;      // active lanes (4 for "4xNDR"); 0 when not printed
   std::string speed;  // "NDR", "HDR", "SDR"... as printed; empty when not printed
   long line = 0;      // line of the input that describes it
+  unsigned lid = 0;   // a CA port's own LID ("# lid 647 lmc 0 ..."); 0 when not printed
 };
 
 struct Node {
@@ -33,6 +34,7 @@ struct Node {
   std::string id;           // as the input names it: "S-2c5eab0300b87b40", or ibsim's "leaf1"
   std::string description;  // the NodeDescription: "node017 mlx5_3", "MF0;leaf-r3:MQM9700/U1"
   int port_count = 0;       // ports the header declares; 0 when known only as a peer
+  unsigned lid = 0;         // a switch's LID (its port 0: "... port 0 lid 73 lmc 0"); 0 when not printed
   long line = 0;            // header line; 0 when only a peer's port line names it
   std::vector<PortLink> ports;
 };

@@ -106,7 +106,7 @@ TEST(FabricCli, HelpListRulesAndExplain) {
   auto doc = nlohmann::json::parse(list.out, nullptr, false);
   ASSERT_FALSE(doc.is_discarded());
   EXPECT_EQ(doc["command"], "fabric");
-  EXPECT_EQ(doc["rules"].size(), 8u);
+  EXPECT_EQ(doc["rules"].size(), 9u);
   ProcessResult explain = runRailkit("explain fabric-link-degraded");
   EXPECT_EQ(explain.status, 0) << explain.err;
   EXPECT_NE(explain.out.find("Reported by `railkit fabric`"), std::string::npos) << explain.out;

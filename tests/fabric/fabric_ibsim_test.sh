@@ -15,6 +15,9 @@
 #            the background, and with a second fabric's OpenSM (another ibsim
 #            in another namespace, other GUIDs) also answering as master,
 #            as two halves of a split fabric do.
+#   counters: perfquery (infiniband-diags) reads every cabled switch port
+#            twice; error counters raised between the reads through ibsim's
+#            console (PerformanceSet) are named exactly.
 #   large:   the largest 8-rail fabric ibsim holds (MaxNetNodes 2048): 240
 #            nodes in 8 groups of 30, 64 leaves, 8 spines, 1992 nodes in all;
 #            one cable moved to another rail's leaf of its own group is named.
@@ -117,6 +120,7 @@ expect() { # expect ID SUBJECT MESSAGE [DOC]: exactly one such finding in DOC (f
   }
 }
 [[ $mode == sm ]] && { source "$(dirname "$0")/fabric_ibsim_sm.sh"; exit; }
+[[ $mode == counters ]] && { source "$(dirname "$0")/fabric_ibsim_counters.sh"; exit; }
 
 "$railkit" fabric "$work/fabric.txt"
 "$railkit" fabric --json "$work/fabric.txt" >"$work/fabric.json"
