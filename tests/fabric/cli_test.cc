@@ -107,6 +107,17 @@ TEST(FabricCli, HelpListRulesAndExplain) {
   ASSERT_FALSE(doc.is_discarded());
   EXPECT_EQ(doc["command"], "fabric");
   EXPECT_EQ(doc["rules"].size(), 9u);
+  // explain knows every id fabric lists, naming fabric among its reporters.
+  for (const auto& rule : doc["rules"]) {
+    std::string id = rule["id"];
+    ProcessResult r = runRailkit("explain " + id + " --json");
+    ASSERT_EQ(r.status, 0) << id << ": " << r.err;
+    auto why = nlohmann::json::parse(r.out, nullptr, false);
+    ASSERT_FALSE(why.is_discarded()) << id;
+    bool named = false;
+    for (const auto& by : why["reported_by"]) named |= by["command"] == "fabric";
+    EXPECT_TRUE(named) << id << ": " << r.out;
+  }
   ProcessResult explain = runRailkit("explain fabric-link-degraded");
   EXPECT_EQ(explain.status, 0) << explain.err;
   EXPECT_NE(explain.out.find("Reported by `railkit fabric`"), std::string::npos) << explain.out;
