@@ -1,5 +1,5 @@
-// railkit fabric FILE [--json] [--list-rules]: the fabric as the switches see
-// it. Reads ibnetdiscover's output, checks its cabling, rails and links, and
+// railkit fabric [FILE] [--json] [--list-rules]: the fabric as the switches
+// see it. Reads ibnetdiscover's output (or runs ibnetdiscover), checks its cabling, rails and links, and
 // prints the rails-by-leaves picture beside the findings.
 #include <fmt/core.h>
 
@@ -13,6 +13,7 @@
 #include "fabric/perfquery.h"
 #include "fabric/report.h"
 #include "fabric/sminfo.h"
+#include "sys/run_command.h"
 
 namespace railkit::cli {
 namespace {
@@ -25,6 +26,20 @@ struct FabricOptions {
   OutputOptions output;
 };
 
+// No file given: run ibnetdiscover here, where it is installed.
+Result<fabric::Fabric> discover(const Environment& env) {
+  sys::CommandOptions options;
+  options.env = &env;
+  auto text = sys::runCommand({"ibnetdiscover"}, options);
+  if (!text && text.error().code == ErrorCode::kNotFound)
+    return makeError(
+        ErrorCode::kUsage,
+        "fabric: no ibnetdiscover output given, and ibnetdiscover (infiniband-diags) is not "
+        "installed here: give its output as FILE (ibnetdiscover > fabric.txt), or - for standard input");
+  if (!text) return tl::unexpected(text.error().withContext("fabric"));
+  return fabric::parseIbnetdiscover(*text, "ibnetdiscover");
+}
+
 int runFabric(const FabricOptions& opts, CommandContext& context) {
   if (opts.list_rules) return listRuleTable("fabric", fabric::allFabricChecks(), opts.output);
   if (opts.perfquery.size() > 2)
@@ -32,11 +47,8 @@ int runFabric(const FabricOptions& opts, CommandContext& context) {
         Error{ErrorCode::kUsage, fmt::format("fabric: --perfquery given {} times; it takes one read, "
                                              "or an earlier and a later one",
                                              opts.perfquery.size())});
-  if (opts.ibnetdiscover.empty())
-    return reportError(Error{ErrorCode::kUsage,
-                             "fabric: expected ibnetdiscover's output (a file, or - for standard input): "
-                             "ibnetdiscover > fabric.txt && railkit fabric fabric.txt"});
-  auto parsed = fabric::readIbnetdiscoverFile(opts.ibnetdiscover);
+  auto parsed =
+      opts.ibnetdiscover.empty() ? discover(context.env) : fabric::readIbnetdiscoverFile(opts.ibnetdiscover);
   if (!parsed) return reportError(parsed.error());
   std::vector<fabric::SmCapture> sm;
   for (const auto& path : opts.sminfo) {
@@ -70,7 +82,8 @@ void registerFabric(CLI::App& app, CommandContext& context) {
   auto opts = std::make_shared<FabricOptions>();
   command
       ->add_option("ibnetdiscover", opts->ibnetdiscover,
-                   "ibnetdiscover's output (ibnetdiscover > FILE), or - for standard input")
+                   "ibnetdiscover's output (ibnetdiscover > FILE), or - for standard input; without it, "
+                   "railkit runs ibnetdiscover here")
       ->type_name("FILE");
   command
       ->add_option("--sminfo", opts->sminfo,

@@ -3,6 +3,7 @@
 // document, --list-rules and explain.
 #include <gtest/gtest.h>
 
+#include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
@@ -83,7 +84,36 @@ TEST(FabricCli, BinaryAndNonFilesAreRefused) {
   expectOneLineError(runRailkit("fabric " + cliScratch().string()), "directory");
   expectOneLineError(runRailkit("fabric " + makeFifo(cliScratch() / "fifo")), "FIFO");
   expectOneLineError(runRailkit("fabric /nonexistent/fabric.txt"), "/nonexistent/fabric.txt");
-  expectOneLineError(runRailkit("fabric"), "expected ibnetdiscover's output");
+}
+
+// Without a file, railkit runs ibnetdiscover from the PATH.
+TEST(FabricCli, RunsIbnetdiscoverWhereItIsInstalled) {
+  namespace fs = std::filesystem;
+  fs::path bin = cliScratch() / "bin";
+  fs::create_directories(bin);
+  auto script = [&](const std::string& body) {
+    std::string path = writeScratchFile(bin / "ibnetdiscover", "#!/bin/sh\n" + body);
+    fs::permissions(path, fs::perms::owner_all);
+  };
+  auto fabric = [&](const std::string& path_env) {
+    return railkit::testing::runShell("PATH=" + path_env + " exec " + railkit::testing::railkitBinary() +
+                                      " fabric --json");
+  };
+  script("exec cat " + kFixtures + "topograph-su8-leaves.out\n");
+  // The scripts use the machine's tools (cat); railkit finds ibnetdiscover first.
+  const std::string with_bin = bin.string() + ":$PATH";
+  ProcessResult ran = fabric(with_bin);
+  EXPECT_EQ(ran.status, 1) << ran.err;
+  auto doc = nlohmann::json::parse(ran.out, nullptr, false);
+  ASSERT_FALSE(doc.is_discarded()) << ran.out;
+  EXPECT_EQ(doc["source"], "ibnetdiscover");
+  EXPECT_EQ(doc["findings"][0]["id"], "rail-miscabled");
+  script("echo 'ibwarn: [1] mad_rpc: _do_madrpc failed' >&2\necho \"can't open MAD port\" >&2\nexit 255\n");
+  expectOneLineError(fabric(with_bin), "fabric: ibnetdiscover exited 255: can't open MAD port");
+  expectOneLineError(
+      fabric((cliScratch() / "empty").string()),
+      "fabric: no ibnetdiscover output given, and ibnetdiscover (infiniband-diags) is not installed "
+      "here");
 }
 
 TEST(FabricCli, SelfContradictingFileIsRefused) {

@@ -4,7 +4,8 @@
 # by make_rail_fabric.py, the unmodified OpenSM sweeps it and ibnetdiscover
 # (infiniband-diags) prints it, both through ibsim's LD_PRELOAD; railkit
 # reads what ibnetdiscover printed.
-#   healthy: 32 nodes x 8 rails, 8 leaves, 4 spines: no finding, exit 0.
+#   healthy: 32 nodes x 8 rails, 8 leaves, 4 spines: no finding, exit 0,
+#            from ibnetdiscover's output and with railkit running it itself.
 #   faults:  the same fabric with four faults, each named exactly, exit 1:
 #            node017's rail-3 cable moved to leaf-r5 (ibsim console: Unlink,
 #            then Link into a spare port), node009's rail-1 cable unplugged
@@ -132,7 +133,13 @@ found=$(jq -c '[.fabric.switches, .fabric.leaves, .fabric.hosts, .fabric.rails]'
 if [[ $mode == healthy ]]; then
   [[ $rc -eq 0 ]] || fail "a healthy fabric: expected exit 0, found $rc"
   [[ $(jq '.findings | length' "$work/fabric.json") -eq 0 ]] || fail "a healthy fabric has findings"
-  echo "ok: a healthy 32x8 fabric swept by OpenSM, no finding"
+  # No file: railkit runs ibnetdiscover itself (under ibsim-run, whose
+  # LD_PRELOAD its child inherits) and reads the same fabric.
+  in_ns timeout 60 ibsim-run "$railkit" fabric --json >"$work/run.json" 2>"$work/run.err" ||
+    { cat "$work/run.err" >&2; fail "railkit fabric running ibnetdiscover itself failed"; }
+  ran=$(jq -c '[.source, .fabric.switches, .fabric.hosts, (.findings | length)]' "$work/run.json")
+  [[ $ran == '["ibnetdiscover",12,32,0]' ]] || fail "railkit fabric running ibnetdiscover: $ran"
+  echo "ok: a healthy 32x8 fabric swept by OpenSM, no finding, also with railkit running ibnetdiscover"
   exit 0
 fi
 
