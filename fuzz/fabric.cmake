@@ -12,3 +12,6 @@ railkit_add_fuzzer(fabric_sminfo_fuzz SOURCE fabric_sminfo_fuzz.cc LIBS railkit_
 # printed against ibsim after PerformanceSet raised a counter.
 railkit_add_fuzzer(fabric_perfquery_fuzz SOURCE fabric_perfquery_fuzz.cc LIBS railkit_fabric
   SEEDS ${CMAKE_CURRENT_SOURCE_DIR}/seeds/perfquery)
+# --hca-map, then the rail view it names. Seed: the test fixture's map.
+railkit_add_fuzzer(fabric_hca_map_fuzz SOURCE fabric_hca_map_fuzz.cc LIBS railkit_fabric
+  SEEDS ${PROJECT_SOURCE_DIR}/tests/fixtures/fabric)

@@ -5,10 +5,12 @@
 
 #include <memory>
 #include <nlohmann/json.hpp>
+#include <optional>
 
 #include "cli/commands.h"
 #include "cli/rule_list.h"
 #include "fabric/check.h"
+#include "fabric/hca_map.h"
 #include "fabric/ibnetdiscover.h"
 #include "fabric/perfquery.h"
 #include "fabric/report.h"
@@ -22,6 +24,7 @@ struct FabricOptions {
   std::string ibnetdiscover;
   std::vector<std::string> sminfo;
   std::vector<std::string> perfquery;
+  std::string hca_map;
   bool list_rules = false;
   OutputOptions output;
 };
@@ -62,7 +65,13 @@ int runFabric(const FabricOptions& opts, CommandContext& context) {
     if (!capture) return reportError(capture.error());
     counters.push_back(std::move(*capture));
   }
-  auto report = fabric::analyseFabric(*parsed, sm, counters);
+  std::optional<fabric::HcaMap> map;
+  if (!opts.hca_map.empty()) {
+    auto read = fabric::readHcaMapFile(opts.hca_map);
+    if (!read) return reportError(read.error());
+    map = std::move(*read);
+  }
+  auto report = fabric::analyseFabric(*parsed, sm, counters, map ? &*map : nullptr);
   nlohmann::json doc = fabric::fabricDocument(report);
   // Node descriptions are any bytes the hosts wrote; JSON must stay UTF-8.
   doc = nlohmann::json::parse(doc.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
@@ -101,6 +110,11 @@ void registerFabric(CLI::App& app, CommandContext& context) {
       ->type_name("FILE")
       ->allow_extra_args(false)
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+  command
+      ->add_option("--hca-map", opts->hca_map,
+                   "Names for HCAs whose node description is not '<host> <device>': one 'HCA-ID HOST DEVICE' "
+                   "line each (the id as ibnetdiscover prints it, or its GUID)")
+      ->type_name("FILE");
   command->add_flag("--list-rules", opts->list_rules, "List every fabric check (id, severity, title)");
   addOutputFlags(*command, opts->output);
   command->callback(

@@ -98,14 +98,16 @@ bool RailView::stray(int leaf_index, int rail) const {
   return counts[rail] > 0 && 2 * counts[rail] < counts[own];
 }
 
-RailView buildRailView(const Fabric& fabric) {
+RailView buildRailView(const Fabric& fabric, const HcaMap* map) {
   RailView view;
   std::set<std::size_t> leaf_set;
   for (std::size_t c = 0; c < fabric.nodes.size(); ++c) {
     const Node& ca = fabric.nodes[c];
     if (ca.kind != NodeKind::kCa || isAggregationNode(ca)) continue;
     std::string host, device;
-    bool named = splitHcaDescription(ca.description, host, device);
+    const HcaMapEntry* mapped = map ? map->find(ca.id) : nullptr;
+    bool named = mapped ? (host = mapped->host, device = mapped->device, true)
+                        : splitHcaDescription(ca.description, host, device);
     for (const auto& link : ca.ports) {
       if (fabric.nodes[link.peer].kind != NodeKind::kSwitch) continue;
       leaf_set.insert(link.peer);

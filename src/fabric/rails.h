@@ -20,6 +20,7 @@
 #include <string>
 #include <vector>
 
+#include "fabric/hca_map.h"
 #include "fabric/topology.h"
 
 namespace railkit::fabric {
@@ -66,6 +67,8 @@ bool splitHcaDescription(const std::string& description, std::string& host, std:
 // managed-switch form), else the description, else the id.
 std::string switchName(const Node& node);
 
-RailView buildRailView(const Fabric& fabric);
+// `map`: names for HCAs whose description is not "<host> <device>" (and
+// overrides for those whose is); null for none.
+RailView buildRailView(const Fabric& fabric, const HcaMap* map = nullptr);
 
 }  // namespace railkit::fabric

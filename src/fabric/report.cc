@@ -32,8 +32,8 @@ std::vector<RailRow> picture(const Fabric& fabric, const RailView& view) {
 }  // namespace
 
 FabricReport analyseFabric(const Fabric& fabric, const std::vector<SmCapture>& sm,
-                           const std::vector<CounterCapture>& counters) {
-  RailView view = buildRailView(fabric);
+                           const std::vector<CounterCapture>& counters, const HcaMap* map) {
+  RailView view = buildRailView(fabric, map);
   FabricReport report;
   report.source = fabric.source;
   report.leaves = static_cast<int>(view.leaves.size());

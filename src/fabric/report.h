@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "core/finding.h"
+#include "fabric/hca_map.h"
 #include "fabric/perfquery.h"
 #include "fabric/sminfo.h"
 #include "fabric/topology.h"
@@ -39,8 +40,9 @@ struct FabricReport {
 };
 
 // `counters`: perfquery captures, none, one, or an earlier and a later read.
+// `map`: the --hca-map names, or null.
 FabricReport analyseFabric(const Fabric& fabric, const std::vector<SmCapture>& sm = {},
-                           const std::vector<CounterCapture>& counters = {});
+                           const std::vector<CounterCapture>& counters = {}, const HcaMap* map = nullptr);
 
 nlohmann::json fabricDocument(const FabricReport& report);
 std::string renderFabricText(const FabricReport& report);

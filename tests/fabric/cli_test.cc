@@ -59,6 +59,19 @@ TEST(FabricCli, RealCaptureWithASwappedPairExitsOne) {
   EXPECT_EQ(doc["rails"][0]["device"], "HCA-5");
 }
 
+TEST(FabricCli, HcaMapNamesUnnamedHcas) {
+  ProcessResult r = runRailkit("fabric --json " + kFixtures + "topograph-su8-leaves.out --hca-map " +
+                               kFixtures + "topograph-su8-leaves.hca-map");
+  EXPECT_EQ(r.status, 1) << r.err;
+  auto doc = nlohmann::json::parse(r.out, nullptr, false);
+  ASSERT_FALSE(doc.is_discarded()) << r.out;
+  EXPECT_EQ(doc["fabric"]["hosts"], 17);
+  EXPECT_EQ(doc["fabric"]["unnamed_hcas"], 0);
+  std::string bad = writeScratchFile("bad.hca-map", "H-1 node1\n");
+  expectOneLineError(runRailkit("fabric " + kFixtures + "topograph-su8-leaves.out --hca-map " + bad),
+                     "bad.hca-map:1: expected 'HCA HOST DEVICE'");
+}
+
 TEST(FabricCli, ReadsStandardInput) {
   ProcessResult r = runRailkit("fabric - < " + kFixtures + "topograph-port-down.out");
   EXPECT_EQ(r.status, 1) << r.err;

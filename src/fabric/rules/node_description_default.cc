@@ -28,7 +28,8 @@ std::vector<Finding> check(const FabricInput& in) {
   return {makeFabricFinding(kNodeDescriptionDefault, "fabric", std::move(message), std::move(evidence),
                             "On each such host, run rdma-ndd (rdma-core's `rdma-ndd` service), which "
                             "writes \"<hostname> <device>\" into /sys/class/infiniband/<device>/node_desc, "
-                            "or write it there yourself at boot.")};
+                            "or write it there yourself at boot; until then, name them in a file given with "
+                            "--hca-map (one 'HCA-ID HOST DEVICE' line each).")};
 }
 
 }  // namespace
@@ -44,7 +45,9 @@ to a node, and railkit's rail and port-count checks leave it out. `railkit fabri
 whose description is not "<host> <device>" (SHARP aggregation nodes, which are the switches' own, are
 not hosts and are skipped).)",
      R"(Fix: enable rdma-ndd on every host (systemctl enable --now rdma-ndd; it follows hostname changes),
-or write the description at boot: echo "$(hostname -s) mlx5_0" > /sys/class/infiniband/mlx5_0/node_desc)"},
+or write the description at boot: echo "$(hostname -s) mlx5_0" > /sys/class/infiniband/mlx5_0/node_desc
+Until then, `railkit fabric --hca-map FILE` names them: one line per HCA, its id as ibnetdiscover prints
+it (or its GUID), its host and its device, e.g. `H-e09d730300858f00 node017 mlx5_3`.)"},
     check};
 
 }  // namespace railkit::fabric
