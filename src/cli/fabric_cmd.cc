@@ -11,6 +11,7 @@
 #include "cli/rule_list.h"
 #include "fabric/check.h"
 #include "fabric/hca_map.h"
+#include "fabric/iblinkinfo.h"
 #include "fabric/ibnetdiscover.h"
 #include "fabric/perfquery.h"
 #include "fabric/report.h"
@@ -25,6 +26,7 @@ struct FabricOptions {
   std::vector<std::string> sminfo;
   std::vector<std::string> perfquery;
   std::string hca_map;
+  std::string iblinkinfo;
   bool list_rules = false;
   OutputOptions output;
 };
@@ -71,7 +73,14 @@ int runFabric(const FabricOptions& opts, CommandContext& context) {
     if (!read) return reportError(read.error());
     map = std::move(*read);
   }
-  auto report = fabric::analyseFabric(*parsed, sm, counters, map ? &*map : nullptr);
+  std::optional<fabric::LinkInfoCapture> links;
+  if (!opts.iblinkinfo.empty()) {
+    auto read = fabric::readIblinkinfoFile(opts.iblinkinfo);
+    if (!read) return reportError(read.error());
+    links = std::move(*read);
+  }
+  auto report =
+      fabric::analyseFabric(*parsed, sm, counters, map ? &*map : nullptr, links ? &*links : nullptr);
   nlohmann::json doc = fabric::fabricDocument(report);
   // Node descriptions are any bytes the hosts wrote; JSON must stay UTF-8.
   doc = nlohmann::json::parse(doc.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
@@ -114,6 +123,12 @@ void registerFabric(CLI::App& app, CommandContext& context) {
       ->add_option("--hca-map", opts->hca_map,
                    "Names for HCAs whose node description is not '<host> <device>': one 'HCA-ID HOST DEVICE' "
                    "line each (the id as ibnetdiscover prints it, or its GUID)")
+      ->type_name("FILE");
+  command
+      ->add_option(
+          "--iblinkinfo", opts->iblinkinfo,
+          "What iblinkinfo printed: every switch port with its state, to find ports Down where the same "
+          "port of their peers is Active")
       ->type_name("FILE");
   command->add_flag("--list-rules", opts->list_rules, "List every fabric check (id, severity, title)");
   addOutputFlags(*command, opts->output);

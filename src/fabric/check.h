@@ -10,6 +10,7 @@
 
 #include "core/finding.h"
 #include "core/rule_info.h"
+#include "fabric/iblinkinfo.h"
 #include "fabric/perfquery.h"
 #include "fabric/rails.h"
 #include "fabric/sminfo.h"
@@ -23,6 +24,7 @@ struct FabricInput {
   const std::vector<SmCapture>& sm;  // sminfo captures (--sminfo); empty: not checked
   // perfquery captures (--perfquery): none, one read, or an earlier and a later read.
   const std::vector<CounterCapture>& counters;
+  const LinkInfoCapture* links = nullptr;  // iblinkinfo (--iblinkinfo); null: not checked
 };
 
 struct FabricCheck : RuleInfo {

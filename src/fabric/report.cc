@@ -32,7 +32,8 @@ std::vector<RailRow> picture(const Fabric& fabric, const RailView& view) {
 }  // namespace
 
 FabricReport analyseFabric(const Fabric& fabric, const std::vector<SmCapture>& sm,
-                           const std::vector<CounterCapture>& counters, const HcaMap* map) {
+                           const std::vector<CounterCapture>& counters, const HcaMap* map,
+                           const LinkInfoCapture* links) {
   RailView view = buildRailView(fabric, map);
   FabricReport report;
   report.source = fabric.source;
@@ -44,7 +45,7 @@ FabricReport analyseFabric(const Fabric& fabric, const std::vector<SmCapture>& s
   report.unnamed = static_cast<int>(view.unnamed.size());
   report.rails = view.rails();
   report.picture = picture(fabric, view);
-  report.findings = runFabricChecks(FabricInput{fabric, view, sm, counters});
+  report.findings = runFabricChecks(FabricInput{fabric, view, sm, counters, links});
   for (const auto& capture : sm)
     for (const auto& r : capture.records) {
       std::string master = fmt::format("{} (lid {})", r.guid, r.lid);

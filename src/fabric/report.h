@@ -10,6 +10,7 @@
 
 #include "core/finding.h"
 #include "fabric/hca_map.h"
+#include "fabric/iblinkinfo.h"
 #include "fabric/perfquery.h"
 #include "fabric/sminfo.h"
 #include "fabric/topology.h"
@@ -40,9 +41,10 @@ struct FabricReport {
 };
 
 // `counters`: perfquery captures, none, one, or an earlier and a later read.
-// `map`: the --hca-map names, or null.
+// `map`: the --hca-map names, or null; `links`: iblinkinfo's port states, or null.
 FabricReport analyseFabric(const Fabric& fabric, const std::vector<SmCapture>& sm = {},
-                           const std::vector<CounterCapture>& counters = {}, const HcaMap* map = nullptr);
+                           const std::vector<CounterCapture>& counters = {}, const HcaMap* map = nullptr,
+                           const LinkInfoCapture* links = nullptr);
 
 nlohmann::json fabricDocument(const FabricReport& report);
 std::string renderFabricText(const FabricReport& report);

@@ -149,7 +149,7 @@ TEST(FabricCli, HelpListRulesAndExplain) {
   auto doc = nlohmann::json::parse(list.out, nullptr, false);
   ASSERT_FALSE(doc.is_discarded());
   EXPECT_EQ(doc["command"], "fabric");
-  EXPECT_EQ(doc["rules"].size(), 9u);
+  EXPECT_EQ(doc["rules"].size(), 10u);
   // explain knows every id fabric lists, naming fabric among its reporters.
   for (const auto& rule : doc["rules"]) {
     std::string id = rule["id"];

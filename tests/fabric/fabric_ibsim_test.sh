@@ -10,7 +10,9 @@
 #            node017's rail-3 cable moved to leaf-r5 (ibsim console: Unlink,
 #            then Link into a spare port), node009's rail-1 cable unplugged
 #            (Unlink), node005's rail-2 cable trained at 1x and node006's
-#            rail-4 cable at SDR (the net file limits the HCA port).
+#            rail-4 cable at SDR (the net file limits the HCA port); with
+#            iblinkinfo's output, the two switch ports the moved and the
+#            unplugged cable left Down are named too.
 #   sm:      the subnet manager as sminfo (infiniband-diags) sees it: with
 #            none running (after `opensm -o` ended), with OpenSM running in
 #            the background, and with a second fabric's OpenSM (another ibsim
@@ -168,4 +170,17 @@ total=$(jq '.findings | length' "$work/fabric.json")
 [[ $total -eq 4 ]] || fail "expected exactly the 4 findings above, found $total"
 jq -e '[.rails[] | select(.rail == 3) | .leaves[] | select(.leaf == "leaf-r5" and .stray)] | length == 1' \
   "$work/fabric.json" >/dev/null || fail "the picture does not mark rail 3 on leaf-r5 as a stray"
-echo "ok: four faults injected through ibsim, each named exactly"
+# iblinkinfo shows the two ports the faults left dark: node017's old port on
+# leaf-r3 and node009's on leaf-r1 (ibnetdiscover prints no port without a link).
+in_ns timeout 60 ibsim-run iblinkinfo >"$work/links.txt" 2>"$work/iblinkinfo.err" ||
+  { cat "$work/iblinkinfo.err" >&2; fail "iblinkinfo failed"; }
+"$railkit" fabric --json "$work/fabric.txt" --iblinkinfo "$work/links.txt" >"$work/links.json"
+expect fabric-port-down "leaf-r1 port 9" \
+  "leaf-r1 port 9 is Down (Polling); port 9 is Active on 7 of the other 7 leaves, where it is cabled to node009" \
+  "$work/links.json"
+expect fabric-port-down "leaf-r3 port 17" \
+  "leaf-r3 port 17 is Down (Polling); port 17 is Active on 7 of the other 7 leaves, where it is cabled to node017" \
+  "$work/links.json"
+total=$(jq '.findings | length' "$work/links.json")
+[[ $total -eq 6 ]] || fail "with iblinkinfo: expected the 4 findings and the 2 dark ports, found $total"
+echo "ok: four faults injected through ibsim, each named exactly, and with iblinkinfo the two dark ports"
