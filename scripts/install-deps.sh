@@ -22,6 +22,9 @@ packages=(
   curl prometheus prometheus-node-exporter python3
   # tests: network namespaces, process tools
   iproute2 procps
+  # tests: railkit fabric against a simulated InfiniBand fabric (ibsim) swept by
+  # the real OpenSM and printed by the real ibnetdiscover; lldpd for RoCE fabrics
+  ibsim-utils opensm infiniband-diags lldpd
   # tests: the pod runner starts a real sshd in each MPI worker pod
   openssh-server openssh-client
   # tests: node-prep's base spec script against the real `ctr oci spec`

@@ -12,6 +12,7 @@ void registerWaitDns(CLI::App& app, CommandContext& context);
 void registerLogs(CLI::App& app, CommandContext& context);
 void registerBench(CLI::App& app, CommandContext& context);
 void registerValidate(CLI::App& app, CommandContext& context);
+void registerFabric(CLI::App& app, CommandContext& context);
 void registerReport(CLI::App& app, CommandContext& context);
 void registerRender(CLI::App& app, CommandContext& context);
 void registerLint(CLI::App& app, CommandContext& context);

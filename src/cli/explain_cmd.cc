@@ -12,6 +12,7 @@
 
 #include "cli/commands.h"
 #include "doctor/rule.h"
+#include "fabric/check.h"
 #include "k8s/lint/lint.h"
 #include "logs/catalogue.h"
 #include "validate/rules.h"
@@ -32,14 +33,16 @@ struct Known {
   const RuleInfo* logs;
   const RuleInfo* lint;
   const RuleInfo* validate;
+  const RuleInfo* fabric;
 };
 
 // --json: {"id", "reported_by": [{"command", "severity", "title", "explain", "fix"}]},
 // one entry per command that reports the id, doctor first.
 nlohmann::json explainDocument(const std::string& id, const Known& k) {
   nlohmann::json by = nlohmann::json::array();
-  for (const auto& [command, info] : {std::pair{"doctor", k.doctor}, std::pair{"logs", k.logs},
-                                      std::pair{"lint", k.lint}, std::pair{"validate", k.validate}}) {
+  for (const auto& [command, info] :
+       {std::pair{"doctor", k.doctor}, std::pair{"logs", k.logs}, std::pair{"lint", k.lint},
+        std::pair{"validate", k.validate}, std::pair{"fabric", k.fabric}}) {
     if (info == nullptr) continue;
     by.push_back({{"command", command},
                   {"severity", severityName(info->severity)},
@@ -56,6 +59,14 @@ void printHead(const std::string& id, const RuleInfo& info, const char* suffix =
 }
 
 void printExplanation(const std::string& id, const Known& k) {
+  // fabric's ids are its own: what the switches see, no node reports them.
+  if (k.fabric != nullptr && k.doctor == nullptr) {
+    printHead(id, *k.fabric);
+    fmt::print(
+        "\nReported by `railkit fabric` from ibnetdiscover's output, naming the switch, the port, the "
+        "node and the HCA.\n");
+    return;
+  }
   // validate's ids are its own (no other command reports a node count).
   if (k.validate != nullptr && k.doctor == nullptr && k.logs == nullptr && k.lint == nullptr) {
     printHead(id, *k.validate);
@@ -69,6 +80,9 @@ void printExplanation(const std::string& id, const Known& k) {
           "\nReported by `railkit doctor` in the running process and by `railkit lint` in manifests;\n"
           "what each of them checks is said above.\n");
     if (k.logs != nullptr) fmt::print("\n`railkit logs` also reports {} in logs: {}.\n", id, k.logs->title);
+    if (k.fabric != nullptr)
+      fmt::print(
+          "\n`railkit fabric` also reports {} from what sminfo printed; what it checks is said above.\n", id);
     return;
   }
   if (k.logs != nullptr) {
@@ -83,11 +97,14 @@ void printExplanation(const std::string& id, const Known& k) {
 }
 
 int runExplain(const std::string& id, const OutputOptions& output) {
-  Known k{doctor::findRule(id), logs::findLogsEntry(id), findLintRule(id), validate::findValidateRule(id)};
-  if (k.doctor == nullptr && k.lint == nullptr && k.logs == nullptr && k.validate == nullptr) {
+  Known k{doctor::findRule(id), logs::findLogsEntry(id), findLintRule(id), validate::findValidateRule(id),
+          fabric::findFabricCheck(id)};
+  if (k.doctor == nullptr && k.lint == nullptr && k.logs == nullptr && k.validate == nullptr &&
+      k.fabric == nullptr) {
     return reportError(Error{
         ErrorCode::kUsage,
-        fmt::format("unknown rule '{}' (railkit doctor|logs|lint|validate --list-rules list them)", id)});
+        fmt::format("unknown rule '{}' (railkit doctor|logs|lint|validate|fabric --list-rules list them)",
+                    id)});
   }
   auto st = emitOutput(output, explainDocument(id, k), [&] { printExplanation(id, k); });
   if (!st) return reportError(st.error());
@@ -104,7 +121,8 @@ void registerExplain(CLI::App& app, CommandContext& context) {
   };
   auto opts = std::make_shared<Options>();
   command
-      ->add_option("rule", opts->id, "Finding id (railkit doctor|logs|lint|validate --list-rules list them)")
+      ->add_option("rule", opts->id,
+                   "Finding id (railkit doctor|logs|lint|validate|fabric --list-rules list them)")
       ->required()
       ->type_name("ID");
   addOutputFlags(*command, opts->output);

@@ -16,11 +16,11 @@ namespace {
 
 // Every subcommand, in the order --help lists them. One line per command.
 constexpr railkit::cli::CommandRegistrar kCommands[] = {
-    railkit::cli::registerInspect,  railkit::cli::registerSnapshot,    railkit::cli::registerDoctor,
-    railkit::cli::registerExplain,  railkit::cli::registerWaitDns,     railkit::cli::registerLogs,
-    railkit::cli::registerBench,    railkit::cli::registerValidate,    railkit::cli::registerReport,
-    railkit::cli::registerRender,   railkit::cli::registerLint,        railkit::cli::registerEnv,
-    railkit::cli::registerExporter, railkit::cli::registerInstallSelf,
+    railkit::cli::registerInspect, railkit::cli::registerSnapshot, railkit::cli::registerDoctor,
+    railkit::cli::registerExplain, railkit::cli::registerWaitDns,  railkit::cli::registerLogs,
+    railkit::cli::registerBench,   railkit::cli::registerValidate, railkit::cli::registerFabric,
+    railkit::cli::registerReport,  railkit::cli::registerRender,   railkit::cli::registerLint,
+    railkit::cli::registerEnv,     railkit::cli::registerExporter, railkit::cli::registerInstallSelf,
 };
 
 // CLI11's message for a parse error, made one line as every railkit error is:
@@ -74,6 +74,7 @@ constexpr HelpExample kExamples[] = {
      "RANK=3 WORLD_SIZE=16 MASTER_ADDR=node-0 railkit validate --data-if net1 --expect-nics 8 --expect-gpus "
      "8 "
      "--expect-line-rate   # on every node; rank 0 prints the verdict"},
+    {"fabric", "ibnetdiscover > fabric.txt && railkit fabric fabric.txt"},
     {"report",
      "railkit report validate.json bench.json nccl-tests.txt -o report.html --title \"cluster A "
      "acceptance\""},

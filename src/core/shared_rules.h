@@ -65,4 +65,18 @@ the data-plane work they add nothing.
   -x OMPI_MCA_coll_hcoll_enable=0 -x OMPI_MCA_coll_ucc_enable=0
 or `--mca coll_hcoll_enable 0 --mca coll_ucc_enable 0`.)"};
 
+inline constexpr RuleInfo kIbNoSubnetManager = {
+    "ib-no-subnet-manager", Severity::kError, "InfiniBand port waits for a subnet manager",
+    R"(An InfiniBand fabric needs a subnet manager (OpenSM on a host, the SM of a managed switch, UFM):
+it assigns every port its LID and programs the switches' routes. Without one, a port that is
+physically up stays INIT (or ARMED) and no queue pair can reach another node: NCCL falls back to
+sockets or fails to connect.
+- `railkit doctor` reads the node's ports: an InfiniBand port that is LinkUp but INIT or ARMED, or
+  ACTIVE with SM LID 0.
+- `railkit fabric --sminfo FILE` reads what `sminfo` printed on a node of the fabric: no subnet
+  manager answered (sminfo's "iberror: failed: query"), or the one that answered is not master
+  (standby, discovering or not active, and no master answered).)",
+    R"(Fix: `sminfo` or `ibstat` shows the SM LID. Enable the SM of a managed switch or UFM, or run OpenSM on one host:
+  apt-get install opensm && systemctl enable --now opensm)"};
+
 }  // namespace railkit::shared_rules

@@ -33,6 +33,7 @@
 #include "core/finding.h"
 #include "doctor/rule.h"
 #include "exporter/families.h"
+#include "fabric/check.h"
 #include "k8s/lint/lint.h"
 #include "k8s/render/profile.h"
 #include "logs/catalogue.h"
@@ -100,6 +101,15 @@ TEST(RuleTables, EveryNcclLogRuleFileIsInTheTable) {
   EXPECT_EQ(railkit::logs::nccl::allNcclRules().size(), list.size());
 }
 
+TEST(RuleTables, EveryFabricCheckFileIsInTheTable) {
+  auto files =
+      definedIn(kSource / "src/fabric/rules", std::regex(R"re(extern const FabricCheck (k\w+) = )re"));
+  auto list = listed(kSource / "src/fabric/rules/list.inc", "RAILKIT_FABRIC_CHECK");
+  EXPECT_GE(files.size(), 5u);
+  EXPECT_EQ(files, list);
+  EXPECT_EQ(railkit::fabric::allFabricChecks().size(), list.size());
+}
+
 // Every id any command can report: what --list-rules and explain read.
 std::set<std::string> declaredIds() {
   std::set<std::string> ids;
@@ -107,6 +117,7 @@ std::set<std::string> declaredIds() {
   for (const auto& r : railkit::k8s::allRules()) ids.insert(r.id);
   for (const auto& r : railkit::logs::logsCatalogue()) ids.insert(r.id);
   for (const auto& r : railkit::validate::allValidateRules()) ids.insert(r.id);
+  for (const auto& r : railkit::fabric::allFabricChecks()) ids.insert(r.id);
   return ids;
 }
 
@@ -166,6 +177,7 @@ TEST(RuleTables, EveryRuleSaysWhyAndHowToFixApart) {
   for (const auto& r : railkit::k8s::allRules()) all.push_back(&r);
   for (const auto& r : railkit::logs::logsCatalogue()) all.push_back(&r);
   for (const auto& r : railkit::validate::allValidateRules()) all.push_back(&r);
+  for (const auto& r : railkit::fabric::allFabricChecks()) all.push_back(&r);
   ASSERT_GE(all.size(), 60u);
   for (const railkit::RuleInfo* r : all) {
     const std::string explain = r->explain, fix = r->fix;
@@ -304,6 +316,7 @@ std::vector<Region> generatedRegions() {
       {"docs/doctor.md", "doctor-rules", ruleTable(railkit::doctor::allRules())},
       {"docs/lint.md", "lint-rules", ruleTable(railkit::k8s::allRules())},
       {"docs/logs.md", "logs-rules", ruleTable(railkit::logs::logsCatalogue())},
+      {"docs/fabric.md", "fabric-rules", ruleTable(railkit::fabric::allFabricChecks())},
       {"docs/bench.md", "bench-options", benchOptionTable()},
       {"docs/validate.md", "validate-options", validateOptionTable()},
       {"docs/render.md", "render-modes", modeList()},

@@ -1,5 +1,6 @@
 // ib-no-subnet-manager: an IB port stays INIT/ARMED (or ACTIVE with SM LID 0)
 // until a subnet manager assigns it a LID.
+#include "core/shared_rules.h"
 #include "doctor/rules/helpers.h"
 
 namespace railkit::doctor {
@@ -27,11 +28,5 @@ std::vector<Finding> check(const DoctorInput& in) {
 }
 }  // namespace
 
-extern const Rule kIbNoSubnetManager = {
-    {"ib-no-subnet-manager", Severity::kError, "InfiniBand port waits for a subnet manager",
-     R"(An InfiniBand port that is physically up stays INIT (or ARMED) until a subnet manager assigns LIDs and routes;
-until then no queue pair can reach another node.)",
-     R"(Fix: `sminfo` or `ibstat` shows the SM LID. Enable the SM of a managed switch or UFM, or run OpenSM on one host:
-  apt-get install opensm && systemctl enable --now opensm)"},
-    check};
+extern const Rule kIbNoSubnetManager = {shared_rules::kIbNoSubnetManager, check};
 }  // namespace railkit::doctor
