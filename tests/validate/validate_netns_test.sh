@@ -51,7 +51,12 @@ for ((i = 1; i <= n; i++)); do
   "$node_root" "$RK_WORK/root$i" "${flags[@]}" || { echo "FAIL: railkit_node_root node$i" >&2; exit 1; }
 done
 if [[ $mode == broken || $mode == degraded ]]; then
-  rk_throttle 4 10mbit
+  # A queue of 1 s (1.25 MB at 10 Mbit/s) instead of 100 ms: with the
+  # shorter one, phase 4's ring streams overflowed it on a loaded machine,
+  # TCP backed off past --stall-timeout 10 and rank 3 lost rank 0
+  # ("Connection timed out", one clean-clone make test beside the sanitizer
+  # build). The rate is the same; the pairs and the budget see the same link.
+  rk_throttle 4 10mbit 1s
 fi
 
 export MASTER_ADDR=$(rk_ctrl_ip 1) MASTER_PORT=29500 WORLD_SIZE=$n

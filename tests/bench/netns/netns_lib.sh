@@ -25,8 +25,9 @@ rk_node() { echo "${RK_PREFIX}n$1"; }
 rk_ctrl_ip() { echo "${RK_CTRL_NET}.$(( $1 + 10 ))"; }
 rk_data_ip() { echo "${RK_DATA_NET}.$(( $1 + 10 ))"; }
 rk_exec() { local i=$1; shift; ip netns exec "$(rk_node "$i")" "$@"; }
-# rk_throttle I RATE: node I's net1 limited to RATE (tc tbf, e.g. 100mbit); skips
-# the test where tc or the tbf qdisc is missing.
+# rk_throttle I RATE [LATENCY]: node I's net1 limited to RATE (tc tbf, e.g.
+# 100mbit) with a queue of LATENCY (100ms unless given); skips the test where
+# tc or the tbf qdisc is missing.
 # The throttled node's net1 neighbours are pinned both ways (permanent ARP
 # entries): the tbf queue that TCP keeps full also drops ARP probes and
 # replies, and a neighbour entry gone FAILED stalls every stream to that peer
@@ -36,7 +37,7 @@ rk_exec() { local i=$1; shift; ip netns exec "$(rk_node "$i")" "$@"; }
 rk_throttle() {
   local i=$1 j ip_i mac_i ip_j mac_j
   command -v tc >/dev/null || rk_skip "tc (iproute2) not found"
-  rk_exec "$i" tc qdisc add dev net1 root tbf rate "$2" burst 64kb latency 100ms \
+  rk_exec "$i" tc qdisc add dev net1 root tbf rate "$2" burst 64kb latency "${3:-100ms}" \
     || rk_skip "cannot add a tbf qdisc here"
   ip_i=$(rk_net1_ipv4 "$i") mac_i=$(rk_exec "$i" cat /sys/class/net/net1/address)
   for ((j = 1; j <= RK_NODES; j++)); do
