@@ -4,6 +4,7 @@
 
 #include "core/input_file.h"
 #include "core/strings.h"
+#include "fabric/capture_file.h"
 #include "fabric/rails.h"
 
 namespace railkit::fabric {
@@ -60,9 +61,7 @@ Result<HcaMap> readHcaMapFile(const std::string& path) {
   InputFileOptions options;
   options.what = "HCA map";
   options.max_bytes = std::size_t{16} << 20;
-  auto text = readInputFile(path, options);
-  if (!text) return tl::unexpected(text.error());
-  return parseHcaMap(*text, path);
+  return readCaptureFile<HcaMap>(path, options, parseHcaMap);
 }
 
 }  // namespace railkit::fabric

@@ -4,6 +4,7 @@
 
 #include "core/input_file.h"
 #include "core/strings.h"
+#include "fabric/capture_file.h"
 
 namespace railkit::fabric {
 
@@ -101,9 +102,7 @@ Result<LinkInfoCapture> readIblinkinfoFile(const std::string& path) {
   InputFileOptions options;
   options.what = "iblinkinfo output";
   options.max_bytes = std::size_t{256} << 20;
-  auto text = readInputFile(path, options);
-  if (!text) return tl::unexpected(text.error());
-  return parseIblinkinfo(*text, path);
+  return readCaptureFile<LinkInfoCapture>(path, options, parseIblinkinfo);
 }
 
 }  // namespace railkit::fabric

@@ -9,6 +9,7 @@
 
 #include "core/input_file.h"
 #include "core/strings.h"
+#include "fabric/capture_file.h"
 
 namespace railkit::fabric {
 namespace {
@@ -313,9 +314,7 @@ Result<Fabric> readIbnetdiscoverFile(const std::string& path) {
   // A 100,000-HCA fabric prints about 50 MB.
   options.max_bytes = std::size_t{256} << 20;
   options.allow_stdin = true;
-  auto text = readInputFile(path, options);
-  if (!text) return tl::unexpected(text.error());
-  return parseIbnetdiscover(*text, path == "-" ? "stdin" : path);
+  return readCaptureFile<Fabric>(path, options, parseIbnetdiscover);
 }
 
 }  // namespace railkit::fabric

@@ -7,6 +7,7 @@
 
 #include "core/input_file.h"
 #include "core/strings.h"
+#include "fabric/capture_file.h"
 
 namespace railkit::fabric {
 
@@ -96,9 +97,7 @@ Result<CounterCapture> readPerfqueryFile(const std::string& path) {
   InputFileOptions options;
   options.what = "perfquery output";
   options.max_bytes = std::size_t{64} << 20;
-  auto text = readInputFile(path, options);
-  if (!text) return tl::unexpected(text.error());
-  return parsePerfquery(*text, path);
+  return readCaptureFile<CounterCapture>(path, options, parsePerfquery);
 }
 
 }  // namespace railkit::fabric

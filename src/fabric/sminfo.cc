@@ -4,6 +4,7 @@
 
 #include "core/input_file.h"
 #include "core/strings.h"
+#include "fabric/capture_file.h"
 
 namespace railkit::fabric {
 namespace {
@@ -76,9 +77,7 @@ Result<SmCapture> readSminfoFile(const std::string& path) {
   InputFileOptions options;
   options.what = "sminfo output";
   options.max_bytes = std::size_t{1} << 20;
-  auto text = readInputFile(path, options);
-  if (!text) return tl::unexpected(text.error());
-  return parseSminfo(*text, path);
+  return readCaptureFile<SmCapture>(path, options, parseSminfo);
 }
 
 }  // namespace railkit::fabric
