@@ -264,14 +264,21 @@ start() {
 # 2 cores, load 4, 2026-11-28) and seconds
 # per sidecar stop on a loaded machine. (The brackets of "mnt:[N]" are
 # escaped: -lname takes a pattern.)
+# The listing is a command substitution, which bash waits for, not a process
+# substitution, which it does not: the find of the last listing outlived the
+# pod and the runner's leftover check in the node's namespace named it ("pod
+# rk-workers-0-0 still has processes after the job: find", a clean-clone run
+# with stress-ng beside it).
 container_pids() {
-  local ns=$1 dir
+  local ns=$1 dir listing
   [[ -n $ns ]] || return 0
   ns=${ns//[/\\[} ns=${ns//]/\\]}
+  listing=$(find /proc/[0-9]*/ns/mnt -maxdepth 0 -lname "$ns" -printf '%h\n' 2>/dev/null)
   while read -r dir; do
+    [[ -n $dir ]] || continue
     dir=${dir#/proc/}
     echo "${dir%%/*}"
-  done < <(find /proc/[0-9]*/ns/mnt -maxdepth 0 -lname "$ns" -printf '%h\n' 2>/dev/null)
+  done <<<"$listing"
 }
 
 # stop PID NAME: the kubelet stopping a native sidecar once the main
