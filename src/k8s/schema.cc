@@ -181,13 +181,16 @@ const nlohmann::json* SchemaSet::openapiDocument(const std::string& group_versio
   return it->second.json.get();
 }
 
-std::optional<std::vector<SchemaError>> SchemaSet::validate(const Object& object) {
+std::optional<std::vector<SchemaError>> SchemaSet::validate(const Object& object,
+                                                            std::vector<std::string>* unevaluated_rules) {
   if (object.api_version.empty() || object.kind.empty()) return std::nullopt;
   std::string gv = object.api_version;
   auto crd = crds_.find((gv.find('/') == std::string::npos ? "/" + gv : gv) + "/" + object.kind);
   if (crd != crds_.end()) {
     SchemaValidator validator(*crd->second);
-    return validator.validateObject(*object.root, /*skip_metadata=*/true);
+    auto errors = validator.validateObject(*object.root, /*skip_metadata=*/true);
+    if (unevaluated_rules != nullptr) *unevaluated_rules = validator.unevaluatedRules();
+    return errors;
   }
   const nlohmann::json* doc = openapiDocument(gv);
   if (doc == nullptr) return std::nullopt;
@@ -202,7 +205,9 @@ std::optional<std::vector<SchemaError>> SchemaSet::validate(const Object& object
       if (gvk.value("group", "") == group && gvk.value("version", "") == version &&
           gvk.value("kind", "") == object.kind) {
         SchemaValidator validator(schema, doc);
-        return validator.validateObject(*object.root, /*skip_metadata=*/false);
+        auto errors = validator.validateObject(*object.root, /*skip_metadata=*/false);
+        if (unevaluated_rules != nullptr) *unevaluated_rules = validator.unevaluatedRules();
+        return errors;
       }
   }
   return std::nullopt;

@@ -41,8 +41,10 @@ class SchemaSet {
                                      const std::vector<std::string>& crd_texts);
 
   // Errors of `object`; nullopt when no schema covers its apiVersion/kind.
-  // Non-const: loads documents on demand.
-  std::optional<std::vector<SchemaError>> validate(const Object& object);
+  // Non-const: loads documents on demand. `unevaluated_rules`, when given,
+  // receives the object's CEL rules railkit cannot evaluate (cel_rules.h).
+  std::optional<std::vector<SchemaError>> validate(const Object& object,
+                                                   std::vector<std::string>* unevaluated_rules = nullptr);
 
   size_t crdCount() const { return crds_.size(); }
 

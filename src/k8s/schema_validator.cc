@@ -3,12 +3,18 @@
 #include <regex>
 #include <set>
 
+#include "k8s/cel_rules.h"
+
 namespace railkit::k8s {
 namespace {
 
 const nlohmann::json kEmptySchema = nlohmann::json::object();
 constexpr int kMaxSchemaDepth = 120;
 constexpr size_t kMaxErrors = 50;
+// libstdc++'s regex matcher recurses per character: a longer string is not
+// matched against a pattern (Kubernetes' patterns guard names and labels,
+// far shorter, and most carry a maxLength that is checked first).
+constexpr size_t kMaxPatternInput = 1024;
 // resource.Quantity as CRD generators write it (controller-gen): the one
 // pattern Kubernetes schemas put on int-or-string fields.
 constexpr const char* kQuantityPattern =
@@ -61,6 +67,7 @@ std::string typeName(const YamlNode& node) {
 std::vector<SchemaError> SchemaValidator::validateObject(const YamlNode& object, bool skip_metadata) {
   skip_metadata_ = skip_metadata;
   errors_.clear();
+  unevaluated_.clear();
   check(object, root_, "", 0);
   return errors_;
 }
@@ -190,6 +197,8 @@ void SchemaValidator::check(const YamlNode& node, const nlohmann::json& raw, con
     for (const auto& allowed : *enums) found = found || allowed == value;
     if (!found) error(node, path, "value '" + node.value + "' is not one of " + enums->dump());
   }
+  checkValue(node, schema, path);
+  checkRules(node, schema, path);
   if (node.isMap()) {
     checkFields(node, schema, path, depth);
   } else if (node.isSeq()) {
@@ -197,6 +206,81 @@ void SchemaValidator::check(const YamlNode& node, const nlohmann::json& raw, con
     if (items != schema.end())
       for (size_t i = 0; i < node.items.size(); ++i)
         check(node.items[i], *items, path + "[" + std::to_string(i) + "]", depth + 1);
+  }
+}
+
+const std::regex* SchemaValidator::compiledPattern(const std::string& pattern) {
+  auto it = patterns_.find(pattern);
+  if (it != patterns_.end()) return it->second.get();
+  std::unique_ptr<std::regex> compiled;
+  try {
+    compiled = std::make_unique<std::regex>(pattern, std::regex::ECMAScript);
+  } catch (const std::regex_error&) {
+  }
+  return patterns_.emplace(pattern, std::move(compiled)).first->second.get();
+}
+
+void SchemaValidator::checkValue(const YamlNode& node, const nlohmann::json& schema,
+                                 const std::string& path) {
+  auto number = [&](const char* key) -> const nlohmann::json* {
+    auto it = schema.find(key);
+    return it != schema.end() && it->is_number() ? &*it : nullptr;
+  };
+  if (node.isSeq()) {
+    if (auto* min = number("minItems"); min && node.items.size() < min->get<double>())
+      error(node, path,
+            "has " + std::to_string(node.items.size()) + " items; at least " + min->dump() + " expected");
+    if (auto* max = number("maxItems"); max && node.items.size() > max->get<double>())
+      error(node, path,
+            "has " + std::to_string(node.items.size()) + " items; at most " + max->dump() + " allowed");
+    return;
+  }
+  if (!node.isScalar()) return;
+  std::string type = typeName(node);
+  if (type == "string") {
+    // Lengths count characters (UTF-8 code points), as the API server does.
+    size_t length = 0;
+    for (unsigned char c : node.value) length += (c & 0xC0) != 0x80;
+    if (auto* min = number("minLength"); min && length < min->get<double>())
+      error(node, path, "'" + node.value + "' is shorter than " + min->dump() + " characters");
+    if (auto* max = number("maxLength"); max && length > max->get<double>())
+      error(node, path,
+            "is " + std::to_string(length) + " characters long; at most " + max->dump() + " allowed");
+    auto pattern = schema.find("pattern");
+    if (pattern != schema.end() && pattern->is_string() && node.value.size() <= kMaxPatternInput &&
+        !isQuantitySchema(schema)) {
+      const std::regex* re = compiledPattern(pattern->get<std::string>());
+      if (re != nullptr && !std::regex_search(node.value, *re))
+        error(node, path, "'" + node.value + "' does not match the pattern " + pattern->get<std::string>());
+    }
+  } else if (type == "integer" || type == "number") {
+    double value = yamlToJson(node).get<double>();
+    if (auto* min = number("minimum"); min && value < min->get<double>())
+      error(node, path, node.value + " is below the minimum " + min->dump());
+    if (auto* max = number("maximum"); max && value > max->get<double>())
+      error(node, path, node.value + " is above the maximum " + max->dump());
+  }
+}
+
+void SchemaValidator::checkRules(const YamlNode& node, const nlohmann::json& schema,
+                                 const std::string& path) {
+  auto rules = schema.find("x-kubernetes-validations");
+  if (rules == schema.end() || !rules->is_array()) return;
+  for (const auto& entry : *rules) {
+    if (!entry.is_object() || !entry.contains("rule") || !entry["rule"].is_string()) continue;
+    const std::string& rule = entry["rule"].get_ref<const std::string&>();
+    switch (evaluateCelRule(rule, node)) {
+      case CelOutcome::kPassed:
+      case CelOutcome::kTransitionRule: break;
+      case CelOutcome::kUnknownRule:
+        unevaluated_.push_back((path.empty() ? "." : path) + ": " + normalizeCelRule(rule));
+        break;
+      case CelOutcome::kFailed:
+        error(node, path,
+              entry.value("message", std::string("failed")) +
+                  " (x-kubernetes-validations: " + normalizeCelRule(rule) + ")");
+        break;
+    }
   }
 }
 

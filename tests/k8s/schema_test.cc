@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include "k8s/cel_rules.h"
 #include "lint_helpers.h"
 #include "support/test_support.h"
 
@@ -55,6 +56,108 @@ TEST(K8sSchema, CrdStrictChecks) {
   auto missing = validateText(*set, head + "spec: {mode: a}\n");
   ASSERT_EQ(missing.size(), 1u);
   EXPECT_NE(missing[0].message.find("size"), std::string::npos);
+}
+
+const char* kConstrainedCrd = R"(apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: {name: gadgets.example.com}
+spec:
+  group: example.com
+  names: {kind: Gadget}
+  versions:
+  - name: v1
+    schema:
+      openAPIV3Schema:
+        type: object
+        properties:
+          apiVersion: {type: string}
+          kind: {type: string}
+          metadata: {type: object}
+          spec:
+            type: object
+            properties:
+              name: {type: string, pattern: '^[a-z0-9]([-a-z0-9]*[a-z0-9])?$', minLength: 2, maxLength: 8}
+              tier: {type: integer, minimum: 0, maximum: 3}
+              items:
+                type: array
+                minItems: 1
+                maxItems: 2
+                items: {type: string}
+              selector:
+                type: object
+                properties:
+                  a: {type: string}
+                  b: {type: string}
+                x-kubernetes-validations:
+                - message: Only one of a or b
+                  rule: '(has(self.exactMatch) ? 1 : 0) + (has(self.regexMatch)
+                    ? 1 : 0) + (has(self.labelMatch) ? 1 : 0) <= 1'
+                - message: something railkit cannot read
+                  rule: self.a.startsWith('x')
+                - message: immutable
+                  rule: self == oldSelf
+)";
+
+// pattern, lengths, item counts and bounds are checked as the API server
+// does; the one CEL rule known here is evaluated, the unknown one listed.
+TEST(K8sSchema, ValueConstraintsAndCelRules) {
+  auto set = SchemaSet::fromTexts({}, {kConstrainedCrd});
+  ASSERT_TRUE(set) << set.error().message;
+  std::string head = "apiVersion: example.com/v1\nkind: Gadget\nmetadata: {name: g}\n";
+  auto manifest =
+      loadManifest(head + "spec: {name: ab-1, tier: 3, items: [x], selector: {a: x}}\n", "g.yaml");
+  ASSERT_TRUE(manifest);
+  std::vector<std::string> unevaluated;
+  auto good = set->validate((*manifest)->objects.at(0), &unevaluated);
+  ASSERT_TRUE(good);
+  EXPECT_TRUE(good->empty()) << (*good)[0].path << ": " << (*good)[0].message;
+  ASSERT_EQ(unevaluated.size(), 1u);
+  EXPECT_EQ(unevaluated[0], "spec.selector: self.a.startsWith('x')");
+
+  auto errors = validateText(*set, head + "spec: {name: Ab_1, tier: 4, items: [], selector: {}}\n");
+  ASSERT_EQ(errors.size(), 3u);
+  EXPECT_EQ(errors[0].path, "spec.name");
+  EXPECT_NE(errors[0].message.find("does not match the pattern"), std::string::npos) << errors[0].message;
+  EXPECT_EQ(errors[1].path, "spec.tier");
+  EXPECT_EQ(errors[1].message, "4 is above the maximum 3");
+  EXPECT_EQ(errors[2].path, "spec.items");
+  EXPECT_EQ(errors[2].message, "has 0 items; at least 1 expected");
+  auto lengths = validateText(*set, head + "spec: {name: a, items: [x, y, z]}\n");
+  ASSERT_EQ(lengths.size(), 2u);
+  EXPECT_EQ(lengths[0].message, "'a' is shorter than 2 characters");
+  EXPECT_EQ(lengths[1].message, "has 3 items; at most 2 allowed");
+  auto long_name = validateText(*set, head + "spec: {name: abcdefghi}\n");
+  ASSERT_EQ(long_name.size(), 1u);
+  EXPECT_EQ(long_name[0].message, "is 9 characters long; at most 8 allowed");
+}
+
+TEST(K8sCelRules, KnownRulesMeanWhatTheySay) {
+  auto eval = [](const std::string& rule, const std::string& yaml) {
+    auto stream = parseYaml(yaml, "r.yaml");
+    EXPECT_TRUE(stream) << yaml;
+    return evaluateCelRule(rule, stream->documents.at(0).root);
+  };
+  const std::string one = "has(self.exactMatch) || has(self.regexMatch) || has(self.labelMatch)";
+  EXPECT_EQ(eval(one, "exactMatch: {name: n}\n"), CelOutcome::kPassed);
+  EXPECT_EQ(eval(one, "{}\n"), CelOutcome::kFailed);
+  EXPECT_EQ(eval(one, "exactMatch:\n"), CelOutcome::kFailed);  // null: pruned, so not set
+  const std::string at_most =
+      "(has(self.exactMatch) ? 1 : 0) + (has(self.regexMatch) ? 1 : 0) + (has(self.labelMatch) ? 1 : 0) <= 1";
+  EXPECT_EQ(eval(at_most, "regexMatch: {pattern: a}\n"), CelOutcome::kPassed);
+  EXPECT_EQ(eval(at_most, "regexMatch: {pattern: a}\nlabelMatch: {}\n"), CelOutcome::kFailed);
+  const std::string unique = "size(self.filter(i, size(self.filter(j, j == i)) > 1)) == 0";
+  EXPECT_EQ(eval(unique, "[{nodeLabel: a}, {nodeLabel: b}]\n"), CelOutcome::kPassed);
+  EXPECT_EQ(eval(unique, "[{nodeLabel: a}, {nodeLabel: b}, {nodeLabel: a}]\n"), CelOutcome::kFailed);
+  const std::string last =
+      "size(self.filter(i, i.nodeLabel == 'kubernetes.io/hostname')) == 0 || self[size(self) - 1].nodeLabel "
+      "== "
+      "'kubernetes.io/hostname'";
+  EXPECT_EQ(eval(last, "[{nodeLabel: a}]\n"), CelOutcome::kPassed);
+  EXPECT_EQ(eval(last, "[{nodeLabel: a}, {nodeLabel: kubernetes.io/hostname}]\n"), CelOutcome::kPassed);
+  EXPECT_EQ(eval(last, "[{nodeLabel: kubernetes.io/hostname}, {nodeLabel: a}]\n"), CelOutcome::kFailed);
+  EXPECT_EQ(eval("self == oldSelf", "[]\n"), CelOutcome::kTransitionRule);
+  EXPECT_EQ(eval("self.size() > 0", "[]\n"), CelOutcome::kUnknownRule);
+  EXPECT_EQ(normalizeCelRule("  a\n   b\t c "), "a b c");
 }
 
 TEST(K8sSchema, OpenApiRefsResolve) {
