@@ -53,7 +53,7 @@ void registerReport(CLI::App& app, CommandContext& context) {
   auto opts = std::make_shared<ReportOptions>();
   command
       ->add_option("files", opts->files,
-                   "railkit JSON documents (validate, bench, doctor, inspect, logs, lint) "
+                   "railkit JSON documents (validate, bench, doctor, inspect, logs, lint, fabric) "
                    "and nccl-tests / perftest / NCCL log text; - reads stdin")
       ->type_name("FILE...")
       ->required();

@@ -13,8 +13,8 @@ namespace railkit::report {
 namespace {
 
 constexpr const char* kReportedKinds[] = {
-    "railkit.validate/v1", "railkit.bench/v1", "railkit.doctor/v1",
-    "railkit.inspect/v1",  "railkit.logs/v1",  "railkit.lint/v1",
+    "railkit.validate/v1", "railkit.bench/v1", "railkit.doctor/v1", "railkit.inspect/v1",
+    "railkit.logs/v1",     "railkit.lint/v1",  "railkit.fabric/v1",
 };
 
 // Every railkit document is one JSON object. A leading '[' is a log line:
@@ -73,8 +73,9 @@ Result<Document> documentFromJson(const std::string& source, nlohmann::json json
   if (!kindIsReported(k))
     return makeError(
         ErrorCode::kInvalidInput,
-        fmt::format("{}: kind {:?} is not one report draws (validate, bench, doctor, inspect, logs, lint)",
-                    source, k));
+        fmt::format(
+            "{}: kind {:?} is not one report draws (validate, bench, doctor, inspect, logs, lint, fabric)",
+            source, k));
   return Document{source, k, std::move(json)};
 }
 

@@ -19,7 +19,7 @@ constexpr SectionEntry kSections[] = {
     {"verdict", "Verdict", renderVerdict}, {"busbw", "Bus bandwidth", renderBusbw},
     {"p2p", "Point-to-point", renderP2p},  {"pairs", "Pairs", renderPairs},
     {"fleet", "Fleet", renderFleet},       {"topology", "GPU-NIC distance", renderTopology},
-    {"logs", "NCCL logs", renderNcclLogs},
+    {"fabric", "Fabric", renderFabric},    {"logs", "NCCL logs", renderNcclLogs},
 };
 
 }  // namespace

@@ -19,13 +19,13 @@ int severityRank(const std::string& s) {
   return s == "error" ? 0 : s == "warning" ? 1 : 2;
 }
 
-struct Group {
+struct FindingGroup {
   std::string id, severity = "info", message, fix, unit;
   std::set<std::string> places;  // nodes or files it fired on
 };
 
 struct Tally {
-  std::map<std::string, Group> groups;
+  std::map<std::string, FindingGroup> groups;
   std::set<std::string> nodes;      // every node seen (validate nodes, doctor documents)
   std::vector<std::string> failed;  // what made the verdict fail
   size_t failure_lines = 0;
@@ -35,7 +35,7 @@ struct Tally {
   void add(const nlohmann::json& f, const std::string& place, const char* unit) {
     if (!f.is_object()) return;
     std::string id = textAt(f, "id");
-    Group& g = groups[id];
+    FindingGroup& g = groups[id];
     if (g.id.empty()) {
       g.id = id;
       g.message = textAt(f, "message");
@@ -115,6 +115,8 @@ void tallyDocument(const Document& doc, Tally& t) {
     const std::string& node = doc.source;  // one file per node: its root is "/" on every live node
     t.nodes.insert(node);
     findings(arrayAt(j, "findings"), node, "nodes");
+  } else if (doc.kind == "railkit.fabric/v1") {
+    findings(arrayAt(j, "findings"), doc.source, "fabrics");
   } else if (doc.kind == "railkit.logs/v1" || doc.kind == "railkit.lint/v1") {
     for (const auto& f : arrayAt(j, "findings")) {
       std::string file = textAt(f, "file");
@@ -137,16 +139,16 @@ std::string renderVerdict(const Documents& docs) {
   if (docs.empty()) return "";
   Tally t;
   for (const auto& doc : docs) tallyDocument(doc, t);
-  std::vector<const Group*> groups;
+  std::vector<const FindingGroup*> groups;
   for (const auto& [id, g] : t.groups) groups.push_back(&g);
-  std::sort(groups.begin(), groups.end(), [](const Group* a, const Group* b) {
+  std::sort(groups.begin(), groups.end(), [](const FindingGroup* a, const FindingGroup* b) {
     if (severityRank(a->severity) != severityRank(b->severity))
       return severityRank(a->severity) < severityRank(b->severity);
     if (a->places.size() != b->places.size()) return a->places.size() > b->places.size();
     return a->id < b->id;
   });
   bool errors =
-      std::any_of(groups.begin(), groups.end(), [](const Group* g) { return g->severity == "error"; });
+      std::any_of(groups.begin(), groups.end(), [](const FindingGroup* g) { return g->severity == "error"; });
   bool pass = t.failed.empty() && !errors;
   std::string body = fmt::format("<p class=\"verdict {0}\" data-verdict=\"{0}\">{1}</p>\n",
                                  pass ? "pass" : "fail", pass ? "PASS" : "FAIL");
@@ -169,7 +171,7 @@ std::string renderVerdict(const Documents& docs) {
         "<table class=\"findings\"><caption>findings grouped across nodes and files, worst first</caption>\n"
         "<thead><tr><th>severity</th><th>where</th><th>id</th><th>what</th><th>fix</th></tr></"
         "thead><tbody>\n";
-    for (const Group* g : groups) {
+    for (const FindingGroup* g : groups) {
       std::string where =
           g->unit == "nodes" && !t.nodes.empty()
               ? fmt::format("{} of {} nodes", g->places.size(), std::max(t.nodes.size(), g->places.size()))

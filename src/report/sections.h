@@ -18,6 +18,7 @@ std::string renderP2p(const Documents& docs);       // section_p2p.cc
 std::string renderPairs(const Documents& docs);     // section_pairs.cc
 std::string renderFleet(const Documents& docs);     // section_fleet.cc
 std::string renderTopology(const Documents& docs);  // section_topology.cc
+std::string renderFabric(const Documents& docs);    // section_fabric.cc
 std::string renderNcclLogs(const Documents& docs);  // section_logs.cc
 
 // The logs section's per-rank table of a logs document's job facts

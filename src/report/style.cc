@@ -31,6 +31,10 @@ pre.evidence { background: var(--panel); padding: 6px; white-space: pre-wrap; wo
 .verdict.pass { background: var(--ok); } .verdict.fail { background: var(--err); }
 .sev { font-weight: 600; } .sev.error, .bad { color: var(--err); } .sev.warning { color: var(--warn); } .sev.info { color: var(--info); }
 tr.bad td { color: var(--err); }
+table.fabric td.home, table.fabric span.home { background: var(--panel); }
+table.fabric td.stray, table.fabric span.stray { background: var(--err); color: #fff; font-weight: 700; }
+table.fabric span { display: inline-block; padding: 0 4px; margin: 1px; border-radius: 3px; }
+table.fabric { display: block; overflow-x: auto; max-width: 100%; }
 .fix { margin: 2px 0 8px; color: var(--muted); }
 ul.legend { list-style: none; padding: 0; display: flex; flex-wrap: wrap; gap: 4px 18px; margin: 4px 0; font-size: 12.5px; }
 .chip { display: inline-block; width: 14px; height: 14px; vertical-align: -2px; margin-right: 5px; border: 1px solid var(--grid); }
