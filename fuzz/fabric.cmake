@@ -19,3 +19,8 @@ railkit_add_fuzzer(fabric_hca_map_fuzz SOURCE fabric_hca_map_fuzz.cc LIBS railki
 # against ibsim (a CA block, two switches, a port Down/Polling).
 railkit_add_fuzzer(fabric_iblinkinfo_fuzz SOURCE fabric_iblinkinfo_fuzz.cc LIBS railkit_fabric
   SEEDS ${CMAKE_CURRENT_SOURCE_DIR}/seeds/iblinkinfo)
+# lldpctl's JSON (json and json0), then the Ethernet fabric of two nodes, its
+# checks and its scheduler outputs. Seeds: the real captures of
+# tests/fixtures/fabric/lldp.
+railkit_add_fuzzer(fabric_lldp_fuzz SOURCE fabric_lldp_fuzz.cc LIBS railkit_fabric
+  SEEDS ${PROJECT_SOURCE_DIR}/tests/fixtures/fabric/lldp)

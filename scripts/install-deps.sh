@@ -25,6 +25,8 @@ packages=(
   # tests: railkit fabric against a simulated InfiniBand fabric (ibsim) swept by
   # the real OpenSM and printed by the real ibnetdiscover; lldpd for RoCE fabrics
   ibsim-utils opensm infiniband-diags lldpd
+  # tests: the topology.conf railkit fabric writes, read by a real slurmctld (with munge)
+  slurmctld slurm-client munge
   # tests: the pod runner starts a real sshd in each MPI worker pod
   openssh-server openssh-client
   # tests: node-prep's base spec script against the real `ctr oci spec`

@@ -74,7 +74,7 @@ constexpr HelpExample kExamples[] = {
      "RANK=3 WORLD_SIZE=16 MASTER_ADDR=node-0 railkit validate --data-if net1 --expect-nics 8 --expect-gpus "
      "8 "
      "--expect-line-rate   # on every node; rank 0 prints the verdict"},
-    {"fabric", "ibnetdiscover > fabric.txt && railkit fabric fabric.txt"},
+    {"fabric", "ibnetdiscover > fabric.txt && railkit fabric fabric.txt --topology-out topology/"},
     {"report",
      "railkit report validate.json bench.json nccl-tests.txt -o report.html --title \"cluster A "
      "acceptance\""},

@@ -19,6 +19,16 @@ bool splitDevice(const std::string& device, std::string& family, int& number) {
   return true;
 }
 
+// "node017 ens1f0np0" -> host and device, any two words (given rail names
+// need no device number).
+bool splitHostDevice(const std::string& description, std::string& host, std::string& device) {
+  auto words = splitWhitespace(description);
+  if (words.size() != 2) return false;
+  host = std::string(words[0]);
+  device = std::string(words[1]);
+  return true;
+}
+
 bool isAggregationNode(const Node& node) {
   return node.description.find("Aggregation Node") != std::string::npos;
 }
@@ -40,7 +50,8 @@ std::string railFamily(const std::vector<HcaPort>& ports) {
 }
 
 void countLeafRails(RailView& view) {
-  view.leaf_rail_counts.assign(view.leaves.size(), std::vector<int>(view.device_numbers.size(), 0));
+  view.leaf_rail_counts.assign(view.leaves.size(),
+                               std::vector<int>(static_cast<std::size_t>(view.rails()), 0));
   for (const auto& h : view.hca_ports)
     if (h.rail >= 0) ++view.leaf_rail_counts[view.leafIndex(h.leaf)][h.rail];
   view.leaf_rail.assign(view.leaves.size(), -1);
@@ -56,6 +67,40 @@ void countLeafRails(RailView& view) {
       }
     }
     view.leaf_rail[l] = tie ? -1 : best;
+  }
+}
+
+// Rails in the given order, by device name.
+void assignGivenRails(RailView& view, const std::vector<std::string>& rail_names) {
+  view.rail_names = rail_names;
+  for (std::size_t i = 0; i < view.hca_ports.size(); ++i) {
+    auto& h = view.hca_ports[i];
+    auto it = std::find(view.rail_names.begin(), view.rail_names.end(), h.device);
+    if (it == view.rail_names.end()) continue;
+    h.rail = static_cast<int>(it - view.rail_names.begin());
+    view.hosts[h.host].push_back(i);
+  }
+}
+
+// Rails by device number within the family most HCAs use.
+void assignFamilyRails(RailView& view) {
+  view.family = railFamily(view.hca_ports);
+  std::set<int> numbers;
+  for (const auto& h : view.hca_ports) {
+    std::string family;
+    int number = 0;
+    if (splitDevice(h.device, family, number) && family == view.family) numbers.insert(number);
+  }
+  view.device_numbers.assign(numbers.begin(), numbers.end());
+  for (std::size_t i = 0; i < view.hca_ports.size(); ++i) {
+    auto& h = view.hca_ports[i];
+    std::string family;
+    int number = 0;
+    if (!splitDevice(h.device, family, number) || family != view.family) continue;
+    h.rail =
+        static_cast<int>(std::lower_bound(view.device_numbers.begin(), view.device_numbers.end(), number) -
+                         view.device_numbers.begin());
+    view.hosts[h.host].push_back(i);
   }
 }
 
@@ -82,6 +127,7 @@ std::string switchName(const Node& node) {
 
 std::string RailView::railDevice(int rail) const {
   if (rail < 0 || rail >= rails()) return "?";
+  if (!rail_names.empty()) return rail_names[rail];
   return family + std::to_string(device_numbers[rail]);
 }
 
@@ -98,16 +144,18 @@ bool RailView::stray(int leaf_index, int rail) const {
   return counts[rail] > 0 && 2 * counts[rail] < counts[own];
 }
 
-RailView buildRailView(const Fabric& fabric, const HcaMap* map) {
+RailView buildRailView(const Fabric& fabric, const HcaMap* map, const std::vector<std::string>* rail_names) {
   RailView view;
+  bool given = rail_names != nullptr && !rail_names->empty();
   std::set<std::size_t> leaf_set;
   for (std::size_t c = 0; c < fabric.nodes.size(); ++c) {
     const Node& ca = fabric.nodes[c];
     if (ca.kind != NodeKind::kCa || isAggregationNode(ca)) continue;
     std::string host, device;
     const HcaMapEntry* mapped = map ? map->find(ca.id) : nullptr;
-    bool named = mapped ? (host = mapped->host, device = mapped->device, true)
-                        : splitHcaDescription(ca.description, host, device);
+    bool named = mapped  ? (host = mapped->host, device = mapped->device, true)
+                 : given ? splitHostDevice(ca.description, host, device)
+                         : splitHcaDescription(ca.description, host, device);
     for (const auto& link : ca.ports) {
       if (fabric.nodes[link.peer].kind != NodeKind::kSwitch) continue;
       leaf_set.insert(link.peer);
@@ -116,24 +164,10 @@ RailView buildRailView(const Fabric& fabric, const HcaMap* map) {
     }
     if (!named && !ca.ports.empty()) view.unnamed.push_back(c);
   }
-  view.family = railFamily(view.hca_ports);
-  std::set<int> numbers;
-  for (const auto& h : view.hca_ports) {
-    std::string family;
-    int number = 0;
-    if (splitDevice(h.device, family, number) && family == view.family) numbers.insert(number);
-  }
-  view.device_numbers.assign(numbers.begin(), numbers.end());
-  for (std::size_t i = 0; i < view.hca_ports.size(); ++i) {
-    auto& h = view.hca_ports[i];
-    std::string family;
-    int number = 0;
-    if (!splitDevice(h.device, family, number) || family != view.family) continue;
-    h.rail =
-        static_cast<int>(std::lower_bound(view.device_numbers.begin(), view.device_numbers.end(), number) -
-                         view.device_numbers.begin());
-    view.hosts[h.host].push_back(i);
-  }
+  if (given)
+    assignGivenRails(view, *rail_names);
+  else
+    assignFamilyRails(view);
   for (std::size_t s = 0; s < fabric.nodes.size(); ++s) {
     if (fabric.nodes[s].kind != NodeKind::kSwitch) continue;
     (leaf_set.count(s) ? view.leaves : view.upper).push_back(s);

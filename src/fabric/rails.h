@@ -38,19 +38,22 @@ struct HcaPort {
 };
 
 struct RailView {
-  std::string family;                                     // "mlx5_", "HCA-": the rail family's device prefix
-  std::vector<int> device_numbers;                        // rail i is device family + device_numbers[i]
-  std::vector<HcaPort> hca_ports;                         // every named host HCA port on a switch
-  std::vector<std::size_t> unnamed;                       // CAs on a switch without "<host> <device>"
-  std::vector<std::size_t> leaves;                        // switches with host HCAs, in input order
-  std::vector<std::size_t> upper;                         // the other switches (spines and above)
+  std::string family;                   // "mlx5_", "HCA-": the rail family's device prefix
+  std::vector<int> device_numbers;      // rail i is device family + device_numbers[i]
+  std::vector<std::string> rail_names;  // given rail order (LLDP's interfaces); then no family
+  std::vector<HcaPort> hca_ports;       // every named host HCA port on a switch
+  std::vector<std::size_t> unnamed;     // CAs on a switch without "<host> <device>"
+  std::vector<std::size_t> leaves;      // switches with host HCAs, in input order
+  std::vector<std::size_t> upper;       // the other switches (spines and above)
   std::map<std::string, std::vector<std::size_t>> hosts;  // host -> its hca_ports, rail family only
   // For each entry of `leaves`: how many rail-family HCA ports of each rail
   // it holds, and the rail most of them are (-1: none, or a tie).
   std::vector<std::vector<int>> leaf_rail_counts;
   std::vector<int> leaf_rail;
 
-  int rails() const { return static_cast<int>(device_numbers.size()); }
+  int rails() const {
+    return static_cast<int>(rail_names.empty() ? device_numbers.size() : rail_names.size());
+  }
   std::string railDevice(int rail) const;
   // Position of switch `node` in `leaves`, or -1.
   int leafIndex(std::size_t node) const;
@@ -68,7 +71,10 @@ bool splitHcaDescription(const std::string& description, std::string& host, std:
 std::string switchName(const Node& node);
 
 // `map`: names for HCAs whose description is not "<host> <device>" (and
-// overrides for those whose is); null for none.
-RailView buildRailView(const Fabric& fabric, const HcaMap* map = nullptr);
+// overrides for those whose is); null for none. `rail_names`: the rails in
+// order, by device (an Ethernet fabric's interfaces, as validate's --data-if
+// orders them); null: by device family and number.
+RailView buildRailView(const Fabric& fabric, const HcaMap* map = nullptr,
+                       const std::vector<std::string>* rail_names = nullptr);
 
 }  // namespace railkit::fabric

@@ -9,6 +9,7 @@
 
 #include "fabric/check.h"
 #include "fabric/rails.h"
+#include "fabric/scheduler_topology.h"
 
 namespace railkit::fabric {
 namespace {
@@ -29,12 +30,26 @@ std::vector<RailRow> picture(const Fabric& fabric, const RailView& view) {
   return rows;
 }
 
+std::vector<TierRow> tierRows(const Fabric& fabric, const FabricTiers& tiers) {
+  std::vector<TierRow> rows;
+  for (std::size_t t = 0; t < tiers.tiers.size(); ++t) {
+    TierRow row{tierName(t), {}};
+    for (const auto& g : tiers.tiers[t]) {
+      TierGroupRow group{g.name, {}, static_cast<int>(g.hosts.size())};
+      for (auto s : g.switches) group.switches.push_back(switchName(fabric.nodes[s]));
+      row.groups.push_back(std::move(group));
+    }
+    rows.push_back(std::move(row));
+  }
+  return rows;
+}
+
 }  // namespace
 
 FabricReport analyseFabric(const Fabric& fabric, const std::vector<SmCapture>& sm,
                            const std::vector<CounterCapture>& counters, const HcaMap* map,
-                           const LinkInfoCapture* links) {
-  RailView view = buildRailView(fabric, map);
+                           const LinkInfoCapture* links, const std::vector<std::string>* rail_names) {
+  RailView view = buildRailView(fabric, map, rail_names);
   FabricReport report;
   report.source = fabric.source;
   report.leaves = static_cast<int>(view.leaves.size());
@@ -45,6 +60,8 @@ FabricReport analyseFabric(const Fabric& fabric, const std::vector<SmCapture>& s
   report.unnamed = static_cast<int>(view.unnamed.size());
   report.rails = view.rails();
   report.picture = picture(fabric, view);
+  report.tiers = buildTiers(fabric, view);
+  report.tier_rows = tierRows(fabric, report.tiers);
   report.findings = runFabricChecks(FabricInput{fabric, view, sm, counters, links});
   for (const auto& capture : sm)
     for (const auto& r : capture.records) {
@@ -68,6 +85,13 @@ nlohmann::json fabricDocument(const FabricReport& r) {
       leaves.push_back({{"leaf", c.leaf}, {"hcas", c.hcas}, {"stray", c.stray}});
     rails.push_back({{"rail", row.rail}, {"device", row.device}, {"leaves", leaves}});
   }
+  nlohmann::json tiers = nlohmann::json::array();
+  for (std::size_t t = 0; t < r.tier_rows.size(); ++t) {
+    nlohmann::json groups = nlohmann::json::array();
+    for (const auto& g : r.tier_rows[t].groups)
+      groups.push_back({{"name", g.name}, {"switches", g.switches}, {"hosts", g.hosts}});
+    tiers.push_back({{"tier", t + 1}, {"name", r.tier_rows[t].name}, {"groups", groups}});
+  }
   return {{"source", r.source},
           {"fabric",
            {{"switches", r.switches},
@@ -79,6 +103,7 @@ nlohmann::json fabricDocument(const FabricReport& r) {
             {"rails", r.rails},
             {"sm_masters", r.masters}}},
           {"rails", rails},
+          {"tiers", tiers},
           {"findings", findingsToJson(r.findings)},
           {"summary", {{"errors", r.errors}, {"warnings", r.warnings}, {"info", r.infos}}}};
 }
@@ -99,6 +124,23 @@ std::string renderPicture(const FabricReport& r) {
   return out;
 }
 
+// The tiers, a line each: how many groups, the first few by name.
+std::string renderTiers(const FabricReport& r) {
+  constexpr std::size_t kShown = 4;
+  std::string out;
+  for (const auto& row : r.tier_rows) {
+    std::vector<std::string> shown;
+    for (std::size_t g = 0; g < row.groups.size() && g < kShown; ++g)
+      shown.push_back(fmt::format("{} ({} switch{}, {} hosts)", row.groups[g].name,
+                                  row.groups[g].switches.size(),
+                                  row.groups[g].switches.size() == 1 ? "" : "es", row.groups[g].hosts));
+    if (row.groups.size() > kShown) shown.push_back(fmt::format("and {} more", row.groups.size() - kShown));
+    out += fmt::format("  {:<10} {} group{}: {}\n", row.name, row.groups.size(),
+                       row.groups.size() == 1 ? "" : "s", fmt::join(shown, ", "));
+  }
+  return out;
+}
+
 }  // namespace
 
 std::string renderFabricText(const FabricReport& r) {
@@ -110,6 +152,8 @@ std::string renderFabricText(const FabricReport& r) {
     out += fmt::format("Subnet manager (sminfo): master {}\n\n", fmt::join(r.masters, ", "));
   if (!r.picture.empty())
     out += "Rails by leaves (HCAs per leaf; << a cable on another rail's leaf):\n" + renderPicture(r) + "\n";
+  if (!r.tier_rows.empty())
+    out += "Tiers for the schedulers (--topology-out DIR writes them):\n" + renderTiers(r) + "\n";
   Severity last = Severity::kInfo;
   bool first = true;
   for (const auto& f : r.findings) {

@@ -13,6 +13,7 @@
 #include "fabric/iblinkinfo.h"
 #include "fabric/perfquery.h"
 #include "fabric/sminfo.h"
+#include "fabric/tiers.h"
 #include "fabric/topology.h"
 
 namespace railkit::fabric {
@@ -29,22 +30,37 @@ struct RailRow {
   std::vector<RailCell> leaves;
 };
 
+// One group of a tier (tiers.h), by name.
+struct TierGroupRow {
+  std::string name;
+  std::vector<std::string> switches;  // switchName of each
+  int hosts = 0;
+};
+struct TierRow {
+  std::string name;  // "block", "spine", ...
+  std::vector<TierGroupRow> groups;
+};
+
 struct FabricReport {
   std::string source;
   int switches = 0, leaves = 0, upper = 0;
   int hosts = 0, hca_ports = 0, unnamed = 0;
   int rails = 0;
   std::vector<RailRow> picture;
+  FabricTiers tiers;                 // what --topology-out writes for the schedulers
+  std::vector<TierRow> tier_rows;    // the same, by name
   std::vector<std::string> masters;  // "0x200000 (lid 1)": the master SMs sminfo named
   std::vector<Finding> findings;
   int errors = 0, warnings = 0, infos = 0;
 };
 
 // `counters`: perfquery captures, none, one, or an earlier and a later read.
-// `map`: the --hca-map names, or null; `links`: iblinkinfo's port states, or null.
+// `map`: the --hca-map names, or null; `links`: iblinkinfo's port states, or null;
+// `rail_names`: the rails by device in order (LLDP's interfaces), or null.
 FabricReport analyseFabric(const Fabric& fabric, const std::vector<SmCapture>& sm = {},
                            const std::vector<CounterCapture>& counters = {}, const HcaMap* map = nullptr,
-                           const LinkInfoCapture* links = nullptr);
+                           const LinkInfoCapture* links = nullptr,
+                           const std::vector<std::string>* rail_names = nullptr);
 
 nlohmann::json fabricDocument(const FabricReport& report);
 std::string renderFabricText(const FabricReport& report);

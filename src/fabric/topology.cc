@@ -25,6 +25,11 @@ int speedRank(const std::string& speed) {
   return 0;
 }
 
+std::string portText(const Node& node, int port) {
+  auto it = node.port_names.find(port);
+  return it != node.port_names.end() ? it->second : std::to_string(port);
+}
+
 std::string linkRate(const PortLink& link) {
   if (link.width == 0 && link.speed.empty()) return "";
   return (link.width ? std::to_string(link.width) + "x" : std::string("?x")) + link.speed;

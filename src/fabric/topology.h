@@ -8,6 +8,7 @@
 // fabric is a few flat vectors even at thousands of HCAs.
 
 #include <cstddef>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -23,10 +24,11 @@ struct PortLink {
   int port = 0;                // this node's port number
   std::size_t peer = kNoNode;  // index of the node at the other end
   int peer_port = 0;
-  int width = 0;      // active lanes (4 for "4xNDR"); 0 when not printed
-  std::string speed;  // "NDR", "HDR", "SDR"... as printed; empty when not printed
-  long line = 0;      // line of the input that describes it
-  unsigned lid = 0;   // a CA port's own LID ("# lid 647 lmc 0 ..."); 0 when not printed
+  int width = 0;       // active lanes (4 for "4xNDR"); 0 when not printed
+  std::string speed;   // "NDR", "HDR", "SDR"... as printed; empty when not printed
+  long line = 0;       // line of the input that describes it
+  unsigned lid = 0;    // a CA port's own LID ("# lid 647 lmc 0 ..."); 0 when not printed
+  std::string source;  // the capture that shows it when not Fabric::source (one LLDP capture per node)
 };
 
 struct Node {
@@ -37,7 +39,13 @@ struct Node {
   unsigned lid = 0;         // a switch's LID (its port 0: "... port 0 lid 73 lmc 0"); 0 when not printed
   long line = 0;            // header line; 0 when only a peer's port line names it
   std::vector<PortLink> ports;
+  // Ports known by name rather than number (an Ethernet switch's "swp12" in
+  // LLDP): port number -> name. Empty on InfiniBand.
+  std::map<int, std::string> port_names;
 };
+
+// "12", or the port's name where the node has one ("swp12").
+std::string portText(const Node& node, int port);
 
 struct Fabric {
   std::string source;  // where it was read, for evidence ("ibnetdiscover.out")

@@ -101,6 +101,8 @@ TEST(JsonSchemas, EveryDocumentMatchesTheSchemaOfItsKind) {
       "validate --list-rules --json",
       "fabric --list-rules --json",
       "fabric --json " + std::string(RAILKIT_SOURCE_DIR) + "/tests/fixtures/fabric/topograph-su8-leaves.out",
+      "fabric --json --lldp " + std::string(RAILKIT_SOURCE_DIR) +
+          "/tests/fixtures/fabric/lldp/lldpd-1.0.16-two-leaves.json",
       "explain rail-miscabled --json",
       "explain ompi-coll-conflict --json",
       "explain nccl-timeout --json",
@@ -126,6 +128,22 @@ TEST(JsonSchemas, EveryDocumentMatchesTheSchemaOfItsKind) {
     ASSERT_TRUE(doc.is_object());
     EXPECT_EQ(violations(doc), "") << doc.dump().substr(0, 400);
   }
+}
+
+// fabric --topology-out writes node-labels.json, a document of its own kind.
+TEST(JsonSchemas, FabricNodeLabelsMatchTheirSchema) {
+  const fs::path dir = cliScratch() / "schema-topology";
+  fs::remove_all(dir);
+  auto doc = jsonOf("fabric --json --topology-out " + dir.string() + " " + std::string(RAILKIT_SOURCE_DIR) +
+                    "/tests/fixtures/fabric/topograph-su8-leaves.out");
+  ASSERT_TRUE(doc.is_object());
+  EXPECT_EQ(violations(doc), "");
+  EXPECT_EQ(doc["topology_files"].size(), 5u);
+  auto labels = readJson(dir / "node-labels.json");
+  ASSERT_TRUE(labels.is_object());
+  EXPECT_EQ(violations(labels), "") << labels.dump().substr(0, 400);
+  labels["nodes"]["x"] = {{"network.topology.nvidia.com/block", "Not A Label"}};
+  EXPECT_NE(violations(labels), "");
 }
 
 // The schemas are not a formality: a wrong key, type or value is caught.

@@ -139,6 +139,87 @@ TEST(FabricCli, SelfContradictingFileIsRefused) {
       "to \"S-1\"[3]");
 }
 
+TEST(FabricCli, LldpCapturesOfEveryNode) {
+  const std::string lldp = kFixtures + "lldp/";
+  ProcessResult r =
+      runRailkit("fabric --json --lldp node001=" + lldp +
+                 "lldpd-1.0.16-two-leaves.json --lldp node002=" + lldp + "lldpd-1.0.16-two-leaves.json0");
+  EXPECT_EQ(r.status, 0) << r.err;
+  auto doc = nlohmann::json::parse(r.out, nullptr, false);
+  ASSERT_FALSE(doc.is_discarded()) << r.out;
+  EXPECT_EQ(doc["source"], "lldp (2 nodes)");
+  EXPECT_EQ(doc["fabric"]["leaves"], 2);
+  EXPECT_EQ(doc["fabric"]["hosts"], 2);
+  EXPECT_EQ(doc["rails"][1]["device"], "eth1");
+  EXPECT_EQ(doc["rails"][1]["leaves"][0]["leaf"], "leaf-r1");
+  ProcessResult text = runRailkit("fabric --lldp node001=" + lldp + "lldpd-1.0.16-two-leaves.json");
+  EXPECT_EQ(text.status, 0) << text.err;
+  EXPECT_NE(text.out.find("rail 1  eth1  leaf-r1 x1"), std::string::npos) << text.out;
+  std::string bad = writeScratchFile("node009.json", "{\"lldp\": {\"interface\": \"eth0\"}}");
+  expectOneLineError(runRailkit("fabric --lldp " + bad),
+                     "node009.json: lldp.interface: expected an object or a list, found a string");
+  expectOneLineError(runRailkit("fabric " + kFixtures + "topograph-su8-leaves.out --lldp " + bad),
+                     "give either ibnetdiscover's output (InfiniBand) or --lldp captures");
+}
+
+TEST(FabricCli, TopologyOutWritesEachSchedulersFile) {
+  std::string dir = (cliScratch() / "fabric-topology").string();
+  std::filesystem::remove_all(dir);
+  std::string path = writeScratchFile("topology.txt", RailFabricText(8, 4, 2).text());
+  ProcessResult r = runRailkit("fabric --topology-out " + dir + " " + path);
+  EXPECT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("Tiers for the schedulers (--topology-out DIR writes them):\n"
+                       "  block      1 group: leaf-r0 (4 switches, 8 hosts)\n"
+                       "  spine      1 group: spine-1 (2 switches, 8 hosts)\n"),
+            std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("Written for the schedulers: " + dir + "/node-labels.json"), std::string::npos)
+      << r.out;
+  for (const char* file : {"node-labels.json", "label-nodes.sh", "volcano-hypernodes.yaml",
+                           "kueue-topology.yaml", "topology.conf"})
+    EXPECT_TRUE(std::filesystem::is_regular_file(dir + "/" + file)) << file;
+  EXPECT_NE(slurp(dir + "/topology.conf").find("SwitchName=leaf-r0 Nodes=node[001-008]\n"),
+            std::string::npos);
+  EXPECT_NE(slurp(dir + "/topology.conf").find("SwitchName=spine-1 Switches=leaf-r0\n"), std::string::npos);
+  auto labels = nlohmann::json::parse(slurp(dir + "/node-labels.json"), nullptr, false);
+  ASSERT_FALSE(labels.is_discarded());
+  EXPECT_EQ(labels["nodes"]["node008"]["network.topology.nvidia.com/spine"], "spine-1");
+  // A directory that cannot be made: one line, exit 2.
+  expectOneLineError(runRailkit("fabric --topology-out " + path + "/sub " + path),
+                     "fabric --topology-out " + path + "/sub: cannot create the directory");
+}
+
+// The report draws the fabric: the rails-by-leaves matrix with the moved
+// cable's cell marked, the tiers, and the finding counted in the verdict.
+TEST(FabricCli, ReportDrawsTheRailsByLeaves) {
+  RailFabricText text(16, 8, 4);
+  text.move(4, 3, 5, 21);  // node005's rail-3 cable on leaf-r5
+  std::string fabric_txt = writeScratchFile("report-fabric.txt", text.text());
+  std::string doc = (cliScratch() / "report-fabric.json").string();
+  std::string html = (cliScratch() / "report-fabric.html").string();
+  ProcessResult r = runRailkit("fabric --json-out " + doc + " " + fabric_txt);
+  EXPECT_EQ(r.status, 1) << r.err;
+  ProcessResult page = runRailkit("report " + doc + " -o " + html);
+  ASSERT_EQ(page.status, 0) << page.err;
+  std::string out = slurp(html);
+  auto at = out.find("<section id=\"fabric\">");
+  ASSERT_NE(at, std::string::npos) << out.substr(0, 2000);
+  std::string fabric = out.substr(at, out.find("</section>", at) - at);
+  EXPECT_NE(fabric.find("<table class=\"fabric\">"), std::string::npos) << fabric;
+  // One stray cell: rail 3's one HCA on leaf-r5.
+  std::size_t strays = 0;
+  for (auto p = fabric.find("class=\"stray\""); p != std::string::npos;
+       p = fabric.find("class=\"stray\"", p + 1))
+    ++strays;
+  EXPECT_EQ(strays, 1u) << fabric;
+  EXPECT_NE(fabric.find("<td class=\"stray\" title=\"a cable on another rail's leaf\">1 &#9888;</td>"),
+            std::string::npos)
+      << fabric;
+  EXPECT_NE(fabric.find("rail-miscabled"), std::string::npos);
+  EXPECT_NE(fabric.find("block: 1 group(s): leaf-r0"), std::string::npos) << fabric;
+  EXPECT_NE(out.find("class=\"verdict fail\""), std::string::npos);
+}
+
 TEST(FabricCli, HelpListRulesAndExplain) {
   ProcessResult help = runRailkit("fabric --help");
   EXPECT_EQ(help.status, 0);

@@ -154,7 +154,18 @@ if [[ $mode == large ]]; then
   expect rail-miscabled "node045 mlx5_6" \
     "node045 mlx5_6 (rail 6) is on leaf-g2-r2 port $spare_port; leaf-g2-r2 holds rail 2 (30 of its HCAs are mlx5_2); the 29 other nodes' rail 6 are on leaf-g2-r6"
   [[ $(jq '.findings | length' "$work/fabric.json") -eq 1 ]] || fail "expected exactly the finding above"
-  echo "ok: a 240x8 fabric (64 leaves) swept by OpenSM, the moved cable named exactly"
+  # The tiers for the schedulers: 8 groups of 30 nodes are 8 blocks (each the
+  # 8 rail leaves of its group) under one spine group; the moved cable does
+  # not pull node045 or its leaf into another block.
+  "$railkit" fabric --json --topology-out "$work/topology" "$work/fabric.txt" >"$work/topology.json"
+  tiers=$(jq -c '[.tiers[] | [.name, (.groups | length)]]' "$work/topology.json")
+  [[ $tiers == '[["block",8],["spine",1]]' ]] || fail "tiers: expected 8 blocks under 1 spine group, found $tiers"
+  labels=$(jq -c '.nodes.node045' "$work/topology/node-labels.json")
+  [[ $labels == '{"network.topology.nvidia.com/block":"leaf-g2-r0","network.topology.nvidia.com/spine":"spine1"}' ]] ||
+    fail "node045's labels: $labels"
+  grep -qx 'SwitchName=leaf-g2-r0 Nodes=node\[031-060\]' "$work/topology/topology.conf" ||
+    fail "topology.conf has no block leaf-g2-r0 with node031..060: $(grep -m3 SwitchName "$work/topology/topology.conf")"
+  echo "ok: a 240x8 fabric (64 leaves) swept by OpenSM, the moved cable named exactly, 8 blocks under 1 spine group"
   exit 0
 fi
 [[ $rc -eq 1 ]] || fail "four faults: expected exit 1, found $rc"

@@ -5,6 +5,7 @@
 #include <fmt/core.h>
 
 #include <map>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -23,9 +24,9 @@ inline Finding makeFabricFinding(const RuleInfo& rule, std::string subject, std:
   return f;
 }
 
-// "leaf-r5 port 12"
+// "leaf-r5 port 12" ("leaf-r5 port swp12" where LLDP names the port)
 inline std::string switchPort(const Fabric& fabric, std::size_t node, int port) {
-  return fmt::format("{} port {}", switchName(fabric.nodes[node]), port);
+  return fmt::format("{} port {}", switchName(fabric.nodes[node]), portText(fabric.nodes[node], port));
 }
 
 // The evidence of one cable: the input line that prints it, and both ends.
@@ -33,9 +34,11 @@ inline Evidence cableEvidence(const Fabric& fabric, std::size_t node, const Port
   const Node& a = fabric.nodes[node];
   const Node& b = fabric.nodes[link.peer];
   std::string rate = linkRate(link);
-  return Evidence{fabric.source, link.line,
-                  fmt::format("\"{}\"[{}] ({}) - \"{}\"[{}] ({}){}", a.id, link.port, a.description, b.id,
-                              link.peer_port, b.description, rate.empty() ? "" : " " + rate)};
+  return Evidence{
+      link.source.empty() ? fabric.source : link.source,
+      link.line > 0 ? std::optional<long>(link.line) : std::nullopt,
+      fmt::format("\"{}\"[{}] ({}) - \"{}\"[{}] ({}){}", a.id, portText(a, link.port), a.description, b.id,
+                  portText(b, link.peer_port), b.description, rate.empty() ? "" : " " + rate)};
 }
 
 // The most common value (ties: the larger one), and how many have it.
