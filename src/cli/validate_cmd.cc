@@ -50,6 +50,9 @@ Result<validate::NodeInput> readNode(const ValidateCli& cli, const Environment& 
   char host[256] = {};
   gethostname(host, sizeof host - 1);
   node.host = host;
+  // This node's switch ports as its lldpd heard them; without lldpd the
+  // node says why and is not failed for it.
+  node.lldp = validate::readNodeLldp(cli.lldpctl, node.host, node.inventory, env);
   // makeBenchConfig read this node's data NIC rate (from --root when given);
   // it is this node's, and rank 0 grades against the slowest node's.
   if (!cli.flags.nic_gbps) {

@@ -5,6 +5,7 @@
 #include "core/json_util.h"
 #include "model/collect.h"
 #include "validate/consistency.h"
+#include "validate/node_lldp.h"
 
 namespace railkit::validate {
 namespace {
@@ -137,6 +138,12 @@ Checked checkedReport(const nlohmann::json& doc, int rank) {
   if (!inventory) return tl::unexpected(inventory.error());
   if (!(*inventory)->is_object()) return fault(path + ".inventory: expected an object");
   out["inventory"] = **inventory;
+  // Optional: a report from before LLDP was read has none.
+  if (auto lldp_json = doc.find("lldp"); lldp_json != doc.end()) {
+    auto lldp = lldpFromJson(*lldp_json, path + ".lldp");
+    if (!lldp) return tl::unexpected(lldp.error());
+    out["lldp"] = lldpToJson(*lldp);
+  }
   return out;
 }
 
@@ -156,7 +163,8 @@ nlohmann::json makeNodeReport(int rank, const NodeInput& node, const NodeCheck& 
           {"attribute_labels", attributeLabelsToJson(attributes)},
           {"nic_gbps", jsonOpt(node.nic_gbps)},
           {"nic_rate_source", node.nic_rate_source},
-          {"inventory", model::inventoryToJson(node.inventory)}};
+          {"inventory", model::inventoryToJson(node.inventory)},
+          {"lldp", lldpToJson(node.lldp)}};
 }
 
 nlohmann::json parseNodeReport(std::string_view blob, int rank) {

@@ -1,10 +1,10 @@
 #pragma once
 // A rank's phase-1 report as it travels to rank 0 (one JSON object in a
-// bootstrap gather): its host, findings, counts, attributes, data NIC rate
-// and inventory. Rank 0 reads every report through parseNodeReport, which
-// checks the shape member by member: a report from another railkit version,
-// or bytes that are not a report, make that node fail with a message naming
-// the JSON path, never rank 0 crash on a type it did not expect.
+// bootstrap gather): its host, findings, counts, attributes, data NIC rate,
+// inventory and LLDP neighbours (optional: an older railkit sends none). Rank 0 reads every report through
+// parseNodeReport, which checks the shape member by member: a report from another railkit version, or bytes
+// that are not a report, make that node fail with a message naming the JSON path, never rank 0 crash on a
+// type it did not expect.
 
 #include <nlohmann/json.hpp>
 #include <string>

@@ -80,6 +80,12 @@ int Report::nodesWithErrors() const {
   return static_cast<int>(std::count_if(nodes_.begin(), nodes_.end(), hasErrorFinding));
 }
 
+void Report::setFabric(LldpFabricCheck fabric) {
+  fabric_ = std::move(fabric.section);
+  fabric_failures_ = std::move(fabric.failures);
+  notes_.insert(notes_.end(), fabric.notes.begin(), fabric.notes.end());
+}
+
 void Report::setOutliers(std::vector<Outlier> outliers) {
   outliers_ = std::move(outliers);
 }
@@ -125,8 +131,8 @@ void Report::incomplete(int phase, const std::string& why) {
 }
 
 bool Report::failed() const {
-  return nodesWithErrors() > 0 || !outliers_.empty() || !pair_failures_.empty() ||
-         !collective_failures_.empty();
+  return nodesWithErrors() > 0 || !fabric_failures_.empty() || !outliers_.empty() ||
+         !pair_failures_.empty() || !collective_failures_.empty();
 }
 
 std::string Report::verdict() const {
@@ -145,6 +151,7 @@ std::vector<std::string> Report::failures() const {
                                 f.value("subject", std::string()), f.value("message", std::string())));
     }
   }
+  out.insert(out.end(), fabric_failures_.begin(), fabric_failures_.end());
   for (const auto& line : formatOutliers(outliers_, static_cast<int>(nodes_.size())))
     out.push_back("outlier: " + line);
   out.insert(out.end(), pair_failures_.begin(), pair_failures_.end());
@@ -189,7 +196,7 @@ nlohmann::json Report::document() const {
   // Each phase's own failure lines, so a reader (and the human view) can
   // tell a node's problem from a link's or a collective's.
   doc["phases"] = {
-      {"node", {{"nodes_with_errors", nodesWithErrors()}}},
+      {"node", {{"nodes_with_errors", nodesWithErrors()}, {"fabric_failures", fabric_failures_}}},
       {"consistency", {{"outliers", outliers_.size()}, {"subnet_plans", subnetPlansToJson(subnet_plans_)}}},
       {"links", {{"ran", !pairs_.is_null()}, {"failures", pair_failures_}}},
       {"collectives", {{"ran", !collectives_.empty()}, {"failures", collective_failures_}}}};
@@ -202,6 +209,7 @@ nlohmann::json Report::document() const {
   }
   if (!sizing_.is_null()) doc["phases"]["collectives"]["sizing"] = sizing_;
   if (!line_rate_.is_null()) doc["line_rate"] = line_rate_;
+  if (!fabric_.is_null()) doc["fabric"] = fabric_;
   if (!incomplete_.empty()) doc["incomplete"] = incomplete_;
   return doc;
 }
@@ -244,6 +252,32 @@ std::string nodeLines(const nlohmann::json& doc, const nlohmann::json& n, const 
   return out;
 }
 
+// The Ethernet fabric from the nodes' LLDP: its size, the rails by leaves
+// (a stray cable marked "<<") and every error and warning.
+std::string fabricLines(const nlohmann::json& doc) {
+  if (!doc.contains("fabric")) return "";
+  const auto& f = doc["fabric"];
+  const auto& shape = f.value("fabric", nlohmann::json::object());
+  std::string out = fmt::format("\nFabric (LLDP of {} node(s)): {} leaf switch(es), {} rail(s)\n",
+                                f.value("nodes_with_lldp", nlohmann::json::array()).size(),
+                                shape.value("leaves", 0), shape.value("rails", 0));
+  for (const auto& row : f.value("rails", nlohmann::json::array())) {
+    std::string leaves;
+    for (const auto& c : row.value("leaves", nlohmann::json::array()))
+      leaves += fmt::format("  {} ({}){}", c.value("leaf", std::string()), c.value("hcas", 0),
+                            c.value("stray", false) ? " <<" : "");
+    out += fmt::format("  rail {} {}:{}\n", row.value("rail", 0), row.value("device", std::string()), leaves);
+  }
+  for (const auto& finding : f.value("findings", nlohmann::json::array())) {
+    std::string severity = finding.value("severity", std::string());
+    if (severity == "info") continue;
+    out += fmt::format("  {}[{}] {}: {}\n", severity == "error" ? "" : severity + " ",
+                       finding.value("id", std::string()), finding.value("subject", std::string()),
+                       finding.value("message", std::string()));
+  }
+  return out;
+}
+
 }  // namespace
 
 std::string formatVerdict(const nlohmann::json& doc) {
@@ -267,6 +301,7 @@ std::string formatVerdict(const nlohmann::json& doc) {
     if (pass && !list_passing) continue;
     out += nodeLines(doc, n, name, pass);
   }
+  out += fabricLines(doc);
   auto phaseFailures = [&](const char* phase) {
     std::string lines;
     if (!doc.contains("phases")) return lines;

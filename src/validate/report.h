@@ -2,8 +2,9 @@
 // Rank 0's record of a validate run, phase by phase, and the verdict it
 // comes to: the JSON document (`validate --json`, docs/schemas/
 // railkit.validate.v1.json) and the failure lines.
-//   pass        every node passes phase 1, no outlier, no slow link or
-//               suspect node, every collective meets its expectation;
+//   pass        every node passes phase 1, the fabric their LLDP shows has
+//               no error, no outlier, no slow link or suspect node, every
+//               collective meets its expectation;
 //   fail        any of those is not so;
 //   incomplete  a peer was lost (or the data plane never came up) before
 //               the last phase ended; what was measured is kept.
@@ -16,6 +17,7 @@
 #include "bench/run.h"
 #include "bench/transport.h"
 #include "validate/consistency.h"
+#include "validate/fabric_lldp.h"
 #include "validate/subnet_plan.h"
 
 namespace railkit::validate {
@@ -30,6 +32,9 @@ class Report {
   void setNodes(std::vector<nlohmann::json> reports, std::vector<std::string> labels);
   const std::vector<nlohmann::json>& nodes() const { return nodes_; }
   int nodesWithErrors() const;
+  // Phase 1 on rank 0: the Ethernet fabric from the nodes' LLDP; its notes
+  // join the run's.
+  void setFabric(LldpFabricCheck fabric);
   // Phase 2.
   void setOutliers(std::vector<Outlier> outliers);
   void setSubnetPlans(std::vector<RailPlan> plans) { subnet_plans_ = std::move(plans); }
@@ -65,6 +70,8 @@ class Report {
   std::vector<std::string> labels_;
   std::vector<Outlier> outliers_;  // the subnet plan's among them
   std::vector<RailPlan> subnet_plans_;
+  nlohmann::json fabric_;  // null unless analysed
+  std::vector<std::string> fabric_failures_;
   nlohmann::json pairs_;  // null until phase 3 ran
   std::vector<std::string> pair_failures_;
   std::vector<int> suspect_ranks_;

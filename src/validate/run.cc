@@ -12,6 +12,7 @@
 #include "core/strings.h"
 #include "validate/collective_plan.h"
 #include "validate/consistency.h"
+#include "validate/fabric_lldp.h"
 #include "validate/node_report.h"
 #include "validate/report.h"
 
@@ -194,6 +195,10 @@ Status checkNodes(const ValidateConfig& config, const NodeInput& node, bench::Bo
   report.setSeconds("node", secondsSince(phase_start));
   phase_start = std::chrono::steady_clock::now();
   say(progress(1, fmt::format("node: {} of {} node(s) with errors", report.nodesWithErrors(), n)));
+  LldpFabricCheck lldp_fabric = checkLldpFabric(report.nodes(), labels, node.expect.hca_spec);
+  if (!lldp_fabric.summary.empty()) say(progress(1, lldp_fabric.summary));
+  for (const auto& line : lldp_fabric.failures) say("#   " + line + "\n");
+  report.setFabric(std::move(lldp_fabric));
   std::vector<Outlier> outliers;
   SubnetPlans plans = compareNodes(report.nodes(), labels, outliers);
   say(progress(2, fmt::format("consistency: {} outlier(s)", outliers.size())));

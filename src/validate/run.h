@@ -3,8 +3,10 @@
 // launch, one rank per node, over bench's bootstrap and transports.
 //   1. node         each rank checks its own node (doctor rules, expected
 //                   NIC and GPU counts) and sends rank 0 a report: findings,
-//                   counts, its attributes and its inventory (a gather, so
-//                   rank 0 alone receives n reports).
+//                   counts, its attributes, its inventory and its LLDP
+//                   neighbours (a gather, so rank 0 alone receives n
+//                   reports); rank 0 checks the Ethernet fabric the
+//                   neighbours show (fabric_lldp.h).
 //   2. consistency  rank 0 names the outliers, attribute by attribute.
 //   3. links        bench's pairs matrix (n-1 rounds of disjoint pairs).
 //   4. collectives  each op swept and graded against the NIC bound, the
@@ -28,6 +30,7 @@
 #include "bench/run.h"
 #include "model/inventory.h"
 #include "validate/node_check.h"
+#include "validate/node_lldp.h"
 
 namespace railkit::validate {
 
@@ -49,6 +52,7 @@ struct NodeInput {
   std::string host;                // this node's host name
   std::optional<double> nic_gbps;  // its data NICs' rate, when readable
   std::string nic_rate_source;     // where nic_gbps came from, or why it is unknown
+  NodeLldp lldp;                   // its switch ports as lldpd heard them (--lldpctl)
 };
 
 struct ValidateOutcome {

@@ -30,6 +30,15 @@ void addNodeOptions(std::vector<ValidateOption>& t) {
   o = row("--rails", &ValidateFlags::rails);
   o.help = "the data rails, in NCCL_IB_HCA syntax (default NCCL_IB_HCA; unset: every RDMA port)";
   t.push_back(o);
+  o = row("--lldpctl", &ValidateFlags::lldpctl);
+  o.meaning = "a shell command, or empty", o.bench_default = "lldpctl -f json";
+  o.help =
+      "phase 1: the command (run by /bin/sh, with a deadline) that prints this node's LLDP neighbours as "
+      "lldpctl's json or json0; rank 0 checks the Ethernet fabric they show. Empty: off";
+  o.details =
+      "; lldpd must run on the node (or its socket be given: 'lldpctl -u SOCKET -f json'); a node where "
+      "the command fails says why in its report and is not failed for it.";
+  t.push_back(o);
 }
 
 // How long phases 3 and 4 run and what they call slow.

@@ -19,6 +19,7 @@ struct ValidateFlags {
   bool live_net = false;  // --live-net: the network state of this namespace even with --root
   std::optional<int> expect_nics, expect_gpus;
   std::string rails;
+  std::string lldpctl;  // phase 1's LLDP read; empty: off
   std::string ops;
   std::string pairs_bytes;
   int pairs_iters = 0;

@@ -121,6 +121,9 @@ TEST(JsonSchemas, EveryDocumentMatchesTheSchemaOfItsKind) {
       "bench p2p --local 2 -b 1K -e 4K --json",
       "validate --local 2 --root " + example +
           " --expect-nics 8 --expect-gpus 8 -b 1K -e 4K --pairs-bytes 4K --json",
+      // Both ranks read the same capture: two nodes with LLDP, so the document has its fabric section.
+      "validate --local 2 --root " + example + " --lldpctl 'cat " + std::string(RAILKIT_SOURCE_DIR) +
+          "/tests/fixtures/fabric/lldp/lldpd-1.0.16-two-leaves.json' -b 1K -e 4K --pairs-bytes 4K --json",
   };
   for (const auto& args : runs) {
     SCOPED_TRACE(args);
