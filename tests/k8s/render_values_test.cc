@@ -59,6 +59,8 @@ TEST(RenderValues, EveryBreakerIsRefusedNamingItsField) {
   const Field fields[] = {
       {"profile: image", [](Profile& p, const std::string& v) { p.image = v; }},
       {"profile: railkitImage", [](Profile& p, const std::string& v) { p.railkit_image = v; }},
+      {"profile: lldpImage", [](Profile& p, const std::string& v) { p.lldp_image = v; }},
+      {"profile: lldp", [](Profile& p, const std::string& v) { p.lldp = v; }},
       {"profile: resourceName", [](Profile& p, const std::string& v) { p.resource_name = v; }},
       {"profile: hcas",
        [](Profile& p, const std::string& v) {

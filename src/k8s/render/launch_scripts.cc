@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "k8s/render/lldp.h"
+
 namespace railkit::k8s::render {
 namespace {
 
@@ -69,7 +71,7 @@ std::string validateCommand(const Profile& profile, const PodNetwork& net) {
   if (!profile.test.min_bytes.empty()) out += " -b " + profile.test.min_bytes;
   if (!profile.test.max_bytes.empty()) out += " -e " + profile.test.max_bytes;
   if (!profile.test.slow_fraction.empty()) out += " --slow-fraction " + profile.test.slow_fraction;
-  return out;
+  return out + lldpctlFlag(profile);
 }
 
 std::string railkitCommand(const Profile& profile, const PodNetwork& net) {

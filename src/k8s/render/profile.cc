@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "core/strings.h"
+#include "k8s/render/lldp.h"
 #include "k8s/render/subnet_plan.h"
 #include "k8s/render/values.h"
 #include "k8s/yaml.h"
@@ -167,7 +168,8 @@ Result<Profile> parseProfile(std::string_view text, std::string_view file) {
                                  "railkitImage",   "cni",
                                  "subnetPlan",     "railRanges",
                                  "nodeBlockSize",  "nodeNames",
-                                 "podsPerNode"};
+                                 "podsPerNode",    "lldp",
+                                 "lldpImage"};
   for (size_t i = 0; i < root.entries.size(); ++i) {
     const std::string& key = root.entries[i].first;
     if (std::find_if(std::begin(kKnown), std::end(kKnown), [&](const char* k) { return key == k; }) ==
@@ -190,6 +192,8 @@ Result<Profile> parseProfile(std::string_view text, std::string_view file) {
   str("controlInterface", profile.control_interface);
   str("shmSize", profile.shm_size);
   str("cni", profile.cni);
+  str("lldp", profile.lldp);
+  str("lldpImage", profile.lldp_image);
   str("subnetPlan", profile.subnets.plan);
   readList(root.get("railRanges"), profile.subnets.rail_ranges);
   readList(root.get("nodeNames"), profile.subnets.node_names);
@@ -235,6 +239,8 @@ Status checkProfileValues(const Profile& profile) {
   const One ones[] = {
       {"profile: image", profile.image, ValueShape::kImageReference},
       {"profile: railkitImage (--railkit-image)", profile.railkit_image, ValueShape::kImageReference},
+      {"profile: lldpImage", profile.lldp_image, ValueShape::kImageReference},
+      {"profile: lldp", profile.lldp, ValueShape::kWord},
       {"profile: resourceName", profile.resource_name, ValueShape::kResourceName},
       {"profile: shmSize", profile.shm_size, ValueShape::kQuantity},
       {"profile: fabric", profile.fabric, ValueShape::kWord},
@@ -296,6 +302,7 @@ Status finishProfile(Profile& profile) {
     for (int i = 0; i < count; ++i) profile.data_interfaces.push_back(base + std::to_string(i));
   }
   if (auto status = finishTest(profile, profile.test); !status) return status;
+  if (auto status = checkLldp(profile); !status) return status;
   if (!safeWord(profile.name) || !safeWord(profile.ns))
     return makeError(ErrorCode::kUsage,
                      "profile: name and namespace must be DNS labels (letters, digits, '-')");

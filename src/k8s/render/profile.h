@@ -45,6 +45,8 @@ const char* defaultMode();
 bool wantsExclusiveRdmaNetns(const std::string& mode);
 // The profile's resourceName when it gives none ("" for gke-tcpxo).
 const char* defaultResourceName(const std::string& mode);
+// The default of `lldp:`, the first row of lldp.cc's table.
+const char* defaultLldp();
 
 struct Profile {
   std::string name;
@@ -75,6 +77,10 @@ struct Profile {
   std::string cni = "operator";
   SubnetPlan subnets;
   TestSpec test;
+  // Where validate reads the nodes' LLDP (lldp.h: off, node, daemonset) and
+  // the image of the rendered lldpd DaemonSet (lldpImage).
+  std::string lldp = defaultLldp();
+  std::string lldp_image;
   // Not from the YAML: the shared secret of this job's rendezvous
   // (railkit bench --job-token), put in a Secret for the launchers that use
   // the env bootstrap. `railkit render` makes a random one per render, or

@@ -5,6 +5,7 @@
 #include "k8s/render/render.h"
 
 #include "k8s/render/emit.h"
+#include "k8s/render/lldp.h"
 #include "k8s/render/parts.h"
 
 namespace railkit::k8s::render {
@@ -58,9 +59,11 @@ Result<std::vector<RenderedObject>> renderProfile(const Profile& input) {
   PodDecoration decoration;
   auto mode = renderMode(profile, decoration);
   if (!mode) return tl::unexpected(mode.error());
+  decorateForLldp(profile, decoration);
   auto launcher = renderLauncher(profile, decoration);
   if (!launcher) return tl::unexpected(launcher.error());
   objects.insert(objects.end(), mode->begin(), mode->end());
+  for (RenderedObject& object : lldpObjects(profile)) objects.push_back(std::move(object));
   if (usesEnvBootstrap(profile.launcher)) {
     auto secret = jobTokenSecret(profile);
     if (!secret) return tl::unexpected(secret.error());
