@@ -15,10 +15,11 @@ railkit_add_fuzzer(fabric_perfquery_fuzz SOURCE fabric_perfquery_fuzz.cc LIBS ra
 # --hca-map, then the rail view it names. Seed: the test fixture's map.
 railkit_add_fuzzer(fabric_hca_map_fuzz SOURCE fabric_hca_map_fuzz.cc LIBS railkit_fabric
   SEEDS ${PROJECT_SOURCE_DIR}/tests/fixtures/fabric)
-# iblinkinfo's output, then fabric-port-down. Seed: lines iblinkinfo printed
-# against ibsim (a CA block, two switches, a port Down/Polling).
+# iblinkinfo's output, then fabric-port-down. Seeds: lines iblinkinfo printed
+# against ibsim (a CA block, two switches, a port Down/Polling) and the real
+# capture of tests/fixtures/fabric/iblinkinfo.
 railkit_add_fuzzer(fabric_iblinkinfo_fuzz SOURCE fabric_iblinkinfo_fuzz.cc LIBS railkit_fabric
-  SEEDS ${CMAKE_CURRENT_SOURCE_DIR}/seeds/iblinkinfo)
+  SEEDS ${CMAKE_CURRENT_SOURCE_DIR}/seeds/iblinkinfo ${PROJECT_SOURCE_DIR}/tests/fixtures/fabric/iblinkinfo)
 # lldpctl's JSON (json and json0), then the Ethernet fabric of two nodes, its
 # checks and its scheduler outputs. Seeds: the real captures of
 # tests/fixtures/fabric/lldp.

@@ -6,7 +6,9 @@
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <vector>
 
+#include "fabric/iblinkinfo.h"
 #include "fabric/ibnetdiscover.h"
 #include "fabric/report.h"
 
@@ -66,6 +68,32 @@ TEST(RealCaptures, ManPageExample) {
   ASSERT_EQ(r.findings.size(), 1u);
   EXPECT_EQ(r.findings[0].id, "ib-node-description-default");
   EXPECT_EQ(r.unnamed, 4);
+}
+
+// iblinkinfo as a lab printed it (tests/fixtures/fabric/README.md): seven
+// one-port hosts and one two-port host on an 18-port QDR switch, the CA
+// blocks on both sides of the switch's. Every switch port is read, cabled or
+// Down/Polling, and the CAs' port lines (one CA has two) are read past.
+TEST(RealCaptures, IblinkinfoOfAOneSwitchLab) {
+  auto c = readIblinkinfoFile(kFixtures + "iblinkinfo/cc-rdma-test-qdr.out");
+  ASSERT_TRUE(c) << c.error().message;
+  ASSERT_EQ(c->ports.size(), 18u);
+  std::vector<int> down;
+  for (size_t i = 0; i < c->ports.size(); ++i) {
+    const auto& p = c->ports[i];
+    EXPECT_EQ(p.guid, "2c902004b2678");
+    EXPECT_EQ(p.description, "Infiniscale-IV Mellanox Technologies");
+    EXPECT_EQ(p.port, static_cast<int>(i) + 1);
+    EXPECT_EQ(p.line, 17 + static_cast<long>(i));
+    if (p.state == "Down") {
+      EXPECT_EQ(p.phys, "Polling");
+      down.push_back(p.port);
+    } else {
+      EXPECT_EQ(p.state, "Active");
+      EXPECT_EQ(p.phys, "LinkUp");
+    }
+  }
+  EXPECT_EQ(down, (std::vector<int>{8, 10, 11, 12, 13, 15, 16, 17, 18}));
 }
 
 // ibsim's own examples (Debian's ibsim-utils) are net files in the same
