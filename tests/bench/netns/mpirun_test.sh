@@ -42,12 +42,9 @@ export OMPI_MCA_rtc_hwloc_vmhole=none
 export RK_NETNS_OMPI_TMP="$RK_WORK/ompi-tmp"
 mkdir -p "$RK_NETNS_OMPI_TMP/$(rk_node 1)"
 export OMPI_MCA_orte_tmpdir_base="$RK_NETNS_OMPI_TMP/$(rk_node 1)" TMPDIR="$RK_NETNS_OMPI_TMP/$(rk_node 1)"
-# Sanitizer pass: ranks that mpirun starts have dlopen'ed Open MPI and UCX,
-# and clang 14's LeakSanitizer then crashed now and then in its own
-# stop-the-world tracer at exit ("Tracer caught signal 11", "LeakSanitizer has
-# encountered a fatal error"). Leak checking is off for these ranks only;
-# railkit's own code on the same paths is leak-checked by the env and --local runs.
-[[ -n "${ASAN_OPTIONS:-}" ]] && export ASAN_OPTIONS="$ASAN_OPTIONS:fast_unwind_on_malloc=0:detect_leaks=0"
+# Sanitizer pass: the slow unwinder walks through libmpi (no frame pointers).
+[[ -n "${ASAN_OPTIONS:-}" ]] && export ASAN_OPTIONS="$ASAN_OPTIONS:fast_unwind_on_malloc=0"
+rk_ucx_ranks_skip_leak_check
 rk_um_snapshot "$n"
 spec=${RK_UM_SPECS[$((n % ${#RK_UM_SPECS[@]}))]}
 rc=0

@@ -12,6 +12,7 @@ rk=$1 n=$2
 rk_netns_setup "$n"
 export MASTER_ADDR=$(rk_ctrl_ip 1) WORLD_SIZE=$n UCX_TLS=tcp
 unset UCX_NET_DEVICES
+rk_ucx_ranks_skip_leak_check
 rk_um_snapshot "$n"
 port=29600
 for spec in "${RK_UM_SPECS[@]}"; do
