@@ -14,7 +14,7 @@ until it is listed there; an entry that matches no command fails too.
 Each block runs in a fresh scratch directory (SCRATCH/block-LINE) whose
 parent also holds `shared` (a link to SHARED_DIR), so the README's
 `../shared/...` paths work, and links to the repository's examples/, docs/,
-benchmarks/ and schemas/; `build` is a folder holding only the railkit under
+benchmarks/, schemas/ and tests/fixtures/ (real captures); `build` is a folder holding only the railkit under
 test, which is also first on PATH. What a command writes (snapshot --output,
 mkfifo, zeros.tar.gz) lands in the scratch directory and goes with it.
 
@@ -98,7 +98,7 @@ CONDITIONS = [
 
 # The directories of the repository the examples read, linked into each
 # block's scratch directory.
-REPO_LINKS = ["examples", "docs", "benchmarks", "schemas"]
+REPO_LINKS = ["examples", "docs", "benchmarks", "schemas", "tests/fixtures"]
 
 # Files an example starts with that the README describes in words only:
 # written into the block's scratch directory before it runs, keyed like SKIPS.
@@ -258,6 +258,7 @@ class Session:
         cwd = os.path.join(self.scratch_root, f"block-{block[0].line}")
         os.mkdir(cwd)
         for name in REPO_LINKS:
+            os.makedirs(os.path.dirname(os.path.join(cwd, name)), exist_ok=True)
             os.symlink(os.path.join(self.source, name), os.path.join(cwd, name))
         os.symlink(os.path.join(self.scratch_root, "bin"), os.path.join(cwd, "build"))
         seed_files_from_cat(block, cwd)
