@@ -25,6 +25,8 @@ nodes=4
 work=$(mktemp -d /tmp/railkit-lldp.XXXXXX)
 # lldpd drops to its own user (_lldpd) once started: its sockets and pid files are in here.
 chmod 755 "$work"
+RK_LLDPD_DIR=$work
+source "$(dirname "$0")/../support/lldpd_lib.sh"
 namespaces=()
 cleanup() {
   local ns pids
@@ -52,37 +54,23 @@ cable() {
   ip -n "$(node_ns "$1")" link set "eth$2" up
   ip -n "$(leaf_ns "$3")" link set "swp$4" up
 }
-# lldpd NS NAME IFACES: lldpd in the namespace, in a UTS namespace named NAME.
-lldpcli_in() { local ns=$1 name=$2; shift 2; ip netns exec "$ns" lldpcli -u "$work/$name.sock" "$@"; }
-# The daemon forks before it listens: wait until its socket answers (10 s at most).
-start_lldpd() {
-  local i
-  ip netns exec "$1" unshare --uts sh -c \
-    "hostname $2 && exec lldpd -u $work/$2.sock -p $work/$2.pid -I '$3' -S 'railkit test $2'" ||
-    fail "lldpd for $2 did not start"
-  for ((i = 0; i < 100; i++)); do
-    lldpcli_in "$1" "$2" show configuration >/dev/null 2>&1 && return 0
-    sleep 0.1
-  done
-  fail "lldpd for $2 does not answer on $work/$2.sock"
-}
 
 for l in 0 1; do addns "$(leaf_ns $l)"; done
 for n in $(seq 1 $nodes); do
   addns "$(node_ns "$n")"
   for r in 0 1; do cable "$n" "$r" "$r" "$n"; done
 done
-for l in 0 1; do start_lldpd "$(leaf_ns $l)" "leaf-r$l" 'swp*'; done
-for n in $(seq 1 $nodes); do start_lldpd "$(node_ns "$n")" "$(printf 'node%03d' "$n")" 'eth0,eth1'; done
+for l in 0 1; do rk_lldpd_start "$(leaf_ns $l)" "leaf-r$l" 'swp*'; done
+for n in $(seq 1 $nodes); do rk_lldpd_start "$(node_ns "$n")" "$(printf 'node%03d' "$n")" 'eth0,eth1'; done
 # Every second instead of every 30 s; the leaves name their ports.
 for l in 0 1; do
   for setting in "tx-interval 1" "portidsubtype ifname"; do
     # shellcheck disable=SC2086
-    lldpcli_in "$(leaf_ns $l)" "leaf-r$l" configure lldp $setting >/dev/null || fail "lldpcli configure $setting"
+    rk_lldpcli "$(leaf_ns $l)" "leaf-r$l" configure lldp $setting >/dev/null || fail "lldpcli configure $setting"
   done
 done
 for n in $(seq 1 $nodes); do
-  lldpcli_in "$(node_ns "$n")" "$(printf 'node%03d' "$n")" configure lldp tx-interval 1 >/dev/null
+  rk_lldpcli "$(node_ns "$n")" "$(printf 'node%03d' "$n")" configure lldp tx-interval 1 >/dev/null
 done
 
 # wait_neighbours NODE IFACE LEAF PORT: until NODE's lldpd hears LEAF's PORT
@@ -92,7 +80,7 @@ wait_neighbours() {
   local name i
   name=$(printf 'node%03d' "$1")
   for ((i = 0; i < 300; i++)); do
-    lldpcli_in "$(node_ns "$1")" "$name" -f json show neighbors >"$work/$name.json" 2>/dev/null
+    rk_lldpcli "$(node_ns "$1")" "$name" -f json show neighbors >"$work/$name.json" 2>/dev/null
     # Exactly that neighbour on the interface: after a cable moved, the old
     # one stays until its TTL (4 s at tx-interval 1) runs out.
     if jq -e --arg i "$2" --arg l "$3" --arg p "$4" '

@@ -39,6 +39,8 @@ rk_netns_begin
 trap cleanup_all EXIT
 # lldpd drops to its own user (_lldpd) once started: its sockets are in here.
 chmod 755 "$RK_WORK"
+RK_LLDPD_DIR=$RK_WORK
+source "$(dirname "$0")/../support/lldpd_lib.sh"
 for l in 0 1; do
   ip netns add "$(leaf_ns $l)" || fail "ip netns add leaf-r$l"
   leaves+=("$(leaf_ns $l)")
@@ -56,27 +58,13 @@ cable() {
   ip -n "$node" addr add "198.18.$((31 + $2)).$((10 + $1))/24" dev "net$2"
   ip -n "$node" link set "net$2" up
 }
-lldpcli_in() { local ns=$1 name=$2; shift 2; ip netns exec "$ns" lldpcli -u "$RK_WORK/$name.sock" "$@"; }
-# start_lldpd NS NAME IFACES: lldpd in a UTS namespace named NAME; the daemon
-# forks before it listens: wait until its socket answers (10 s at most).
-start_lldpd() {
-  local i
-  ip netns exec "$1" unshare --uts sh -c \
-    "hostname $2 && exec lldpd -u $RK_WORK/$2.sock -p $RK_WORK/$2.pid -I '$3' -S 'railkit test $2'" ||
-    fail "lldpd for $2 did not start"
-  for ((i = 0; i < 100; i++)); do
-    lldpcli_in "$1" "$2" show configuration >/dev/null 2>&1 && return 0
-    sleep 0.1
-  done
-  fail "lldpd for $2 does not answer on $RK_WORK/$2.sock"
-}
 # wait_neighbour NODE IFACE LEAF PORT: until node's lldpd hears exactly
 # LEAF's PORT on IFACE (30 s at most; after a cable moved, the old neighbour
 # stays until its TTL, 4 s at tx-interval 1, runs out).
 wait_neighbour() {
   local i
   for ((i = 0; i < 300; i++)); do
-    lldpcli_in "$(rk_node "$1")" "node$1" -f json show neighbors >"$RK_WORK/heard$1.json" 2>/dev/null || true
+    rk_lldpcli "$(rk_node "$1")" "node$1" -f json show neighbors >"$RK_WORK/heard$1.json" 2>/dev/null || true
     if jq -e --arg i "$2" --arg l "$3" --arg p "$4" '
         [.lldp.interface | if type == "array" then .[] else . end | to_entries[] |
          select(.key == $i) | .value] | length == 1 and .[0].chassis[$l] != null and .[0].port.id.value == $p' \
@@ -101,15 +89,15 @@ for ((i = 1; i <= n; i++)); do
     --env NCCL_IB_HCA==mlx5_0,mlx5_1 || fail "railkit_node_root node$i"
 done
 for l in 0 1; do
-  start_lldpd "$(leaf_ns $l)" "leaf-r$l" 'swp*'
+  rk_lldpd_start "$(leaf_ns $l)" "leaf-r$l" 'swp*'
   for setting in "tx-interval 1" "portidsubtype ifname"; do
     # shellcheck disable=SC2086
-    lldpcli_in "$(leaf_ns $l)" "leaf-r$l" configure lldp $setting >/dev/null || fail "configure $setting"
+    rk_lldpcli "$(leaf_ns $l)" "leaf-r$l" configure lldp $setting >/dev/null || fail "configure $setting"
   done
 done
 for ((i = 1; i <= n; i++)); do
-  start_lldpd "$(rk_node "$i")" "node$i" 'net1,net2'
-  lldpcli_in "$(rk_node "$i")" "node$i" configure lldp tx-interval 1 >/dev/null || fail "configure node$i"
+  rk_lldpd_start "$(rk_node "$i")" "node$i" 'net1,net2'
+  rk_lldpcli "$(rk_node "$i")" "node$i" configure lldp tx-interval 1 >/dev/null || fail "configure node$i"
 done
 
 export MASTER_ADDR=$(rk_ctrl_ip 1) MASTER_PORT=29500 WORLD_SIZE=$n
