@@ -10,6 +10,7 @@
 #include "k8s/render/profile.h"
 #include "k8s/render/render.h"
 #include "k8s/schema.h"
+#include "render_test_profiles.h"
 #include "support/test_support.h"
 
 namespace railkit::k8s::render {
@@ -18,18 +19,11 @@ namespace {
 using nlohmann::json;
 
 Profile lldpProfile(const std::string& lldp, const std::string& mode, const std::string& launcher) {
-  Profile profile;
+  Profile profile = testing::validateTestProfile(mode, launcher);
   profile.name = "cabling";
-  profile.image = "registry.example.com/nccl:1";
-  profile.mode = mode;
-  profile.launcher = launcher;
-  profile.fabric = "roce";
-  profile.gpus_per_node = 4;
   profile.data_interfaces = {"ens1f0", "ens2f0"};
-  profile.test.tool = "validate";
   profile.lldp = lldp;
   if (lldp == "daemonset") profile.lldp_image = "registry.example.com/lldpd:1";
-  profile.job_token = "fixed-job-token-for-tests-0123456789";
   return profile;
 }
 

@@ -7,6 +7,7 @@
 #include "k8s/render/profile.h"
 #include "k8s/render/render.h"
 #include "k8s/schema.h"
+#include "render_test_profiles.h"
 #include "support/test_support.h"
 
 namespace railkit::k8s::render {
@@ -14,19 +15,7 @@ namespace {
 
 using nlohmann::json;
 
-Profile validateProfile(const std::string& mode, const std::string& launcher) {
-  Profile profile;
-  profile.name = "fabric-check";
-  profile.image = "registry.example.com/nccl:1";
-  profile.mode = mode;
-  profile.launcher = launcher;
-  profile.fabric = "roce";
-  profile.gpus_per_node = 4;
-  profile.data_interfaces = {"ens1f0", "ens2f0", "ens3f0"};  // host names: never in the pods
-  profile.test.tool = "validate";
-  profile.job_token = "fixed-job-token-for-tests-0123456789";
-  return profile;
-}
+using testing::validateTestProfile;
 
 std::string yamlOf(const Profile& profile) {
   auto objects = renderProfile(profile);
@@ -40,7 +29,7 @@ bool has(const std::string& text, const std::string& needle) {
 
 TEST(RenderValidate, IndexedPodsExecValidateWithTheProfilesCounts) {
   for (const char* launcher : {"indexed-job", "jobset", "trainjob"}) {
-    std::string yaml = yamlOf(validateProfile("sriov", launcher));
+    std::string yaml = yamlOf(validateTestProfile("sriov", launcher));
     // exec: the pod's exit status is validate's (rank 0's is the verdict).
     EXPECT_TRUE(has(yaml,
                     "exec railkit validate --backend nccl --data-if =net1,net2,net3 --ctrl-if =eth0"
@@ -58,7 +47,7 @@ TEST(RenderValidate, IndexedPodsExecValidateWithTheProfilesCounts) {
 }
 
 TEST(RenderValidate, MpiJobRunsOneRankPerNode) {
-  std::string yaml = yamlOf(validateProfile("rdma-shared", "mpijob"));
+  std::string yaml = yamlOf(validateTestProfile("rdma-shared", "mpijob"));
   EXPECT_TRUE(has(yaml, "-np 2 --map-by ppr:1:node")) << yaml;
   EXPECT_TRUE(has(yaml, "slotsPerWorker: 4")) << yaml;  // = GPUs (lint); ppr:1:node runs one rank each
   EXPECT_TRUE(has(yaml,
@@ -69,7 +58,7 @@ TEST(RenderValidate, MpiJobRunsOneRankPerNode) {
 }
 
 TEST(RenderValidate, SizesAndOpsOnlyWhenTheProfileGivesThem) {
-  Profile profile = validateProfile("sriov", "indexed-job");
+  Profile profile = validateTestProfile("sriov", "indexed-job");
   profile.test.op = "all_reduce,all_gather";
   profile.test.min_bytes = "1M";
   profile.test.max_bytes = "16M";
@@ -84,7 +73,7 @@ TEST(RenderValidate, SizesAndOpsOnlyWhenTheProfileGivesThem) {
 }
 
 TEST(RenderValidate, NoGpuNodeRequestsNoGpu) {
-  Profile profile = validateProfile("rdma-shared", "jobset");
+  Profile profile = validateTestProfile("rdma-shared", "jobset");
   profile.gpus_per_node = 0;
   std::string yaml = yamlOf(profile);
   EXPECT_TRUE(has(yaml, "--expect-gpus 0")) << yaml;
@@ -102,7 +91,7 @@ TEST(RenderValidate, NoGpuRendersLintClean) {
   ASSERT_TRUE(schemas) << schemas.error().message;
   for (const char* mode : modeNames())
     for (const char* launcher : kLaunchers) {
-      Profile profile = validateProfile(mode, launcher);
+      Profile profile = validateTestProfile(mode, launcher);
       profile.gpus_per_node = 0;
       std::string yaml = yamlOf(profile);
       LintInput input;
@@ -120,7 +109,7 @@ TEST(RenderValidate, NoGpuRendersLintClean) {
 }
 
 TEST(RenderValidate, GkeTcpxoExpectsNoRdmaPort) {
-  std::string yaml = yamlOf(validateProfile("gke-tcpxo", "jobset"));
+  std::string yaml = yamlOf(validateTestProfile("gke-tcpxo", "jobset"));
   EXPECT_TRUE(has(yaml, "exec railkit validate --backend nccl")) << yaml;
   EXPECT_FALSE(has(yaml, "--expect-nics")) << yaml;
   EXPECT_TRUE(has(yaml, "--expect-gpus 4")) << yaml;
@@ -136,14 +125,14 @@ TEST(RenderValidate, ProfileSpellings) {
   ASSERT_TRUE(mapped) << mapped.error().message;
   EXPECT_EQ(mapped->test.tool, "validate");
   // The benchmarks keep their sizes when the profile says none.
-  Profile bench = validateProfile("sriov", "indexed-job");
+  Profile bench = validateTestProfile("sriov", "indexed-job");
   bench.test.tool = "railkit";
   EXPECT_TRUE(has(yamlOf(bench), "-b 8 -e 8G"));
   EXPECT_FALSE(parseProfile("image: x\ngpusPerNode: -1\n", "p.yaml"));
 }
 
 TEST(RenderValidate, SlowFractionReachesThePairsPhase) {
-  Profile profile = validateProfile("sriov", "jobset");
+  Profile profile = validateTestProfile("sriov", "jobset");
   EXPECT_FALSE(has(yamlOf(profile), "--slow-fraction"));  // validate's own default
   profile.test.slow_fraction = "0.25";
   EXPECT_TRUE(has(yamlOf(profile), " --slow-fraction 0.25")) << yamlOf(profile);
