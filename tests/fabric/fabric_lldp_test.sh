@@ -29,17 +29,7 @@ RK_LLDPD_DIR=$work
 source "$(dirname "$0")/../support/lldpd_lib.sh"
 namespaces=()
 cleanup() {
-  local ns pids
-  for ns in "${namespaces[@]}"; do
-    pids=$(ip netns pids "$ns" 2>/dev/null)
-    [[ -n $pids ]] && kill $pids 2>/dev/null
-  done
-  sleep 0.2
-  for ns in "${namespaces[@]}"; do
-    pids=$(ip netns pids "$ns" 2>/dev/null)
-    [[ -n $pids ]] && kill -9 $pids 2>/dev/null
-    ip netns del "$ns" 2>/dev/null
-  done
+  rk_netns_delete "${namespaces[@]}"
   rm -rf "$work"
 }
 trap cleanup EXIT

@@ -22,18 +22,10 @@ node=$prefix-n
 leaf=$prefix-l
 work=$(mktemp -d /tmp/railkit-render-lldpd.XXXXXX)
 chmod 755 "$work"  # lldpd drops to _lldpd
+RK_LLDPD_DIR=$work
+source "$(dirname "$0")/../support/lldpd_lib.sh"
 cleanup() {
-  local ns pids
-  for ns in "$node" "$leaf"; do
-    pids=$(ip netns pids "$ns" 2>/dev/null)
-    [[ -n $pids ]] && kill $pids 2>/dev/null
-  done
-  sleep 0.2
-  for ns in "$node" "$leaf"; do
-    pids=$(ip netns pids "$ns" 2>/dev/null)
-    [[ -n $pids ]] && kill -9 $pids 2>/dev/null
-    ip netns del "$ns" 2>/dev/null
-  done
+  rk_netns_delete "$node" "$leaf"
   rm -rf "$work"
 }
 trap cleanup EXIT
@@ -85,8 +77,7 @@ ip link add ens1f0 netns "$node" type veth peer name swp7 netns "$leaf" || fail 
 for ns in "$node" "$leaf"; do ip -n "$ns" link set lo up; done
 ip -n "$node" link set ens1f0 up
 ip -n "$leaf" link set swp7 up
-ip netns exec "$leaf" unshare --uts sh -c \
-  "hostname leaf-r0 && exec lldpd -u $work/leaf.sock -p $work/leaf.pid -I swp7" || fail "the leaf's lldpd"
+rk_lldpd_start "$leaf" leaf-r0 swp7
 # The DaemonSet's container: the rendered command, the rendered capabilities only.
 ip netns exec "$node" setpriv --no-new-privs --inh-caps=-all --bounding-set="-all,$caps" -- \
   sh -c "exec $command" 2>"$work/lldpd.log" &

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Debian's lldpd in network namespaces, for the netns tests that cable nodes
-# to leaves (tests/fabric/fabric_lldp_test.sh, tests/validate/
-# validate_lldp_netns_test.sh). Source it; set RK_LLDPD_DIR to a scratch
+# to leaves (tests/fabric/fabric_lldp_test.sh, tests/k8s/render_lldpd_test.sh,
+# tests/validate/validate_lldp_netns_test.sh). Source it; set RK_LLDPD_DIR to a scratch
 # directory that lldpd's own user (_lldpd, whom it drops to) can enter
 # (chmod 755): each daemon's socket and pid file go there, named after it.
 # The caller defines fail MESSAGE (prints, exits non-zero).
@@ -23,4 +23,22 @@ rk_lldpd_start() {
     sleep 0.1
   done
   fail "lldpd for $2 does not answer on $RK_LLDPD_DIR/$2.sock"
+}
+
+# rk_netns_delete NS...: ends every process in each namespace (TERM, then
+# KILL what is left after 0.2 s) and deletes the namespaces; for cleanup
+# traps, so it never fails.
+rk_netns_delete() {
+  local ns pids
+  for ns in "$@"; do
+    pids=$(ip netns pids "$ns" 2>/dev/null)
+    [[ -n $pids ]] && kill $pids 2>/dev/null
+  done
+  sleep 0.2
+  for ns in "$@"; do
+    pids=$(ip netns pids "$ns" 2>/dev/null)
+    [[ -n $pids ]] && kill -9 $pids 2>/dev/null
+    ip netns del "$ns" 2>/dev/null
+  done
+  return 0
 }
